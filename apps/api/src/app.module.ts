@@ -1,0 +1,22 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { CommonModule } from '@arbiter/common';
+import { AppConfigModule, type AppConfigModuleOptions } from '@arbiter/config';
+import { DatabaseModule } from '@arbiter/database';
+import { SessionsModule } from '@arbiter/sessions';
+import { TenancyModule } from '@arbiter/tenancy';
+import { HealthController } from './health.controller.js';
+import { MetricsController } from './metrics.controller.js';
+
+/** Domain modules; each lib registers itself here (one line each). */
+const DOMAIN_MODULES = [TenancyModule, SessionsModule];
+
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfigModuleOptions = {}): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [AppConfigModule.forRoot(config), CommonModule, DatabaseModule.forRoot(), ...DOMAIN_MODULES],
+      controllers: [HealthController, MetricsController],
+    };
+  }
+}

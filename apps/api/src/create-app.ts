@@ -1,0 +1,60 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { createValidationPipe, GlobalErrorFilter, JsonLogger, MetricsService, RequestContextStore, resolveRequestId, type LogLevelName } from '@arbiter/common';
+import { AppConfig, type AppConfigModuleOptions } from '@arbiter/config';
+import { ADMIN_SECURITY, API_KEY_SECURITY } from '@arbiter/tenancy';
+import { AppModule } from './app.module.js';
+import { registerHttpMetrics } from './http-metrics.js';
+
+export interface CreateAppOptions extends AppConfigModuleOptions {
+  logLevel?: LogLevelName;
+}
+
+/** Builds the fully configured HTTP application (used by main.ts and the e2e tests). */
+export async function createApp(options: CreateAppOptions = {}): Promise<NestFastifyApplication> {
+  const bodyLimit = Number(options.env?.BODY_LIMIT_BYTES ?? process.env.BODY_LIMIT_BYTES ?? 1_048_576);
+  const adapter = new FastifyAdapter({
+    bodyLimit,
+    genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => resolveRequestId(req.headers['x-request-id']),
+    requestIdHeader: false,
+    trustProxy: true,
+  });
+  const logLevel = options.logLevel ?? ((options.env?.LOG_LEVEL ?? process.env.LOG_LEVEL ?? 'info') as LogLevelName);
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(options), adapter, {
+    logger: new JsonLogger(logLevel),
+    abortOnError: false,
+  });
+  const config = app.get(AppConfig);
+  const fastify = app.getHttpAdapter().getInstance();
+  fastify.addHook('onRequest', (request, reply, done) => {
+    void reply.header('x-request-id', request.id);
+    RequestContextStore.run(String(request.id), done);
+  });
+  registerHttpMetrics(fastify, app.get(MetricsService));
+  app.useGlobalPipes(createValidationPipe());
+  app.useGlobalFilters(new GlobalErrorFilter());
+  app.enableShutdownHooks();
+
+  if (config.http.swaggerEnabled) {
+    const document = SwaggerModule.createDocument(
+      app,
+      new DocumentBuilder()
+        .setTitle('Arbiter API')
+        .setDescription(
+          'Trust layer for LLM support assistants: hybrid intent routing, graded retrieval, confidence, coverage and feedback. ' +
+            'Tenant endpoints take an `X-Api-Key` (client or operator key); `/admin/tenants` takes `Authorization: Bearer <ADMIN_TOKEN>`. ' +
+            'Every error has the shape `{statusCode, error, message, details?, requestId}`.',
+        )
+        .setVersion('0.1.0')
+        .addApiKey({ type: 'apiKey', in: 'header', name: 'X-Api-Key', description: 'Tenant API key (client or operator)' }, API_KEY_SECURITY)
+        .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'Platform ADMIN_TOKEN' }, ADMIN_SECURITY)
+        .build(),
+    );
+    SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json' });
+  }
+  await app.init();
+  await fastify.ready();
+  return app;
+}

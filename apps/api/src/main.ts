@@ -1,0 +1,39 @@
+import { Logger } from '@nestjs/common';
+import { AppConfig, ConfigValidationError } from '@arbiter/config';
+import { AdminToken, TenantSeeds } from '@arbiter/tenancy';
+import { createApp } from './create-app.js';
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  const app = await createApp();
+  const config = app.get(AppConfig);
+  await app.listen({ port: config.http.port, host: config.http.host });
+  const address = `http://${config.http.host === '0.0.0.0' ? 'localhost' : config.http.host}:${config.http.port}`;
+  const lines = [
+    '',
+    `Arbiter is up in ${Date.now() - started} ms`,
+    `  API:      ${address}`,
+    `  Swagger:  ${address}/docs   (OpenAPI: ${address}/docs-json)`,
+    `  Database: ${config.database.embedded ? `embedded PostgreSQL (PGlite) in ${config.database.dataDir}` : 'DATABASE_URL'}`,
+  ];
+  const adminToken = app.get(AdminToken);
+  if (adminToken.generated) lines.push(`  Admin token (generated for this run; set ADMIN_TOKEN to fix it): ${adminToken.value}`);
+  const demo = app.get(TenantSeeds).seededDemo;
+  if (demo) {
+    lines.push(
+      `  Demo tenant created (keys shown once, also saved to ${config.database.dataDir}/demo-credentials.json):`,
+      `    client key:   ${demo.apiKeys.client}`,
+      `    operator key: ${demo.apiKeys.operator}`,
+    );
+  }
+  process.stdout.write(lines.join('\n') + '\n\n');
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigValidationError) {
+    process.stderr.write(`${error.message}\n`);
+  } else {
+    new Logger('Boot').error(error instanceof Error ? error.message : String(error), error instanceof Error ? error.stack : undefined);
+  }
+  process.exit(1);
+});

@@ -1,0 +1,54 @@
+// ESM + SWC: jest must run under `node --experimental-vm-modules` (see STACK-NOTES).
+const swc = [
+  '@swc/jest',
+  {
+    jsc: {
+      target: 'es2022',
+      parser: { syntax: 'typescript', decorators: true },
+      transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: false },
+      keepClassNames: true,
+    },
+    module: { type: 'es6' },
+    sourceMaps: 'inline',
+  },
+];
+// ESM-only packages that CommonJS dependencies require(): Node >= 20.19 loads them natively,
+// jest's own loader does not, so they are compiled to CommonJS for the tests only.
+const REQUIRED_ESM_PACKAGES = ['content-disposition', 'cookie'];
+const swcToCommonJs = ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'ecmascript' } }, module: { type: 'commonjs' } }];
+const common = {
+  transform: {
+    '^.+\\.ts$': swc,
+    [`node_modules/(${REQUIRED_ESM_PACKAGES.join('|')})/.+\\.js$`]: swcToCommonJs,
+  },
+  transformIgnorePatterns: [`/node_modules/(?!(${REQUIRED_ESM_PACKAGES.join('|')})/)`],
+  extensionsToTreatAsEsm: ['.ts'],
+  moduleNameMapper: {
+    '^@arbiter/([a-z-]+)$': '<rootDir>/libs/$1/src/index.ts',
+    '^(\\.{1,2}/.*)\\.js$': '$1',
+  },
+  testEnvironment: 'node',
+  rootDir: '.',
+  modulePathIgnorePatterns: ['<rootDir>/dist/'],
+};
+export default {
+  // PGlite boots in seconds inside jest; integration and e2e hooks need the headroom.
+  testTimeout: 60_000,
+  projects: [
+    { ...common, displayName: 'unit', testMatch: ['<rootDir>/libs/**/*.spec.ts', '<rootDir>/apps/**/*.spec.ts'] },
+    {
+      ...common,
+      displayName: 'integration',
+      testMatch: ['<rootDir>/libs/**/*.int-spec.ts'],
+      globalSetup: '<rootDir>/test/support/global-setup.ts',
+      globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+    },
+    {
+      ...common,
+      displayName: 'e2e',
+      testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+      globalSetup: '<rootDir>/test/support/global-setup.ts',
+      globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+    },
+  ],
+};

@@ -1,0 +1,80 @@
+import path from 'node:path';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { EnvironmentVariables } from './environment.js';
+
+/** The repository root: the nearest folder above this file holding package.json (works from src and dist). */
+export function findProjectRoot(start = path.dirname(fileURLToPath(import.meta.url))): string {
+  let dir = start;
+  while (!existsSync(path.join(dir, 'package.json'))) {
+    const parent = path.dirname(dir);
+    if (parent === dir) return process.cwd();
+    dir = parent;
+  }
+  return dir;
+}
+
+/** Typed, grouped view over the validated environment. Inject this, never read process.env. */
+export class AppConfig {
+  constructor(readonly env: EnvironmentVariables) {}
+
+  get nodeEnv() {
+    return this.env.NODE_ENV;
+  }
+
+  get http() {
+    return { host: this.env.HOST, port: this.env.PORT, bodyLimitBytes: this.env.BODY_LIMIT_BYTES, swaggerEnabled: this.env.SWAGGER_ENABLED };
+  }
+
+  get logLevel() {
+    return this.env.LOG_LEVEL;
+  }
+
+  get database() {
+    return {
+      url: this.env.DATABASE_URL,
+      embedded: !this.env.DATABASE_URL,
+      dataDir: path.resolve(this.env.DATA_DIR),
+      poolMax: this.env.DB_POOL_MAX,
+      migrationsDir: this.env.MIGRATIONS_DIR ? path.resolve(this.env.MIGRATIONS_DIR) : path.join(findProjectRoot(), 'migrations'),
+    };
+  }
+
+  get auth() {
+    return { adminToken: this.env.ADMIN_TOKEN, seedDemo: this.env.SEED_DEMO };
+  }
+
+  get llm() {
+    return {
+      provider: this.env.LLM_PROVIDER,
+      enabled: this.env.LLM_PROVIDER !== 'none',
+      baseUrl: this.env.LLM_BASE_URL,
+      apiKey: this.env.LLM_API_KEY,
+      model: this.env.LLM_MODEL,
+      timeoutMs: this.env.LLM_TIMEOUT_MS,
+    };
+  }
+
+  get embedding() {
+    return {
+      provider: this.env.EMBEDDING_PROVIDER,
+      baseUrl: this.env.EMBEDDING_BASE_URL,
+      apiKey: this.env.EMBEDDING_API_KEY,
+      model: this.env.EMBEDDING_MODEL,
+      dimension: this.env.EMBEDDING_DIMENSION,
+      timeoutMs: this.env.EMBEDDING_TIMEOUT_MS,
+    };
+  }
+
+  get jobs() {
+    return { enabled: this.env.JOBS_ENABLED };
+  }
+
+  get metrics() {
+    return { token: this.env.METRICS_TOKEN, tenantLabel: this.env.METRICS_TENANT_LABEL };
+  }
+
+  get chat() {
+    return { maxSteps: this.env.CHAT_MAX_STEPS };
+  }
+}

@@ -1,0 +1,35 @@
+import { DynamicModule, Global, Module } from '@nestjs/common';
+import { ConfigModule, ConfigService } from '@nestjs/config';
+import { AppConfig } from './app-config.js';
+import { EnvironmentVariables } from './environment.js';
+import { OPTIONAL_KEYS, validateEnvironment } from './validate-environment.js';
+
+export interface AppConfigModuleOptions {
+  /** Explicit environment (tests, embedded tools): process.env and .env are not read. */
+  env?: Record<string, string | undefined>;
+}
+
+const ALL_KEYS = [...Object.keys(new EnvironmentVariables()), ...OPTIONAL_KEYS];
+
+@Global()
+@Module({})
+export class AppConfigModule {
+  static forRoot(options: AppConfigModuleOptions = {}): DynamicModule {
+    if (options.env) {
+      return { module: AppConfigModule, providers: [{ provide: AppConfig, useValue: new AppConfig(validateEnvironment(options.env)) }], exports: [AppConfig] };
+    }
+    return {
+      module: AppConfigModule,
+      // @nestjs/config reads .env + process.env and fails the boot through our validator.
+      imports: [ConfigModule.forRoot({ validate: validateEnvironment, cache: true })],
+      providers: [
+        {
+          provide: AppConfig,
+          inject: [ConfigService],
+          useFactory: (config: ConfigService) => new AppConfig(validateEnvironment(Object.fromEntries(ALL_KEYS.map((k) => [k, config.get<unknown>(k)])))),
+        },
+      ],
+      exports: [AppConfig],
+    };
+  }
+}

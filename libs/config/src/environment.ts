@@ -1,0 +1,66 @@
+import { Transform, Type } from 'class-transformer';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, MinLength } from 'class-validator';
+
+const toBool = ({ value }: { value: unknown }): unknown => {
+  if (typeof value === 'boolean') return value;
+  if (typeof value !== 'string') return value;
+  const v = value.trim().toLowerCase();
+  if (['true', '1', 'yes', 'on'].includes(v)) return true;
+  if (['false', '0', 'no', 'off'].includes(v)) return false;
+  return value;
+};
+const emptyToUndefined = ({ value }: { value: unknown }): unknown => (value === '' ? undefined : value);
+
+export const LLM_PROVIDERS = ['none', 'openai', 'ollama'] as const;
+export const EMBEDDING_PROVIDERS = ['local', 'openai', 'ollama'] as const;
+export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
+
+/**
+ * Every environment variable Arbiter reads, with its default. `.env.example` mirrors this class
+ * (a unit test keeps the two in step).
+ */
+export class EnvironmentVariables {
+  @IsIn(['development', 'production', 'test']) NODE_ENV: 'development' | 'production' | 'test' = 'development';
+
+  // HTTP
+  @IsString() HOST = '0.0.0.0';
+  @Type(() => Number) @IsInt() @Min(0) @Max(65535) PORT = 3000;
+  @Type(() => Number) @IsInt() @Min(1024) BODY_LIMIT_BYTES = 1_048_576;
+  @IsIn(LOG_LEVELS) LOG_LEVEL: (typeof LOG_LEVELS)[number] = 'info';
+  @Transform(toBool) @IsBoolean() SWAGGER_ENABLED = true;
+
+  // Database
+  @Transform(emptyToUndefined) @IsOptional() @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be a postgres:// URL' }) DATABASE_URL?: string;
+  @IsString() @MinLength(1) DATA_DIR = './data';
+  @Type(() => Number) @IsInt() @Min(1) @Max(200) DB_POOL_MAX = 10;
+  @Transform(emptyToUndefined) @IsOptional() @IsString() MIGRATIONS_DIR?: string;
+
+  // Auth
+  @Transform(emptyToUndefined) @IsOptional() @IsString() @MinLength(16, { message: 'ADMIN_TOKEN must be at least 16 characters' }) ADMIN_TOKEN?: string;
+  @Transform(toBool) @IsBoolean() SEED_DEMO = true;
+
+  // LLM (langchain, OpenAI-compatible)
+  @IsIn(LLM_PROVIDERS) LLM_PROVIDER: (typeof LLM_PROVIDERS)[number] = 'none';
+  @Transform(emptyToUndefined) @IsOptional() @IsUrl({ require_tld: false, require_protocol: true }) LLM_BASE_URL?: string;
+  @Transform(emptyToUndefined) @IsOptional() @IsString() LLM_API_KEY?: string;
+  @IsString() LLM_MODEL = 'gpt-4o-mini';
+  @Type(() => Number) @IsInt() @Min(100) LLM_TIMEOUT_MS = 20_000;
+
+  // Embeddings
+  @IsIn(EMBEDDING_PROVIDERS) EMBEDDING_PROVIDER: (typeof EMBEDDING_PROVIDERS)[number] = 'local';
+  @Transform(emptyToUndefined) @IsOptional() @IsUrl({ require_tld: false, require_protocol: true }) EMBEDDING_BASE_URL?: string;
+  @Transform(emptyToUndefined) @IsOptional() @IsString() EMBEDDING_API_KEY?: string;
+  @IsString() EMBEDDING_MODEL = 'bge-m3';
+  @Type(() => Number) @IsInt() @Min(8) @Max(4096) EMBEDDING_DIMENSION = 384;
+  @Type(() => Number) @IsInt() @Min(100) EMBEDDING_TIMEOUT_MS = 10_000;
+
+  // Jobs and monitoring
+  @Transform(toBool) @IsBoolean() JOBS_ENABLED = true;
+  @Transform(emptyToUndefined) @IsOptional() @IsString() @MinLength(8) METRICS_TOKEN?: string;
+  @Transform(toBool) @IsBoolean() METRICS_TENANT_LABEL = false;
+
+  // Chat
+  @Type(() => Number) @IsInt() @Min(1) @Max(16) CHAT_MAX_STEPS = 4;
+}
+
+export type EnvironmentKey = keyof EnvironmentVariables;

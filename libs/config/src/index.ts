@@ -1,0 +1,4 @@
+export * from './environment.js';
+export * from './validate-environment.js';
+export * from './app-config.js';
+export * from './config.module.js';

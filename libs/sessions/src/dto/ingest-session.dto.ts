@@ -1,0 +1,136 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsNotEmpty,
+  IsNumber,
+  IsOptional,
+  IsString,
+  IsUrl,
+  IsUUID,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  ValidateNested,
+} from 'class-validator';
+import { MEDIA_TYPES, type MediaType } from '../session.types.js';
+
+export const MAX_TEXT_LENGTH = 20_000;
+
+export class ReferenceDto {
+  @ApiPropertyOptional({ description: 'Knowledge document id, when the agent used Arbiter\'s knowledge base' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  documentId?: string;
+
+  @ApiPropertyOptional({ example: 'manuals/servo-alarm.md' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(1000)
+  filePath?: string;
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsString()
+  @MaxLength(500)
+  title?: string;
+
+  @ApiProperty({ description: 'Relevance score of the reference (0..1 similarity)', example: 0.82 })
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  score: number;
+}
+
+export class MediaDto {
+  @ApiProperty({ enum: MEDIA_TYPES })
+  @IsIn(MEDIA_TYPES)
+  type: MediaType;
+
+  @ApiPropertyOptional({ example: 'https://cdn.example.com/u/123.png' })
+  @IsOptional()
+  @IsUrl({ require_protocol: true, require_tld: false })
+  @MaxLength(2000)
+  url?: string;
+}
+
+export class IngestSessionDto {
+  @ApiPropertyOptional({ format: 'uuid', description: 'Continue this conversation; omitted → a new conversation' })
+  @IsOptional()
+  @IsUUID()
+  conversationId?: string;
+
+  @ApiPropertyOptional({ default: 'web', example: 'web' })
+  @IsOptional()
+  @IsString()
+  @Matches(/^[a-z0-9_-]{1,32}$/i, { message: 'channel must be 1-32 letters, digits, "_" or "-"' })
+  channel?: string;
+
+  @ApiPropertyOptional({ description: 'Your reference for the end user (never shown to other tenants)' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  userRef?: string;
+
+  @ApiProperty({ description: 'The user message', maxLength: MAX_TEXT_LENGTH })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(MAX_TEXT_LENGTH)
+  query: string;
+
+  @ApiPropertyOptional({ description: 'The agent\'s final answer', maxLength: MAX_TEXT_LENGTH })
+  @IsOptional()
+  @IsString()
+  @MaxLength(MAX_TEXT_LENGTH)
+  answer?: string;
+
+  @ApiProperty({ enum: ['SUCCESS', 'FAILED'] })
+  @IsIn(['SUCCESS', 'FAILED'])
+  status: 'SUCCESS' | 'FAILED';
+
+  @ApiPropertyOptional({ minimum: 0, maximum: 1000, default: 0 })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(1000)
+  stepCount?: number;
+
+  @ApiPropertyOptional({ minimum: 0, maximum: 1000, default: 0 })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(1000)
+  toolCallCount?: number;
+
+  @ApiPropertyOptional({ type: [ReferenceDto], maxItems: 100 })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(100)
+  @ValidateNested({ each: true })
+  @Type(() => ReferenceDto)
+  references?: ReferenceDto[];
+
+  @ApiPropertyOptional({ type: [MediaDto], maxItems: 20 })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(20)
+  @ValidateNested({ each: true })
+  @Type(() => MediaDto)
+  media?: MediaDto[];
+
+  @ApiPropertyOptional({ description: 'Whether the agent searched the knowledge base (default: true when references are given)' })
+  @IsOptional()
+  @IsBoolean()
+  knowledgeSearched?: boolean;
+
+  @ApiPropertyOptional({ description: 'End-to-end latency of the agent run in milliseconds', minimum: 0 })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(3_600_000)
+  latencyMs?: number;
+}

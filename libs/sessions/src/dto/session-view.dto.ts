@@ -1,0 +1,40 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { FEEDBACK_VALUES, SESSION_STATUSES } from '../session.types.js';
+import { MediaDto, ReferenceDto } from './ingest-session.dto.js';
+
+export class SelfEvaluationDto {
+  @ApiProperty({ minimum: 0, maximum: 100 }) confidence: number;
+  @ApiProperty() reasoning: string;
+  @ApiProperty({ enum: ['llm', 'rule'] }) source: 'llm' | 'rule';
+  @ApiProperty() evaluatedAt: string;
+  @ApiPropertyOptional() model?: string;
+}
+
+export class CoverageSummaryDto {
+  @ApiProperty({ enum: ['covered', 'uncovered'] }) verdict: string;
+  @ApiProperty({ example: 'covered_has_references' }) reasonCode: string;
+  @ApiProperty({ example: 'v1' }) evaluatorVersion: string;
+  @ApiProperty() referenceCount: number;
+  @ApiProperty() topScore: number;
+}
+
+export class SessionViewDto {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ format: 'uuid' }) conversationId: string;
+  @ApiProperty() channel: string;
+  @ApiProperty() query: string;
+  @ApiProperty({ nullable: true, type: String }) answer: string | null;
+  @ApiProperty({ enum: SESSION_STATUSES }) status: string;
+  @ApiProperty({ nullable: true, type: String }) intent: string | null;
+  @ApiProperty() stepCount: number;
+  @ApiProperty() toolCallCount: number;
+  @ApiProperty({ type: [ReferenceDto] }) references: ReferenceDto[];
+  @ApiProperty({ type: [MediaDto] }) media: MediaDto[];
+  @ApiProperty() knowledgeSearched: boolean;
+  @ApiProperty({ type: SelfEvaluationDto, nullable: true }) selfEvaluation: SelfEvaluationDto | null;
+  @ApiProperty({ enum: FEEDBACK_VALUES, nullable: true }) feedback: string | null;
+  @ApiProperty({ type: CoverageSummaryDto, nullable: true }) coverage: CoverageSummaryDto | null;
+  @ApiProperty({ nullable: true, type: Number }) latencyMs: number | null;
+  @ApiProperty() createdAt: string;
+  @ApiProperty() updatedAt: string;
+}

@@ -1,0 +1,18 @@
+import { Global, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { ConversationEntity } from './conversation.entity.js';
+import { DiagnosisSessionEntity } from './diagnosis-session.entity.js';
+import { SessionHooks } from './session-hooks.js';
+import { SessionsController } from './sessions.controller.js';
+import { SessionsRepository } from './sessions.repository.js';
+import { SessionsService } from './sessions.service.js';
+import { ToolInvocationEntity } from './tool-invocation.entity.js';
+
+@Global()
+@Module({
+  imports: [TypeOrmModule.forFeature([ConversationEntity, DiagnosisSessionEntity, ToolInvocationEntity])],
+  controllers: [SessionsController],
+  providers: [SessionsRepository, SessionsService, SessionHooks],
+  exports: [SessionsService, SessionHooks],
+})
+export class SessionsModule {}

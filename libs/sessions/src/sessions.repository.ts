@@ -1,0 +1,97 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import type { EntityManager, Repository } from 'typeorm';
+import type { TenantId } from '@arbiter/common';
+import { ConversationEntity } from './conversation.entity.js';
+import { DiagnosisSessionEntity } from './diagnosis-session.entity.js';
+import { ToolInvocationEntity } from './tool-invocation.entity.js';
+
+export type NewSession = Omit<
+  DiagnosisSessionEntity,
+  'id' | 'tenantId' | 'conversationId' | 'conversation' | 'createdAt' | 'updatedAt' | 'selfEvaluation' | 'feedback' | 'routeTrace'
+> &
+  Partial<Pick<DiagnosisSessionEntity, 'routeTrace'>>;
+
+export type SessionPatch = Partial<
+  Pick<
+    DiagnosisSessionEntity,
+    | 'answer'
+    | 'status'
+    | 'intent'
+    | 'stepCount'
+    | 'toolCallCount'
+    | 'references'
+    | 'media'
+    | 'knowledgeSearched'
+    | 'selfEvaluation'
+    | 'routeTrace'
+    | 'error'
+    | 'latencyMs'
+    | 'finishedAt'
+  >
+>;
+
+export type NewToolInvocation = Omit<ToolInvocationEntity, 'id' | 'tenantId' | 'session' | 'createdAt'>;
+
+/** All session SQL. Every method is scoped by the tenant id it takes first. */
+@Injectable()
+export class SessionsRepository {
+  constructor(
+    @InjectRepository(ConversationEntity) private readonly conversations: Repository<ConversationEntity>,
+    @InjectRepository(DiagnosisSessionEntity) private readonly sessions: Repository<DiagnosisSessionEntity>,
+    @InjectRepository(ToolInvocationEntity) private readonly invocations: Repository<ToolInvocationEntity>,
+  ) {}
+
+  findConversation(tenantId: TenantId, conversationId: string): Promise<ConversationEntity | null> {
+    return this.conversations.findOneBy({ tenantId, id: conversationId });
+  }
+
+  /**
+   * Inserts a session into an existing conversation (touching its activity time) or into a new one,
+   * in one transaction. Returns null when the given conversation does not exist in this tenant.
+   */
+  async insertSession(
+    tenantId: TenantId,
+    conversation: { id?: string; channel: string; userRef: string | null },
+    session: NewSession,
+  ): Promise<DiagnosisSessionEntity | null> {
+    return this.sessions.manager.transaction(async (em) => {
+      const conversationId = conversation.id
+        ? await this.touchConversation(em, tenantId, conversation.id)
+        : await this.createConversation(em, tenantId, conversation.channel, conversation.userRef);
+      if (!conversationId) return null;
+      const entity = em.create(DiagnosisSessionEntity, { ...session, tenantId, conversationId });
+      return em.save(entity);
+    });
+  }
+
+  private async touchConversation(em: EntityManager, tenantId: TenantId, conversationId: string): Promise<string | null> {
+    const result = await em.update(ConversationEntity, { tenantId, id: conversationId }, { lastActivityAt: () => 'now()' });
+    return result.affected ? conversationId : null;
+  }
+
+  private async createConversation(em: EntityManager, tenantId: TenantId, channel: string, userRef: string | null): Promise<string> {
+    const saved = await em.save(em.create(ConversationEntity, { tenantId, channel, userRef }));
+    return saved.id;
+  }
+
+  findSession(tenantId: TenantId, sessionId: string): Promise<DiagnosisSessionEntity | null> {
+    return this.sessions.findOneBy({ tenantId, id: sessionId });
+  }
+
+  /** Applies the patch and returns the updated row, or null when the session is not this tenant's. */
+  async updateSession(tenantId: TenantId, sessionId: string, patch: SessionPatch): Promise<DiagnosisSessionEntity | null> {
+    // TypeORM's deep-partial type rejects free-form jsonb values; the columns accept them.
+    const result = await this.sessions.update({ tenantId, id: sessionId }, patch as Parameters<Repository<DiagnosisSessionEntity>['update']>[1]);
+    if (!result.affected) return null;
+    return this.findSession(tenantId, sessionId);
+  }
+
+  async insertToolInvocation(tenantId: TenantId, invocation: NewToolInvocation): Promise<ToolInvocationEntity> {
+    return this.invocations.save(this.invocations.create({ ...invocation, tenantId }));
+  }
+
+  listToolInvocations(tenantId: TenantId, sessionId: string): Promise<ToolInvocationEntity[]> {
+    return this.invocations.find({ where: { tenantId, sessionId }, order: { createdAt: 'ASC' } });
+  }
+}

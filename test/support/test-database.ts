@@ -1,0 +1,56 @@
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { startEmbeddedPostgres } from '@arbiter/database';
+import { postgresAdminUrl, testDbKind, withDatabase } from './test-db-env.js';
+import { ensureTemplate } from './template.js';
+
+export interface TestDatabase {
+  url: string;
+  kind: 'pglite' | 'postgres';
+  /** Plain pg pool for assertions straight against the database. */
+  pool: pg.Pool;
+  close(): Promise<void>;
+}
+
+/** A fresh, migrated, isolated database for one test file. */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const template = await ensureTemplate();
+  if (testDbKind() === 'postgres') {
+    const name = `arbiter_t_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: postgresAdminUrl() });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
+    await admin.end();
+    const url = withDatabase(postgresAdminUrl(), name);
+    const pool = new pg.Pool({ connectionString: url, max: 4 });
+    return {
+      url,
+      kind: 'postgres',
+      pool,
+      close: async () => {
+        await pool.end();
+        const drop = new pg.Client({ connectionString: postgresAdminUrl() });
+        await drop.connect();
+        await drop.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await drop.end();
+      },
+    };
+  }
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'arbiter-t-'));
+  cpSync(template, dir, { recursive: true });
+  const embedded = await startEmbeddedPostgres(dir, 24);
+  const pool = new pg.Pool({ connectionString: embedded.url, max: 2 });
+  return {
+    url: embedded.url,
+    kind: 'pglite',
+    pool,
+    close: async () => {
+      await pool.end();
+      await embedded.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
