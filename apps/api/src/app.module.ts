@@ -1,14 +1,16 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { CommonModule } from '@arbiter/common';
 import { AppConfigModule, type AppConfigModuleOptions } from '@arbiter/config';
+import { CoverageModule } from '@arbiter/coverage';
 import { DatabaseModule } from '@arbiter/database';
+import { JobsModule } from '@arbiter/jobs';
 import { SessionsModule } from '@arbiter/sessions';
 import { TenancyModule } from '@arbiter/tenancy';
 import { HealthController } from './health.controller.js';
 import { MetricsController } from './metrics.controller.js';
 
 /** Domain modules; each lib registers itself here (one line each). */
-const DOMAIN_MODULES = [TenancyModule, SessionsModule];
+const DOMAIN_MODULES = [TenancyModule, SessionsModule, JobsModule, CoverageModule];
 
 @Module({})
 export class AppModule {

@@ -67,7 +67,7 @@ export class AppConfig {
   }
 
   get jobs() {
-    return { enabled: this.env.JOBS_ENABLED };
+    return { enabled: this.env.JOBS_ENABLED, pollIntervalMs: this.env.JOBS_POLL_INTERVAL_MS, leaseMs: this.env.JOBS_LEASE_MS, schedules: this.env.JOBS_SCHEDULES };
   }
 
   get metrics() {
@@ -76,5 +76,9 @@ export class AppConfig {
 
   get chat() {
     return { maxSteps: this.env.CHAT_MAX_STEPS };
+  }
+
+  get coverage() {
+    return { evaluatorVersion: this.env.COVERAGE_EVALUATOR_VERSION, backfillBatchSize: this.env.COVERAGE_BACKFILL_BATCH_SIZE };
   }
 }

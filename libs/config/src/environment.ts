@@ -56,11 +56,19 @@ export class EnvironmentVariables {
 
   // Jobs and monitoring
   @Transform(toBool) @IsBoolean() JOBS_ENABLED = true;
+  @Type(() => Number) @IsInt() @Min(50) JOBS_POLL_INTERVAL_MS = 1000;
+  @Type(() => Number) @IsInt() @Min(1000) JOBS_LEASE_MS = 60_000;
+  /** JSON object overriding job schedules: {"coverage.backfill": "0 * * * *", "feedback.x": "off"}. */
+  @Transform(emptyToUndefined) @IsOptional() @IsString() JOBS_SCHEDULES?: string;
   @Transform(emptyToUndefined) @IsOptional() @IsString() @MinLength(8) METRICS_TOKEN?: string;
   @Transform(toBool) @IsBoolean() METRICS_TENANT_LABEL = false;
 
   // Chat
   @Type(() => Number) @IsInt() @Min(1) @Max(16) CHAT_MAX_STEPS = 4;
+
+  // Coverage: evaluator version new decisions use (must be registered; `v1` = seed 001 rules)
+  @Matches(/^v[0-9]{1,3}$/, { message: 'COVERAGE_EVALUATOR_VERSION must look like v1' }) COVERAGE_EVALUATOR_VERSION = 'v1';
+  @Type(() => Number) @IsInt() @Min(1) @Max(50_000) COVERAGE_BACKFILL_BATCH_SIZE = 2000;
 }
 
 export type EnvironmentKey = keyof EnvironmentVariables;

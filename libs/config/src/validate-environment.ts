@@ -32,4 +32,5 @@ export const OPTIONAL_KEYS = [
   'EMBEDDING_BASE_URL',
   'EMBEDDING_API_KEY',
   'METRICS_TOKEN',
+  'JOBS_SCHEDULES',
 ] as const;

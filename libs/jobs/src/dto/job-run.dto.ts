@@ -1,0 +1,72 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { JOB_RUN_STATUSES, JOB_TRIGGERS, type JobRunEntity, type JobRunStatus } from '../job-run.entity.js';
+
+export class ListJobRunsQueryDto {
+  @ApiPropertyOptional({ example: 'coverage.backfill' })
+  @IsOptional()
+  @IsString()
+  @Matches(/^[a-z0-9._-]{1,64}$/, { message: 'name must be a job name like coverage.backfill' })
+  name?: string;
+
+  @ApiPropertyOptional({ enum: JOB_RUN_STATUSES })
+  @IsOptional()
+  @IsIn(JOB_RUN_STATUSES)
+  status?: JobRunStatus;
+
+  @ApiPropertyOptional({ minimum: 1, maximum: 200, default: 50 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(200)
+  limit?: number;
+
+  @ApiPropertyOptional({ description: 'nextCursor of the previous page' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  cursor?: string;
+}
+
+export class JobRunDto {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ example: 'coverage.backfill' }) name: string;
+  @ApiProperty({ enum: JOB_TRIGGERS }) trigger: string;
+  @ApiProperty({ enum: JOB_RUN_STATUSES }) status: string;
+  @ApiProperty({ description: 'Items processed so far' }) processed: number;
+  @ApiProperty({ description: 'Items that failed (reported, not fatal)' }) failed: number;
+  @ApiProperty() attempts: number;
+  @ApiProperty() maxAttempts: number;
+  @ApiProperty({ type: Object }) payload: Record<string, unknown>;
+  @ApiPropertyOptional({ type: Object, nullable: true }) details: Record<string, unknown> | null;
+  @ApiProperty({ nullable: true, type: String }) error: string | null;
+  @ApiProperty() createdAt: string;
+  @ApiProperty({ nullable: true, type: String }) startedAt: string | null;
+  @ApiProperty({ nullable: true, type: String }) finishedAt: string | null;
+}
+
+export class JobRunPageDto {
+  @ApiProperty({ type: [JobRunDto] }) items: JobRunDto[];
+  @ApiProperty({ nullable: true, type: String }) nextCursor: string | null;
+}
+
+export function toJobRunDto(run: JobRunEntity): JobRunDto {
+  return {
+    id: run.id,
+    name: run.name,
+    trigger: run.trigger,
+    status: run.status,
+    processed: run.processed,
+    failed: run.failed,
+    attempts: run.attempts,
+    maxAttempts: run.maxAttempts,
+    payload: run.payload,
+    details: run.details,
+    error: run.error,
+    createdAt: run.createdAt.toISOString(),
+    startedAt: run.startedAt?.toISOString() ?? null,
+    finishedAt: run.finishedAt?.toISOString() ?? null,
+  };
+}

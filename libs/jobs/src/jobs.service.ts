@@ -1,0 +1,192 @@
+import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import { asTenantId, decodeCursor, encodeCursor, MetricsService, type Page, type TenantId } from '@arbiter/common';
+import { AppConfig } from '@arbiter/config';
+import type { JobRunEntity, JobRunStatus, JobTrigger } from './job-run.entity.js';
+import { JobQueueRepository, type ClaimedRun } from './job-queue.repository.js';
+import { JobRunsRepository } from './job-runs.repository.js';
+import { JobLeaseLostError, retryDelayMs, type JobContext, type JobDefinition } from './job.types.js';
+import { JobsErrorCode, JobsException } from './jobs.exception.js';
+import { nextTick, parseScheduleOverrides, assertValidCron } from './schedule.js';
+
+const DEFAULT_MAX_ATTEMPTS = 3;
+
+/**
+ * Durable jobs on PostgreSQL. Any process may enqueue; processes with JOBS_ENABLED execute
+ * (one run at a time each, claimed with SKIP LOCKED under a renewable lease).
+ */
+@Injectable()
+export class JobsService implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger('Jobs');
+  private readonly definitions = new Map<string, JobDefinition<never>>();
+  private readonly workerId = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+  private readonly nextTicks = new Map<string, Date>();
+  private readonly schedules: Record<string, string>;
+  private timer: NodeJS.Timeout | null = null;
+  private loop: Promise<void> | null = null;
+  private stopping = false;
+  private readonly runsTotal;
+  private readonly runDuration;
+
+  constructor(
+    private readonly config: AppConfig,
+    private readonly runs: JobRunsRepository,
+    private readonly queue: JobQueueRepository,
+    metrics: MetricsService,
+  ) {
+    this.schedules = parseScheduleOverrides(config.jobs.schedules);
+    this.runsTotal = metrics.counter('arbiter_job_runs_total', 'Job run attempts by outcome', ['job', 'outcome']);
+    this.runDuration = metrics.histogram('arbiter_job_run_duration_seconds', 'Job run attempt duration', ['job'], [0.01, 0.1, 0.5, 1, 5, 15, 60, 300, 1800]);
+  }
+
+  define<P>(definition: JobDefinition<P>): void {
+    if (this.definitions.has(definition.name)) throw new Error(`Job ${definition.name} is defined twice`);
+    if (definition.cron) assertValidCron(definition.cron);
+    this.definitions.set(definition.name, definition as unknown as JobDefinition<never>);
+  }
+
+  /** The effective cron of a job (JOBS_SCHEDULES override, else its default), or null when unscheduled. */
+  scheduleOf(name: string): string | null {
+    const override = this.schedules[name];
+    if (override === 'off') return null;
+    return override ?? this.definitions.get(name)?.cron ?? null;
+  }
+
+  async enqueue(tenantId: TenantId, name: string, payload: Record<string, unknown> = {}, options: { trigger?: JobTrigger; scheduleKey?: string } = {}): Promise<JobRunEntity | null> {
+    const definition = this.definitions.get(name);
+    if (!definition) throw new JobsException(JobsErrorCode.UnknownJob, name);
+    const run = await this.runs.insert(tenantId, {
+      name,
+      trigger: options.trigger ?? 'manual',
+      payload,
+      maxAttempts: definition.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
+      scheduleKey: options.scheduleKey,
+    });
+    if (run) this.wake();
+    return run;
+  }
+
+  async get(tenantId: TenantId, id: string): Promise<JobRunEntity> {
+    const run = await this.runs.find(tenantId, id);
+    if (!run) throw new JobsException(JobsErrorCode.RunNotFound, id);
+    return run;
+  }
+
+  async list(tenantId: TenantId, filter: { name?: string; status?: JobRunStatus }, limit: number, cursor?: string): Promise<Page<JobRunEntity>> {
+    const rows = await this.runs.list(tenantId, filter, limit + 1, cursor ? decodeCursor(cursor) : undefined);
+    const items = rows.slice(0, limit);
+    const last = items[items.length - 1];
+    return { items, nextCursor: rows.length > limit && last ? encodeCursor({ createdAt: last.createdAt.toISOString(), id: last.id }) : null };
+  }
+
+  /** Executes runnable runs until none is left (tests, the worker's loop). Returns how many attempts ran. */
+  async runPending(maxRuns = Number.POSITIVE_INFINITY): Promise<number> {
+    let count = 0;
+    while (count < maxRuns && !this.stopping) {
+      const claimed = await this.queue.claimNext(this.workerId, [...this.definitions.keys()], this.config.jobs.leaseMs);
+      if (!claimed) break;
+      await this.execute(claimed);
+      count++;
+    }
+    return count;
+  }
+
+  /** Creates the runs of every schedule whose tick has passed (idempotent across replicas). */
+  async enqueueDueSchedules(now = new Date()): Promise<number> {
+    let created = 0;
+    for (const name of this.definitions.keys()) {
+      const cron = this.scheduleOf(name);
+      if (!cron) continue;
+      const due = this.nextTicks.get(name) ?? nextTick(cron, now);
+      if (!this.nextTicks.has(name)) this.nextTicks.set(name, due);
+      if (due > now) continue;
+      const slot = due.toISOString();
+      for (const tenantId of await this.queue.tenantIds()) {
+        const run = await this.enqueue(asTenantId(tenantId), name, {}, { trigger: 'schedule', scheduleKey: `${name}@${slot}@${tenantId}` });
+        if (run) created++;
+      }
+      this.nextTicks.set(name, nextTick(cron, now));
+    }
+    return created;
+  }
+
+  onApplicationBootstrap(): void {
+    if (!this.config.jobs.enabled) return;
+    this.logger.log({ msg: 'job worker started', workerId: this.workerId, jobs: [...this.definitions.keys()] });
+    this.schedule(0);
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    this.stopping = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.loop;
+  }
+
+  private wake(): void {
+    if (this.config.jobs.enabled && !this.loop && !this.stopping) this.schedule(0);
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.stopping) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      if (this.loop) return;
+      this.loop = this.tick().finally(() => {
+        this.loop = null;
+        this.schedule(this.config.jobs.pollIntervalMs);
+      });
+    }, delayMs);
+  }
+
+  private async tick(): Promise<void> {
+    try {
+      await this.enqueueDueSchedules();
+      await this.runPending();
+    } catch (error) {
+      this.logger.warn({ msg: 'job loop error (retrying)', err: (error as Error).message });
+    }
+  }
+
+  private async execute(run: ClaimedRun): Promise<void> {
+    const definition = this.definitions.get(run.name);
+    if (!definition) return;
+    const started = performance.now();
+    if (run.attempts > run.maxAttempts) {
+      // The previous attempts' workers died holding the lease.
+      await this.queue.fail(run.id, this.workerId, `gave up after ${run.maxAttempts} attempts (worker lost)`, null);
+      this.runsTotal.inc({ job: run.name, outcome: 'failed' });
+      return;
+    }
+    const ctx: JobContext<never> = {
+      runId: run.id,
+      tenantId: asTenantId(run.tenantId),
+      payload: run.payload as never,
+      attempt: run.attempts,
+      checkpoint: run.checkpoint ?? null,
+      progress: async (update) => {
+        const kept = await this.queue.progress(run.id, this.workerId, this.config.jobs.leaseMs, update);
+        if (!kept) throw new JobLeaseLostError(run.id);
+      },
+    };
+    try {
+      await definition.handler(ctx);
+      await this.queue.succeed(run.id, this.workerId);
+      this.runsTotal.inc({ job: run.name, outcome: 'succeeded' });
+    } catch (error) {
+      if (error instanceof JobLeaseLostError) {
+        this.runsTotal.inc({ job: run.name, outcome: 'lease_lost' });
+        return;
+      }
+      const message = error instanceof Error ? error.message : String(error);
+      const retry = run.attempts < run.maxAttempts ? retryDelayMs(run.attempts) : null;
+      await this.queue.fail(run.id, this.workerId, message, retry);
+      this.runsTotal.inc({ job: run.name, outcome: retry === null ? 'failed' : 'retried' });
+      this.logger.warn({ msg: 'job attempt failed', job: run.name, runId: run.id, attempt: run.attempts, willRetry: retry !== null, err: message });
+    } finally {
+      this.runDuration.observe({ job: run.name }, (performance.now() - started) / 1000);
+    }
+  }
+}
