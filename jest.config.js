@@ -34,6 +34,8 @@ const common = {
 export default {
   // PGlite boots in seconds inside jest; integration and e2e hooks need the headroom.
   testTimeout: 60_000,
+  // A leaked handle must never hang CI; leaks still show as a warning in the output.
+  forceExit: true,
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/libs/**/*.spec.ts', '<rootDir>/apps/**/*.spec.ts'] },
     {

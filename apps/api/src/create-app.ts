@@ -54,7 +54,13 @@ export async function createApp(options: CreateAppOptions = {}): Promise<NestFas
     );
     SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json' });
   }
-  await app.init();
-  await fastify.ready();
+  try {
+    await app.init();
+    await fastify.ready();
+  } catch (error) {
+    // Release what did start (pool, embedded database) so a failed boot leaves nothing behind.
+    await app.close().catch(() => undefined);
+    throw error;
+  }
   return app;
 }

@@ -1,0 +1,67 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from '@jest/globals';
+import { AppConfig, findProjectRoot } from './app-config.js';
+import { EnvironmentVariables } from './environment.js';
+import { ConfigValidationError, OPTIONAL_KEYS, validateEnvironment } from './validate-environment.js';
+
+describe('validateEnvironment', () => {
+  it('applies every default on an empty environment', () => {
+    const config = new AppConfig(validateEnvironment({}));
+    expect(config.http).toEqual({ host: '0.0.0.0', port: 3000, bodyLimitBytes: 1_048_576, swaggerEnabled: true });
+    expect(config.database.embedded).toBe(true);
+    expect(config.llm).toMatchObject({ provider: 'none', enabled: false });
+    expect(config.embedding).toMatchObject({ provider: 'local', dimension: 384 });
+    expect(config.jobs.enabled).toBe(true);
+  });
+
+  it('parses numbers and booleans from strings', () => {
+    const config = new AppConfig(validateEnvironment({ PORT: '8080', JOBS_ENABLED: 'false', SEED_DEMO: '0', DATABASE_URL: 'postgres://u@h/db' }));
+    expect(config.http.port).toBe(8080);
+    expect(config.jobs.enabled).toBe(false);
+    expect(config.auth.seedDemo).toBe(false);
+    expect(config.database).toMatchObject({ embedded: false, url: 'postgres://u@h/db' });
+  });
+
+  it('treats empty strings of optional variables as unset', () => {
+    expect(validateEnvironment({ DATABASE_URL: '', ADMIN_TOKEN: '' }).DATABASE_URL).toBeUndefined();
+  });
+
+  it('names every bad variable in one error', () => {
+    let error: unknown;
+    try {
+      validateEnvironment({ PORT: 'eighty', LLM_PROVIDER: 'gpt', DATABASE_URL: 'mysql://x', ADMIN_TOKEN: 'short', JOBS_ENABLED: 'maybe' });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigValidationError);
+    const names = (error as ConfigValidationError).problems.map((p) => p.variable).sort();
+    expect(names).toEqual(['ADMIN_TOKEN', 'DATABASE_URL', 'JOBS_ENABLED', 'LLM_PROVIDER', 'PORT']);
+    expect((error as Error).message).toMatch(/PORT/);
+  });
+
+  it('ignores variables it does not own', () => {
+    expect(() => validateEnvironment({ PATH: '/usr/bin', HOME: '/root' })).not.toThrow();
+  });
+});
+
+describe('.env.example', () => {
+  const example = readFileSync(path.join(findProjectRoot(), '.env.example'), 'utf8');
+  const listed = new Map(
+    example
+      .split('\n')
+      .filter((l) => /^[A-Z_]+=/.test(l))
+      .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)] as const),
+  );
+
+  it('lists exactly the variables the config reads', () => {
+    const known = [...Object.keys(new EnvironmentVariables()), ...OPTIONAL_KEYS].sort();
+    expect([...listed.keys()].sort()).toEqual(known);
+  });
+
+  it('shows each default as the config applies it', () => {
+    const defaults = new EnvironmentVariables() as unknown as Record<string, unknown>;
+    for (const [key, value] of Object.entries(defaults)) expect(`${key}=${listed.get(key)}`).toBe(`${key}=${String(value)}`);
+    for (const key of OPTIONAL_KEYS) expect(`${key}=${listed.get(key)}`).toBe(`${key}=`);
+  });
+});

@@ -1,0 +1,66 @@
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from '@jest/globals';
+import { createApp } from '../../apps/api/src/create-app.js';
+
+const dirs: string[] = [];
+function tempDir(prefix: string): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
+  dirs.push(dir);
+  return dir;
+}
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+async function bootEmbedded(env: Record<string, string>) {
+  const app = await createApp({ env: { NODE_ENV: 'test', JOBS_ENABLED: 'false', ADMIN_TOKEN: 'boot-test-admin-token-123', ...env }, logLevel: 'silent' });
+  const fastify = app.getHttpAdapter().getInstance();
+  return { app, request: fastify.inject.bind(fastify) };
+}
+
+describe('embedded database boot', () => {
+  it('seeds the demo tenant once, writes its credentials, and keeps every session across restarts', async () => {
+    const dataDir = tempDir('arbiter-boot-');
+    const first = await bootEmbedded({ DATA_DIR: dataDir });
+    const credentialsFile = path.join(dataDir, 'demo-credentials.json');
+    expect(existsSync(credentialsFile)).toBe(true);
+    const credentials = JSON.parse(readFileSync(credentialsFile, 'utf8')) as { apiKeys: { client: string } };
+    const ingest = await first.request({ method: 'POST', url: '/api/sessions', headers: { 'x-api-key': credentials.apiKeys.client }, payload: { query: '重启后还在吗', status: 'SUCCESS', answer: '在' } });
+    expect(ingest.statusCode).toBe(201);
+    const sessionId = ingest.json<{ id: string }>().id;
+    await first.app.close();
+
+    const second = await bootEmbedded({ DATA_DIR: dataDir });
+    try {
+      const read = await second.request({ method: 'GET', url: `/api/sessions/${sessionId}`, headers: { 'x-api-key': credentials.apiKeys.client } });
+      expect(read.statusCode).toBe(200);
+      expect(read.json()).toMatchObject({ id: sessionId, query: '重启后还在吗' });
+      const tenants = await second.request({ method: 'GET', url: '/admin/tenants', headers: { authorization: 'Bearer boot-test-admin-token-123' } });
+      expect(tenants.json<{ name: string }[]>().map((x) => x.name)).toEqual(['demo']);
+    } finally {
+      await second.app.close();
+    }
+  });
+
+  it('refuses to boot when an entity has a column no migration created, naming it', async () => {
+    const migrations = tempDir('arbiter-migrations-');
+    cpSync(path.resolve('migrations'), migrations, { recursive: true });
+    const foundation = path.join(migrations, '0001_foundation.sql');
+    const sql = readFileSync(foundation, 'utf8');
+    const drifted = sql.replace('  latency_ms integer,\n', '');
+    expect(drifted).not.toBe(sql);
+    writeFileSync(foundation, drifted);
+    const error = await bootEmbedded({ DATA_DIR: tempDir('arbiter-drift-'), MIGRATIONS_DIR: migrations, SEED_DEMO: 'false' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Error);
+    expect((error as Error).message).toMatch(/schema differs from the entities/);
+    expect((error as Error).message).toMatch(/latency_ms/);
+  });
+
+  it('fails fast with a message naming bad configuration', async () => {
+    const error = await bootEmbedded({ PORT: 'not-a-port', LLM_PROVIDER: 'skynet' }).catch((e: unknown) => e);
+    expect((error as Error).message).toMatch(/PORT/);
+    expect((error as Error).message).toMatch(/LLM_PROVIDER/);
+  });
+});
