@@ -13,13 +13,16 @@ export default tseslint.config(
       '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'off',
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/libs/*/src/*'], message: 'Import another lib through @arbiter/<lib>.' }] }],
+    },
+  },
+  {
+    // Inside libs, a relative import may not climb into a sibling lib either.
+    files: ['libs/**/*.ts'],
+    rules: {
       'no-restricted-imports': [
         'error',
-        {
-          patterns: [
-            { group: ['../../*/src/*', '../../../libs/*', '**/libs/*/src/*'], message: 'Import another lib through @arbiter/<lib>.' },
-          ],
-        },
+        { patterns: [{ group: ['../../*/src/*', '**/libs/*/src/*'], message: 'Import another lib through @arbiter/<lib>.' }] },
       ],
     },
   },

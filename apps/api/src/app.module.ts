@@ -3,14 +3,18 @@ import { CommonModule } from '@arbiter/common';
 import { AppConfigModule, type AppConfigModuleOptions } from '@arbiter/config';
 import { CoverageModule } from '@arbiter/coverage';
 import { DatabaseModule } from '@arbiter/database';
+import { EvaluationModule } from '@arbiter/evaluation';
+import { FeedbackModule } from '@arbiter/feedback';
 import { JobsModule } from '@arbiter/jobs';
+import { LlmModule } from '@arbiter/llm';
+import { RetrievalModule } from '@arbiter/retrieval';
 import { SessionsModule } from '@arbiter/sessions';
 import { TenancyModule } from '@arbiter/tenancy';
 import { HealthController } from './health.controller.js';
 import { MetricsController } from './metrics.controller.js';
 
 /** Domain modules; each lib registers itself here (one line each). */
-const DOMAIN_MODULES = [TenancyModule, SessionsModule, JobsModule, CoverageModule];
+const DOMAIN_MODULES = [TenancyModule, SessionsModule, JobsModule, CoverageModule, RetrievalModule, LlmModule, EvaluationModule, FeedbackModule];
 
 @Module({})
 export class AppModule {

@@ -6,7 +6,7 @@ import { createValidationPipe, GlobalErrorFilter, JsonLogger, MetricsService, Re
 import { AppConfig, type AppConfigModuleOptions } from '@arbiter/config';
 import { ADMIN_SECURITY, API_KEY_SECURITY } from '@arbiter/tenancy';
 import { AppModule } from './app.module.js';
-import { registerHttpMetrics } from './http-metrics.js';
+import { registerHttpObservability } from './http-metrics.js';
 
 export interface CreateAppOptions extends AppConfigModuleOptions {
   logLevel?: LogLevelName;
@@ -32,7 +32,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<NestFas
     void reply.header('x-request-id', request.id);
     RequestContextStore.run(String(request.id), done);
   });
-  registerHttpMetrics(fastify, app.get(MetricsService));
+  registerHttpObservability(fastify, app.get(MetricsService));
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new GlobalErrorFilter());
   app.enableShutdownHooks();
