@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { RequestMethod } from '@nestjs/common';
+import { RequestMethod, type Type } from '@nestjs/common';
 import { MetadataScanner, ModulesContainer, Reflector } from '@nestjs/core';
 import { PATH_METADATA, METHOD_METADATA } from '@nestjs/common/constants.js';
 import { AUTH_REQUIREMENT } from '@arbiter/tenancy';
@@ -33,7 +33,7 @@ describe('route auth scan', () => {
         const method = RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as number];
         const route = `${method} /${base}/${path}`.replace(/\/+/g, '/').replace(/\/$/, '');
         routes.push(route);
-        const decision = reflector.getAllAndOverride<string | undefined>(AUTH_REQUIREMENT, [handler, wrapper.metatype as object]);
+        const decision = reflector.getAllAndOverride<string | undefined>(AUTH_REQUIREMENT, [handler, wrapper.metatype as Type]);
         if (!decision) missing.push(route);
       }
     }
