@@ -33,7 +33,7 @@ const common = {
 };
 export default {
   // PGlite boots in seconds inside jest; integration and e2e hooks need the headroom.
-  testTimeout: 60_000,
+  testTimeout: 120_000,
   // A leaked handle must never hang CI; leaks still show as a warning in the output.
   forceExit: true,
   projects: [

@@ -1,7 +1,7 @@
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from '@jest/globals';
+import { afterAll, describe, expect, it, jest } from '@jest/globals';
 import { createApp } from '../../apps/api/src/create-app.js';
 
 const dirs: string[] = [];
@@ -19,6 +19,9 @@ async function bootEmbedded(env: Record<string, string>) {
   const fastify = app.getHttpAdapter().getInstance();
   return { app, request: fastify.inject.bind(fastify) };
 }
+
+// Three cold boots of an embedded database (initdb included): generous on a busy 2-core machine.
+jest.setTimeout(240_000);
 
 describe('embedded database boot', () => {
   it('seeds the demo tenant once, writes its credentials, and keeps every session across restarts', async () => {

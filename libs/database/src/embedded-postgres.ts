@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { ProtocolQueryQueue } from './protocol-query-queue.js';
 
 export interface EmbeddedPostgres {
   url: string;
@@ -18,6 +19,8 @@ export async function startEmbeddedPostgres(dataDir: string, maxConnections: num
   mkdirSync(dataDir, { recursive: true });
   const db = await PGlite.create({ dataDir, extensions: { vector } });
   const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections });
+  // The stock queue interleaves connections' protocol cycles; see ProtocolQueryQueue.
+  (server as unknown as { queryQueue: ProtocolQueryQueue }).queryQueue = new ProtocolQueryQueue(db);
   try {
     await server.start();
   } catch (error) {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Brackets, type Repository } from 'typeorm';
+import type { Repository } from 'typeorm';
 import type { KeysetCursor, TenantId } from '@arbiter/common';
 import { JobRunEntity, type JobRunStatus, type JobTrigger } from './job-run.entity.js';
 
@@ -40,13 +40,10 @@ export class JobRunsRepository {
     const qb = this.runs.createQueryBuilder('r').where('r.tenant_id = :tenantId', { tenantId });
     if (filter.name) qb.andWhere('r.name = :name', { name: filter.name });
     if (filter.status) qb.andWhere('r.status = :status', { status: filter.status });
-    if (after) {
-      qb.andWhere(
-        new Brackets((w) => {
-          w.where('r.created_at < :c', { c: after.createdAt }).orWhere('(r.created_at = :c AND r.id < :id)', { c: after.createdAt, id: after.id });
-        }),
-      );
-    }
-    return qb.orderBy('r.created_at', 'DESC').addOrderBy('r.id', 'DESC').limit(limit).getMany();
+    // Cursors carry milliseconds (JS dates); order and compare at that precision so rows that share a
+    // millisecond are neither skipped nor repeated between pages.
+    const createdMs = "date_trunc('milliseconds', r.created_at)";
+    if (after) qb.andWhere(`(${createdMs}, r.id) < (:c::timestamptz, :id::uuid)`, { c: after.createdAt, id: after.id });
+    return qb.orderBy(createdMs, 'DESC').addOrderBy('r.id', 'DESC').limit(limit).getMany();
   }
 }

@@ -1,0 +1,67 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createTestApp, type TestApp } from '../support/test-app.js';
+
+interface Operation {
+  security?: Record<string, string[]>[];
+  requestBody?: { content: Record<string, { schema: { $ref?: string } }> };
+  responses: Record<string, { description?: string }>;
+  tags?: string[];
+}
+interface OpenApi {
+  paths: Record<string, Record<string, Operation>>;
+  components: { securitySchemes: Record<string, { type: string; in?: string; name?: string; scheme?: string }>; schemas: Record<string, { properties?: Record<string, unknown> }> };
+}
+
+const PUBLIC_PATHS = new Set(['/health', '/metrics']);
+
+describe('OpenAPI document (/docs-json)', () => {
+  let t: TestApp;
+  let doc: OpenApi;
+  beforeAll(async () => {
+    t = await createTestApp();
+    const res = await t.request({ method: 'GET', url: '/docs-json' });
+    expect(res.statusCode).toBe(200);
+    doc = res.json<OpenApi>();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('declares the API-key and admin bearer schemes', () => {
+    expect(doc.components.securitySchemes['api-key']).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-Api-Key' });
+    expect(doc.components.securitySchemes['admin-token']).toMatchObject({ type: 'http', scheme: 'bearer' });
+  });
+
+  it('puts a security requirement on every non-public operation, and a tag and success response on all', () => {
+    const problems: string[] = [];
+    for (const [path, methods] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(methods)) {
+        const name = `${method.toUpperCase()} ${path}`;
+        if (!PUBLIC_PATHS.has(path) && !op.security?.length) problems.push(`${name}: no security`);
+        if (!op.tags?.length) problems.push(`${name}: no tag`);
+        if (!Object.keys(op.responses).some((code) => code.startsWith('2'))) problems.push(`${name}: no 2xx response documented`);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('documents every request body as a schema with properties', () => {
+    const problems: string[] = [];
+    for (const [path, methods] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(methods)) {
+        const schema = op.requestBody?.content['application/json']?.schema;
+        if (!op.requestBody) continue;
+        const ref = schema?.$ref?.split('/').pop();
+        const resolved = ref ? doc.components.schemas[ref] : (schema as { properties?: unknown; items?: unknown } | undefined);
+        const documented = Boolean(resolved && ('properties' in resolved || 'items' in resolved));
+        if (!documented) problems.push(`${method.toUpperCase()} ${path}`);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('serves the Swagger UI at /docs', async () => {
+    const res = await t.request({ method: 'GET', url: '/docs' });
+    expect([200, 301, 302]).toContain(res.statusCode);
+  });
+});
