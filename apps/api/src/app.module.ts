@@ -1,12 +1,15 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { ChatModule } from '@arbiter/chat';
 import { CommonModule } from '@arbiter/common';
 import { AppConfigModule, type AppConfigModuleOptions } from '@arbiter/config';
 import { CoverageModule } from '@arbiter/coverage';
 import { DatabaseModule } from '@arbiter/database';
 import { EvaluationModule } from '@arbiter/evaluation';
 import { FeedbackModule } from '@arbiter/feedback';
+import { IntentModule } from '@arbiter/intent';
 import { JobsModule } from '@arbiter/jobs';
 import { LlmModule } from '@arbiter/llm';
+import { MonitoringModule } from '@arbiter/monitoring';
 import { RetrievalModule } from '@arbiter/retrieval';
 import { SessionsModule } from '@arbiter/sessions';
 import { TenancyModule } from '@arbiter/tenancy';
@@ -14,7 +17,7 @@ import { HealthController } from './health.controller.js';
 import { MetricsController } from './metrics.controller.js';
 
 /** Domain modules; each lib registers itself here (one line each). */
-const DOMAIN_MODULES = [TenancyModule, SessionsModule, JobsModule, CoverageModule, RetrievalModule, LlmModule, EvaluationModule, FeedbackModule];
+const DOMAIN_MODULES = [TenancyModule, SessionsModule, JobsModule, CoverageModule, RetrievalModule, LlmModule, EvaluationModule, FeedbackModule, MonitoringModule, IntentModule, ChatModule];
 
 @Module({})
 export class AppModule {

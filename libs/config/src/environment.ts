@@ -61,6 +61,8 @@ export class EnvironmentVariables {
   @Type(() => Number) @IsInt() @Min(1000) JOBS_LEASE_MS = 60_000;
   /** JSON object overriding job schedules: {"coverage.backfill": "0 * * * *", "feedback.x": "off"}. */
   @Transform(emptyToUndefined) @IsOptional() @IsString() JOBS_SCHEDULES?: string;
+  /** Finished job runs older than this many days are deleted by the daily `jobs.cleanup` job. */
+  @Type(() => Number) @IsInt() @Min(1) @Max(3650) JOBS_RUN_RETENTION_DAYS = 30;
   @Transform(emptyToUndefined) @IsOptional() @IsString() @MinLength(8) METRICS_TOKEN?: string;
   @Transform(toBool) @IsBoolean() METRICS_TENANT_LABEL = false;
 

@@ -1,0 +1,36 @@
+import type { TenantId } from '@arbiter/common';
+
+/** What the chat needs from the intent module (bound to IntentService in ChatModule). */
+export const CHAT_INTENT_ROUTER = Symbol.for('arbiter.CHAT_INTENT_ROUTER');
+
+export type ChatIntentAction = 'knowledge' | 'answer' | 'transfer';
+
+/** BRIEF §4.1 RouteResult, structurally. */
+export interface ChatRouteResult {
+  finalIntent: string | null;
+  ruleId: string | null;
+  finalConfidence: number;
+  decisionReason: string;
+  needClarify: boolean;
+  candidates: { intent: string; confidence: number }[];
+  routeTrace: object;
+}
+
+/** The rule carrying the decided intent. */
+export interface ChatIntentRule {
+  action: ChatIntentAction;
+  reply: string | null;
+  /** Seed-003 IntentType for the retrieval confidence. */
+  confidenceProfile: string | null;
+}
+
+export interface ChatRouting {
+  result: ChatRouteResult;
+  rule: ChatIntentRule | null;
+}
+
+export interface ChatIntentRouter {
+  route(tenantId: TenantId, message: string): Promise<ChatRouting>;
+  /** Human labels (rule descriptions) of intents, for the clarifying question. */
+  labels(tenantId: TenantId, intents: readonly string[]): Promise<Map<string, string>>;
+}

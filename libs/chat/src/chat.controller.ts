@@ -1,0 +1,33 @@
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import type { TenantId } from '@arbiter/common';
+import { Auth, CurrentTenant } from '@arbiter/tenancy';
+import { ChatService, type ChatResponse } from './chat.service.js';
+import { ChatRequestDto, ChatResponseDto } from './dto/chat.dto.js';
+
+@ApiTags('chat')
+@Controller()
+export class ChatController {
+  constructor(private readonly chat: ChatService) {}
+
+  @Post('ai/chat')
+  @Auth('client')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Answer one user message: route → clarify / rule answer / hand-off / knowledge answer, with confidence and sources',
+    description:
+      'Creates (or continues) a conversation and records one session with its route trace, tool invocations, self-evaluation and coverage decision. ' +
+      'Knowledge answers are extractive without an LLM, or come from a tool-calling agent (`lookup_knowledge`, at most CHAT_MAX_STEPS model calls) when one is configured; ' +
+      'an LLM failure or timeout falls back to the extractive answer (trace event `fallback-triggered`). ' +
+      'Confidence policy: high → answer; medium → answer with a caveat; low or INSUFFICIENT → "not found, contact support" and `shouldTransfer`; PRECISE / HIGHLY_RELEVANT lookups are always answered. ' +
+      '`confidence` is the retrieval confidence score when the knowledge base answered, the routing confidence otherwise. ' +
+      'A run that fails after the session started still answers 200 with a polite reply and the `sessionId` (session status FAILED, error recorded).',
+  })
+  @ApiOkResponse({ type: ChatResponseDto })
+  @ApiBadRequestResponse({ description: 'Empty or over-long message (max 4,000 characters), malformed conversationId, unknown media type' })
+  @ApiNotFoundResponse({ description: 'conversationId is not a conversation of this tenant' })
+  @ApiServiceUnavailableResponse({ description: 'Database unavailable; nothing was recorded' })
+  executeChat(@CurrentTenant() tenantId: TenantId, @Body() dto: ChatRequestDto): Promise<ChatResponse> {
+    return this.chat.executeChat(tenantId, dto);
+  }
+}

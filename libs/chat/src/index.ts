@@ -1,0 +1,15 @@
+// Public surface of the chat lib.
+// Pure logic (no Nest, no database): language, fixed texts, confidence policy, extractive answers, agent loop.
+export * from './chat-language.js';
+export * from './chat-texts.js';
+export * from './confidence-policy.js';
+export * from './answer-composer.js';
+export * from './knowledge-agent.js';
+export * from './demo-knowledge.js';
+// Nest module and its services.
+export * from './chat-intent.port.js';
+export * from './chat.exception.js';
+export * from './dto/chat.dto.js';
+export { ChatService, pickBestLookup, itemLevel, type ChatResponse, type ChatReference, type ChatTrace, type ChatBranch } from './chat.service.js';
+export { ChatDemoSeeds, seedDemoKnowledge } from './chat-demo.seeds.js';
+export * from './chat.module.js';

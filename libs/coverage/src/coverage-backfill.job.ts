@@ -1,0 +1,108 @@
+import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import type { TenantId } from '@arbiter/common';
+import { AppConfig } from '@arbiter/config';
+import { JobsService, type JobContext } from '@arbiter/jobs';
+import { runCoverageBackfill, type BackfillState } from './coverage-backfill.js';
+import { CoverageRepository } from './coverage.repository.js';
+import { CoverageService } from './coverage.service.js';
+import { CoverageEvaluatorRegistry } from './evaluator/coverage-evaluator.registry.js';
+import { resolveOpenRange } from './report-range.js';
+
+export const COVERAGE_BACKFILL_JOB = 'coverage.backfill';
+/** Window of the scheduled sweep. */
+export const SCHEDULED_SWEEP_MS = 48 * 3_600_000;
+
+/** Job payload; the window is resolved to timestamps when enqueued so a retry uses the same one. */
+export interface CoverageBackfillPayload {
+  evaluatorVersion?: string;
+  from?: string | null;
+  to?: string | null;
+  fromTs?: string | null;
+  toTs?: string | null;
+  timeZone?: string;
+}
+
+function isState(value: unknown): value is BackfillState {
+  if (!value || typeof value !== 'object') return false;
+  const v = value as Partial<BackfillState>;
+  return typeof v.scanned === 'number' && typeof v.decided === 'number' && Array.isArray(v.rejectedSamples) && (v.cursor === null || typeof v.cursor === 'object');
+}
+
+/**
+ * `coverage.backfill`: decides every succeeded session of the tenant that has no decision for the
+ * version, in keyset batches; each batch commits, then the cursor is checkpointed. A retried attempt
+ * (crash, lost lease) resumes from the checkpoint; sessions decided in between are skipped by the
+ * query itself, so nothing is skipped or doubled. Scheduled every 15 minutes (JOBS_SCHEDULES may
+ * override) over the last 48 hours, to catch sessions whose finish hook failed.
+ */
+@Injectable()
+export class CoverageBackfillJob implements OnModuleInit {
+  private readonly logger = new Logger('CoverageBackfill');
+
+  constructor(
+    private readonly jobs: JobsService,
+    private readonly repository: CoverageRepository,
+    private readonly registry: CoverageEvaluatorRegistry,
+    private readonly coverage: CoverageService,
+    private readonly config: AppConfig,
+  ) {}
+
+  onModuleInit(): void {
+    this.jobs.define<CoverageBackfillPayload>({
+      name: COVERAGE_BACKFILL_JOB,
+      maxAttempts: 5,
+      cron: '*/15 * * * *',
+      handler: (ctx) => this.run(ctx),
+    });
+  }
+
+  /** Validates the request (400 on an unknown version or a bad window) and enqueues the run. */
+  async enqueue(tenantId: TenantId, request: { evaluatorVersion?: string; from?: string; to?: string }): Promise<string> {
+    const evaluatorVersion = this.registry.get(request.evaluatorVersion ?? this.registry.currentVersion).version;
+    const { from, to } = resolveOpenRange(request);
+    const timeZone = await this.repository.tenantTimeZone(tenantId);
+    const bounds = await this.repository.dayBounds(from, to, timeZone);
+    const payload: CoverageBackfillPayload = { evaluatorVersion, from, to, timeZone, ...bounds };
+    const run = await this.jobs.enqueue(tenantId, COVERAGE_BACKFILL_JOB, { ...payload }, { trigger: 'manual' });
+    if (!run) throw new Error('coverage backfill run was not created');
+    return run.id;
+  }
+
+  private async run(ctx: JobContext<CoverageBackfillPayload>): Promise<void> {
+    const evaluator = this.registry.get(ctx.payload.evaluatorVersion ?? this.registry.currentVersion);
+    const resume = isState(ctx.checkpoint) ? ctx.checkpoint : null;
+    let reported = resume ? { scanned: resume.scanned, rejected: resume.rejected, decided: resume.decided } : { scanned: 0, rejected: 0, decided: 0 };
+    // Scheduled runs (empty payload) only sweep the last two days: the finish hook decides live
+    // sessions, so the sweep just catches the ones whose hook failed. Manual runs take their window.
+    const scheduled = ctx.payload.evaluatorVersion === undefined;
+    const fromTs = scheduled ? new Date(Date.now() - SCHEDULED_SWEEP_MS).toISOString() : (ctx.payload.fromTs ?? null);
+    const final = await runCoverageBackfill(
+      this.repository,
+      evaluator,
+      ctx.tenantId,
+      { evaluatorVersion: evaluator.version, fromTs, toTs: ctx.payload.toTs ?? null, batchSize: this.config.coverage.backfillBatchSize },
+      resume,
+      {
+        onBatch: async (state) => {
+          this.coverage.countBackfilled(state.decided - reported.decided);
+          await ctx.progress({
+            processed: state.scanned - reported.scanned,
+            failed: state.rejected - reported.rejected,
+            checkpoint: state,
+            details: {
+              evaluatorVersion: evaluator.version,
+              decided: state.decided,
+              alreadyDecided: state.alreadyDecided,
+              rejected: state.rejected,
+              rejectedSessions: state.rejectedSamples,
+              batches: state.batches,
+            },
+          });
+          reported = { scanned: state.scanned, rejected: state.rejected, decided: state.decided };
+        },
+      },
+    );
+    await ctx.progress({ details: { evaluatorVersion: evaluator.version, decided: final.decided, rejected: final.rejected, batches: final.batches, done: true } });
+    if (final.rejected) this.logger.warn({ msg: 'sessions with malformed references were not decided', runId: ctx.runId, rejected: final.rejected });
+  }
+}

@@ -1,0 +1,29 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AppConfig } from '@arbiter/config';
+import { CoverageBackfillJob } from './coverage-backfill.job.js';
+import { CoverageDecisionEntity } from './coverage-decision.entity.js';
+import { CoverageController } from './coverage.controller.js';
+import { CoverageHooks } from './coverage.hooks.js';
+import { CoverageRepository } from './coverage.repository.js';
+import { CoverageService } from './coverage.service.js';
+import { builtInCoverageEvaluators, CoverageEvaluatorRegistry } from './evaluator/coverage-evaluator.registry.js';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([CoverageDecisionEntity])],
+  controllers: [CoverageController],
+  providers: [
+    {
+      provide: CoverageEvaluatorRegistry,
+      inject: [AppConfig],
+      // Fails the boot when COVERAGE_EVALUATOR_VERSION names no registered evaluator.
+      useFactory: (config: AppConfig) => new CoverageEvaluatorRegistry(builtInCoverageEvaluators(), config.coverage.evaluatorVersion),
+    },
+    CoverageRepository,
+    CoverageService,
+    CoverageHooks,
+    CoverageBackfillJob,
+  ],
+  exports: [CoverageService, CoverageEvaluatorRegistry],
+})
+export class CoverageModule {}

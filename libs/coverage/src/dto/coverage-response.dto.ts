@@ -1,0 +1,49 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { COVERAGE_REASON_CODES } from '../evaluator/coverage.types.js';
+import { REPORT_GROUPS } from '../coverage.service.js';
+
+export class CoverageCountsDto {
+  @ApiProperty() total: number;
+  @ApiProperty() covered: number;
+  @ApiProperty() uncovered: number;
+  @ApiProperty({ type: Number, nullable: true, description: 'covered / total (4 decimals); null with no decisions' }) coverageRate: number | null;
+}
+
+export class CoverageChannelCountsDto extends CoverageCountsDto {
+  @ApiProperty() channel: string;
+}
+
+export class CoverageDayCountsDto extends CoverageCountsDto {
+  @ApiProperty({ example: '2026-03-01' }) date: string;
+}
+
+export class CoverageReportDto extends CoverageCountsDto {
+  @ApiProperty({ example: 'v1' }) evaluatorVersion: string;
+  @ApiProperty({ example: '2026-03-01' }) from: string;
+  @ApiProperty({ example: '2026-03-31' }) to: string;
+  @ApiProperty({ example: 'UTC' }) timeZone: string;
+  @ApiProperty({ type: String, nullable: true }) channel: string | null;
+  @ApiProperty({ enum: REPORT_GROUPS, isArray: true }) groupBy: string[];
+  @ApiPropertyOptional({ description: `Decisions per reason code (${COVERAGE_REASON_CODES.join(', ')}), zeros included`, type: 'object', additionalProperties: { type: 'integer' } })
+  byReason?: Record<string, number>;
+  @ApiPropertyOptional({ type: [CoverageChannelCountsDto] }) byChannel?: CoverageChannelCountsDto[];
+  @ApiPropertyOptional({ type: [CoverageDayCountsDto], description: 'Every day of the window, zero days included' }) byDay?: CoverageDayCountsDto[];
+}
+
+export class CoverageGapDto {
+  @ApiProperty({ description: 'Grouping key: case/width-folded, whitespace- and punctuation-free', example: '如何重置机械臂' }) normalizedText: string;
+  @ApiProperty({ type: String, nullable: true, description: 'The most recent query of the group as written' }) sampleQuery: string | null;
+  @ApiProperty() count: number;
+  @ApiProperty() lastSeenAt: string;
+  @ApiProperty({ enum: COVERAGE_REASON_CODES, isArray: true }) reasonCodes: string[];
+  @ApiProperty({ type: [String], description: 'Up to 5 most recent sessions' }) sampleSessionIds: string[];
+}
+
+export class CoverageGapsDto {
+  @ApiProperty() evaluatorVersion: string;
+  @ApiProperty() from: string;
+  @ApiProperty() to: string;
+  @ApiProperty() timeZone: string;
+  @ApiProperty({ type: String, nullable: true }) channel: string | null;
+  @ApiProperty({ type: [CoverageGapDto] }) items: CoverageGapDto[];
+}

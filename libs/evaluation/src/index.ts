@@ -1,0 +1,6 @@
+export * from './rule-evaluator.js';
+export * from './llm-evaluator.js';
+export * from './evaluation.exception.js';
+export * from './evaluation.repository.js';
+export * from './evaluation.service.js';
+export * from './evaluation.module.js';

@@ -1,0 +1,144 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, IsUUID, Matches, Max, MaxLength, Min } from 'class-validator';
+import { FEEDBACK_VALUES, SESSION_STATUSES, SelfEvaluationDto, type FeedbackValue } from '@arbiter/sessions';
+import { CASE_SOURCE_TYPES, FAULT_CATEGORIES, MAX_COMMENT_LENGTH, type CaseSourceType, type FaultCategory } from '../feedback.types.js';
+
+const MAX_TEXT_LENGTH = 20_000;
+
+export class SubmitFeedbackDto {
+  @ApiProperty({ format: 'uuid' })
+  @IsUUID()
+  sessionId: string;
+
+  @ApiProperty({ enum: FEEDBACK_VALUES })
+  @IsIn(FEEDBACK_VALUES)
+  feedback: FeedbackValue;
+
+  @ApiPropertyOptional({ maxLength: MAX_COMMENT_LENGTH, description: 'Why (shown in the bad-case review queue)' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(MAX_COMMENT_LENGTH)
+  comment?: string;
+}
+
+export class FeedbackResultDto {
+  @ApiProperty({ format: 'uuid' }) sessionId: string;
+  @ApiProperty({ enum: FEEDBACK_VALUES }) feedback: string;
+  @ApiProperty({ enum: SESSION_STATUSES, description: 'The session status after the feedback (BAD_CASE for not_useful)' }) status: string;
+  @ApiProperty({ format: 'uuid', nullable: true, type: String, description: 'The session\'s active case-library entry (useful), else null' }) caseId: string | null;
+}
+
+class PageQueryDto {
+  @ApiPropertyOptional({ minimum: 1, maximum: 200, default: 50 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(200)
+  limit?: number;
+
+  @ApiPropertyOptional({ description: 'nextCursor of the previous page' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  cursor?: string;
+}
+
+export class ListBadCasesQueryDto extends PageQueryDto {}
+
+export class ListCasesQueryDto extends PageQueryDto {
+  @ApiPropertyOptional({ enum: FAULT_CATEGORIES })
+  @IsOptional()
+  @IsIn(FAULT_CATEGORIES)
+  faultCategory?: FaultCategory;
+
+  @ApiPropertyOptional({ enum: CASE_SOURCE_TYPES })
+  @IsOptional()
+  @IsIn(CASE_SOURCE_TYPES)
+  sourceType?: CaseSourceType;
+}
+
+export class RouteSummaryDto {
+  @ApiProperty({ nullable: true, type: String }) finalIntent: string | null;
+  @ApiProperty({ nullable: true, type: String }) decisionReason: string | null;
+  @ApiProperty({ nullable: true, type: Number }) finalConfidence: number | null;
+  @ApiProperty({ description: 'Whether the LLM judge ran' }) llmJudgeTriggered: boolean;
+}
+
+export class BadCaseDto {
+  @ApiProperty({ format: 'uuid' }) sessionId: string;
+  @ApiProperty({ format: 'uuid' }) conversationId: string;
+  @ApiProperty() channel: string;
+  @ApiProperty() query: string;
+  @ApiProperty({ nullable: true, type: String }) answer: string | null;
+  @ApiProperty({ nullable: true, type: String, description: "The user's comment" }) comment: string | null;
+  @ApiProperty({ nullable: true, type: String }) intent: string | null;
+  @ApiProperty({ type: SelfEvaluationDto, nullable: true }) selfEvaluation: SelfEvaluationDto | null;
+  @ApiProperty({ type: RouteSummaryDto, nullable: true }) routeSummary: RouteSummaryDto | null;
+  @ApiProperty() sessionCreatedAt: string;
+  @ApiProperty({ description: 'When the user marked it not useful' }) markedAt: string;
+}
+
+export class BadCasePageDto {
+  @ApiProperty({ type: [BadCaseDto] }) items: BadCaseDto[];
+  @ApiProperty({ nullable: true, type: String }) nextCursor: string | null;
+}
+
+export class CaseDto {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ format: 'uuid', nullable: true, type: String }) sessionId: string | null;
+  @ApiProperty() query: string;
+  @ApiProperty() answer: string;
+  @ApiProperty({ enum: FAULT_CATEGORIES }) faultCategory: string;
+  @ApiProperty({ nullable: true, type: String }) errorCode: string | null;
+  @ApiProperty({ enum: CASE_SOURCE_TYPES }) sourceType: string;
+  @ApiProperty() createdAt: string;
+  @ApiProperty() updatedAt: string;
+}
+
+export class CasePageDto {
+  @ApiProperty({ type: [CaseDto] }) items: CaseDto[];
+  @ApiProperty({ nullable: true, type: String }) nextCursor: string | null;
+}
+
+const ERROR_CODE = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/;
+const ERROR_CODE_MESSAGE = 'errorCode must be 1-64 letters, digits, "_", ".", ":" or "-" (e.g. E102)';
+
+export class CreateCaseDto {
+  @ApiProperty({ maxLength: MAX_TEXT_LENGTH })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(MAX_TEXT_LENGTH)
+  query: string;
+
+  @ApiProperty({ maxLength: MAX_TEXT_LENGTH })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(MAX_TEXT_LENGTH)
+  answer: string;
+
+  @ApiPropertyOptional({ enum: FAULT_CATEGORIES, default: 'GENERAL' })
+  @IsOptional()
+  @IsIn(FAULT_CATEGORIES)
+  faultCategory?: FaultCategory;
+
+  @ApiPropertyOptional({ example: 'E102', nullable: true, type: String })
+  @IsOptional()
+  @IsString()
+  @Matches(ERROR_CODE, { message: ERROR_CODE_MESSAGE })
+  errorCode?: string | null;
+}
+
+export class UpdateCaseDto {
+  @ApiPropertyOptional({ enum: FAULT_CATEGORIES })
+  @IsOptional()
+  @IsIn(FAULT_CATEGORIES)
+  faultCategory?: FaultCategory;
+
+  @ApiPropertyOptional({ example: 'E102', nullable: true, type: String, description: 'null clears it' })
+  @IsOptional()
+  @IsString()
+  @Matches(ERROR_CODE, { message: ERROR_CODE_MESSAGE })
+  errorCode?: string | null;
+}

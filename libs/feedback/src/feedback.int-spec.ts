@@ -1,0 +1,141 @@
+import 'reflect-metadata';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { DataSource } from 'typeorm';
+import { asTenantId, type TenantId } from '@arbiter/common';
+import { detectSchemaDrift } from '@arbiter/database';
+import { ConversationEntity, DiagnosisSessionEntity, ToolInvocationEntity } from '@arbiter/sessions';
+import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
+import { CaseLibraryEntity } from './case-library.entity.js';
+import { FeedbackRepository } from './feedback.repository.js';
+import { SessionFeedbackEntity } from './session-feedback.entity.js';
+
+describe('FeedbackRepository on a real database', () => {
+  let db: TestDatabase;
+  let ds: DataSource;
+  let repo: FeedbackRepository;
+  let tenant: TenantId;
+  let other: TenantId;
+
+  async function session(tenantId: TenantId, status: string, answer: string | null = '请按住急停复位键三秒'): Promise<string> {
+    const conv = await db.pool.query<{ id: string }>(`INSERT INTO conversation (tenant_id) VALUES ($1) RETURNING id`, [tenantId]);
+    const s = await db.pool.query<{ id: string }>(
+      `INSERT INTO diagnosis_session (tenant_id, conversation_id, query, answer, status) VALUES ($1, $2, '机械臂怎么复位', $3, $4) RETURNING id`,
+      [tenantId, conv.rows[0].id, answer, status],
+    );
+    return s.rows[0].id;
+  }
+
+  async function state(sessionId: string): Promise<{ status: string; feedback: string | null; cases: { retracted: boolean; source_type: string }[]; fb: { feedback: string; status_before: string }[] }> {
+    const s = await db.pool.query('SELECT status, feedback FROM diagnosis_session WHERE id = $1', [sessionId]);
+    const cases = await db.pool.query('SELECT retracted_at IS NOT NULL AS retracted, source_type FROM case_library WHERE session_id = $1', [sessionId]);
+    const fb = await db.pool.query('SELECT feedback, status_before FROM session_feedback WHERE session_id = $1', [sessionId]);
+    return { ...s.rows[0], cases: cases.rows, fb: fb.rows };
+  }
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    ds = await new DataSource({
+      type: 'postgres',
+      url: db.url,
+      entities: [ConversationEntity, DiagnosisSessionEntity, ToolInvocationEntity, SessionFeedbackEntity, CaseLibraryEntity],
+      synchronize: false,
+      installExtensions: false,
+      logging: false,
+      extra: { max: 8 },
+    }).initialize();
+    repo = new FeedbackRepository(ds);
+    const t = await db.pool.query<{ id: string }>(`INSERT INTO tenant (name) VALUES ('fb-a'), ('fb-b') RETURNING id`);
+    tenant = asTenantId(t.rows[0].id);
+    other = asTenantId(t.rows[1].id);
+  });
+  afterAll(async () => {
+    await ds?.destroy();
+    await db?.close();
+  });
+
+  it('migration 0030 and the feedback entities match (no drift)', async () => {
+    expect(await detectSchemaDrift(ds)).toEqual([]);
+  });
+
+  it('walks useful → not_useful → useful: case created, retracted, restored; status restored', async () => {
+    const id = await session(tenant, 'SUCCESS');
+    const first = await repo.applyFeedback(tenant, id, 'useful', 'great');
+    expect(first).toMatchObject({ kind: 'ok', changed: true, status: 'SUCCESS', caseEvent: 'created', caseId: expect.any(String) });
+    expect(await state(id)).toMatchObject({ status: 'SUCCESS', feedback: 'useful', cases: [{ retracted: false, source_type: 'AUTO' }] });
+
+    expect(await repo.applyFeedback(tenant, id, 'useful', undefined)).toMatchObject({ kind: 'ok', changed: false, caseId: first.kind === 'ok' ? first.caseId : '' });
+
+    expect(await repo.applyFeedback(tenant, id, 'not_useful', 'wrong part')).toMatchObject({ kind: 'ok', status: 'BAD_CASE', caseEvent: 'retracted', caseId: null });
+    expect(await state(id)).toMatchObject({ status: 'BAD_CASE', feedback: 'not_useful', cases: [{ retracted: true }], fb: [{ feedback: 'not_useful', status_before: 'SUCCESS' }] });
+
+    const back = await repo.applyFeedback(tenant, id, 'useful', undefined);
+    expect(back).toMatchObject({ kind: 'ok', status: 'SUCCESS', caseEvent: 'restored' });
+    expect(back.kind === 'ok' && first.kind === 'ok' && back.caseId === first.caseId).toBe(true);
+    expect(await state(id)).toMatchObject({ status: 'SUCCESS', feedback: 'useful', cases: [{ retracted: false }] });
+  });
+
+  it('restores FAILED after not_useful and refuses useful on a FAILED run, writing nothing', async () => {
+    const id = await session(tenant, 'FAILED', null);
+    expect(await repo.applyFeedback(tenant, id, 'useful', undefined)).toEqual({ kind: 'rejected', reason: 'NO_ANSWER_TO_KEEP' });
+    expect(await state(id)).toMatchObject({ status: 'FAILED', feedback: null, cases: [], fb: [] });
+    expect(await repo.applyFeedback(tenant, id, 'not_useful', undefined)).toMatchObject({ kind: 'ok', status: 'BAD_CASE' });
+    expect(await repo.applyFeedback(tenant, id, 'useful', undefined)).toEqual({ kind: 'rejected', reason: 'NO_ANSWER_TO_KEEP' });
+    expect(await state(id)).toMatchObject({ status: 'BAD_CASE', fb: [{ status_before: 'FAILED' }] });
+  });
+
+  it('refuses RUNNING sessions and does not see other tenants', async () => {
+    const running = await session(tenant, 'RUNNING');
+    expect(await repo.applyFeedback(tenant, running, 'not_useful', undefined)).toEqual({ kind: 'rejected', reason: 'SESSION_NOT_FINISHED' });
+    const foreign = await session(other, 'SUCCESS');
+    expect(await repo.applyFeedback(tenant, foreign, 'useful', undefined)).toEqual({ kind: 'not_found' });
+    expect(await state(foreign)).toMatchObject({ status: 'SUCCESS', feedback: null, cases: [] });
+  });
+
+  it('50 concurrent identical posts create exactly one case', async () => {
+    const id = await session(tenant, 'SUCCESS');
+    const results = await Promise.all(Array.from({ length: 50 }, () => repo.applyFeedback(tenant, id, 'useful', undefined)));
+    expect(results.every((r) => r.kind === 'ok')).toBe(true);
+    expect(results.filter((r) => r.kind === 'ok' && r.changed)).toHaveLength(1);
+    const caseIds = new Set(results.map((r) => (r.kind === 'ok' ? r.caseId : null)));
+    expect(caseIds.size).toBe(1);
+    expect(await state(id)).toMatchObject({ status: 'SUCCESS', feedback: 'useful', cases: [{ retracted: false }] });
+  });
+
+  it('50 concurrent mixed posts leave one consistent outcome', async () => {
+    const id = await session(tenant, 'SUCCESS');
+    const values = Array.from({ length: 50 }, (_, i) => (i % 3 === 0 ? 'not_useful' : 'useful') as 'useful' | 'not_useful');
+    const results = await Promise.all(values.map((v) => repo.applyFeedback(tenant, id, v, `c${v}`)));
+    expect(results.every((r) => r.kind === 'ok')).toBe(true);
+    const final = await state(id);
+    expect(final.cases.length).toBeLessThanOrEqual(1);
+    expect(final.fb).toHaveLength(1);
+    expect(final.fb[0].feedback).toBe(final.feedback);
+    if (final.feedback === 'useful') {
+      expect(final.status).toBe('SUCCESS');
+      expect(final.cases).toEqual([{ retracted: false, source_type: 'AUTO' }]);
+    } else {
+      expect(final.status).toBe('BAD_CASE');
+      expect(final.cases.every((c) => c.retracted)).toBe(true);
+    }
+  });
+
+  it('lists bad cases and cases newest first with a cursor that keeps microsecond order', async () => {
+    const ids = [];
+    for (let i = 0; i < 5; i++) ids.push(await session(tenant, 'SUCCESS'));
+    for (const id of ids) await repo.applyFeedback(tenant, id, 'not_useful', `bad ${id}`);
+    const seen: string[] = [];
+    let after: { createdAt: string; id: string } | undefined;
+    for (;;) {
+      const page = await repo.listBadCases(tenant, 2, after);
+      if (!page.length) break;
+      seen.push(...page.map((r) => r.sessionId));
+      const last = page[page.length - 1];
+      after = { createdAt: last.cursorTs, id: last.feedbackId };
+    }
+    expect(new Set(seen).size).toBe(seen.length);
+    expect(seen).toEqual(expect.arrayContaining(ids));
+    expect(seen.slice(0, 5)).toEqual([...ids].reverse());
+    const otherTenant = await repo.listBadCases(other, 50);
+    expect(otherTenant).toEqual([]);
+  });
+});

@@ -1,0 +1,224 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import type { KeysetCursor, TenantId } from '@arbiter/common';
+import type { FeedbackValue, SelfEvaluation, SessionStatus } from '@arbiter/sessions';
+import { decideFeedback, type FeedbackRejection } from './feedback-transition.js';
+import type { CaseSourceType, FaultCategory } from './feedback.types.js';
+
+export type FeedbackOutcome =
+  | { kind: 'not_found' }
+  | { kind: 'rejected'; reason: FeedbackRejection }
+  | {
+      kind: 'ok';
+      changed: boolean;
+      feedback: FeedbackValue;
+      status: SessionStatus;
+      caseId: string | null;
+      caseEvent: 'created' | 'restored' | 'retracted' | null;
+    };
+
+export interface BadCaseRow {
+  feedbackId: string;
+  sessionId: string;
+  conversationId: string;
+  channel: string;
+  query: string;
+  answer: string | null;
+  comment: string | null;
+  intent: string | null;
+  selfEvaluation: SelfEvaluation | null;
+  routeTrace: Record<string, unknown> | null;
+  sessionCreatedAt: Date;
+  markedAt: Date;
+  /** markedAt with microseconds, for the keyset cursor. */
+  cursorTs: string;
+}
+
+export interface CaseRow {
+  id: string;
+  sessionId: string | null;
+  query: string;
+  answer: string;
+  faultCategory: FaultCategory;
+  errorCode: string | null;
+  sourceType: CaseSourceType;
+  createdAt: Date;
+  updatedAt: Date;
+  cursorTs: string;
+}
+
+/** Timestamps keep microseconds in cursors (a JS Date would drop them and skip rows between pages). */
+const US = `'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'`;
+const CASE_COLUMNS = `id, session_id AS "sessionId", query, answer, fault_category AS "faultCategory", error_code AS "errorCode",
+  source_type AS "sourceType", created_at AS "createdAt", updated_at AS "updatedAt", to_char(created_at AT TIME ZONE 'UTC', ${US}) AS "cursorTs"`;
+
+/** Rows of `em.query`: TypeORM returns `[rows, affected]` for UPDATE/DELETE and `rows` otherwise. */
+function rowsOf<T>(result: unknown): T[] {
+  if (Array.isArray(result) && result.length === 2 && Array.isArray(result[0]) && typeof result[1] === 'number') return result[0] as T[];
+  return result as T[];
+}
+
+/** Feedback and case-library SQL; every method is scoped by the tenant id it takes first. */
+@Injectable()
+export class FeedbackRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /**
+   * Applies one feedback post in a single transaction, serialized per session by a row lock on the
+   * session: the state machine decides from what is committed, so concurrent posts cannot
+   * interleave (one case per session, status and feedback always consistent).
+   */
+  applyFeedback(tenantId: TenantId, sessionId: string, requested: FeedbackValue, comment: string | undefined): Promise<FeedbackOutcome> {
+    return this.dataSource.transaction(async (em) => {
+      const [row] = rowsOf<{
+        status: SessionStatus;
+        feedback: FeedbackValue | null;
+        answer: string | null;
+        query: string;
+        status_before: 'SUCCESS' | 'FAILED' | null;
+        active_case_id: string | null;
+      }>(
+        await em.query(
+          `SELECT s.status, s.feedback, s.answer, s.query, f.status_before, c.id AS active_case_id
+             FROM diagnosis_session s
+             LEFT JOIN session_feedback f ON f.session_id = s.id AND f.tenant_id = s.tenant_id
+             LEFT JOIN case_library c ON c.session_id = s.id AND c.tenant_id = s.tenant_id AND c.retracted_at IS NULL
+            WHERE s.tenant_id = $1 AND s.id = $2
+              FOR UPDATE OF s`,
+          [tenantId, sessionId],
+        ),
+      );
+      if (!row) return { kind: 'not_found' };
+      const decision = decideFeedback(
+        { status: row.status, feedback: row.feedback, statusBefore: row.status_before, hasAnswer: !!row.answer && row.answer.trim() !== '' },
+        requested,
+      );
+      switch (decision.kind) {
+        case 'reject':
+          return { kind: 'rejected', reason: decision.reason };
+        case 'unchanged': {
+          if (comment !== undefined) {
+            await em.query(`UPDATE session_feedback SET comment = $3 WHERE tenant_id = $1 AND session_id = $2 AND comment IS DISTINCT FROM $3`, [tenantId, sessionId, comment]);
+          }
+          return { kind: 'ok', changed: false, feedback: requested, status: row.status, caseId: row.active_case_id, caseEvent: null };
+        }
+        case 'apply': {
+          // One round trip for the whole change: session status/feedback, the feedback row and the
+          // case action run as data-modifying CTEs of a single statement (all or nothing, in this transaction).
+          const params: unknown[] = [tenantId, sessionId, decision.status, requested, comment ?? null, decision.statusBefore];
+          let caseCte: string;
+          switch (decision.caseAction) {
+            case 'activate':
+              params.push(row.query, row.answer);
+              caseCte = `INSERT INTO case_library (tenant_id, session_id, query, answer, fault_category, error_code, source_type)
+                         VALUES ($1, $2, $7, $8, 'GENERAL', NULL, 'AUTO')
+                         ON CONFLICT (session_id) DO UPDATE SET retracted_at = NULL, updated_at = now()
+                         RETURNING id, (xmax = 0) AS inserted`;
+              break;
+            case 'retract':
+              caseCte = `UPDATE case_library SET retracted_at = now(), updated_at = now()
+                          WHERE tenant_id = $1 AND session_id = $2 AND source_type = 'AUTO' AND retracted_at IS NULL
+                         RETURNING id, false AS inserted`;
+              break;
+            case 'none':
+              caseCte = `SELECT NULL::uuid AS id, NULL::boolean AS inserted WHERE false`;
+              break;
+          }
+          const [changedCase] = rowsOf<{ id: string; inserted: boolean }>(
+            await em.query(
+              `WITH session_update AS (
+                 UPDATE diagnosis_session SET status = $3, feedback = $4, updated_at = now() WHERE tenant_id = $1 AND id = $2 RETURNING id
+               ), feedback_upsert AS (
+                 INSERT INTO session_feedback (tenant_id, session_id, feedback, comment, status_before) VALUES ($1, $2, $4, $5, $6)
+                 ON CONFLICT (session_id) DO UPDATE
+                   SET feedback = EXCLUDED.feedback, comment = EXCLUDED.comment, status_before = EXCLUDED.status_before, updated_at = now()
+                 RETURNING id
+               ), case_change AS (${caseCte})
+               SELECT id, inserted FROM case_change`,
+              params,
+            ),
+          );
+          const caseId = decision.caseAction === 'activate' ? (changedCase?.id ?? null) : null;
+          const caseEvent = !changedCase ? null : decision.caseAction === 'retract' ? 'retracted' : changedCase.inserted ? 'created' : 'restored';
+          return { kind: 'ok', changed: true, feedback: requested, status: decision.status, caseId, caseEvent };
+        }
+      }
+    });
+  }
+
+  /** Sessions marked not_useful, newest verdict first. */
+  async listBadCases(tenantId: TenantId, limit: number, after?: KeysetCursor): Promise<BadCaseRow[]> {
+    const params: unknown[] = [tenantId, limit];
+    let keyset = '';
+    if (after) {
+      params.push(after.createdAt, after.id);
+      keyset = `AND (f.updated_at, f.id) < ($3::timestamptz, $4::uuid)`;
+    }
+    return rowsOf<BadCaseRow>(
+      await this.dataSource.query(
+        `SELECT f.id AS "feedbackId", s.id AS "sessionId", s.conversation_id AS "conversationId", s.channel, s.query, s.answer, f.comment,
+                s.intent, s.self_evaluation AS "selfEvaluation", s.route_trace AS "routeTrace", s.created_at AS "sessionCreatedAt",
+                f.updated_at AS "markedAt", to_char(f.updated_at AT TIME ZONE 'UTC', ${US}) AS "cursorTs"
+           FROM session_feedback f JOIN diagnosis_session s ON s.id = f.session_id AND s.tenant_id = f.tenant_id
+          WHERE f.tenant_id = $1 AND f.feedback = 'not_useful' ${keyset}
+          ORDER BY f.updated_at DESC, f.id DESC
+          LIMIT $2`,
+        params,
+      ),
+    );
+  }
+
+  /** Active (not retracted) cases, newest first, optionally filtered. */
+  async listCases(tenantId: TenantId, filter: { faultCategory?: FaultCategory; sourceType?: CaseSourceType }, limit: number, after?: KeysetCursor): Promise<CaseRow[]> {
+    const params: unknown[] = [tenantId, limit];
+    const where = ['tenant_id = $1', 'retracted_at IS NULL'];
+    if (filter.faultCategory) {
+      params.push(filter.faultCategory);
+      where.push(`fault_category = $${params.length}`);
+    }
+    if (filter.sourceType) {
+      params.push(filter.sourceType);
+      where.push(`source_type = $${params.length}`);
+    }
+    if (after) {
+      params.push(after.createdAt, after.id);
+      where.push(`(created_at, id) < ($${params.length - 1}::timestamptz, $${params.length}::uuid)`);
+    }
+    return rowsOf<CaseRow>(
+      await this.dataSource.query(`SELECT ${CASE_COLUMNS} FROM case_library WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT $2`, params),
+    );
+  }
+
+  async findCase(tenantId: TenantId, id: string): Promise<CaseRow | null> {
+    const [row] = rowsOf<CaseRow>(await this.dataSource.query(`SELECT ${CASE_COLUMNS} FROM case_library WHERE tenant_id = $1 AND id = $2 AND retracted_at IS NULL`, [tenantId, id]));
+    return row ?? null;
+  }
+
+  async insertManualCase(tenantId: TenantId, c: { query: string; answer: string; faultCategory: FaultCategory; errorCode: string | null }): Promise<CaseRow> {
+    const [row] = rowsOf<CaseRow>(
+      await this.dataSource.query(
+        `INSERT INTO case_library (tenant_id, session_id, query, answer, fault_category, error_code, source_type)
+         VALUES ($1, NULL, $2, $3, $4, $5, 'MANUAL') RETURNING ${CASE_COLUMNS}`,
+        [tenantId, c.query, c.answer, c.faultCategory, c.errorCode],
+      ),
+    );
+    return row;
+  }
+
+  /** Sets the given fields of an active case; null when it is not this tenant's (or retracted). */
+  async updateCase(tenantId: TenantId, id: string, patch: { faultCategory?: FaultCategory; errorCode?: string | null }): Promise<CaseRow | null> {
+    const [row] = rowsOf<CaseRow>(
+      await this.dataSource.query(
+        `UPDATE case_library
+            SET fault_category = COALESCE($3, fault_category),
+                error_code = CASE WHEN $4::boolean THEN $5 ELSE error_code END,
+                updated_at = now()
+          WHERE tenant_id = $1 AND id = $2 AND retracted_at IS NULL
+          RETURNING ${CASE_COLUMNS}`,
+        [tenantId, id, patch.faultCategory ?? null, patch.errorCode !== undefined, patch.errorCode ?? null],
+      ),
+    );
+    return row ?? null;
+  }
+}

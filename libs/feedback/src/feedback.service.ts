@@ -1,0 +1,121 @@
+import { Injectable } from '@nestjs/common';
+import { decodeCursor, encodeCursor, MetricsService, type Page, type TenantId } from '@arbiter/common';
+import type { FeedbackValue } from '@arbiter/sessions';
+import type { BadCaseDto, CaseDto, FeedbackResultDto } from './dto/feedback.dto.js';
+import { FeedbackErrorCode, FeedbackException } from './feedback.exception.js';
+import { FeedbackRepository, type BadCaseRow, type CaseRow } from './feedback.repository.js';
+import type { CaseSourceType, FaultCategory } from './feedback.types.js';
+
+function toCaseDto(row: CaseRow): CaseDto {
+  return {
+    id: row.id,
+    sessionId: row.sessionId,
+    query: row.query,
+    answer: row.answer,
+    faultCategory: row.faultCategory,
+    errorCode: row.errorCode,
+    sourceType: row.sourceType,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+function pick<T>(value: unknown, guard: (v: unknown) => v is T): T | null {
+  return guard(value) ? value : null;
+}
+const isString = (v: unknown): v is string => typeof v === 'string';
+const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+
+/** The route trace (BRIEF RouteResult) reduced to what a reviewer scans. */
+export function summarizeRouteTrace(trace: Record<string, unknown> | null): BadCaseDto['routeSummary'] {
+  if (!trace || typeof trace !== 'object') return null;
+  const fusion = (trace.fusion ?? {}) as Record<string, unknown>;
+  const judge = (trace.llmJudge ?? {}) as Record<string, unknown>;
+  return {
+    finalIntent: pick(trace.finalIntent, isString),
+    decisionReason: pick(trace.decisionReason, isString) ?? pick(fusion.decisionReason, isString),
+    finalConfidence: pick(trace.finalConfidence, isNumber) ?? pick(fusion.finalConfidence, isNumber),
+    llmJudgeTriggered: judge.triggered === true,
+  };
+}
+
+function toBadCaseDto(row: BadCaseRow): BadCaseDto {
+  return {
+    sessionId: row.sessionId,
+    conversationId: row.conversationId,
+    channel: row.channel,
+    query: row.query,
+    answer: row.answer,
+    comment: row.comment,
+    intent: row.intent,
+    selfEvaluation: row.selfEvaluation,
+    routeSummary: summarizeRouteTrace(row.routeTrace),
+    sessionCreatedAt: row.sessionCreatedAt.toISOString(),
+    markedAt: row.markedAt.toISOString(),
+  };
+}
+
+@Injectable()
+export class FeedbackService {
+  private readonly feedbackTotal;
+  private readonly caseEvents;
+
+  constructor(
+    private readonly repository: FeedbackRepository,
+    metrics: MetricsService,
+  ) {
+    this.feedbackTotal = metrics.counter('arbiter_feedback_total', 'Feedback posts by value and result (applied|unchanged|rejected|not_found)', ['feedback', 'result']);
+    this.caseEvents = metrics.counter('arbiter_case_library_events_total', 'Case library changes (created|restored|retracted|manual_created|edited)', ['event']);
+  }
+
+  /** POST /api/feedback: one transaction; repeats are idempotent; rejected posts write nothing. */
+  async submit(tenantId: TenantId, input: { sessionId: string; feedback: FeedbackValue; comment?: string }): Promise<FeedbackResultDto> {
+    const outcome = await this.repository.applyFeedback(tenantId, input.sessionId, input.feedback, input.comment);
+    switch (outcome.kind) {
+      case 'not_found':
+        this.feedbackTotal.inc({ feedback: input.feedback, result: 'not_found' });
+        throw new FeedbackException(FeedbackErrorCode.SessionNotFound, input.sessionId);
+      case 'rejected':
+        this.feedbackTotal.inc({ feedback: input.feedback, result: 'rejected' });
+        throw new FeedbackException(outcome.reason === 'SESSION_NOT_FINISHED' ? FeedbackErrorCode.SessionNotFinished : FeedbackErrorCode.NoAnswerToKeep);
+      case 'ok':
+        this.feedbackTotal.inc({ feedback: input.feedback, result: outcome.changed ? 'applied' : 'unchanged' });
+        if (outcome.caseEvent) this.caseEvents.inc({ event: outcome.caseEvent });
+        return { sessionId: input.sessionId, feedback: outcome.feedback, status: outcome.status, caseId: outcome.caseId };
+    }
+  }
+
+  async listBadCases(tenantId: TenantId, limit: number, cursor?: string): Promise<Page<BadCaseDto>> {
+    const rows = await this.repository.listBadCases(tenantId, limit + 1, cursor ? decodeCursor(cursor) : undefined);
+    const items = rows.slice(0, limit);
+    const last = items[items.length - 1];
+    return { items: items.map(toBadCaseDto), nextCursor: rows.length > limit && last ? encodeCursor({ createdAt: last.cursorTs, id: last.feedbackId }) : null };
+  }
+
+  async listCases(tenantId: TenantId, filter: { faultCategory?: FaultCategory; sourceType?: CaseSourceType }, limit: number, cursor?: string): Promise<Page<CaseDto>> {
+    const rows = await this.repository.listCases(tenantId, filter, limit + 1, cursor ? decodeCursor(cursor) : undefined);
+    const items = rows.slice(0, limit);
+    const last = items[items.length - 1];
+    return { items: items.map(toCaseDto), nextCursor: rows.length > limit && last ? encodeCursor({ createdAt: last.cursorTs, id: last.id }) : null };
+  }
+
+  async getCase(tenantId: TenantId, id: string): Promise<CaseDto> {
+    const row = await this.repository.findCase(tenantId, id);
+    if (!row) throw new FeedbackException(FeedbackErrorCode.CaseNotFound, id);
+    return toCaseDto(row);
+  }
+
+  async createManualCase(tenantId: TenantId, input: { query: string; answer: string; faultCategory?: FaultCategory; errorCode?: string | null }): Promise<CaseDto> {
+    const row = await this.repository.insertManualCase(tenantId, { query: input.query, answer: input.answer, faultCategory: input.faultCategory ?? 'GENERAL', errorCode: input.errorCode ?? null });
+    this.caseEvents.inc({ event: 'manual_created' });
+    return toCaseDto(row);
+  }
+
+  async updateCase(tenantId: TenantId, id: string, patch: { faultCategory?: FaultCategory; errorCode?: string | null }): Promise<CaseDto> {
+    if (patch.faultCategory === undefined && patch.errorCode === undefined) throw new FeedbackException(FeedbackErrorCode.EmptyPatch);
+    const row = await this.repository.updateCase(tenantId, id, patch);
+    if (!row) throw new FeedbackException(FeedbackErrorCode.CaseNotFound, id);
+    this.caseEvents.inc({ event: 'edited' });
+    return toCaseDto(row);
+  }
+}

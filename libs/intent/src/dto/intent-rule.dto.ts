@@ -1,0 +1,248 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsBoolean,
+  IsDefined,
+  IsIn,
+  IsInt,
+  IsNumber,
+  IsObject,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+  ValidateIf,
+  ValidateNested,
+} from 'class-validator';
+import { INTENT_ACTIONS, INTENT_CONFIDENCE_PROFILES, INTENT_LIMITS } from '../intent.types.js';
+
+const NOT_BLANK = /\S/;
+const L = INTENT_LIMITS;
+
+/** `POST /admin/intent-rules`. At least one keyword, pattern, example or vector (checked after DTO validation). */
+export class CreateIntentRuleDto {
+  @ApiProperty({ example: '故障诊断', maxLength: L.intentLength })
+  @IsString()
+  @Matches(NOT_BLANK, { message: 'intent must not be blank' })
+  @MaxLength(L.intentLength)
+  intent: string;
+
+  @ApiPropertyOptional({ example: '机械臂报警、故障排查 / fault diagnosis', maxLength: L.descriptionLength, nullable: true })
+  @IsOptional()
+  @IsString()
+  @MaxLength(L.descriptionLength)
+  description?: string | null;
+
+  @ApiPropertyOptional({ type: [String], example: ['报警', 'alarm'], description: 'Case-insensitive substrings' })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(L.keywords)
+  @IsString({ each: true })
+  @MinLength(1, { each: true })
+  @MaxLength(L.keywordLength, { each: true })
+  keywords?: string[];
+
+  @ApiPropertyOptional({ type: [String], example: ['(错误|报警)码\\s*[A-Z]?\\d+'], description: 'RE2 regular expressions (case-insensitive, linear time)' })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(L.patterns)
+  @IsString({ each: true })
+  @MinLength(1, { each: true })
+  @MaxLength(L.patternLength, { each: true })
+  patterns?: string[];
+
+  @ApiPropertyOptional({ type: [String], example: ['机械臂报警了怎么办', 'the arm shows an alarm'], description: 'Embedded once when saved' })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(L.semanticExamples)
+  @IsString({ each: true })
+  @Matches(NOT_BLANK, { each: true, message: 'each semantic example must not be blank' })
+  @MaxLength(L.exampleLength, { each: true })
+  semanticExamples?: string[];
+
+  @ApiPropertyOptional({ type: [Number], nullable: true, description: 'Mode A vector; its dimension must equal the embedding provider\'s' })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(L.vectorDimension)
+  @IsNumber({ allowNaN: false, allowInfinity: false }, { each: true })
+  intentVector?: number[] | null;
+
+  @ApiPropertyOptional({ default: 0, minimum: L.minPriority, maximum: L.maxPriority })
+  @IsOptional()
+  @IsInt()
+  @Min(L.minPriority)
+  @Max(L.maxPriority)
+  priority?: number;
+
+  @ApiPropertyOptional({ default: true })
+  @IsOptional()
+  @IsBoolean()
+  enabled?: boolean;
+
+  @ApiPropertyOptional({ maxLength: L.replyLength, nullable: true, description: 'Canned reply (action "answer")' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(L.replyLength)
+  reply?: string | null;
+
+  @ApiPropertyOptional({ enum: INTENT_ACTIONS, default: 'knowledge' })
+  @IsOptional()
+  @IsIn(INTENT_ACTIONS)
+  action?: (typeof INTENT_ACTIONS)[number];
+
+  @ApiPropertyOptional({ enum: INTENT_CONFIDENCE_PROFILES, default: 'search', description: "Seed-003 IntentType used by retrieval confidence" })
+  @IsOptional()
+  @IsIn(INTENT_CONFIDENCE_PROFILES)
+  confidenceProfile?: (typeof INTENT_CONFIDENCE_PROFILES)[number];
+}
+
+/** `PATCH /admin/intent-rules/:id`: any subset; `null` clears description, reply or intentVector. */
+export class UpdateIntentRuleDto {
+  @ApiPropertyOptional({ maxLength: L.intentLength })
+  @IsOptional()
+  @IsString()
+  @Matches(NOT_BLANK, { message: 'intent must not be blank' })
+  @MaxLength(L.intentLength)
+  intent?: string;
+
+  @ApiPropertyOptional({ maxLength: L.descriptionLength, nullable: true })
+  @ValidateIf((o: UpdateIntentRuleDto) => o.description !== undefined && o.description !== null)
+  @IsString()
+  @MaxLength(L.descriptionLength)
+  description?: string | null;
+
+  @ApiPropertyOptional({ type: [String] })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(L.keywords)
+  @IsString({ each: true })
+  @MinLength(1, { each: true })
+  @MaxLength(L.keywordLength, { each: true })
+  keywords?: string[];
+
+  @ApiPropertyOptional({ type: [String] })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(L.patterns)
+  @IsString({ each: true })
+  @MinLength(1, { each: true })
+  @MaxLength(L.patternLength, { each: true })
+  patterns?: string[];
+
+  @ApiPropertyOptional({ type: [String] })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(L.semanticExamples)
+  @IsString({ each: true })
+  @Matches(NOT_BLANK, { each: true, message: 'each semantic example must not be blank' })
+  @MaxLength(L.exampleLength, { each: true })
+  semanticExamples?: string[];
+
+  @ApiPropertyOptional({ type: [Number], nullable: true })
+  @ValidateIf((o: UpdateIntentRuleDto) => o.intentVector !== undefined && o.intentVector !== null)
+  @IsArray()
+  @ArrayMaxSize(L.vectorDimension)
+  @IsNumber({ allowNaN: false, allowInfinity: false }, { each: true })
+  intentVector?: number[] | null;
+
+  @ApiPropertyOptional({ minimum: L.minPriority, maximum: L.maxPriority })
+  @IsOptional()
+  @IsInt()
+  @Min(L.minPriority)
+  @Max(L.maxPriority)
+  priority?: number;
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsBoolean()
+  enabled?: boolean;
+
+  @ApiPropertyOptional({ maxLength: L.replyLength, nullable: true })
+  @ValidateIf((o: UpdateIntentRuleDto) => o.reply !== undefined && o.reply !== null)
+  @IsString()
+  @MaxLength(L.replyLength)
+  reply?: string | null;
+
+  @ApiPropertyOptional({ enum: INTENT_ACTIONS })
+  @IsOptional()
+  @IsIn(INTENT_ACTIONS)
+  action?: (typeof INTENT_ACTIONS)[number];
+
+  @ApiPropertyOptional({ enum: INTENT_CONFIDENCE_PROFILES })
+  @IsOptional()
+  @IsIn(INTENT_CONFIDENCE_PROFILES)
+  confidenceProfile?: (typeof INTENT_CONFIDENCE_PROFILES)[number];
+}
+
+export class ListIntentRulesQueryDto {
+  @ApiPropertyOptional({ description: 'Only rules of this intent', maxLength: L.intentLength })
+  @IsOptional()
+  @IsString()
+  @MaxLength(L.intentLength)
+  intent?: string;
+
+  @ApiPropertyOptional({ description: 'Opaque cursor from the previous page' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(500)
+  cursor?: string;
+
+  @ApiPropertyOptional({ minimum: 1, maximum: 200, default: 50 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(200)
+  limit?: number;
+}
+
+export class RouteIntentDto {
+  @ApiProperty({ example: '机械臂报警 E102 怎么处理', maxLength: L.messageLength })
+  @IsString()
+  @Matches(NOT_BLANK, { message: 'message must not be empty or whitespace-only' })
+  @MaxLength(L.messageLength)
+  message: string;
+}
+
+export class LabelledExampleDto {
+  @ApiProperty({ maxLength: L.messageLength })
+  @IsString()
+  @Matches(NOT_BLANK, { message: 'text must not be blank' })
+  @MaxLength(L.messageLength)
+  text: string;
+
+  @ApiProperty({ type: String, nullable: true, description: 'Expected intent; null = out of scope (expects no_match)' })
+  @IsDefined({ message: 'intent must be a string or null' })
+  @ValidateIf((o: LabelledExampleDto) => o.intent !== null)
+  @IsString()
+  @MaxLength(L.intentLength)
+  intent: string | null;
+}
+
+export class EvaluateIntentRulesDto {
+  @ApiProperty({ type: [LabelledExampleDto] })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(L.evaluationExamples)
+  @ValidateNested({ each: true })
+  @Type(() => LabelledExampleDto)
+  examples: LabelledExampleDto[];
+
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'A partial config override to evaluate instead of the saved one (not saved)' })
+  @IsOptional()
+  @IsObject()
+  config?: Record<string, unknown>;
+
+  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 10 })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  topConfusions?: number;
+}

@@ -1,0 +1,204 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import type { TenantId } from '@arbiter/common';
+import { EMBEDDING_PROVIDER, LlmService, type EmbeddingProvider } from '@arbiter/llm';
+import { decodeVectors, isLocalProvider, ProviderTextEmbedder } from './intent-embeddings.js';
+import { IntentMetrics } from './intent.metrics.js';
+import { IntentRepository, type IntentVersions, type StoredEmbedding, type StoredIntentRule } from './intent.repository.js';
+import { LlmJudgeClient } from './llm-judge.client.js';
+import { DEFAULT_INTENT_CONFIG, IntentRouter, mergeIntentConfig, type IntentConfig, type IntentRuleDef } from './routing/index.js';
+
+/** One tenant's compiled routing state, swapped as a whole when its rules or config change. */
+export interface TenantRouting {
+  router: IntentRouter;
+  config: IntentConfig;
+  rules: StoredIntentRule[];
+  /** Enabled rule carrying each intent's action/reply: highest priority, then the oldest. */
+  ruleForIntent: Map<string, StoredIntentRule>;
+  ruleById: Map<string, StoredIntentRule>;
+  versions: IntentVersions;
+  /** Settles when the background classifier training has finished (or failed). */
+  trained: Promise<void>;
+}
+
+/** How often replicas compare their cached versions with the database (cross-replica invalidation). */
+export const INTENT_CACHE_POLL_MS = 250;
+/** Tenants kept compiled in memory (least recently used evicted). */
+export const INTENT_CACHE_MAX_TENANTS = 500;
+
+/** Maps a stored rule onto the routing core's definition (provider example vectors when usable). */
+export function toRuleDef(rule: StoredIntentRule, embedding: StoredEmbedding | undefined, dimension: number): IntentRuleDef {
+  const def: IntentRuleDef = {
+    id: rule.id,
+    intent: rule.intent,
+    keywords: rule.keywords,
+    patterns: rule.patterns,
+    semanticExamples: rule.semanticExamples,
+    priority: rule.priority,
+    enabled: rule.enabled,
+    action: rule.action,
+    confidenceProfile: rule.confidenceProfile,
+  };
+  if (rule.description !== null) def.description = rule.description;
+  if (rule.reply !== null) def.reply = rule.reply;
+  if (rule.intentVector !== null) def.intentVector = rule.intentVector;
+  if (embedding !== undefined && embedding.count === rule.semanticExamples.length && embedding.dim === dimension && embedding.count > 0) {
+    def.exampleVectors = decodeVectors(embedding.vectors, embedding.count, embedding.dim);
+  }
+  return def;
+}
+
+/**
+ * Per-tenant in-memory cache of compiled routers (rules + semantic index + effective config).
+ * Writes on this replica invalidate locally at once; other replicas notice within
+ * {@link INTENT_CACHE_POLL_MS} by polling the per-tenant versions in `intent_tenant_config` (one
+ * indexed query for all cached tenants; works identically on PostgreSQL and embedded PGlite, where
+ * LISTEN/NOTIFY through the socket is not dependable). A reload happens in the background: requests
+ * keep the previous router until the new one is compiled.
+ */
+@Injectable()
+export class IntentRouterCache implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger('IntentRouterCache');
+  private readonly entries = new Map<string, TenantRouting>();
+  private readonly loading = new Map<string, Promise<TenantRouting>>();
+  private readonly generation = new Map<string, number>();
+  /** Entries dropped by a config-only change: their compiled router is reused if the rules version still matches. */
+  private readonly reusable = new Map<string, TenantRouting>();
+  private timer: NodeJS.Timeout | null = null;
+  private polling: Promise<void> | null = null;
+  private stopped = false;
+
+  constructor(
+    private readonly repository: IntentRepository,
+    private readonly llm: LlmService,
+    private readonly metrics: IntentMetrics,
+    @Inject(EMBEDDING_PROVIDER) private readonly provider: EmbeddingProvider,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => {
+      if (this.polling !== null || this.stopped || this.entries.size === 0) return;
+      this.polling = this.poll().finally(() => {
+        this.polling = null;
+      });
+    }, INTENT_CACHE_POLL_MS);
+    this.timer.unref();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    this.stopped = true;
+    if (this.timer !== null) clearInterval(this.timer);
+    this.timer = null;
+    await this.polling;
+    await Promise.allSettled([...this.loading.values()]);
+  }
+
+  async get(tenantId: TenantId): Promise<TenantRouting> {
+    const entry = this.entries.get(tenantId);
+    if (entry !== undefined) {
+      // Refresh the LRU position.
+      this.entries.delete(tenantId);
+      this.entries.set(tenantId, entry);
+      return entry;
+    }
+    return this.load(tenantId, 'miss', this.reusable.get(tenantId));
+  }
+
+  /**
+   * Drops this replica's compiled state of the tenant (after a write here); the next request reloads.
+   * `config`: only the config changed — the compiled router (and its trained classifier) is reused
+   * when the rules version is unchanged.
+   */
+  invalidate(tenantId: TenantId, what: 'rules' | 'config' = 'rules'): void {
+    this.generation.set(tenantId, (this.generation.get(tenantId) ?? 0) + 1);
+    const entry = this.entries.get(tenantId) ?? this.reusable.get(tenantId);
+    if (what === 'config' && entry !== undefined) this.reusable.set(tenantId, entry);
+    else this.reusable.delete(tenantId);
+    this.entries.delete(tenantId);
+    this.loading.delete(tenantId);
+  }
+
+  private load(tenantId: string, cause: 'miss' | 'rules' | 'config', previous: TenantRouting | undefined): Promise<TenantRouting> {
+    const pending = this.loading.get(tenantId);
+    if (pending !== undefined) return pending;
+    const gen = this.generation.get(tenantId) ?? 0;
+    const promise = this.build(tenantId, previous)
+      .then((entry) => {
+        if ((this.generation.get(tenantId) ?? 0) === gen && !this.stopped) {
+          this.reusable.delete(tenantId);
+          this.entries.delete(tenantId);
+          this.entries.set(tenantId, entry);
+          this.evict();
+          this.metrics.routerLoaded(cause);
+        }
+        return entry;
+      })
+      .finally(() => {
+        if (this.loading.get(tenantId) === promise) this.loading.delete(tenantId);
+      });
+    this.loading.set(tenantId, promise);
+    return promise;
+  }
+
+  private async build(tenantId: string, previous: TenantRouting | undefined): Promise<TenantRouting> {
+    const t = tenantId as TenantId;
+    // Versions first: a write racing this load bumps them again and the next poll reloads.
+    const versions = (await this.repository.versions([tenantId])).get(tenantId) ?? { rules: '0', config: '0' };
+    const config = mergeIntentConfig(DEFAULT_INTENT_CONFIG, await this.repository.getOverrides(t));
+    if (previous !== undefined && previous.versions.rules === versions.rules) {
+      return { ...previous, config, versions };
+    }
+    const rules = await this.repository.all(t);
+    // With the built-in `local` provider, mode B runs on the routing core's TF-IDF index (better and
+    // cheaper than hashed dense vectors); remote providers' stored example vectors are used as well.
+    const embeddings = isLocalProvider(this.provider) ? new Map<string, StoredEmbedding>() : await this.repository.embeddings(t, this.provider.id);
+    const defs = rules.map((r) => toRuleDef(r, embeddings.get(r.id), this.provider.dimension));
+    const router = IntentRouter.compile(defs, {
+      embedder: new ProviderTextEmbedder(this.provider),
+      ...(this.llm.enabled ? { judge: new LlmJudgeClient(this.llm, tenantId) } : {}),
+      onInvalidPattern: 'skip',
+      vectorDimension: this.provider.dimension,
+    });
+    if (router.ruleMatcher.invalidPatterns.length > 0) {
+      this.logger.warn({ msg: 'stored patterns skipped (invalid)', tenantId, issues: router.ruleMatcher.invalidPatterns });
+    }
+    const trained = router.trainClassifier().catch((error: unknown) => {
+      this.logger.warn({ msg: 'intent classifier training failed; centroid_knn serves', tenantId, err: error instanceof Error ? error.message : String(error) });
+    });
+    const ruleForIntent = new Map<string, StoredIntentRule>();
+    for (const r of rules) {
+      if (!r.enabled) continue;
+      const current = ruleForIntent.get(r.intent);
+      if (current === undefined || r.priority > current.priority) ruleForIntent.set(r.intent, r);
+    }
+    return { router, config, rules, ruleForIntent, ruleById: new Map(rules.map((r) => [r.id, r])), versions, trained };
+  }
+
+  private async poll(): Promise<void> {
+    const tenants = [...this.entries.keys()];
+    let current: Map<string, IntentVersions>;
+    try {
+      current = await this.repository.versions(tenants);
+    } catch (error) {
+      this.logger.warn({ msg: 'intent cache version poll failed', err: error instanceof Error ? error.message : String(error) });
+      return;
+    }
+    for (const tenantId of tenants) {
+      const entry = this.entries.get(tenantId);
+      const v = current.get(tenantId);
+      if (entry === undefined || v === undefined) continue;
+      if (entry.versions.rules === v.rules && entry.versions.config === v.config) continue;
+      const cause = entry.versions.rules !== v.rules ? 'rules' : 'config';
+      this.load(tenantId, cause, entry).catch((error: unknown) => {
+        this.logger.warn({ msg: 'intent router reload failed; serving the previous one', tenantId, err: error instanceof Error ? error.message : String(error) });
+      });
+    }
+  }
+
+  private evict(): void {
+    while (this.entries.size > INTENT_CACHE_MAX_TENANTS) {
+      const oldest = this.entries.keys().next().value;
+      if (oldest === undefined) break;
+      this.entries.delete(oldest);
+    }
+  }
+}

@@ -1,0 +1,192 @@
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
+import type { Page, TenantId } from '@arbiter/common';
+import { JobsService } from '@arbiter/jobs';
+import { EMBEDDING_PROVIDER, type EmbeddingProvider } from '@arbiter/llm';
+import type { CreateIntentRuleDto, UpdateIntentRuleDto } from './dto/intent-rule.dto.js';
+import { encodeVectors } from './intent-embeddings.js';
+import { IntentErrorCode, IntentException } from './intent.exception.js';
+import { IntentRepository, type EmbeddingSummary, type IntentRuleFields, type StoredEmbedding, type StoredIntentRule } from './intent.repository.js';
+import { IntentRouterCache } from './intent-router.cache.js';
+import { INTENT_LIMITS, type IntentRuleView } from './intent.types.js';
+import { validateIntentRuleDef } from './routing/index.js';
+
+export const INTENT_REEMBED_JOB = 'intent.reembed';
+
+export function toRuleView(rule: StoredIntentRule, embedding: EmbeddingSummary | undefined): IntentRuleView {
+  return {
+    id: rule.id,
+    intent: rule.intent,
+    description: rule.description,
+    keywords: rule.keywords,
+    patterns: rule.patterns,
+    semanticExamples: rule.semanticExamples,
+    intentVector: rule.intentVector,
+    priority: rule.priority,
+    enabled: rule.enabled,
+    reply: rule.reply,
+    action: rule.action,
+    confidenceProfile: rule.confidenceProfile,
+    exampleEmbeddings: embedding !== undefined ? { model: embedding.model, dimension: embedding.dim, count: embedding.count } : null,
+    createdAt: rule.createdAt.toISOString(),
+    updatedAt: rule.updatedAt.toISOString(),
+  };
+}
+
+/**
+ * Intent rule CRUD. Saving validates the rule with the routing core (RE2 patterns, non-empty rule,
+ * `intentVector` dimension = the embedding provider's) and embeds its `semanticExamples` once with
+ * `EMBEDDING_PROVIDER` (if the provider fails, the rule is saved and `intent.reembed` catches up).
+ */
+@Injectable()
+export class IntentRulesService {
+  private readonly logger = new Logger('IntentRules');
+
+  constructor(
+    private readonly repository: IntentRepository,
+    private readonly cache: IntentRouterCache,
+    @Inject(EMBEDDING_PROVIDER) private readonly provider: EmbeddingProvider,
+    @Optional() private readonly jobs?: JobsService,
+  ) {}
+
+  async create(tenantId: TenantId, dto: CreateIntentRuleDto): Promise<IntentRuleView> {
+    const fields: IntentRuleFields = {
+      intent: dto.intent.trim(),
+      description: dto.description ?? null,
+      keywords: dto.keywords ?? [],
+      patterns: dto.patterns ?? [],
+      semanticExamples: dto.semanticExamples ?? [],
+      intentVector: dto.intentVector !== undefined && dto.intentVector !== null && dto.intentVector.length > 0 ? dto.intentVector : null,
+      priority: dto.priority ?? 0,
+      enabled: dto.enabled ?? true,
+      reply: dto.reply ?? null,
+      action: dto.action ?? 'knowledge',
+      confidenceProfile: dto.confidenceProfile ?? 'search',
+    };
+    this.validate(fields);
+    if ((await this.repository.count(tenantId)) >= INTENT_LIMITS.rulesPerTenant) {
+      throw new IntentException(IntentErrorCode.RULE_LIMIT_REACHED, `at most ${INTENT_LIMITS.rulesPerTenant} rules per tenant`);
+    }
+    const embedding = await this.embed(tenantId, fields.semanticExamples);
+    const rule = await this.repository.insert(tenantId, fields, embedding);
+    this.cache.invalidate(tenantId);
+    return toRuleView(rule, summary(embedding));
+  }
+
+  async get(tenantId: TenantId, id: string): Promise<IntentRuleView> {
+    const rule = await this.repository.find(tenantId, id);
+    if (rule === null) throw new IntentException(IntentErrorCode.RULE_NOT_FOUND, id);
+    const summaries = await this.repository.embeddingSummaries(tenantId, [id], this.provider.id);
+    return toRuleView(rule, summaries.get(id));
+  }
+
+  async list(tenantId: TenantId, query: { intent?: string; cursor?: string; limit?: number }): Promise<Page<IntentRuleView>> {
+    const page = await this.repository.list(tenantId, {
+      ...(query.intent !== undefined ? { intent: query.intent } : {}),
+      ...(query.cursor !== undefined ? { cursor: query.cursor } : {}),
+      limit: query.limit ?? 50,
+    });
+    const summaries = await this.repository.embeddingSummaries(
+      tenantId,
+      page.items.map((r) => r.id),
+      this.provider.id,
+    );
+    return { items: page.items.map((r) => toRuleView(r, summaries.get(r.id))), nextCursor: page.nextCursor };
+  }
+
+  async update(tenantId: TenantId, id: string, dto: UpdateIntentRuleDto): Promise<IntentRuleView> {
+    const current = await this.repository.find(tenantId, id);
+    if (current === null) throw new IntentException(IntentErrorCode.RULE_NOT_FOUND, id);
+    const fields: IntentRuleFields = {
+      intent: dto.intent !== undefined ? dto.intent.trim() : current.intent,
+      description: dto.description !== undefined ? dto.description : current.description,
+      keywords: dto.keywords ?? current.keywords,
+      patterns: dto.patterns ?? current.patterns,
+      semanticExamples: dto.semanticExamples ?? current.semanticExamples,
+      intentVector:
+        dto.intentVector === undefined ? current.intentVector : dto.intentVector === null || dto.intentVector.length === 0 ? null : dto.intentVector,
+      priority: dto.priority ?? current.priority,
+      enabled: dto.enabled ?? current.enabled,
+      reply: dto.reply !== undefined ? dto.reply : current.reply,
+      action: dto.action ?? current.action,
+      confidenceProfile: dto.confidenceProfile ?? current.confidenceProfile,
+    };
+    this.validate(fields);
+    const examplesChanged = JSON.stringify(fields.semanticExamples) !== JSON.stringify(current.semanticExamples);
+    const embedding = examplesChanged ? await this.embed(tenantId, fields.semanticExamples) : 'keep';
+    const rule = await this.repository.update(tenantId, id, fields, embedding);
+    if (rule === null) throw new IntentException(IntentErrorCode.RULE_NOT_FOUND, id);
+    this.cache.invalidate(tenantId);
+    const summaries = await this.repository.embeddingSummaries(tenantId, [id], this.provider.id);
+    return toRuleView(rule, summaries.get(id));
+  }
+
+  async delete(tenantId: TenantId, id: string): Promise<void> {
+    if (!(await this.repository.delete(tenantId, id))) throw new IntentException(IntentErrorCode.RULE_NOT_FOUND, id);
+    this.cache.invalidate(tenantId);
+  }
+
+  /** Re-embeds the tenant's rules lacking embeddings in the current provider's space (the `intent.reembed` job). */
+  async reembed(tenantId: TenantId, afterId: string | null, batchSize: number, progress?: (processed: number, checkpoint: string) => Promise<void>): Promise<number> {
+    let cursor = afterId;
+    let total = 0;
+    for (;;) {
+      const rules = await this.repository.rulesWithStaleEmbeddings(tenantId, this.provider.id, cursor, batchSize);
+      if (rules.length === 0) break;
+      for (const rule of rules) {
+        const vectors = await this.provider.embedDocuments(rule.semanticExamples);
+        await this.repository.replaceEmbeddingIfCurrent(tenantId, rule.id, rule.semanticExamples, this.pack(vectors));
+      }
+      total += rules.length;
+      cursor = rules[rules.length - 1].id;
+      if (progress !== undefined) await progress(rules.length, cursor);
+    }
+    const dropped = await this.repository.finishReembed(tenantId, this.provider.id);
+    this.cache.invalidate(tenantId);
+    this.logger.log({ msg: 'intent examples re-embedded', tenantId, rules: total, droppedRows: dropped, space: this.provider.id });
+    return total;
+  }
+
+  private validate(fields: IntentRuleFields): void {
+    const issues = validateIntentRuleDef(
+      {
+        intent: fields.intent,
+        keywords: fields.keywords,
+        patterns: fields.patterns,
+        semanticExamples: fields.semanticExamples,
+        ...(fields.intentVector !== null ? { intentVector: fields.intentVector } : {}),
+      },
+      { vectorDimension: this.provider.dimension },
+    );
+    if (issues.length > 0) {
+      throw new IntentException(IntentErrorCode.INVALID_RULE, issues.map((i) => `${i.field}: ${i.message}`).join('; '), {
+        fields: [...new Set(issues.map((i) => i.field))],
+        issues,
+      });
+    }
+  }
+
+  /** Embeds examples once at save time; on provider failure returns null and queues a re-embed. */
+  private async embed(tenantId: TenantId, examples: string[]): Promise<StoredEmbedding | null> {
+    if (examples.length === 0) return null;
+    try {
+      return this.pack(await this.provider.embedDocuments(examples));
+    } catch (error) {
+      this.logger.warn({ msg: 'embedding intent examples failed; saved without, re-embed queued', tenantId, err: error instanceof Error ? error.message : String(error) });
+      if (this.jobs !== undefined) {
+        await this.jobs.enqueue(tenantId, INTENT_REEMBED_JOB, {}, { trigger: 'event' }).catch((e: unknown) => {
+          this.logger.warn({ msg: 'could not queue intent re-embed', tenantId, err: e instanceof Error ? e.message : String(e) });
+        });
+      }
+      return null;
+    }
+  }
+
+  private pack(vectors: number[][]): StoredEmbedding {
+    const dim = this.provider.dimension;
+    return { model: this.provider.id, dim, count: vectors.length, vectors: encodeVectors(vectors, dim) };
+  }
+}
+
+function summary(e: StoredEmbedding | null): EmbeddingSummary | undefined {
+  return e === null ? undefined : { model: e.model, dim: e.dim, count: e.count };
+}

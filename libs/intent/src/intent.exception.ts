@@ -1,0 +1,24 @@
+import { DomainException, type DomainErrorSpec } from '@arbiter/common';
+
+export enum IntentErrorCode {
+  RULE_NOT_FOUND = 'INTENT_RULE_NOT_FOUND',
+  INVALID_RULE = 'INVALID_INTENT_RULE',
+  INVALID_CONFIG = 'INVALID_INTENT_CONFIG',
+  RULE_LIMIT_REACHED = 'INTENT_RULE_LIMIT_REACHED',
+  INVALID_MESSAGE = 'INVALID_INTENT_MESSAGE',
+}
+
+export const INTENT_ERRORS: Record<IntentErrorCode, DomainErrorSpec> = {
+  [IntentErrorCode.RULE_NOT_FOUND]: { status: 404, message: 'Intent rule not found' },
+  [IntentErrorCode.INVALID_RULE]: { status: 400, message: 'Invalid intent rule' },
+  [IntentErrorCode.INVALID_CONFIG]: { status: 400, message: 'Invalid intent config' },
+  [IntentErrorCode.RULE_LIMIT_REACHED]: { status: 409, message: 'The tenant has reached the maximum number of intent rules' },
+  [IntentErrorCode.INVALID_MESSAGE]: { status: 400, message: 'Invalid message' },
+};
+
+export class IntentException extends DomainException<IntentErrorCode> {
+  constructor(code: IntentErrorCode, detail?: string, details?: unknown) {
+    const spec = INTENT_ERRORS[code];
+    super(code, spec.status, detail ? `${spec.message}: ${detail}` : spec.message, details);
+  }
+}

@@ -1,0 +1,22 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { LlmModule } from '@arbiter/llm';
+import { INTENT_ENTITIES } from './entities/index.js';
+import { IntentAdminController } from './intent-admin.controller.js';
+import { IntentConfigService } from './intent-config.service.js';
+import { IntentLifecycle } from './intent.lifecycle.js';
+import { IntentMetrics } from './intent.metrics.js';
+import { IntentRepository } from './intent.repository.js';
+import { IntentRouteController } from './intent-route.controller.js';
+import { IntentRouterCache } from './intent-router.cache.js';
+import { IntentRulesService } from './intent-rules.service.js';
+import { IntentService } from './intent.service.js';
+
+/** Hybrid intent routing (seed 004): rule CRUD, tenant config, per-tenant compiled router cache, route + evaluation endpoints. */
+@Module({
+  imports: [TypeOrmModule.forFeature(INTENT_ENTITIES), LlmModule],
+  controllers: [IntentAdminController, IntentRouteController],
+  providers: [IntentRepository, IntentMetrics, IntentRouterCache, IntentRulesService, IntentConfigService, IntentService, IntentLifecycle],
+  exports: [IntentService, IntentRulesService, IntentConfigService],
+})
+export class IntentModule {}

@@ -1,0 +1,76 @@
+import { Injectable } from '@nestjs/common';
+import type { TenantId } from '@arbiter/common';
+import type { EvaluateIntentRulesDto } from './dto/intent-rule.dto.js';
+import { IntentConfigService } from './intent-config.service.js';
+import { IntentErrorCode, IntentException } from './intent.exception.js';
+import { IntentMetrics } from './intent.metrics.js';
+import { IntentRouterCache, type TenantRouting } from './intent-router.cache.js';
+import { INTENT_LIMITS, type RoutedIntent } from './intent.types.js';
+import { evaluateIntentRouting, type EvaluationReport, type IntentConfig, type RouteResult } from './routing/index.js';
+
+/** Upper bound on waiting for a freshly compiled router's classifier before an evaluation run. */
+const EVALUATION_TRAINING_WAIT_MS = 30_000;
+
+/**
+ * Hybrid intent routing for a tenant (BRIEF §4.1): the compiled router from the per-tenant cache and
+ * the effective config. `route` is what `POST /ai/intent/route` and the chat pipeline call.
+ */
+@Injectable()
+export class IntentService {
+  constructor(
+    private readonly cache: IntentRouterCache,
+    private readonly configs: IntentConfigService,
+    private readonly metrics: IntentMetrics,
+  ) {}
+
+  /** RouteResult of one message. Empty/whitespace-only or over-long messages → 400. */
+  async route(tenantId: TenantId, message: string): Promise<RouteResult> {
+    return (await this.routeWithRule(tenantId, message)).result;
+  }
+
+  /** The RouteResult plus the rule carrying the decided intent's action / reply / confidence profile. */
+  async routeWithRule(tenantId: TenantId, message: string): Promise<RoutedIntent> {
+    assertRoutable(message);
+    const routing = await this.cache.get(tenantId);
+    const result = await this.routeWith(routing, message, routing.config);
+    const rule =
+      result.finalIntent === null
+        ? undefined
+        : ((result.ruleId !== null ? routing.ruleById.get(result.ruleId) : undefined) ?? routing.ruleForIntent.get(result.finalIntent));
+    return {
+      result,
+      rule:
+        rule === undefined
+          ? null
+          : { id: rule.id, intent: rule.intent, action: rule.action, reply: rule.reply, confidenceProfile: rule.confidenceProfile },
+      config: routing.config,
+    };
+  }
+
+  /** Routes labelled examples with the tenant's rules (and optionally a trial config) → evaluation report. */
+  async evaluate(tenantId: TenantId, dto: EvaluateIntentRulesDto): Promise<EvaluationReport & { config: IntentConfig }> {
+    const routing = await this.cache.get(tenantId);
+    const cfg = dto.config !== undefined ? this.configs.resolve(routing.config, dto.config) : routing.config;
+    await Promise.race([routing.trained, new Promise((resolve) => setTimeout(resolve, EVALUATION_TRAINING_WAIT_MS).unref())]);
+    const report = await evaluateIntentRouting(dto.examples, (text) => this.routeWith(routing, text, cfg), {
+      ...(dto.topConfusions !== undefined ? { topConfusions: dto.topConfusions } : {}),
+    });
+    return { ...report, config: cfg };
+  }
+
+  private async routeWith(routing: TenantRouting, message: string, cfg: IntentConfig): Promise<RouteResult> {
+    const start = performance.now();
+    const result = await routing.router.route(message, cfg);
+    this.metrics.observe(result, performance.now() - start);
+    return result;
+  }
+}
+
+function assertRoutable(message: string): void {
+  if (typeof message !== 'string' || message.trim() === '') {
+    throw new IntentException(IntentErrorCode.INVALID_MESSAGE, 'message must not be empty or whitespace-only', { fields: ['message'] });
+  }
+  if (message.length > INTENT_LIMITS.messageLength) {
+    throw new IntentException(IntentErrorCode.INVALID_MESSAGE, `message must be at most ${INTENT_LIMITS.messageLength} characters`, { fields: ['message'] });
+  }
+}

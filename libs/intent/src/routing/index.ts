@@ -1,0 +1,14 @@
+export * from './types.js';
+export * from './config.js';
+export * from './rule-validation.js';
+export { RuleMatcher, type RuleMatcherOptions } from './rule-matcher.js';
+export { HashingFeaturizer, normalizeText, type FeaturizerOptions } from './text-features.js';
+export { TfidfVectorizer } from './tfidf.js';
+export { SoftmaxClassifier, type ClassifierTrainOptions } from './softmax-classifier.js';
+export { IntentIndex, type IntentIndexOptions, type ClassifierState, type ExampleScores } from './intent-index.js';
+export { SemanticMatcher, type TextEmbedder, type SemanticMatchOptions } from './semantic-matcher.js';
+export * from './llm-judge.js';
+export * from './fusion-policy.js';
+export { IntentRouter, type IntentRouterOptions } from './intent-router.js';
+export * from './evaluation.js';
+export { jiebaSegmenter } from './jieba-segmenter.js';

@@ -1,0 +1,238 @@
+import type { SemanticAggregation } from './config.js';
+import { DenseExamples } from './dense-examples.js';
+import { IntentAggregator } from './intent-aggregator.js';
+import { InvertedIndex } from './inverted-index.js';
+import { SoftmaxClassifier, type ClassifierTrainOptions } from './softmax-classifier.js';
+import { SparseRowsBuilder, type SparseRows, type SparseVec } from './sparse.js';
+import { HashingFeaturizer } from './text-features.js';
+import { TfidfVectorizer } from './tfidf.js';
+import type { IntentRuleDef } from './types.js';
+
+export interface IntentVectorEntry {
+  intent: number;
+  ruleId: string;
+  vector: Float32Array;
+}
+
+/** Per-intent scores from mode B, with the nearest example of each intent for the trace. */
+export interface ExampleScores {
+  /** Aggregation actually applied (`classifier` is served by `centroid_knn` until trained). */
+  aggregation: SemanticAggregation;
+  scores: Float32Array;
+  /** Row of the nearest example per intent (see `exampleTexts`), -1 when not looked up / none. */
+  nearest: Int32Array;
+  nearestSim: Float32Array;
+}
+
+export type ClassifierState = 'none' | 'training' | 'ready' | 'failed' | 'not_applicable';
+
+export interface IntentIndexOptions {
+  featurizer?: HashingFeaturizer;
+  /** Dimension of the provider's vectors (modes A and provider-B); vectors of another length are left out. */
+  vectorDimension?: number;
+}
+
+interface Example {
+  text: string;
+  intent: number;
+  ruleId: string;
+  vector?: number[];
+}
+
+/**
+ * The compiled semantic side of one tenant's rule set: TF-IDF example vectors in an inverted index,
+ * per-intent centroids, mode-A intent vectors, provider example vectors, and (once trained) a
+ * softmax classifier. Immutable except for the classifier, which `trainClassifier` swaps in.
+ * Rebuild it whenever the tenant's rules change.
+ */
+export class IntentIndex {
+  readonly intents: string[];
+  /** Example rows, grouped by intent (each intent owns [intentRowStart[i], intentRowStart[i + 1])). */
+  readonly exampleTexts: string[];
+  readonly exampleIntent: Int32Array;
+  readonly exampleRuleId: string[];
+  readonly intentVectors: IntentVectorEntry[] = [];
+  /** Rules whose intentVector / exampleVectors were left out (wrong dimension or count). */
+  readonly skippedVectors: string[] = [];
+  /** Mode B on provider embeddings (`exampleVectors`), null when no rule carries usable ones. */
+  readonly denseExamples: DenseExamples | null;
+  private readonly exampleCountPerIntent: Int32Array;
+  private readonly intentRowStart: Int32Array;
+  private readonly vectorizer: TfidfVectorizer | null = null;
+  private readonly examples: InvertedIndex | null = null;
+  private readonly centroids: InvertedIndex | null = null;
+  private trainRows: SparseRows | null = null;
+  private classifier: SoftmaxClassifier | null = null;
+  private state: ClassifierState = 'not_applicable';
+
+  private constructor(rules: readonly IntentRuleDef[], opts: IntentIndexOptions) {
+    const intentIds = new Map<string, number>();
+    const intentOf = (name: string): number => {
+      let id = intentIds.get(name);
+      if (id === undefined) intentIds.set(name, (id = intentIds.size));
+      return id;
+    };
+    const dim = opts.vectorDimension;
+    const examples: Example[] = [];
+    for (const rule of rules) {
+      if (!rule.enabled) continue;
+      const v = rule.intentVector;
+      if (v !== undefined && v.length > 0) {
+        if (dim !== undefined && v.length !== dim) this.skippedVectors.push(rule.id);
+        else this.intentVectors.push({ intent: intentOf(rule.intent), ruleId: rule.id, vector: Float32Array.from(v) });
+      }
+      const ev = rule.exampleVectors;
+      const usable = ev !== undefined && dim !== undefined && ev.length === rule.semanticExamples.length && ev.every((x) => x.length === dim);
+      if (ev !== undefined && ev.length > 0 && !usable) this.skippedVectors.push(rule.id);
+      rule.semanticExamples.forEach((text, j) => {
+        if (text.trim() === '') return;
+        examples.push({ text, intent: intentOf(rule.intent), ruleId: rule.id, ...(usable ? { vector: ev[j] } : {}) });
+      });
+    }
+    this.intents = [...intentIds.keys()];
+    // stable sort by intent: each intent's rows are contiguous, in every posting list too (see `explain`)
+    examples.sort((a, b) => a.intent - b.intent);
+    this.exampleTexts = examples.map((e) => e.text);
+    this.exampleIntent = Int32Array.from(examples, (e) => e.intent);
+    this.exampleRuleId = examples.map((e) => e.ruleId);
+    this.exampleCountPerIntent = new Int32Array(this.intents.length);
+    for (const e of examples) this.exampleCountPerIntent[e.intent]++;
+    this.intentRowStart = new Int32Array(this.intents.length + 1);
+    for (let i = 0; i < this.intents.length; i++) this.intentRowStart[i + 1] = this.intentRowStart[i] + this.exampleCountPerIntent[i];
+    const withVectors = examples.flatMap((e, row) => (e.vector !== undefined ? [{ row, e, vector: e.vector }] : []));
+    this.denseExamples =
+      withVectors.length > 0 && dim !== undefined
+        ? new DenseExamples(
+            dim,
+            withVectors.map((x) => x.vector),
+            Int32Array.from(withVectors, (x) => x.e.intent),
+            Int32Array.from(withVectors, (x) => x.row),
+            this.exampleCountPerIntent,
+          )
+        : null;
+    if (examples.length === 0) return;
+    const featurizer = opts.featurizer ?? new HashingFeaturizer();
+    const { vectorizer, rows } = TfidfVectorizer.fit(featurizer, this.exampleTexts);
+    this.vectorizer = vectorizer;
+    this.examples = InvertedIndex.fromRows(rows, featurizer.buckets);
+    this.centroids = InvertedIndex.fromRows(this.centroidRows(rows, featurizer.buckets), featurizer.buckets);
+    if (this.exampleCountPerIntent.filter((n) => n > 0).length >= 2) {
+      this.trainRows = rows;
+      this.state = 'none';
+    }
+  }
+
+  static build(rules: readonly IntentRuleDef[], opts: IntentIndexOptions = {}): IntentIndex {
+    return new IntentIndex(rules, opts);
+  }
+
+  get exampleCount(): number {
+    return this.exampleTexts.length;
+  }
+
+  get hasExamples(): boolean {
+    return this.exampleTexts.length > 0;
+  }
+
+  get hasVectors(): boolean {
+    return this.intentVectors.length > 0;
+  }
+
+  get classifierState(): ClassifierState {
+    return this.state;
+  }
+
+  /**
+   * Trains the per-tenant classifier (seconds at 15,000 examples, yielding to the event loop) and swaps
+   * it in. Until it resolves, `classifier` aggregation is served by `centroid_knn`.
+   */
+  async trainClassifier(opts: ClassifierTrainOptions = {}): Promise<void> {
+    const rows = this.trainRows;
+    if (rows === null || this.state === 'training' || this.state === 'ready') return;
+    this.state = 'training';
+    try {
+      const buckets = this.vectorizer?.featurizer.buckets ?? 0;
+      this.classifier = await SoftmaxClassifier.train(rows, this.exampleIntent, this.intents.length, buckets, opts);
+      this.state = 'ready';
+      this.trainRows = null;
+    } catch (e) {
+      this.state = 'failed';
+      throw e;
+    }
+  }
+
+  /** Drops the training vectors without training (saves memory when `classifier` is not used). */
+  releaseTrainingData(): void {
+    if (this.state === 'training') return;
+    this.trainRows = null;
+    if (this.state === 'none' || this.state === 'failed') this.state = 'not_applicable';
+  }
+
+  /**
+   * Mode B on the local TF-IDF index: per-intent scores of `text` under `aggregation`; null when the
+   * tenant has no examples. `explainTop`: with a trained classifier, the nearest example is looked up
+   * for this many best intents only (the similarity aggregations find it for every intent anyway).
+   */
+  scoreExamples(text: string, aggregation: SemanticAggregation, k: number, explainTop = 3): ExampleScores | null {
+    if (this.vectorizer === null || this.examples === null || this.centroids === null) return null;
+    const q = this.vectorizer.transform(text);
+    if (aggregation === 'classifier' && this.classifier !== null) return this.classify(q, this.classifier, explainTop);
+    const used = aggregation === 'classifier' ? 'centroid_knn' : aggregation;
+    const agg = new IntentAggregator(this.exampleCountPerIntent, k);
+    this.examples.forEachDot(q, (row, s) => agg.add(this.exampleIntent[row], row, s));
+    const scores = agg.scores(used, used === 'centroid_knn' ? this.centroids.dotAll(q) : undefined);
+    return { aggregation: used, scores, nearest: agg.nearest, nearestSim: agg.nearestSim };
+  }
+
+  /**
+   * Trained-classifier path: softmax probabilities gated by the centroids (an intent whose examples
+   * share no feature with the message is not a candidate — a softmax spreads probability over unrelated
+   * messages too; the gate keeps gibberish at no_match), nearest examples for the best intents only.
+   */
+  private classify(q: SparseVec, model: SoftmaxClassifier, explainTop: number): ExampleScores {
+    const nI = this.intents.length;
+    const scores = new Float32Array(nI);
+    model.predictInto(q, scores);
+    const gate = this.centroids?.dotAll(q) ?? new Float32Array(nI);
+    for (let i = 0; i < nI; i++) if (!(gate[i] > 0)) scores[i] = 0;
+    const nearest = new Int32Array(nI).fill(-1);
+    const nearestSim = new Float32Array(nI);
+    const best = Array.from(scores.keys())
+      .filter((i) => scores[i] > 0)
+      .sort((a, b) => scores[b] - scores[a])
+      .slice(0, explainTop);
+    for (const i of best) {
+      const hit = this.examples?.bestInRange(q, this.intentRowStart[i], this.intentRowStart[i + 1]);
+      if (hit === undefined) continue;
+      nearest[i] = hit.row;
+      nearestSim[i] = hit.dot;
+    }
+    return { aggregation: 'classifier', scores, nearest, nearestSim };
+  }
+
+  /** L2-normalised sum of each intent's example vectors (one row per intent), via one dense scratch row. */
+  private centroidRows(m: SparseRows, buckets: number): SparseRows {
+    const scratch = new Float64Array(buckets);
+    const builder = new SparseRowsBuilder();
+    for (let i = 0; i < this.intents.length; i++) {
+      const used: number[] = [];
+      for (let row = this.intentRowStart[i]; row < this.intentRowStart[i + 1]; row++) {
+        for (let p = m.offsets[row]; p < m.offsets[row + 1]; p++) {
+          const b = m.idx[p];
+          if (scratch[b] === 0) used.push(b);
+          scratch[b] += m.val[p];
+        }
+      }
+      let sq = 0;
+      for (const b of used) sq += scratch[b] * scratch[b];
+      const inv = sq > 0 ? 1 / Math.sqrt(sq) : 0;
+      const centroid = new Map<number, number>();
+      for (const b of used) {
+        if (scratch[b] !== 0) centroid.set(b, scratch[b] * inv);
+        scratch[b] = 0;
+      }
+      builder.push(centroid);
+    }
+    return builder.build();
+  }
+}

@@ -1,0 +1,42 @@
+import { describe, expect, it } from '@jest/globals';
+import { HashingFeaturizer } from './text-features.js';
+import { SoftmaxClassifier } from './softmax-classifier.js';
+import { TfidfVectorizer } from './tfidf.js';
+
+describe('SoftmaxClassifier', () => {
+  const texts = ['book a flight to paris', 'reserve a plane ticket', 'flight booking please', 'what is the weather', 'will it rain today', 'weather forecast'];
+  const labels = Int32Array.from([0, 0, 0, 1, 1, 1]);
+  const featurizer = new HashingFeaturizer({ bits: 16 });
+  const { vectorizer, rows } = TfidfVectorizer.fit(featurizer, texts);
+
+  it('learns separable intents and outputs a probability distribution', async () => {
+    const model = await SoftmaxClassifier.train(rows, labels, 2, featurizer.buckets, { epochs: 20, minDf: 1 });
+    const p = new Float32Array(2);
+    model.predictInto(vectorizer.transform('book me a flight'), p);
+    expect(p[0] + p[1]).toBeCloseTo(1, 5);
+    expect(p[0]).toBeGreaterThan(0.6);
+    model.predictInto(vectorizer.transform('rain forecast'), p);
+    expect(p[1]).toBeGreaterThan(0.6);
+  });
+
+  it('is deterministic for a seed, yields to the event loop and can be aborted', async () => {
+    const a = await SoftmaxClassifier.train(rows, labels, 2, featurizer.buckets, { seed: 3, minDf: 1 });
+    const b = await SoftmaxClassifier.train(rows, labels, 2, featurizer.buckets, { seed: 3, minDf: 1 });
+    const pa = new Float32Array(2);
+    const pb = new Float32Array(2);
+    a.predictInto(vectorizer.transform('weather'), pa);
+    b.predictInto(vectorizer.transform('weather'), pb);
+    expect(Array.from(pa)).toEqual(Array.from(pb));
+    const controller = new AbortController();
+    controller.abort(new Error('rules changed'));
+    await expect(
+      SoftmaxClassifier.train(rows, labels, 2, featurizer.buckets, { yieldEvery: 1, signal: controller.signal }),
+    ).rejects.toThrow('rules changed');
+  });
+
+  it('keeps only features seen in at least minDf examples', async () => {
+    const all = await SoftmaxClassifier.train(rows, labels, 2, featurizer.buckets, { minDf: 1, epochs: 1 });
+    const pruned = await SoftmaxClassifier.train(rows, labels, 2, featurizer.buckets, { minDf: 2, epochs: 1 });
+    expect(pruned.parameterCount).toBeLessThan(all.parameterCount);
+  });
+});

@@ -1,0 +1,136 @@
+/** Pure types of the intent routing core (BRIEF §4.1). No Nest, no database. */
+
+export type IntentAction = 'knowledge' | 'answer' | 'transfer';
+
+/** One tenant intent rule as the routing core sees it (the entity maps onto this). */
+export interface IntentRuleDef {
+  id: string;
+  intent: string;
+  description?: string;
+  keywords: string[];
+  patterns: string[];
+  semanticExamples: string[];
+  /** Mode A: a dense, L2-normalised vector from the tenant's embedding provider. */
+  intentVector?: number[];
+  /**
+   * Provider embeddings of `semanticExamples` (same order), computed once when the rule is saved.
+   * Used for mode B when an embedder of that dimension is configured; without them mode B runs on
+   * the built-in TF-IDF index (the `local` provider).
+   */
+  exampleVectors?: number[][];
+  priority: number;
+  enabled: boolean;
+  reply?: string;
+  action: IntentAction;
+  /** Seed-003 IntentType used by retrieval confidence (default "search"). */
+  confidenceProfile: string;
+}
+
+export type RuleMatchType = 'keyword' | 'regex';
+
+export interface RuleMatchResult {
+  ruleId: string;
+  intent: string;
+  matchType: RuleMatchType;
+  /** The keyword or the text matched by the pattern. */
+  matchedText: string;
+  /** The pattern source (regex) or keyword as configured. */
+  matchedBy: string;
+  score: 1 | 0;
+  durationMs: number;
+}
+
+/** `vector`: mode A; `examples`: mode B on the local TF-IDF index; `example_vectors`: mode B on provider embeddings. */
+export type SemanticSource = 'vector' | 'examples' | 'example_vectors';
+
+/** One semantic candidate, explainable: which source and which example produced it. */
+export interface SemanticCandidate {
+  intent: string;
+  /** Clamped to [0, 1]. */
+  score: number;
+  source: SemanticSource;
+  /** Rule that carries the intent vector / nearest example. */
+  ruleId?: string;
+  /** Text of the nearest training example (mode B). */
+  nearestExample?: string;
+  /** Cosine similarity to the nearest example (mode B). */
+  nearestSimilarity?: number;
+}
+
+export type SemanticSkipReason =
+  | 'disabled'
+  | 'no_examples_or_vectors'
+  | 'empty_message'
+  | 'timeout'
+  | 'embedding_failed'
+  | 'dimension_mismatch'
+  | 'no_embedder';
+
+export interface SemanticMatchTrace {
+  topCandidates: SemanticCandidate[];
+  durationMs: number;
+  skipped?: SemanticSkipReason;
+  /** Aggregation actually used (e.g. `classifier` falls back to `centroid_knn` while training). */
+  aggregation?: string;
+  error?: string;
+}
+
+export type JudgeTriggerReason = 'conflict' | 'gray_zone' | 'multi_intent';
+
+export interface LlmJudgeTrace {
+  triggered: boolean;
+  triggerReason?: JudgeTriggerReason;
+  /** Every trigger that held (the first one is `triggerReason`). */
+  triggerReasons?: JudgeTriggerReason[];
+  intent?: string;
+  score?: number;
+  durationMs?: number;
+  tokens?: number;
+  error?: string;
+  /** Why the judge did not run although triggered (disabled, no client). */
+  skipped?: 'disabled' | 'no_client';
+}
+
+export type DecisionReason =
+  | 'rule_high_confidence'
+  | 'semantic_override'
+  | 'no_match'
+  | 'llm_judge'
+  | 'semantic_fallback';
+
+export interface FusionWeights {
+  rule: number;
+  semantic: number;
+  llm: number;
+}
+
+export interface FusionTrace {
+  /** Configured weights. */
+  weights: FusionWeights;
+  /** Weights renormalised over the paths that produced a result this request. */
+  effectiveWeights: FusionWeights;
+  finalConfidence: number;
+  decisionReason: DecisionReason;
+}
+
+export interface RouteCandidate {
+  intent: string;
+  confidence: number;
+}
+
+export interface RouteTrace {
+  ruleMatch: RuleMatchResult | null;
+  semanticMatch: SemanticMatchTrace;
+  llmJudge: LlmJudgeTrace;
+  fusion: FusionTrace;
+}
+
+export interface RouteResult {
+  finalIntent: string | null;
+  ruleId: string | null;
+  finalConfidence: number;
+  decisionReason: DecisionReason;
+  needClarify: boolean;
+  candidates: RouteCandidate[];
+  routeTrace: RouteTrace;
+}

@@ -1,0 +1,83 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateBy, type ValidationOptions } from 'class-validator';
+import { parseTimeBound } from '../time-bound.js';
+
+export const SESSION_STATUS_FILTERS = ['PENDING', 'RUNNING', 'SUCCESS', 'FAILED', 'BAD_CASE'] as const;
+export const STATS_GROUP_BY = ['day'] as const;
+export type StatsGroupBy = (typeof STATS_GROUP_BY)[number];
+
+export function IsTimeBound(options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy(
+    {
+      name: 'isTimeBound',
+      validator: {
+        validate: (v) => parseTimeBound(v) !== null,
+        defaultMessage: () => '$property must be a calendar day YYYY-MM-DD or an ISO-8601 instant with a zone (2026-03-01T08:00:00Z)',
+      },
+    },
+    options,
+  );
+}
+
+const BOUND_DOC = 'A day YYYY-MM-DD in the tenant\'s time zone (whole day) or an ISO-8601 instant with a zone';
+
+export class ListConversationsQueryDto {
+  @ApiPropertyOptional({ description: `Last activity at or after. ${BOUND_DOC}`, example: '2026-03-01' })
+  @IsOptional()
+  @IsTimeBound()
+  from?: string;
+
+  @ApiPropertyOptional({ description: `Last activity at or before (included). ${BOUND_DOC}`, example: '2026-03-31' })
+  @IsOptional()
+  @IsTimeBound()
+  to?: string;
+
+  @ApiPropertyOptional({ example: 'web' })
+  @IsOptional()
+  @IsString()
+  @Matches(/^[a-z0-9_-]{1,32}$/i, { message: 'channel must be 1-32 letters, digits, "_" or "-"' })
+  channel?: string;
+
+  @ApiPropertyOptional({ enum: SESSION_STATUS_FILTERS, description: 'Only conversations with at least one session in this status' })
+  @IsOptional()
+  @IsIn(SESSION_STATUS_FILTERS)
+  status?: (typeof SESSION_STATUS_FILTERS)[number];
+
+  @ApiPropertyOptional({ description: 'Only conversations with at least one session routed to this intent', example: 'reset_arm' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  intent?: string;
+
+  @ApiPropertyOptional({ description: 'nextCursor of the previous page' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  cursor?: string;
+
+  @ApiPropertyOptional({ minimum: 1, maximum: 200, default: 50 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(200)
+  limit?: number;
+}
+
+export class StatsQueryDto {
+  @ApiPropertyOptional({ description: `Sessions created at or after. ${BOUND_DOC}. Default: 29 days before \`to\``, example: '2026-03-01' })
+  @IsOptional()
+  @IsTimeBound()
+  from?: string;
+
+  @ApiPropertyOptional({ description: `Sessions created at or before (included). ${BOUND_DOC}. Default: end of today`, example: '2026-03-31' })
+  @IsOptional()
+  @IsTimeBound()
+  to?: string;
+
+  @ApiPropertyOptional({ enum: STATS_GROUP_BY, description: 'Add a per-day breakdown (days in the tenant\'s time zone)' })
+  @IsOptional()
+  @IsIn(STATS_GROUP_BY)
+  groupBy?: StatsGroupBy;
+}

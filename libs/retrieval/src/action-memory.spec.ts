@@ -1,0 +1,235 @@
+import { describe, expect, it } from '@jest/globals';
+import {
+  applyMarks,
+  decideRetrieval,
+  EMPTY_SESSION_MEMORY,
+  InMemoryActionMemory,
+  lookupDomain,
+  type RetrievalCandidate,
+  type SessionMemoryState,
+} from './action-memory.js';
+import type { RelevanceLevel } from './relevance.js';
+
+const l0 = (filePath: string, domain: string): RetrievalCandidate => ({ filePath, domain, source: 'L0' });
+const l1 = (filePath: string, domain: string): RetrievalCandidate => ({ filePath, domain, source: 'L1' });
+const mem = (docs: string[], domains: [string, boolean][]): SessionMemoryState => ({
+  docs: new Set(docs),
+  domains: new Map(domains.map(([d, strong]) => [d, { strong }])),
+});
+
+describe('lookupDomain', () => {
+  it.each([
+    ['first L0 match wins over a better L1', [l1('x.md', 'b'), l0('a.md', 'a'), l0('c.md', 'c')], 'a'],
+    ['top L1 when no L0', [l1('x.md', 'b'), l1('y.md', 'c')], 'b'],
+    ['none', [], null],
+  ])('%s', (_n, candidates, expected) => {
+    expect(lookupDomain(candidates)).toBe(expected);
+  });
+});
+
+describe('decideRetrieval (BRIEF §4.2)', () => {
+  const table: {
+    name: string;
+    candidates: RetrievalCandidate[];
+    level: RelevanceLevel;
+    memory: SessionMemoryState;
+    topK?: number;
+    results: string[];
+    dedupReason: 'doc_retrieved' | 'domain_retrieved' | null;
+    domain: string | null;
+    domains: string[];
+  }[] = [
+    {
+      name: 'fresh session: returns topK, marks them',
+      candidates: [l0('arm/reset.md', 'arm'), l1('arm/power.md', 'arm'), l1('arm/led.md', 'arm')],
+      level: 'PRECISE',
+      memory: EMPTY_SESSION_MEMORY,
+      topK: 2,
+      results: ['arm/reset.md', 'arm/power.md'],
+      dedupReason: null,
+      domain: 'arm',
+      domains: ['arm'],
+    },
+    {
+      name: 'already returned documents are skipped, later candidates fill in',
+      candidates: [l1('a.md', 'arm'), l1('b.md', 'arm'), l1('c.md', 'arm')],
+      level: 'HIGHLY_RELEVANT',
+      memory: mem(['a.md'], [['arm', true]]),
+      topK: 2,
+      results: ['b.md', 'c.md'],
+      dedupReason: null,
+      domain: 'arm',
+      domains: ['arm'],
+    },
+    {
+      name: 'nothing new left → doc_retrieved',
+      candidates: [l1('a.md', 'arm'), l1('b.md', 'arm')],
+      level: 'HIGHLY_RELEVANT',
+      memory: mem(['a.md', 'b.md'], [['arm', true]]),
+      results: [],
+      dedupReason: 'doc_retrieved',
+      domain: 'arm',
+      domains: ['arm'],
+    },
+    {
+      name: 'REFERENCE lookup in a domain retrieved at a strong level → domain_retrieved (even with new docs)',
+      candidates: [l1('new.md', 'arm')],
+      level: 'REFERENCE',
+      memory: mem(['a.md'], [['arm', true]]),
+      results: [],
+      dedupReason: 'domain_retrieved',
+      domain: 'arm',
+      domains: ['arm'],
+    },
+    {
+      name: 'REFERENCE lookup in a domain retrieved only at REFERENCE → not withheld',
+      candidates: [l1('new.md', 'arm')],
+      level: 'REFERENCE',
+      memory: mem(['a.md'], [['arm', false]]),
+      results: ['new.md'],
+      dedupReason: null,
+      domain: 'arm',
+      domains: ['arm'],
+    },
+    {
+      name: 'domain check precedes doc check',
+      candidates: [l1('a.md', 'arm')],
+      level: 'REFERENCE',
+      memory: mem(['a.md'], [['arm', true]]),
+      results: [],
+      dedupReason: 'domain_retrieved',
+      domain: 'arm',
+      domains: ['arm'],
+    },
+    {
+      name: 'strong lookup in an already strong domain is not withheld',
+      candidates: [l0('b.md', 'arm')],
+      level: 'PRECISE',
+      memory: mem(['a.md'], [['arm', true]]),
+      results: ['b.md'],
+      dedupReason: null,
+      domain: 'arm',
+      domains: ['arm'],
+    },
+    {
+      name: 'REFERENCE lookup whose domain is another one → allowed, domain list grows',
+      candidates: [l1('p.md', 'pay'), l1('a.md', 'arm'), l1('q.md', 'arm')],
+      level: 'REFERENCE',
+      memory: mem(['a.md'], [['arm', true]]),
+      results: ['p.md', 'q.md'],
+      dedupReason: null,
+      domain: 'pay',
+      domains: ['arm', 'pay'],
+    },
+    {
+      name: 'no candidates → no dedup reason, empty results',
+      candidates: [],
+      level: 'REFERENCE',
+      memory: mem(['a.md'], [['arm', true]]),
+      results: [],
+      dedupReason: null,
+      domain: null,
+      domains: ['arm'],
+    },
+    {
+      name: 'duplicate candidates of one document are collapsed',
+      candidates: [l0('a.md', 'arm'), l1('a.md', 'arm'), l1('b.md', 'arm')],
+      level: 'PRECISE',
+      memory: EMPTY_SESSION_MEMORY,
+      results: ['a.md', 'b.md'],
+      dedupReason: null,
+      domain: 'arm',
+      domains: ['arm'],
+    },
+  ];
+
+  it.each(table)('$name', (row) => {
+    const decision = decideRetrieval({ candidates: row.candidates, relevanceLevel: row.level, memory: row.memory, topK: row.topK ?? 5 });
+    expect(decision.results.map((r) => r.filePath)).toEqual(row.results);
+    expect(decision.dedupReason).toBe(row.dedupReason);
+    expect(decision.domain).toBe(row.domain);
+    expect(decision.retrievedDomainsThisSession).toEqual(row.domains);
+    expect(decision.marks.map((m) => m.filePath)).toEqual(row.results);
+  });
+
+  it('marks every returned document under the lookup domain at the lookup level (seed T4)', () => {
+    const d = decideRetrieval({ candidates: [l0('a.md', 'arm'), l1('p.md', 'pay')], relevanceLevel: 'PRECISE', memory: EMPTY_SESSION_MEMORY, topK: 5 });
+    expect(d.marks).toEqual([
+      { domain: 'arm', filePath: 'a.md', level: 'PRECISE' },
+      { domain: 'arm', filePath: 'p.md', level: 'PRECISE' },
+    ]);
+    expect(d.retrievedDomainsThisSession).toEqual(['arm']);
+    const state = applyMarks(EMPTY_SESSION_MEMORY, d.marks);
+    expect([...state.docs]).toEqual(['a.md', 'p.md']);
+    expect([...state.domains]).toEqual([['arm', { strong: true }]]);
+    // p.md is now retrieved whatever domain a later lookup resolves to
+    const later = decideRetrieval({ candidates: [l1('p.md', 'pay')], relevanceLevel: 'HIGHLY_RELEVANT', memory: state, topK: 5 });
+    expect(later.dedupReason).toBe('doc_retrieved');
+  });
+
+  it('a REFERENCE lookup records its domain as weakly retrieved', () => {
+    const d = decideRetrieval({ candidates: [l1('x.md', 'misc')], relevanceLevel: 'REFERENCE', memory: EMPTY_SESSION_MEMORY, topK: 5 });
+    expect([...applyMarks(EMPTY_SESSION_MEMORY, d.marks).domains]).toEqual([['misc', { strong: false }]]);
+  });
+
+  it('a session walk-through: precise → repeat → reference in same domain', () => {
+    let state: SessionMemoryState = EMPTY_SESSION_MEMORY;
+    const first = decideRetrieval({ candidates: [l0('arm/reset.md', 'arm')], relevanceLevel: 'PRECISE', memory: state, topK: 5 });
+    state = applyMarks(state, first.marks);
+    const repeat = decideRetrieval({ candidates: [l0('arm/reset.md', 'arm')], relevanceLevel: 'PRECISE', memory: state, topK: 5 });
+    expect(repeat.dedupReason).toBe('doc_retrieved');
+    const vague = decideRetrieval({ candidates: [l1('arm/other.md', 'arm')], relevanceLevel: 'REFERENCE', memory: state, topK: 5 });
+    expect(vague.dedupReason).toBe('domain_retrieved');
+    expect(vague.retrievedDomainsThisSession).toEqual(['arm']);
+  });
+});
+
+describe('InMemoryActionMemory', () => {
+  it('implements the seed tracker (T1)', async () => {
+    const m = new InMemoryActionMemory();
+    await m.markRetrieved('s1', 'arm', 'arm/a.md', 'REFERENCE');
+    await m.markRetrieved('s1', 'pay', 'pay/b.md', 'PRECISE');
+    expect(await m.isDocRetrieved('s1', 'arm/a.md')).toBe(true);
+    expect(await m.isDocRetrieved('s1', 'pay/b.md')).toBe(true);
+    expect(await m.isDocRetrieved('s1', 'x.md')).toBe(false);
+    expect(await m.isDocRetrieved('s2', 'arm/a.md')).toBe(false);
+    expect(await m.isDomainRetrieved('s1', 'arm')).toBe(true);
+    expect(await m.isDomainRetrieved('s1', 'arm', 'strong')).toBe(false);
+    expect(await m.isDomainRetrieved('s1', 'pay', 'strong')).toBe(true);
+    expect(await m.isDomainRetrieved('s1', 'zzz')).toBe(false);
+    expect(await m.getRetrievedDomains('s1')).toEqual(['arm', 'pay']);
+    expect(await m.getRetrievedDomains('nobody')).toEqual([]);
+    await m.clearSession('s1');
+    expect(await m.getRetrievedDomains('s1')).toEqual([]);
+    expect(await m.isDocRetrieved('s1', 'arm/a.md')).toBe(false);
+  });
+
+  it('expires idle sessions', async () => {
+    let t = 1_000;
+    const m = new InMemoryActionMemory(500, () => t);
+    await m.markRetrieved('s', 'arm', 'a.md', 'PRECISE');
+    t += 400;
+    expect(await m.isDocRetrieved('s', 'a.md')).toBe(true);
+    t += 501;
+    expect(await m.isDocRetrieved('s', 'a.md')).toBe(false);
+    expect(await m.getRetrievedDomains('s')).toEqual([]);
+  });
+
+  it('20 parallel lookups in one session never return a document twice', async () => {
+    const m = new InMemoryActionMemory();
+    const candidates = Array.from({ length: 10 }, (_, i) => l1(`doc${i}.md`, 'arm'));
+    const decisions = await Promise.all(
+      Array.from({ length: 20 }, () => m.lookup('s', { candidates, relevanceLevel: 'HIGHLY_RELEVANT', topK: 1 })),
+    );
+    const returned = decisions.flatMap((d) => d.results.map((r) => r.filePath));
+    expect(new Set(returned).size).toBe(returned.length);
+    expect(returned).toHaveLength(10);
+    expect(decisions.filter((d) => d.dedupReason === 'doc_retrieved')).toHaveLength(10);
+  });
+
+  it('a failing lookup does not block the session', async () => {
+    const m = new InMemoryActionMemory();
+    await expect(m.withSession('s', async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+    await expect(m.withSession('s', async () => 42)).resolves.toBe(42);
+  });
+});

@@ -1,0 +1,230 @@
+/**
+ * Seed 002 T1/T4, BRIEF §4.2: the executor's per-session action memory (`session → domain → filePath`)
+ * and the pure decision of what a lookup returns given that memory. No Nest, no database: the
+ * persisted memory (PostgreSQL) implements the same interface and feeds the same decision.
+ */
+import { isStrongRelevance, type RelevanceLevel } from './relevance.js';
+
+export const DEDUP_REASONS = ['doc_retrieved', 'domain_retrieved'] as const;
+export type DedupReason = (typeof DEDUP_REASONS)[number];
+
+/** `any`: the domain key exists (the seed's check); `strong`: retrieved at PRECISE/HIGHLY_RELEVANT. */
+export type DomainRetrievalScope = 'any' | 'strong';
+
+/** What one session has retrieved so far. */
+export interface SessionMemoryState {
+  /** Every filePath returned in this session (any domain). */
+  docs: ReadonlySet<string>;
+  /** Domains in first-retrieved order → whether one of their documents was returned at a strong level. */
+  domains: ReadonlyMap<string, { strong: boolean }>;
+}
+
+export const EMPTY_SESSION_MEMORY: SessionMemoryState = Object.freeze({ docs: new Set<string>(), domains: new Map<string, { strong: boolean }>() });
+
+/** The seed's `RetrievedDocTracker`, asynchronous so the persisted implementation fits it. */
+export interface ActionMemory {
+  /** Records that `filePath` (of `domain`) was returned; `level` is the lookup's relevance level. */
+  markRetrieved(sessionId: string, domain: string, filePath: string, level?: RelevanceLevel): Promise<void>;
+  isDocRetrieved(sessionId: string, filePath: string): Promise<boolean>;
+  isDomainRetrieved(sessionId: string, domain: string, scope?: DomainRetrievalScope): Promise<boolean>;
+  /** Domains in first-retrieved order. */
+  getRetrievedDomains(sessionId: string): Promise<string[]>;
+  clearSession(sessionId: string): Promise<void>;
+}
+
+export interface RetrievalCandidate {
+  filePath: string;
+  domain: string;
+  /** `L0`: exact title/keyword/domain hit; `L1`: vector search. */
+  source: 'L0' | 'L1';
+}
+
+export interface RetrievalDecisionInput<T extends RetrievalCandidate> {
+  /**
+   * One entry per document, best first: L0 hits first (in their order), then L1 results by similarity.
+   * Candidates beyond `topK` are fallbacks that replace already-returned documents.
+   */
+  candidates: readonly T[];
+  /** The lookup's level, computed before dedup (seed T4: grade, then filter). */
+  relevanceLevel: RelevanceLevel;
+  memory: SessionMemoryState;
+  topK: number;
+}
+
+export interface MemoryMark {
+  /** The lookup's domain (seed T4: `markRetrieved(sessionId, domain, docKey)`), not necessarily the document's own. */
+  domain: string;
+  filePath: string;
+  /** The lookup's relevance level; PRECISE/HIGHLY_RELEVANT make the domain "strongly" retrieved. */
+  level: RelevanceLevel;
+}
+
+export interface RetrievalDecision<T extends RetrievalCandidate> {
+  results: T[];
+  dedupReason: DedupReason | null;
+  /** First L0 match's domain, else the top L1 result's; null with no candidates. */
+  domain: string | null;
+  /** Domains retrieved in this session including this lookup's, in first-retrieved order. */
+  retrievedDomainsThisSession: string[];
+  /** What to record in the memory (exactly the returned documents). */
+  marks: MemoryMark[];
+}
+
+/** First L0 match's domain, else the top L1 result's (seed T4). */
+export function lookupDomain(candidates: readonly RetrievalCandidate[]): string | null {
+  const l0 = candidates.find((c) => c.source === 'L0');
+  if (l0) return l0.domain;
+  const l1 = candidates.find((c) => c.source === 'L1');
+  return l1 ? l1.domain : null;
+}
+
+/**
+ * BRIEF §4.2 in order:
+ * 1. the lookup is only REFERENCE and its domain was already retrieved this session at
+ *    PRECISE/HIGHLY_RELEVANT → nothing returned, `domain_retrieved`;
+ * 2. otherwise documents already returned this session are dropped; candidates existed but none is
+ *    new → nothing returned, `doc_retrieved`;
+ * 3. otherwise the first `topK` new documents are returned (and marked), `dedupReason: null`.
+ * A lookup with no candidate at all has `dedupReason: null` (its hint is INSUFFICIENT).
+ */
+export function decideRetrieval<T extends RetrievalCandidate>(input: RetrievalDecisionInput<T>): RetrievalDecision<T> {
+  const { candidates, relevanceLevel, memory } = input;
+  const topK = Math.max(0, Math.floor(input.topK));
+  const domain = lookupDomain(candidates);
+  const known = [...memory.domains.keys()];
+  const withheld = (reason: DedupReason): RetrievalDecision<T> => ({ results: [], dedupReason: reason, domain, retrievedDomainsThisSession: known, marks: [] });
+
+  if (relevanceLevel === 'REFERENCE' && domain !== null && memory.domains.get(domain)?.strong === true) {
+    return withheld('domain_retrieved');
+  }
+  const seen = new Set<string>();
+  const fresh: T[] = [];
+  for (const c of candidates) {
+    if (seen.has(c.filePath)) continue;
+    seen.add(c.filePath);
+    if (!memory.docs.has(c.filePath)) fresh.push(c);
+  }
+  if (candidates.length > 0 && fresh.length === 0) return withheld('doc_retrieved');
+
+  const results = fresh.slice(0, topK);
+  // Seed T4: every returned document is recorded under the lookup's domain, at the lookup's level.
+  const marks = domain === null ? [] : results.map((r) => ({ domain, filePath: r.filePath, level: relevanceLevel }));
+  const domains = marks.length && !known.includes(domain as string) ? [...known, domain as string] : known;
+  return { results, dedupReason: null, domain, retrievedDomainsThisSession: domains, marks };
+}
+
+/** Applies marks to a state (what the persisted memory does in SQL); returns a new state. */
+export function applyMarks(state: SessionMemoryState, marks: readonly MemoryMark[]): SessionMemoryState {
+  const docs = new Set(state.docs);
+  const domains = new Map(state.domains);
+  for (const m of marks) {
+    docs.add(m.filePath);
+    const strong = isStrongRelevance(m.level);
+    const prev = domains.get(m.domain);
+    domains.set(m.domain, { strong: (prev?.strong ?? false) || strong });
+  }
+  return { docs, domains };
+}
+
+interface SessionRecord {
+  /** domain → filePath → strongest level seen (insertion order = first retrieved). */
+  domains: Map<string, Map<string, boolean>>;
+  touchedAt: number;
+}
+
+/**
+ * In-process memory for tests and single-process tools. Sessions idle longer than `ttlMs` read as
+ * empty (expiry). `withSession` serializes decide-and-mark per session, so concurrent lookups in one
+ * session never return a document twice.
+ */
+export class InMemoryActionMemory implements ActionMemory {
+  private readonly sessions = new Map<string, SessionRecord>();
+  private readonly locks = new Map<string, Promise<unknown>>();
+
+  constructor(
+    private readonly ttlMs: number = Number.POSITIVE_INFINITY,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  private record(sessionId: string): SessionRecord | undefined {
+    const rec = this.sessions.get(sessionId);
+    if (rec && this.now() - rec.touchedAt > this.ttlMs) {
+      this.sessions.delete(sessionId);
+      return undefined;
+    }
+    return rec;
+  }
+
+  async markRetrieved(sessionId: string, domain: string, filePath: string, level: RelevanceLevel = 'REFERENCE'): Promise<void> {
+    let rec = this.record(sessionId);
+    if (!rec) {
+      rec = { domains: new Map(), touchedAt: this.now() };
+      this.sessions.set(sessionId, rec);
+    }
+    rec.touchedAt = this.now();
+    let files = rec.domains.get(domain);
+    if (!files) {
+      files = new Map();
+      rec.domains.set(domain, files);
+    }
+    files.set(filePath, (files.get(filePath) ?? false) || isStrongRelevance(level));
+  }
+
+  async isDocRetrieved(sessionId: string, filePath: string): Promise<boolean> {
+    const rec = this.record(sessionId);
+    if (!rec) return false;
+    for (const files of rec.domains.values()) if (files.has(filePath)) return true;
+    return false;
+  }
+
+  async isDomainRetrieved(sessionId: string, domain: string, scope: DomainRetrievalScope = 'any'): Promise<boolean> {
+    const files = this.record(sessionId)?.domains.get(domain);
+    if (!files) return false;
+    return scope === 'any' ? true : [...files.values()].some(Boolean);
+  }
+
+  async getRetrievedDomains(sessionId: string): Promise<string[]> {
+    return [...(this.record(sessionId)?.domains.keys() ?? [])];
+  }
+
+  async clearSession(sessionId: string): Promise<void> {
+    this.sessions.delete(sessionId);
+  }
+
+  async snapshot(sessionId: string): Promise<SessionMemoryState> {
+    const rec = this.record(sessionId);
+    if (!rec) return EMPTY_SESSION_MEMORY;
+    const docs = new Set<string>();
+    const domains = new Map<string, { strong: boolean }>();
+    for (const [domain, files] of rec.domains) {
+      domains.set(domain, { strong: [...files.values()].some(Boolean) });
+      for (const f of files.keys()) docs.add(f);
+    }
+    return { docs, domains };
+  }
+
+  /** Runs `fn` exclusively for `sessionId` (other sessions proceed in parallel). */
+  async withSession<R>(sessionId: string, fn: () => Promise<R>): Promise<R> {
+    const prev = this.locks.get(sessionId) ?? Promise.resolve();
+    const run = prev.then(fn, fn);
+    const settled = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.locks.set(sessionId, settled);
+    try {
+      return await run;
+    } finally {
+      if (this.locks.get(sessionId) === settled) this.locks.delete(sessionId);
+    }
+  }
+
+  /** Snapshot → `decideRetrieval` → mark, atomically per session. */
+  async lookup<T extends RetrievalCandidate>(sessionId: string, input: Omit<RetrievalDecisionInput<T>, 'memory'>): Promise<RetrievalDecision<T>> {
+    return this.withSession(sessionId, async () => {
+      const decision = decideRetrieval({ ...input, memory: await this.snapshot(sessionId) });
+      for (const m of decision.marks) await this.markRetrieved(sessionId, m.domain, m.filePath, m.level);
+      return decision;
+    });
+  }
+}

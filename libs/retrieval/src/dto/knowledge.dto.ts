@@ -1,0 +1,159 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsIn,
+  IsInt,
+  IsNotEmpty,
+  IsNumber,
+  IsObject,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+} from 'class-validator';
+import { CONFIDENCE_PROFILES } from '../retrieval-confidence.js';
+
+const NOT_BLANK = /\S/;
+
+export class UpsertDocumentDto {
+  @ApiProperty({ example: 'robot-arm', maxLength: 100 })
+  @IsString()
+  @Matches(NOT_BLANK, { message: 'domain must not be blank' })
+  @MaxLength(100)
+  domain: string;
+
+  @ApiProperty({ example: 'robot-arm/reset.md', description: 'Unique per tenant; re-posting the same path replaces the document.', maxLength: 1000 })
+  @IsString()
+  @Matches(NOT_BLANK, { message: 'filePath must not be empty' })
+  @MaxLength(1000)
+  filePath: string;
+
+  @ApiProperty({ example: '机械臂复位步骤', maxLength: 500 })
+  @IsString()
+  @Matches(NOT_BLANK, { message: 'title must not be blank' })
+  @MaxLength(500)
+  title: string;
+
+  @ApiProperty({ description: 'Document text (at most 2 MiB of UTF-8).' })
+  @IsString()
+  @IsNotEmpty()
+  content: string;
+
+  @ApiPropertyOptional({ type: [String], example: ['复位', 'reset'], description: 'L0 exact-hit keywords (matched case-insensitively in queries).' })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(100)
+  @IsString({ each: true })
+  @MinLength(1, { each: true })
+  @MaxLength(200, { each: true })
+  keywords?: string[];
+
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true })
+  @IsOptional()
+  @IsObject()
+  metadata?: Record<string, unknown>;
+}
+
+export class ListDocumentsQueryDto {
+  @ApiPropertyOptional({ maxLength: 100 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  domain?: string;
+
+  @ApiPropertyOptional({ description: 'Opaque cursor from the previous page' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(500)
+  cursor?: string;
+
+  @ApiPropertyOptional({ minimum: 1, maximum: 200, default: 50 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(200)
+  limit?: number;
+}
+
+export class LookupDto {
+  @ApiProperty({ description: 'The agent run (session) this lookup belongs to; its action memory dedups results.', maxLength: 200 })
+  @IsString()
+  @Matches(NOT_BLANK, { message: 'sessionId must not be blank' })
+  @MaxLength(200)
+  sessionId: string;
+
+  @ApiProperty({ example: '机械臂无法复位怎么办', maxLength: 4000 })
+  @IsString()
+  @Matches(NOT_BLANK, { message: 'query must not be empty' })
+  @MaxLength(4000)
+  query: string;
+
+  @ApiPropertyOptional({ description: 'Restrict L0 and L1 to this domain', maxLength: 100 })
+  @IsOptional()
+  @IsString()
+  @Matches(NOT_BLANK, { message: 'domain must not be blank' })
+  @MaxLength(100)
+  domain?: string;
+
+  @ApiPropertyOptional({ minimum: 1, maximum: 20, default: 5 })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(20)
+  topK?: number;
+
+  @ApiPropertyOptional({ description: 'Routed intent; its confidenceProfile drives the retrieval confidence', maxLength: 100 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  intent?: string;
+
+  @ApiPropertyOptional({ enum: CONFIDENCE_PROFILES, description: 'Overrides the profile resolved from the intent (default "search")' })
+  @IsOptional()
+  @IsIn(CONFIDENCE_PROFILES)
+  confidenceProfile?: (typeof CONFIDENCE_PROFILES)[number];
+}
+
+export class RetrievalSettingsDto {
+  @ApiPropertyOptional({ minimum: 0.0001, maximum: 1000, example: 2.0 })
+  @IsOptional()
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  maxL2Distance?: number;
+
+  @ApiPropertyOptional({ minimum: 0, maximum: 1, example: 0.75 })
+  @IsOptional()
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  highlyRelevantThreshold?: number;
+
+  @ApiPropertyOptional({ minimum: 0, maximum: 1, example: 0.5 })
+  @IsOptional()
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  referenceThreshold?: number;
+
+  @ApiPropertyOptional({ minimum: 60, maximum: 2592000, example: 86400 })
+  @IsOptional()
+  @IsInt()
+  @Min(60)
+  @Max(2_592_000)
+  memoryTtlSeconds?: number;
+
+  @ApiPropertyOptional({ minimum: 64, maximum: 8192, example: 512 })
+  @IsOptional()
+  @IsInt()
+  @Min(64)
+  @Max(8192)
+  chunkSize?: number;
+
+  @ApiPropertyOptional({ minimum: 0, maximum: 4096, example: 64 })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(4096)
+  chunkOverlap?: number;
+}

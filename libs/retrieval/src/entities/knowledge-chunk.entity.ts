@@ -1,0 +1,46 @@
+import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { KnowledgeDocumentEntity } from './knowledge-document.entity.js';
+
+/**
+ * One embedded chunk. `embedding` is an untyped pgvector column: its space is `embeddingModel`
+ * (the provider id) and `embeddingDim`; per-dimension HNSW indexes are created by VectorIndexService.
+ */
+@Entity('knowledge_chunk')
+@Unique('uq_knowledge_chunk_position', ['documentId', 'embeddingModel', 'chunkIndex'])
+@Check('chk_knowledge_chunk_dim', `embedding_dim > 0 AND chunk_index >= 0`)
+@Index('idx_knowledge_chunk_tenant_model', ['tenantId', 'embeddingModel', 'domain'])
+export class KnowledgeChunkEntity {
+  @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'pk_knowledge_chunk' })
+  id: string;
+
+  @Column({ name: 'tenant_id', type: 'uuid' })
+  tenantId: string;
+
+  @Column({ name: 'document_id', type: 'uuid' })
+  documentId: string;
+
+  @ManyToOne(() => KnowledgeDocumentEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'document_id', foreignKeyConstraintName: 'fk_knowledge_chunk_document' })
+  document?: KnowledgeDocumentEntity;
+
+  @Column({ type: 'varchar', length: 100 })
+  domain: string;
+
+  @Column({ name: 'chunk_index', type: 'integer' })
+  chunkIndex: number;
+
+  @Column({ type: 'text' })
+  content: string;
+
+  @Column({ type: 'vector', select: false })
+  embedding: number[];
+
+  @Column({ name: 'embedding_model', type: 'varchar', length: 200 })
+  embeddingModel: string;
+
+  @Column({ name: 'embedding_dim', type: 'integer' })
+  embeddingDim: number;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+}

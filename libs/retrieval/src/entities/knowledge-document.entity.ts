@@ -1,0 +1,48 @@
+import { Check, Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, Unique, UpdateDateColumn } from 'typeorm';
+
+/** A knowledge-base document of one tenant, unique by `filePath` (upserted by it). */
+@Entity('knowledge_document')
+@Unique('uq_knowledge_document_path', ['tenantId', 'filePath'])
+@Check('chk_knowledge_document_counts', `chunk_count >= 0 AND version >= 1`)
+@Index('idx_knowledge_document_tenant_created', ['tenantId', 'createdAt', 'id'])
+@Index('idx_knowledge_document_tenant_domain', ['tenantId', 'domain', 'createdAt', 'id'])
+export class KnowledgeDocumentEntity {
+  @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'pk_knowledge_document' })
+  id: string;
+
+  @Column({ name: 'tenant_id', type: 'uuid' })
+  tenantId: string;
+
+  @Column({ type: 'varchar', length: 100 })
+  domain: string;
+
+  @Column({ name: 'file_path', type: 'varchar', length: 1000 })
+  filePath: string;
+
+  @Column({ type: 'varchar', length: 500 })
+  title: string;
+
+  @Column({ type: 'text' })
+  content: string;
+
+  @Column({ type: 'jsonb', default: [] })
+  keywords: string[];
+
+  @Column({ type: 'jsonb', default: {} })
+  metadata: Record<string, unknown>;
+
+  @Column({ name: 'content_hash', type: 'char', length: 64 })
+  contentHash: string;
+
+  @Column({ name: 'chunk_count', type: 'integer', default: 0 })
+  chunkCount: number;
+
+  @Column({ type: 'integer', default: 1 })
+  version: number;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt: Date;
+}

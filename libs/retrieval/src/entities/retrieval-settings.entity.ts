@@ -1,0 +1,29 @@
+import { Check, Column, Entity, PrimaryGeneratedColumn, Unique, UpdateDateColumn } from 'typeorm';
+import type { RetrievalNormalizationConfig } from '../relevance.js';
+
+/** Per-tenant retrieval overrides (`retrieval.normalization.*`, action-memory TTL). */
+@Entity('retrieval_settings')
+@Unique('uq_retrieval_settings_tenant', ['tenantId'])
+@Check('chk_retrieval_settings_values', `memory_ttl_seconds >= 60 AND chunk_size >= 64 AND chunk_overlap >= 0 AND chunk_overlap < chunk_size`)
+export class RetrievalSettingsEntity {
+  @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'pk_retrieval_settings' })
+  id: string;
+
+  @Column({ name: 'tenant_id', type: 'uuid' })
+  tenantId: string;
+
+  @Column({ type: 'jsonb', default: {} })
+  normalization: Partial<RetrievalNormalizationConfig>;
+
+  @Column({ name: 'memory_ttl_seconds', type: 'integer', default: 86400 })
+  memoryTtlSeconds: number;
+
+  @Column({ name: 'chunk_size', type: 'integer', default: 512 })
+  chunkSize: number;
+
+  @Column({ name: 'chunk_overlap', type: 'integer', default: 64 })
+  chunkOverlap: number;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt: Date;
+}

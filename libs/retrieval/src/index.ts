@@ -1,0 +1,20 @@
+// Public surface of the retrieval lib.
+// Pure logic (no Nest, no database): grading, confidence, chunking, action-memory decisions.
+export * from './relevance.js';
+export * from './retrieval-confidence.js';
+export * from './chunker.js';
+export * from './action-memory.js';
+export * from './vector-sql.js';
+export * from './prompts/executor-prompt.js';
+// Nest module and its services.
+export * from './retrieval.exception.js';
+export * from './entities/index.js';
+export * from './dto/knowledge.dto.js';
+export { KnowledgeService, MAX_DOCUMENT_BYTES, MAX_BULK_ITEMS, unitVector, type UpsertResult, type UpsertStatus, type BulkItemResult } from './knowledge.service.js';
+export { LookupService, CONFIDENCE_PROFILE_RESOLVER, LOOKUP_TOOL_NAME, type ConfidenceProfileResolver, type LookupResult, type LookupResultItem } from './lookup.service.js';
+export { ActionMemoryService, PersistedActionMemory } from './action-memory.service.js';
+export { RetrievalSettingsService, type EffectiveRetrievalSettings } from './retrieval-settings.service.js';
+export { MEMORY_EXPIRY_JOB, REEMBED_JOB } from './retrieval-jobs.service.js';
+export { KnowledgeRepository, type DocumentSummary, type ChunkHit, type VectorSpace } from './knowledge.repository.js';
+export { DEMO_KNOWLEDGE, type DemoDocument } from './demo-knowledge.js';
+export * from './retrieval.module.js';

@@ -1,0 +1,156 @@
+import 'reflect-metadata';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { DataSource } from 'typeorm';
+import { asTenantId } from '@arbiter/common';
+import { LocalEmbeddingProvider } from '@arbiter/llm';
+import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
+import { ActionMemoryRepository } from './action-memory.repository.js';
+import { ActionMemoryService } from './action-memory.service.js';
+import { RETRIEVAL_ENTITIES } from './entities/index.js';
+import { KnowledgeRepository } from './knowledge.repository.js';
+import { KnowledgeService } from './knowledge.service.js';
+import { RetrievalJobs } from './retrieval-jobs.service.js';
+import { RetrievalSettingsRepository } from './retrieval-settings.repository.js';
+import { RetrievalSettingsService } from './retrieval-settings.service.js';
+import { VectorIndexService } from './vector-index.service.js';
+
+const T1 = asTenantId('00000000-0000-4000-8000-000000000001');
+const T2 = asTenantId('00000000-0000-4000-8000-000000000002');
+
+describe('knowledge store on pgvector (integration)', () => {
+  let db: TestDatabase;
+  let ds: DataSource;
+  let repo: KnowledgeRepository;
+  let settings: RetrievalSettingsService;
+  const provider = new LocalEmbeddingProvider({ dimension: 384 });
+  let knowledge: KnowledgeService;
+  let index: VectorIndexService;
+  let memoryRepo: ActionMemoryRepository;
+  let memory: ActionMemoryService;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    ds = await new DataSource({ type: 'postgres', url: db.url, entities: RETRIEVAL_ENTITIES, synchronize: false, installExtensions: false, uuidExtension: 'pgcrypto', logging: false, extra: { max: db.kind === 'pglite' ? 1 : 8 } }).initialize();
+    repo = new KnowledgeRepository(ds);
+    settings = new RetrievalSettingsService(new RetrievalSettingsRepository(ds));
+    knowledge = new KnowledgeService(repo, settings, provider);
+    index = new VectorIndexService(repo, provider);
+    await index.onModuleInit();
+    memoryRepo = new ActionMemoryRepository(ds);
+    memory = new ActionMemoryService(memoryRepo, settings);
+  }, 60_000);
+  afterAll(async () => {
+    await ds?.destroy();
+    await db?.close();
+  });
+
+  const doc = (filePath: string, content: string, extra: Record<string, unknown> = {}) => ({ domain: 'arm', filePath, title: `Title of ${filePath}`, content, ...extra });
+
+  it('creates the HNSW index for the provider dimension and vector search uses it', async () => {
+    expect(await repo.indexExists('idx_knowledge_chunk_hnsw_384')).toBe(true);
+    for (let i = 0; i < 30; i++) await knowledge.upsert(T1, doc(`bulk/${i}.md`, `Document ${i} talks about topic ${i % 5}. 第${i}号文档。`));
+    const plan = await ds.transaction(async (tx) => {
+      await tx.query('SET LOCAL enable_seqscan = off');
+      const rows: { 'QUERY PLAN': string }[] = await tx.query(
+        `EXPLAIN SELECT id FROM knowledge_chunk c WHERE c.embedding_dim = 384 AND c.tenant_id = $1 AND c.embedding_model = $2 ORDER BY (c.embedding::vector(384)) <-> $3::vector(384) LIMIT 5`,
+        [T1, provider.id, `[${new Array(384).fill(0).map((_, i) => (i === 0 ? 1 : 0)).join(',')}]`],
+      );
+      return rows.map((r) => r['QUERY PLAN']).join('\n');
+    });
+    expect(plan).toContain('idx_knowledge_chunk_hnsw_384');
+  });
+
+  it('every stored vector has unit norm (seed T7) and the dimension of its space', async () => {
+    const { rows } = await db.pool.query<{ norm: number; dims: number; dim: number; model: string }>(
+      'SELECT vector_norm(embedding) AS norm, vector_dims(embedding) AS dims, embedding_dim AS dim, embedding_model AS model FROM knowledge_chunk',
+    );
+    expect(rows.length).toBeGreaterThanOrEqual(30);
+    for (const r of rows) {
+      expect(Math.abs(Number(r.norm) - 1)).toBeLessThan(0.01);
+      expect(Number(r.dims)).toBe(Number(r.dim));
+    }
+  });
+
+  it('a concurrent lookup sees a document wholly old or wholly new while it is replaced', async () => {
+    const version = (v: string) => Array.from({ length: 6 }, (_, i) => `Version ${v} paragraph ${i}: the calibration procedure ${v}${i}.`).join('\n\n');
+    await knowledge.upsert(T1, doc('atomic.md', version('A'), { title: 'Atomic' }));
+    const query = await provider.embedQuery('calibration procedure version');
+    let stop = false;
+    const mixed: string[][] = [];
+    const reader = (async () => {
+      let reads = 0;
+      while (!stop || reads < 5) {
+        const hits = await repo.nearestChunks(T1, { model: provider.id, dim: 384 }, query, 200);
+        const versions = new Set(hits.filter((h) => h.filePath === 'atomic.md').map((h) => h.content.match(/Version (\w)/)?.[1] ?? '?'));
+        if (versions.size > 1) mixed.push([...versions]);
+        reads++;
+      }
+      return reads;
+    })();
+    for (let i = 0; i < 6; i++) await knowledge.upsert(T1, doc('atomic.md', version(i % 2 ? 'A' : 'B'), { title: 'Atomic' }));
+    stop = true;
+    expect(await reader).toBeGreaterThan(0);
+    expect(mixed).toEqual([]);
+    const { rows } = await db.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM knowledge_chunk c JOIN knowledge_document d ON d.id = c.document_id WHERE d.file_path = 'atomic.md'`);
+    expect(rows[0].n).toBeGreaterThan(0);
+  });
+
+  it('identical file paths in two tenants are separate documents; search never crosses tenants', async () => {
+    await knowledge.upsert(T1, doc('same.md', 'Tenant one secret about gripper torque.'));
+    await knowledge.upsert(T2, doc('same.md', 'Tenant two secret about gripper torque.'));
+    const v = await provider.embedQuery('gripper torque secret');
+    const one = await repo.nearestChunks(T1, { model: provider.id, dim: 384 }, v, 50);
+    const two = await repo.nearestChunks(T2, { model: provider.id, dim: 384 }, v, 50);
+    expect(one.some((h) => h.content.includes('Tenant two'))).toBe(false);
+    expect(two.every((h) => h.content.includes('Tenant two'))).toBe(true);
+    expect((await repo.findExactHits(T2, 'Title of same.md please', undefined, 10)).length).toBe(1);
+  });
+
+  it('persisted action memory: the seed tracker contract, strong domains, expiry and purge', async () => {
+    const m = await memory.forTenant(T1);
+    await m.markRetrieved('sess', 'arm', 'a.md', 'REFERENCE');
+    await m.markRetrieved('sess', 'pay', 'b.md', 'PRECISE');
+    expect(await m.isDocRetrieved('sess', 'a.md')).toBe(true);
+    expect(await m.isDocRetrieved('sess', 'zzz.md')).toBe(false);
+    expect(await m.isDomainRetrieved('sess', 'arm')).toBe(true);
+    expect(await m.isDomainRetrieved('sess', 'arm', 'strong')).toBe(false);
+    expect(await m.isDomainRetrieved('sess', 'pay', 'strong')).toBe(true);
+    expect(await m.getRetrievedDomains('sess')).toEqual(['arm', 'pay']);
+    // another tenant with the same session id has its own memory
+    expect(await (await memory.forTenant(T2)).getRetrievedDomains('sess')).toEqual([]);
+    // a later REFERENCE mark never downgrades a strong one
+    await m.markRetrieved('sess', 'pay', 'b.md', 'REFERENCE');
+    expect(await m.isDomainRetrieved('sess', 'pay', 'strong')).toBe(true);
+
+    await memoryRepo.expireSession(T1, 'sess');
+    expect(await m.getRetrievedDomains('sess')).toEqual([]);
+    expect(await memory.purgeExpired(T1)).toBe(2);
+    await m.markRetrieved('sess2', 'arm', 'a.md');
+    await m.clearSession('sess2');
+    expect(await m.isDocRetrieved('sess2', 'a.md')).toBe(false);
+  });
+
+  it('changing the embedding provider needs no migration: re-embed into a new space, lookups keep working', async () => {
+    const small = new LocalEmbeddingProvider({ dimension: 64 });
+    const before = await db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM knowledge_document WHERE tenant_id = $1', [T1]);
+    const smallKnowledge = new KnowledgeService(repo, settings, small);
+    const jobs = new RetrievalJobs(memory, repo, smallKnowledge, settings, new VectorIndexService(repo, small), small);
+    // Mid-way (one batch), the old space still serves the old provider and the new space its migrated documents.
+    const migrated = await repo.documentsMissingSpace(T1, { model: small.id, dim: 64 }, null, 3);
+    for (const d of migrated) await repo.replaceChunksInSpace(T1, d.id, d.domain, await smallKnowledge.embedChunks(d.title, [d.content]), { model: small.id, dim: 64 });
+    const q384 = await provider.embedQuery('topic 3');
+    expect((await repo.nearestChunks(T1, { model: provider.id, dim: 384 }, q384, 5)).length).toBe(5);
+    const q64 = await small.embedQuery('topic 3');
+    expect((await repo.nearestChunks(T1, { model: small.id, dim: 64 }, q64, 5)).length).toBeGreaterThan(0);
+
+    const done = await jobs.reembed(T1, null, 10);
+    expect(done).toBe(before.rows[0].n - migrated.length);
+    expect(await repo.indexExists('idx_knowledge_chunk_hnsw_64')).toBe(true);
+    const spaces = await db.pool.query<{ model: string; dim: number }>('SELECT DISTINCT embedding_model AS model, embedding_dim AS dim FROM knowledge_chunk WHERE tenant_id = $1', [T1]);
+    expect(spaces.rows).toEqual([{ model: small.id, dim: 64 }]);
+    expect((await repo.nearestChunks(T1, { model: small.id, dim: 64 }, q64, 5)).length).toBe(5);
+    // tenant 2 is untouched
+    const other = await db.pool.query<{ model: string }>('SELECT DISTINCT embedding_model AS model FROM knowledge_chunk WHERE tenant_id = $1', [T2]);
+    expect(other.rows).toEqual([{ model: provider.id }]);
+  });
+});

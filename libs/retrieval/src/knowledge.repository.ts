@@ -1,0 +1,336 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
+
+/** Where a read runs: the pool, or a transaction of the caller (`ActionMemoryRepository.transaction`). */
+export type Db = DataSource | EntityManager;
+import { decodeCursor, encodeCursor, type Page, type TenantId } from '@arbiter/common';
+import { distanceSql, toVectorLiteral } from './vector-sql.js';
+
+export interface DocumentRow {
+  id: string;
+  domain: string;
+  filePath: string;
+  title: string;
+  content: string;
+  keywords: string[];
+  metadata: Record<string, unknown>;
+  contentHash: string;
+  chunkCount: number;
+  version: number;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export type DocumentSummary = Omit<DocumentRow, 'content'> & { contentLength: number };
+
+export interface NewDocument {
+  domain: string;
+  filePath: string;
+  title: string;
+  content: string;
+  keywords: string[];
+  metadata: Record<string, unknown>;
+  contentHash: string;
+}
+
+export interface NewChunk {
+  content: string;
+  embedding: readonly number[];
+}
+
+export interface VectorSpace {
+  model: string;
+  dim: number;
+}
+
+/** One chunk hit of a vector search, with its document. */
+export interface ChunkHit {
+  documentId: string;
+  filePath: string;
+  title: string;
+  domain: string;
+  chunkIndex: number;
+  content: string;
+  distance: number;
+}
+
+interface RawDocument {
+  id: string;
+  domain: string;
+  file_path: string;
+  title: string;
+  content?: string;
+  content_length?: number;
+  keywords: string[];
+  metadata: Record<string, unknown>;
+  content_hash: string;
+  chunk_count: number;
+  version: number;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const DOC_COLUMNS = 'id, domain, file_path, title, keywords, metadata, content_hash, chunk_count, version, created_at, updated_at';
+
+function toSummary(r: RawDocument): DocumentSummary {
+  return {
+    id: r.id,
+    domain: r.domain,
+    filePath: r.file_path,
+    title: r.title,
+    keywords: r.keywords,
+    metadata: r.metadata,
+    contentHash: r.content_hash,
+    chunkCount: r.chunk_count,
+    version: r.version,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+    contentLength: Number(r.content_length ?? 0),
+  };
+}
+
+interface RawHit {
+  document_id: string;
+  file_path: string;
+  title: string;
+  domain: string;
+  chunk_index: number;
+  content: string;
+  distance: number;
+}
+
+const toHit = (r: RawHit): ChunkHit => ({
+  documentId: r.document_id,
+  filePath: r.file_path,
+  title: r.title,
+  domain: r.domain,
+  chunkIndex: r.chunk_index,
+  content: r.content,
+  distance: Number(r.distance),
+});
+
+/** All knowledge-base SQL. Every method is scoped by the tenant id it takes first. */
+@Injectable()
+export class KnowledgeRepository {
+  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+
+  async findByPath(tenantId: TenantId, filePath: string): Promise<DocumentSummary | null> {
+    const rows: RawDocument[] = await this.ds.query(`SELECT ${DOC_COLUMNS}, length(content) AS content_length FROM knowledge_document WHERE tenant_id = $1 AND file_path = $2`, [tenantId, filePath]);
+    return rows[0] ? toSummary(rows[0]) : null;
+  }
+
+  async get(tenantId: TenantId, id: string): Promise<(DocumentSummary & { content: string }) | null> {
+    const rows: RawDocument[] = await this.ds.query(`SELECT ${DOC_COLUMNS}, content, length(content) AS content_length FROM knowledge_document WHERE tenant_id = $1 AND id = $2`, [tenantId, id]);
+    return rows[0] ? { ...toSummary(rows[0]), content: rows[0].content ?? '' } : null;
+  }
+
+  /** True when the stored document has this content hash and chunks in `space` (re-posting it is a no-op). */
+  async isUnchanged(tenantId: TenantId, filePath: string, doc: NewDocument, space: VectorSpace): Promise<DocumentSummary | null> {
+    const rows: RawDocument[] = await this.ds.query(
+      `SELECT ${DOC_COLUMNS}, length(content) AS content_length FROM knowledge_document d
+        WHERE d.tenant_id = $1 AND d.file_path = $2 AND d.content_hash = $3 AND d.domain = $4 AND d.title = $5
+          AND d.keywords = $6::jsonb AND d.metadata = $7::jsonb
+          AND (d.chunk_count = 0 OR EXISTS (SELECT 1 FROM knowledge_chunk c WHERE c.document_id = d.id AND c.embedding_model = $8))`,
+      [tenantId, filePath, doc.contentHash, doc.domain, doc.title, JSON.stringify(doc.keywords), JSON.stringify(doc.metadata), space.model],
+    );
+    return rows[0] ? toSummary(rows[0]) : null;
+  }
+
+  /**
+   * Upserts the document by filePath and replaces all its chunks in one transaction: a concurrent
+   * lookup (one statement, one snapshot) sees the old or the new version, never a mix.
+   */
+  async replace(tenantId: TenantId, doc: NewDocument, chunks: readonly NewChunk[], space: VectorSpace): Promise<{ document: DocumentSummary; created: boolean }> {
+    return this.ds.transaction(async (em) => {
+      const rows: (RawDocument & { inserted: boolean })[] = await em.query(
+        `INSERT INTO knowledge_document (tenant_id, domain, file_path, title, content, keywords, metadata, content_hash, chunk_count)
+         VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb, $8, $9)
+         ON CONFLICT ON CONSTRAINT uq_knowledge_document_path DO UPDATE SET
+           domain = EXCLUDED.domain, title = EXCLUDED.title, content = EXCLUDED.content, keywords = EXCLUDED.keywords,
+           metadata = EXCLUDED.metadata, content_hash = EXCLUDED.content_hash, chunk_count = EXCLUDED.chunk_count,
+           version = knowledge_document.version + 1, updated_at = now()
+         RETURNING ${DOC_COLUMNS}, length(content) AS content_length, (xmax = 0) AS inserted`,
+        [tenantId, doc.domain, doc.filePath, doc.title, doc.content, JSON.stringify(doc.keywords), JSON.stringify(doc.metadata), doc.contentHash, chunks.length],
+      );
+      const row = rows[0];
+      await em.query('DELETE FROM knowledge_chunk WHERE tenant_id = $1 AND document_id = $2', [tenantId, row.id]);
+      await this.insertChunks(em, tenantId, row.id, doc.domain, chunks, space);
+      return { document: toSummary(row), created: row.inserted };
+    });
+  }
+
+  private async insertChunks(em: EntityManager, tenantId: TenantId, documentId: string, domain: string, chunks: readonly NewChunk[], space: VectorSpace): Promise<void> {
+    const BATCH = 500;
+    for (let i = 0; i < chunks.length; i += BATCH) {
+      const batch = chunks.slice(i, i + BATCH);
+      await em.query(
+        `INSERT INTO knowledge_chunk (tenant_id, document_id, domain, chunk_index, content, embedding, embedding_model, embedding_dim)
+         SELECT $1, $2, $3, t.idx, t.content, t.emb::vector, $4, $5
+           FROM unnest($6::int[], $7::text[], $8::text[]) AS t(idx, content, emb)`,
+        [tenantId, documentId, domain, space.model, space.dim, batch.map((_, k) => i + k), batch.map((c) => c.content), batch.map((c) => toVectorLiteral(c.embedding))],
+      );
+    }
+  }
+
+  /** Adds chunks of another vector space to an existing document (re-embedding), replacing that space's chunks. */
+  async replaceChunksInSpace(tenantId: TenantId, documentId: string, domain: string, chunks: readonly NewChunk[], space: VectorSpace): Promise<void> {
+    await this.ds.transaction(async (em) => {
+      await em.query('DELETE FROM knowledge_chunk WHERE tenant_id = $1 AND document_id = $2 AND embedding_model = $3', [tenantId, documentId, space.model]);
+      await this.insertChunks(em, tenantId, documentId, domain, chunks, space);
+    });
+  }
+
+  /** Documents that have chunks but none in `space`, oldest first (re-embed job). */
+  async documentsMissingSpace(tenantId: TenantId, space: VectorSpace, afterId: string | null, limit: number): Promise<{ id: string; domain: string; title: string; content: string }[]> {
+    return this.ds.query(
+      `SELECT d.id, d.domain, d.title, d.content FROM knowledge_document d
+        WHERE d.tenant_id = $1 AND d.chunk_count > 0 AND ($2::uuid IS NULL OR d.id > $2::uuid)
+          AND NOT EXISTS (SELECT 1 FROM knowledge_chunk c WHERE c.document_id = d.id AND c.embedding_model = $3)
+        ORDER BY d.id LIMIT $4`,
+      [tenantId, afterId, space.model, limit],
+    );
+  }
+
+  /** Drops chunks of other vector spaces once every document has chunks in `space`. */
+  async dropOtherSpaces(tenantId: TenantId, space: VectorSpace): Promise<number> {
+    const res: [unknown[], number] = await this.ds.query('DELETE FROM knowledge_chunk WHERE tenant_id = $1 AND embedding_model <> $2', [tenantId, space.model]);
+    return res[1];
+  }
+
+  async list(tenantId: TenantId, options: { domain?: string; cursor?: string; limit: number }): Promise<Page<DocumentSummary>> {
+    const params: unknown[] = [tenantId];
+    let where = 'tenant_id = $1';
+    if (options.domain) {
+      params.push(options.domain);
+      where += ` AND domain = $${params.length}`;
+    }
+    if (options.cursor) {
+      const c = decodeCursor(options.cursor);
+      params.push(c.createdAt, c.id);
+      where += ` AND (created_at, id) < ($${params.length - 1}::timestamptz, $${params.length}::uuid)`;
+    }
+    params.push(options.limit + 1);
+    const rows: RawDocument[] = await this.ds.query(
+      `SELECT ${DOC_COLUMNS}, length(content) AS content_length FROM knowledge_document WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT $${params.length}`,
+      params,
+    );
+    const items = rows.slice(0, options.limit).map(toSummary);
+    const last = items[items.length - 1];
+    const nextCursor = rows.length > options.limit && last ? encodeCursor({ createdAt: last.createdAt.toISOString(), id: last.id }) : null;
+    return { items, nextCursor };
+  }
+
+  async delete(tenantId: TenantId, id: string): Promise<boolean> {
+    const res: [unknown[], number] = await this.ds.query('DELETE FROM knowledge_document WHERE tenant_id = $1 AND id = $2', [tenantId, id]);
+    return res[1] > 0;
+  }
+
+  /**
+   * L0 exact hits: documents whose title or one of whose keywords (>= 2 characters) occurs in the query
+   * (case-insensitive). With `domain`, only that domain's documents.
+   */
+  async findExactHits(tenantId: TenantId, query: string, domain: string | undefined, limit: number, db: Db = this.ds): Promise<{ id: string; domain: string }[]> {
+    return db.query(
+      `SELECT d.id, d.domain FROM knowledge_document d
+        WHERE d.tenant_id = $1 AND ($3::varchar IS NULL OR d.domain = $3)
+          AND ((char_length(d.title) >= 2 AND strpos(lower($2), lower(d.title)) > 0)
+            OR EXISTS (SELECT 1 FROM jsonb_array_elements_text(d.keywords) k WHERE char_length(k) >= 2 AND strpos(lower($2), lower(k)) > 0))
+        ORDER BY d.created_at, d.id
+        LIMIT $4`,
+      [tenantId, query, domain ?? null, limit],
+    );
+  }
+
+  /**
+   * The nearest chunks (HNSW, L2) in `space`, optionally within one domain. Run inside a transaction
+   * (`db` = the caller's, else a new one): the HNSW settings are transaction-local.
+   */
+  async nearestChunks(tenantId: TenantId, space: VectorSpace, vector: readonly number[], limit: number, domain?: string, db?: EntityManager): Promise<ChunkHit[]> {
+    if (!db) return this.ds.transaction((tx) => this.nearestChunks(tenantId, space, vector, limit, domain, tx));
+    const dist = distanceSql(space.dim, '$3');
+    // Enough candidates for the tenant/model filter applied during the index scan; pgvector >= 0.8 keeps scanning.
+    await db.query(`SELECT set_config('hnsw.ef_search', $1, true)`, [String(Math.min(1000, Math.max(100, limit * 4)))]);
+    await this.enableIterativeScan(db);
+    const rows: RawHit[] = await db.query(
+      `SELECT h.document_id, d.file_path, d.title, h.domain, h.chunk_index, h.content, h.distance
+         FROM (SELECT c.document_id, c.domain, c.chunk_index, c.content, ${dist} AS distance
+                 FROM knowledge_chunk c
+                WHERE c.embedding_dim = ${space.dim} AND c.tenant_id = $1 AND c.embedding_model = $2 ${domain ? 'AND c.domain = $5' : ''}
+                ORDER BY ${dist}
+                LIMIT $4) h
+         JOIN knowledge_document d ON d.id = h.document_id AND d.tenant_id = $1
+        ORDER BY h.distance`,
+      domain ? [tenantId, space.model, toVectorLiteral(vector), limit, domain] : [tenantId, space.model, toVectorLiteral(vector), limit],
+    );
+    return rows.map(toHit);
+  }
+
+  private iterativeScan: boolean | undefined;
+
+  /** `hnsw.iterative_scan` (pgvector >= 0.8); probed once behind a savepoint so older servers keep working. */
+  private async enableIterativeScan(db: EntityManager): Promise<void> {
+    if (this.iterativeScan === false) return;
+    if (this.iterativeScan === true) {
+      await db.query(`SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true)`);
+      return;
+    }
+    await db.query('SAVEPOINT hnsw_probe');
+    try {
+      await db.query(`SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true)`);
+      await db.query('RELEASE SAVEPOINT hnsw_probe');
+      this.iterativeScan = true;
+    } catch {
+      await db.query('ROLLBACK TO SAVEPOINT hnsw_probe');
+      this.iterativeScan = false;
+    }
+  }
+
+  /** Exact (no index) nearest chunks: the recall baseline of the benchmark. */
+  async nearestChunksExact(tenantId: TenantId, space: VectorSpace, vector: readonly number[], limit: number): Promise<ChunkHit[]> {
+    return this.ds.transaction(async (em) => {
+      await em.query(`SELECT set_config('enable_indexscan', 'off', true)`);
+      const rows: RawHit[] = await em.query(
+        `SELECT c.document_id, d.file_path, d.title, c.domain, c.chunk_index, c.content, ${distanceSql(space.dim, '$3')} AS distance
+           FROM knowledge_chunk c JOIN knowledge_document d ON d.id = c.document_id
+          WHERE c.embedding_dim = ${space.dim} AND c.tenant_id = $1 AND c.embedding_model = $2
+          ORDER BY distance LIMIT $4`,
+        [tenantId, space.model, toVectorLiteral(vector), limit],
+      );
+      return rows.map(toHit);
+    });
+  }
+
+  /** Best chunk of each given document (L0 hits get a distance too). */
+  async bestChunks(tenantId: TenantId, space: VectorSpace, vector: readonly number[], documentIds: readonly string[], db: Db = this.ds): Promise<ChunkHit[]> {
+    if (!documentIds.length) return [];
+    const rows: RawHit[] = await db.query(
+      `SELECT DISTINCT ON (c.document_id) c.document_id, d.file_path, d.title, d.domain, c.chunk_index, c.content, ${distanceSql(space.dim, '$3')} AS distance
+         FROM knowledge_chunk c JOIN knowledge_document d ON d.id = c.document_id
+        WHERE c.tenant_id = $1 AND c.embedding_model = $2 AND c.embedding_dim = ${space.dim} AND c.document_id = ANY($4::uuid[])
+        ORDER BY c.document_id, distance`,
+      [tenantId, space.model, toVectorLiteral(vector), documentIds],
+    );
+    return rows.map(toHit);
+  }
+
+  /** Documents without chunks in `space` (e.g. empty content) among the given ids, for L0 results. */
+  async documentsByIds(tenantId: TenantId, ids: readonly string[], db: Db = this.ds): Promise<{ id: string; domain: string; filePath: string; title: string; content: string }[]> {
+    if (!ids.length) return [];
+    const rows: { id: string; domain: string; file_path: string; title: string; content: string }[] = await db.query(
+      'SELECT id, domain, file_path, title, left(content, 2000) AS content FROM knowledge_document WHERE tenant_id = $1 AND id = ANY($2::uuid[])',
+      [tenantId, ids],
+    );
+    return rows.map((r) => ({ id: r.id, domain: r.domain, filePath: r.file_path, title: r.title, content: r.content }));
+  }
+
+  /** Executes the per-dimension HNSW index DDL (VectorIndexService). */
+  async execute(sql: string): Promise<void> {
+    await this.ds.query(sql);
+  }
+
+  async indexExists(name: string): Promise<boolean> {
+    const rows: unknown[] = await this.ds.query(`SELECT 1 FROM pg_indexes WHERE indexname = $1`, [name]);
+    return rows.length > 0;
+  }
+}

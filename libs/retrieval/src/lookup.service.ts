@@ -1,0 +1,203 @@
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
+import { DomainException, FAST_LATENCY_BUCKETS, MetricsService, type TenantId } from '@arbiter/common';
+import { EMBEDDING_PROVIDER, type EmbeddingProvider } from '@arbiter/llm';
+import { SessionsService } from '@arbiter/sessions';
+import { decideRetrieval, type DedupReason, type RetrievalCandidate } from './action-memory.js';
+import { ActionMemoryRepository } from './action-memory.repository.js';
+import type { LookupDto } from './dto/knowledge.dto.js';
+import { KnowledgeRepository, type ChunkHit, type VectorSpace } from './knowledge.repository.js';
+import { gradeRelevance, normalizeSimilarity, type CompletenessHint, type RelevanceLevel } from './relevance.js';
+import { calculateRetrievalConfidence, DEFAULT_CONFIDENCE_PROFILE, isConfidenceProfile, type RetrievalConfidence } from './retrieval-confidence.js';
+import { RetrievalSettingsService } from './retrieval-settings.service.js';
+
+/**
+ * Optional seam for the intent module: resolves a routed intent to its rule's `confidenceProfile`.
+ * Provide it under this token; without it, an intent that is itself a profile name is used, else "search".
+ */
+export const CONFIDENCE_PROFILE_RESOLVER = Symbol.for('arbiter.CONFIDENCE_PROFILE_RESOLVER');
+export type ConfidenceProfileResolver = (tenantId: TenantId, intent: string) => Promise<string | null>;
+
+export const LOOKUP_TOOL_NAME = 'lookup_knowledge';
+
+export interface LookupResultItem {
+  documentId: string;
+  filePath: string;
+  title: string;
+  domain: string;
+  /** The document's best-matching chunk. */
+  content: string;
+  distance: number;
+  similarity: number;
+  source: 'L0' | 'L1';
+}
+
+export interface LookupResult {
+  results: LookupResultItem[];
+  relevanceLevel: RelevanceLevel;
+  completenessHint: CompletenessHint | null;
+  l0MatchCount: number;
+  l1TopSimilarity: number | null;
+  domain: string | null;
+  retrievedDomainsThisSession: string[];
+  dedupReason: DedupReason | null;
+  confidence: RetrievalConfidence;
+}
+
+type Candidate = RetrievalCandidate & LookupResultItem;
+
+const L0_LIMIT = 50;
+
+@Injectable()
+export class LookupService {
+  private readonly logger = new Logger('KnowledgeLookup');
+  private readonly lookups;
+  private readonly latency;
+
+  constructor(
+    private readonly knowledge: KnowledgeRepository,
+    private readonly memory: ActionMemoryRepository,
+    private readonly settings: RetrievalSettingsService,
+    private readonly sessions: SessionsService,
+    @Inject(EMBEDDING_PROVIDER) private readonly provider: EmbeddingProvider,
+    metrics: MetricsService,
+    @Optional() @Inject(CONFIDENCE_PROFILE_RESOLVER) private readonly profileResolver?: ConfidenceProfileResolver,
+  ) {
+    this.lookups = metrics.counter('arbiter_retrieval_lookups_total', 'Knowledge lookups by relevance level and dedup reason', ['relevance_level', 'dedup_reason']);
+    this.latency = metrics.histogram('arbiter_retrieval_lookup_seconds', 'Knowledge lookup latency', [], FAST_LATENCY_BUCKETS);
+  }
+
+  async lookup(tenantId: TenantId, dto: LookupDto): Promise<LookupResult> {
+    const started = performance.now();
+    const topK = dto.topK ?? 5;
+    const query = dto.query.trim();
+    const domainFilter = dto.domain?.trim() || undefined;
+    const space: VectorSpace = { model: this.provider.id, dim: this.provider.dimension };
+    // Embed before the transaction: a remote provider must never hold a connection or the session lock.
+    const vector = await this.provider.embedQuery(query);
+
+    // One READ COMMITTED transaction per lookup: one connection, each read a consistent statement
+    // (a document being replaced is seen wholly old or wholly new), then the session lock.
+    const { grade, decision, l0MatchCount, l1TopSimilarity } = await this.memory.transaction(async (tx) => {
+      const settings = await this.settings.get(tenantId, tx);
+      const { maxL2Distance } = settings.normalization;
+      const sim = (d: number) => normalizeSimilarity(d, maxL2Distance);
+      const l0 = await this.knowledge.findExactHits(tenantId, query, domainFilter, L0_LIMIT, tx);
+      const hits = await this.knowledge.nearestChunks(tenantId, space, vector, Math.max(50, topK * 10), domainFilter, tx);
+      const l0Chunks = await this.knowledge.bestChunks(tenantId, space, vector, l0.map((d) => d.id), tx);
+      const toItem = (h: ChunkHit, source: 'L0' | 'L1'): Candidate => ({
+        documentId: h.documentId,
+        filePath: h.filePath,
+        title: h.title,
+        domain: h.domain,
+        content: h.content,
+        distance: h.distance,
+        similarity: sim(h.distance),
+        source,
+      });
+      // L0 documents without chunks in this vector space (mid re-embed) still count, with similarity 0.
+      const l0WithChunk = new Set(l0Chunks.map((c) => c.documentId));
+      const l0Missing = await this.knowledge.documentsByIds(tenantId, l0.filter((d) => !l0WithChunk.has(d.id)).map((d) => d.id), tx);
+      const l0Items: Candidate[] = [
+        ...l0Chunks.map((c) => toItem(c, 'L0')).sort((a, b) => a.distance - b.distance),
+        ...l0Missing.map((d) => ({ documentId: d.id, filePath: d.filePath, title: d.title, domain: d.domain, content: d.content, distance: maxL2Distance, similarity: 0, source: 'L0' as const })),
+      ];
+      const l0Ids = new Set(l0Items.map((c) => c.documentId));
+      const l1Items: Candidate[] = [];
+      const l1Seen = new Set<string>();
+      for (const h of hits) {
+        if (l0Ids.has(h.documentId) || l1Seen.has(h.documentId)) continue;
+        l1Seen.add(h.documentId);
+        l1Items.push(toItem(h, 'L1'));
+      }
+      const candidates = [...l0Items, ...l1Items];
+      const top = hits.length ? sim(hits[0].distance) : null;
+      const g = gradeRelevance({ l0MatchCount: l0Items.length, l1TopSimilarity: top, hasResults: candidates.length > 0 }, settings.normalization);
+
+      await this.memory.lockSession(tx, tenantId, dto.sessionId);
+      const state = await this.memory.load(tenantId, dto.sessionId, tx);
+      const d = decideRetrieval({ candidates, relevanceLevel: g.relevanceLevel, memory: state, topK });
+      await this.memory.mark(tx, tenantId, dto.sessionId, d.marks, settings.memoryTtlSeconds);
+      return { grade: g, decision: d, l0MatchCount: l0Items.length, l1TopSimilarity: top };
+    });
+
+    const profile = await this.resolveProfile(tenantId, dto);
+    const results: LookupResultItem[] = decision.results.map(({ documentId, filePath, title, domain, content, distance, similarity, source }) => ({ documentId, filePath, title, domain, content, distance, similarity, source }));
+    const confidence = calculateRetrievalConfidence(results.map((r) => ({ relevance: r.similarity })), profile);
+    const result: LookupResult = {
+      results,
+      relevanceLevel: grade.relevanceLevel,
+      completenessHint: grade.completenessHint,
+      l0MatchCount,
+      l1TopSimilarity,
+      domain: decision.domain,
+      retrievedDomainsThisSession: decision.retrievedDomainsThisSession,
+      dedupReason: decision.dedupReason,
+      confidence,
+    };
+    const durationMs = Math.round(performance.now() - started);
+    this.lookups.inc({ relevance_level: grade.relevanceLevel, dedup_reason: decision.dedupReason ?? 'none' });
+    this.latency.observe(durationMs / 1000);
+    this.logger.log({
+      msg: 'knowledge lookup',
+      sessionId: dto.sessionId,
+      relevanceLevel: result.relevanceLevel,
+      completenessHint: result.completenessHint,
+      dedupReason: result.dedupReason,
+      l0MatchCount: result.l0MatchCount,
+      l1TopSimilarity: result.l1TopSimilarity,
+      returned: results.length,
+      confidence: confidence.level,
+      durationMs,
+    });
+    await this.recordInvocation(tenantId, dto, result, durationMs);
+    return result;
+  }
+
+  private async resolveProfile(tenantId: TenantId, dto: LookupDto): Promise<string> {
+    if (dto.confidenceProfile) return dto.confidenceProfile;
+    if (dto.intent) {
+      if (this.profileResolver) {
+        const resolved = await this.profileResolver(tenantId, dto.intent).catch(() => null);
+        if (resolved) return resolved;
+      }
+      if (isConfidenceProfile(dto.intent)) return dto.intent;
+    }
+    return DEFAULT_CONFIDENCE_PROFILE;
+  }
+
+  /**
+   * Seed T6: one tool_invocation row per lookup. The row belongs to a diagnosis session, so it is written
+   * when `sessionId` is a session of this tenant; lookups of external agent runs are logged only.
+   */
+  private async recordInvocation(tenantId: TenantId, dto: LookupDto, r: LookupResult, durationMs: number): Promise<void> {
+    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(dto.sessionId)) return;
+    try {
+      await this.sessions.get(tenantId, dto.sessionId);
+    } catch (error) {
+      if (error instanceof DomainException && error.status === 404) return;
+      throw error;
+    }
+    await this.sessions.recordToolInvocation(tenantId, {
+      sessionId: dto.sessionId,
+      toolName: LOOKUP_TOOL_NAME,
+      arguments: { query: dto.query, ...(dto.domain ? { domain: dto.domain } : {}), topK: dto.topK ?? 5, ...(dto.intent ? { intent: dto.intent } : {}) },
+      status: 'SUCCESS',
+      resultSummary: `${r.results.length} result(s): ${r.results.map((x) => x.filePath).join(', ')}`.slice(0, 2000),
+      relevanceLevel: r.relevanceLevel,
+      dedupReason: r.dedupReason,
+      retrievalDetails: {
+        l1_top_similarity: r.l1TopSimilarity,
+        relevance_level: r.relevanceLevel,
+        completeness_hint: r.completenessHint,
+        retrieved_domains: r.retrievedDomainsThisSession,
+        dedup_reason: r.dedupReason,
+        l0_match_count: r.l0MatchCount,
+        domain: r.domain,
+        result_file_paths: r.results.map((x) => x.filePath),
+        confidence: { score: r.confidence.score, level: r.confidence.level, reasons: r.confidence.reasons },
+      },
+      durationMs,
+      error: null,
+    });
+  }
+}

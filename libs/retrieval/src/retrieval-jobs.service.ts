@@ -1,0 +1,79 @@
+import { Inject, Injectable, Logger, type OnModuleInit, Optional } from '@nestjs/common';
+import type { TenantId } from '@arbiter/common';
+import { JobsService } from '@arbiter/jobs';
+import { EMBEDDING_PROVIDER, type EmbeddingProvider } from '@arbiter/llm';
+import { ActionMemoryService } from './action-memory.service.js';
+import { chunkText } from './chunker.js';
+import { KnowledgeRepository, type VectorSpace } from './knowledge.repository.js';
+import { KnowledgeService } from './knowledge.service.js';
+import { RetrievalSettingsService } from './retrieval-settings.service.js';
+import { VectorIndexService } from './vector-index.service.js';
+
+export const MEMORY_EXPIRY_JOB = 'retrieval.memory-expiry';
+export const REEMBED_JOB = 'retrieval.reembed';
+
+/**
+ * Jobs of the retrieval module: action-memory expiry (hourly) and re-embedding into the configured
+ * provider's vector space (manual, resumable: the checkpoint is the last document id done). Lookups
+ * keep working during a re-embed: they search the documents already in the new space, and chunks of
+ * the old space are dropped only once every document has been re-embedded.
+ */
+@Injectable()
+export class RetrievalJobs implements OnModuleInit {
+  private readonly logger = new Logger('RetrievalJobs');
+
+  constructor(
+    private readonly memory: ActionMemoryService,
+    private readonly repository: KnowledgeRepository,
+    private readonly knowledge: KnowledgeService,
+    private readonly settings: RetrievalSettingsService,
+    private readonly index: VectorIndexService,
+    @Inject(EMBEDDING_PROVIDER) private readonly provider: EmbeddingProvider,
+    @Optional() private readonly jobs?: JobsService,
+  ) {}
+
+  onModuleInit(): void {
+    if (!this.jobs) return;
+    this.jobs.define({
+      name: MEMORY_EXPIRY_JOB,
+      cron: '17 * * * *',
+      handler: async (ctx) => {
+        await this.memory.purgeExpired(ctx.tenantId, (deleted) => ctx.progress({ processed: deleted }));
+      },
+    });
+    this.jobs.define<{ batchSize?: number }>({
+      name: REEMBED_JOB,
+      maxAttempts: 5,
+      handler: async (ctx) => {
+        const done = await this.reembed(ctx.tenantId, (ctx.checkpoint as string | null) ?? null, ctx.payload.batchSize ?? 50, (processed, checkpoint) =>
+          ctx.progress({ processed, checkpoint }),
+        );
+        await ctx.progress({ details: { documents: done, space: this.provider.id } });
+      },
+    });
+  }
+
+  /** Re-embeds every document lacking chunks in the current space; returns how many were re-embedded. */
+  async reembed(tenantId: TenantId, afterId: string | null, batchSize: number, progress?: (processed: number, checkpoint: string) => Promise<void>): Promise<number> {
+    const space: VectorSpace = { model: this.provider.id, dim: this.provider.dimension };
+    await this.index.ensureIndex(space.dim);
+    const { chunkSize, chunkOverlap } = await this.settings.get(tenantId);
+    let cursor = afterId;
+    let total = 0;
+    for (;;) {
+      const docs = await this.repository.documentsMissingSpace(tenantId, space, cursor, batchSize);
+      if (!docs.length) break;
+      for (const doc of docs) {
+        const pieces = chunkText(doc.content, { chunkSize, overlap: chunkOverlap });
+        const chunks = await this.knowledge.embedChunks(doc.title, pieces.map((p) => p.content));
+        await this.repository.replaceChunksInSpace(tenantId, doc.id, doc.domain, chunks, space);
+      }
+      total += docs.length;
+      cursor = docs[docs.length - 1].id;
+      if (progress) await progress(docs.length, cursor);
+    }
+    const dropped = await this.repository.dropOtherSpaces(tenantId, space);
+    this.logger.log({ msg: 're-embed finished', tenantId, documents: total, droppedChunks: dropped, space: space.model });
+    return total;
+  }
+}

@@ -1,0 +1,57 @@
+import { Injectable } from '@nestjs/common';
+import type { TenantId } from '@arbiter/common';
+import type { EntityManager } from 'typeorm';
+import { validateChunkerOptions } from './chunker.js';
+import type { RetrievalSettingsDto } from './dto/knowledge.dto.js';
+import { DEFAULT_RETRIEVAL_NORMALIZATION, type RetrievalNormalizationConfig, validateNormalizationConfig } from './relevance.js';
+import { RetrievalErrorCode, RetrievalException } from './retrieval.exception.js';
+import { RetrievalSettingsRepository } from './retrieval-settings.repository.js';
+
+/** The effective retrieval settings of a tenant (defaults merged with its override). */
+export interface EffectiveRetrievalSettings {
+  normalization: RetrievalNormalizationConfig;
+  memoryTtlSeconds: number;
+  chunkSize: number;
+  chunkOverlap: number;
+}
+
+@Injectable()
+export class RetrievalSettingsService {
+  constructor(private readonly repository: RetrievalSettingsRepository) {}
+
+  /** `tx`: read inside the caller's transaction (lookups). */
+  async get(tenantId: TenantId, tx?: EntityManager): Promise<EffectiveRetrievalSettings> {
+    const stored = await this.repository.get(tenantId, tx);
+    const merged = validateNormalizationConfig(stored.normalization);
+    return {
+      normalization: merged.ok ? merged.value : { ...DEFAULT_RETRIEVAL_NORMALIZATION },
+      memoryTtlSeconds: stored.memoryTtlSeconds,
+      chunkSize: stored.chunkSize,
+      chunkOverlap: stored.chunkOverlap,
+    };
+  }
+
+  /** Merges a partial override onto the tenant's settings; 400 naming the fields when invalid. */
+  async update(tenantId: TenantId, patch: RetrievalSettingsDto): Promise<EffectiveRetrievalSettings> {
+    const stored = await this.repository.get(tenantId);
+    const normalizationPatch: Partial<RetrievalNormalizationConfig> = {};
+    if (patch.maxL2Distance !== undefined) normalizationPatch.maxL2Distance = patch.maxL2Distance;
+    if (patch.highlyRelevantThreshold !== undefined) normalizationPatch.highlyRelevantThreshold = patch.highlyRelevantThreshold;
+    if (patch.referenceThreshold !== undefined) normalizationPatch.referenceThreshold = patch.referenceThreshold;
+    const normalization = { ...stored.normalization, ...normalizationPatch };
+    const checked = validateNormalizationConfig(normalization);
+    if (!checked.ok) {
+      throw new RetrievalException(RetrievalErrorCode.INVALID_RETRIEVAL_CONFIG, checked.errors.map((e) => e.message).join('; '), { fields: checked.errors.map((e) => e.field), errors: checked.errors });
+    }
+    const chunkSize = patch.chunkSize ?? stored.chunkSize;
+    const chunkOverlap = patch.chunkOverlap ?? stored.chunkOverlap;
+    try {
+      validateChunkerOptions({ chunkSize, overlap: chunkOverlap });
+      if (chunkOverlap >= chunkSize) throw new RangeError('chunkOverlap must be smaller than chunkSize');
+    } catch (error) {
+      throw new RetrievalException(RetrievalErrorCode.INVALID_RETRIEVAL_CONFIG, (error as Error).message, { fields: ['chunkOverlap'] });
+    }
+    await this.repository.put(tenantId, { normalization, memoryTtlSeconds: patch.memoryTtlSeconds ?? stored.memoryTtlSeconds, chunkSize, chunkOverlap });
+    return this.get(tenantId);
+  }
+}

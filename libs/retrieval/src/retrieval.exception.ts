@@ -1,0 +1,26 @@
+import { DomainException, type DomainErrorSpec } from '@arbiter/common';
+
+export enum RetrievalErrorCode {
+  DOCUMENT_NOT_FOUND = 'DOCUMENT_NOT_FOUND',
+  DOCUMENT_TOO_LARGE = 'DOCUMENT_TOO_LARGE',
+  DOCUMENT_EMPTY = 'DOCUMENT_EMPTY',
+  INVALID_BULK_BODY = 'INVALID_BULK_BODY',
+  INVALID_RETRIEVAL_CONFIG = 'INVALID_RETRIEVAL_CONFIG',
+  UNSUPPORTED_EMBEDDING_DIMENSION = 'UNSUPPORTED_EMBEDDING_DIMENSION',
+}
+
+export const RETRIEVAL_ERRORS: Record<RetrievalErrorCode, DomainErrorSpec> = {
+  [RetrievalErrorCode.DOCUMENT_NOT_FOUND]: { status: 404, message: 'Knowledge document not found' },
+  [RetrievalErrorCode.DOCUMENT_TOO_LARGE]: { status: 400, message: 'Document content exceeds 2 MiB' },
+  [RetrievalErrorCode.DOCUMENT_EMPTY]: { status: 400, message: 'Document has no text to index' },
+  [RetrievalErrorCode.INVALID_BULK_BODY]: { status: 400, message: 'Bulk import body must be a JSON array of documents or NDJSON' },
+  [RetrievalErrorCode.INVALID_RETRIEVAL_CONFIG]: { status: 400, message: 'Invalid retrieval configuration' },
+  [RetrievalErrorCode.UNSUPPORTED_EMBEDDING_DIMENSION]: { status: 503, message: 'The embedding dimension is not supported by the vector index' },
+};
+
+export class RetrievalException extends DomainException<RetrievalErrorCode> {
+  constructor(code: RetrievalErrorCode, detail?: string, details?: unknown) {
+    const spec = RETRIEVAL_ERRORS[code];
+    super(code, spec.status, detail ? `${spec.message}: ${detail}` : spec.message, details);
+  }
+}

@@ -1,0 +1,35 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { LlmModule } from '@arbiter/llm';
+import { ActionMemoryRepository } from './action-memory.repository.js';
+import { ActionMemoryService } from './action-memory.service.js';
+import { RETRIEVAL_ENTITIES } from './entities/index.js';
+import { KnowledgeController } from './knowledge.controller.js';
+import { KnowledgeHttpSetup } from './knowledge-http.js';
+import { KnowledgeRepository } from './knowledge.repository.js';
+import { KnowledgeService } from './knowledge.service.js';
+import { LookupService } from './lookup.service.js';
+import { RetrievalJobs } from './retrieval-jobs.service.js';
+import { RetrievalSettingsRepository } from './retrieval-settings.repository.js';
+import { RetrievalSettingsService } from './retrieval-settings.service.js';
+import { VectorIndexService } from './vector-index.service.js';
+
+/** Knowledge base (pgvector), graded lookup with persisted action memory, retrieval confidence. */
+@Module({
+  imports: [TypeOrmModule.forFeature(RETRIEVAL_ENTITIES), LlmModule],
+  controllers: [KnowledgeController],
+  providers: [
+    KnowledgeHttpSetup,
+    KnowledgeRepository,
+    ActionMemoryRepository,
+    RetrievalSettingsRepository,
+    RetrievalSettingsService,
+    KnowledgeService,
+    LookupService,
+    ActionMemoryService,
+    VectorIndexService,
+    RetrievalJobs,
+  ],
+  exports: [KnowledgeService, LookupService, ActionMemoryService, RetrievalSettingsService],
+})
+export class RetrievalModule {}

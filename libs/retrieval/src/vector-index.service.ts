@@ -1,0 +1,43 @@
+import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { EMBEDDING_PROVIDER, type EmbeddingProvider } from '@arbiter/llm';
+import { KnowledgeRepository } from './knowledge.repository.js';
+import { createHnswIndexSql, hnswIndexName } from './vector-sql.js';
+
+/** pgvector's HNSW supports `vector` up to 2000 dimensions; beyond, lookups scan exactly. */
+export const MAX_HNSW_DIMENSION = 2000;
+
+/**
+ * Ensures the HNSW (L2) partial expression index for the configured provider's dimension exists, so
+ * changing the provider/dimension needs no migration edit. Idempotent and safe with replicas booting together.
+ */
+@Injectable()
+export class VectorIndexService implements OnModuleInit {
+  private readonly logger = new Logger('VectorIndex');
+
+  constructor(
+    private readonly repository: KnowledgeRepository,
+    @Inject(EMBEDDING_PROVIDER) private readonly provider: EmbeddingProvider,
+  ) {}
+
+  async onModuleInit(): Promise<void> {
+    await this.ensureIndex(this.provider.dimension);
+  }
+
+  /** Returns true when an HNSW index serves `dim` after the call. */
+  async ensureIndex(dim: number): Promise<boolean> {
+    if (dim > MAX_HNSW_DIMENSION) {
+      this.logger.warn({ msg: 'embedding dimension exceeds HNSW limit; lookups use exact search', dim });
+      return false;
+    }
+    const name = hnswIndexName(dim);
+    if (await this.repository.indexExists(name)) return true;
+    try {
+      await this.repository.execute(createHnswIndexSql(dim));
+      this.logger.log({ msg: 'created HNSW index', index: name });
+    } catch (error) {
+      // Another replica created it at the same moment.
+      if (!(await this.repository.indexExists(name))) throw error;
+    }
+    return true;
+  }
+}
