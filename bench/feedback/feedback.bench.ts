@@ -9,7 +9,7 @@
  * Env: BENCH_SESSIONS (default 10000), BENCH_CONNECTIONS (default 64), BENCH_POOL (API DB_POOL_MAX,
  * default 20), BENCH_POSTGRES_URL (admin URL, default postgres://postgres@127.0.0.1:5432/postgres),
  * BENCH_KEEP=1 keeps the database.
- * Run: node --import ./bench/feedback/register.mjs bench/feedback/feedback.bench.ts
+ * Run: node --import ./bench/support/register.mjs bench/feedback/feedback.bench.ts
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -51,7 +51,7 @@ function freePort(): Promise<number> {
 }
 
 async function startApi(databaseUrl: string, port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', './bench/feedback/register.mjs', 'apps/api/src/main.ts'], {
+  const child = spawn(process.execPath, ['--import', './bench/support/register.mjs', 'apps/api/src/main.ts'], {
     env: {
       ...process.env,
       NODE_ENV: 'production',

@@ -5,7 +5,7 @@
  * waits for the tenant classifier, then drives the route endpoint from a separate client process
  * (keep-alive, fixed concurrency, every request timed) over the CLINC150 test texts. Judge off (no LLM).
  *
- * Run: node --import ./bench/retrieval/register.mjs bench/intent/http.ts
+ * Run: npm run bench:intent:http
  * Env: DATASETS_DIR (default ../shared/datasets), BENCH_CONCURRENCY (32), BENCH_SECONDS (20),
  *      BENCH_WARMUP_SECONDS (3), BENCH_RULES (1000), BENCH_DB (pglite | postgres, default pglite).
  */

@@ -1,4 +1,4 @@
-// Minimal ESM loader so the benchmark runs the TypeScript sources directly (no build, no dist/):
+// Minimal ESM loader so benchmarks run the TypeScript sources directly (no build, no dist/):
 // `@arbiter/<lib>` → libs/<lib>/src/index.ts, `./x.js` → `./x.ts` when that exists, .ts compiled by SWC.
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL, URL } from 'node:url';
