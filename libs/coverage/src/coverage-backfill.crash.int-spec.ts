@@ -6,7 +6,7 @@ import path from 'node:path';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
 import type { BackfillState } from './coverage-backfill.js';
 
-const CHILD = ['--import', './bench/coverage/register.mjs', 'test/coverage/backfill-child.ts'];
+const CHILD = ['--import', './bench/support/register.mjs', 'test/coverage/backfill-child.ts'];
 
 interface ChildResult {
   code: number | null;
