@@ -2,7 +2,7 @@
  * Child process for the backfill crash test (libs/coverage/src/coverage-backfill.crash.int-spec.ts):
  * runs the real backfill against DATABASE_URL, saving its state to a file after every committed
  * batch (as the job runner saves its checkpoint), and resumes from that file when it exists.
- * Run with `node --import ./bench/coverage/register.mjs test/coverage/backfill-child.ts`.
+ * Run with `node --import ./bench/support/register.mjs test/coverage/backfill-child.ts`.
  */
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
