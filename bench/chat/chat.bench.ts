@@ -79,7 +79,7 @@ const serverLog: string[] = [];
 
 async function startServer(databaseUrl: string, port: number): Promise<ChildProcess> {
   const profile = process.env.BENCH_CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`] : [];
-  const child = spawn(process.execPath, [...profile, '--import', './bench/chat/register.mjs', 'bench/chat/server.ts'], {
+  const child = spawn(process.execPath, [...profile, '--import', './bench/support/register.mjs', 'bench/chat/server.ts'], {
     cwd: root,
     env: {
       ...process.env,

@@ -1,8 +1,9 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post, Put, Query } from '@nestjs/common';
-import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBadRequestResponse, ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { TenantId } from '@arbiter/common';
 import { Auth, CurrentTenant } from '@arbiter/tenancy';
 import { CreateIntentRuleDto, EvaluateIntentRulesDto, ListIntentRulesQueryDto, UpdateIntentRuleDto } from './dto/intent-rule.dto.js';
+import { IntentConfigDto, IntentEvaluationReportDto, IntentRulePageDto, IntentRuleViewDto } from './dto/intent-response.dto.js';
 import { IntentConfigService } from './intent-config.service.js';
 import { IntentRulesService } from './intent-rules.service.js';
 import { IntentService } from './intent.service.js';
@@ -19,6 +20,8 @@ export class IntentAdminController {
   @Post('intent-rules')
   @Auth('operator')
   @ApiOperation({ summary: 'Create an intent rule (validated; semanticExamples are embedded once, here)' })
+  @ApiCreatedResponse({ type: IntentRuleViewDto })
+  @ApiBadRequestResponse({ description: 'Invalid rule (no matcher, bad regex, wrong vector dimension, limits), fields named' })
   create(@CurrentTenant() tenantId: TenantId, @Body() dto: CreateIntentRuleDto) {
     return this.rules.create(tenantId, dto);
   }
@@ -26,6 +29,7 @@ export class IntentAdminController {
   @Get('intent-rules')
   @Auth('operator')
   @ApiOperation({ summary: 'List intent rules (newest first, cursor pagination, optional intent filter)' })
+  @ApiOkResponse({ type: IntentRulePageDto })
   list(@CurrentTenant() tenantId: TenantId, @Query() query: ListIntentRulesQueryDto) {
     return this.rules.list(tenantId, query);
   }
@@ -33,6 +37,7 @@ export class IntentAdminController {
   @Post('intent-rules/evaluate')
   @Auth('operator')
   @HttpCode(200)
+  @ApiOkResponse({ type: IntentEvaluationReportDto })
   @ApiOperation({
     summary: 'Route labelled examples [{text, intent|null}] with the tenant rules → accuracy, per-intent P/R/F1, confusions, OOS recall, clarify/judge rates, decision reasons',
   })
@@ -42,6 +47,8 @@ export class IntentAdminController {
 
   @Get('intent-rules/:id')
   @Auth('operator')
+  @ApiOkResponse({ type: IntentRuleViewDto })
+  @ApiNotFoundResponse({ description: 'No such rule in this tenant' })
   get(@CurrentTenant() tenantId: TenantId, @Param('id', new ParseUUIDPipe()) id: string) {
     return this.rules.get(tenantId, id);
   }
@@ -49,6 +56,8 @@ export class IntentAdminController {
   @Patch('intent-rules/:id')
   @Auth('operator')
   @ApiOperation({ summary: 'Update any subset of a rule (null clears description, reply, intentVector); re-validated as a whole' })
+  @ApiOkResponse({ type: IntentRuleViewDto })
+  @ApiNotFoundResponse({ description: 'No such rule in this tenant' })
   update(@CurrentTenant() tenantId: TenantId, @Param('id', new ParseUUIDPipe()) id: string, @Body() dto: UpdateIntentRuleDto) {
     return this.rules.update(tenantId, id, dto);
   }
@@ -56,6 +65,8 @@ export class IntentAdminController {
   @Delete('intent-rules/:id')
   @Auth('operator')
   @HttpCode(204)
+  @ApiNoContentResponse({ description: 'Deleted' })
+  @ApiNotFoundResponse({ description: 'No such rule in this tenant' })
   async delete(@CurrentTenant() tenantId: TenantId, @Param('id', new ParseUUIDPipe()) id: string): Promise<void> {
     await this.rules.delete(tenantId, id);
   }
@@ -63,6 +74,7 @@ export class IntentAdminController {
   @Get('intent-config')
   @Auth('operator')
   @ApiOperation({ summary: 'Effective intent routing config (defaults overlaid with the tenant override)' })
+  @ApiOkResponse({ type: IntentConfigDto })
   getConfig(@CurrentTenant() tenantId: TenantId) {
     return this.configs.effective(tenantId);
   }
@@ -71,12 +83,30 @@ export class IntentAdminController {
   @Auth('operator')
   @ApiOperation({ summary: 'Merge a partial override (unknown keys and out-of-range values → 400); returns the effective config' })
   @ApiBody({
+    description: 'Any subset of the config keys (see IntentConfigDto); weights may be partial',
     schema: {
       type: 'object',
+      properties: {
+        weights: { type: 'object', properties: { rule: { type: 'number' }, semantic: { type: 'number' }, llm: { type: 'number' } } },
+        semanticThreshold: { type: 'number' },
+        conflictThreshold: { type: 'number' },
+        grayZoneThreshold: { type: 'number' },
+        minTriggerThreshold: { type: 'number' },
+        clarifyThreshold: { type: 'number' },
+        multiIntentThreshold: { type: 'number' },
+        llmJudgeEnabled: { type: 'boolean' },
+        semanticMatcherEnabled: { type: 'boolean' },
+        semanticMatcherTimeoutMs: { type: 'integer' },
+        llmJudgeTimeoutMs: { type: 'integer' },
+        semanticTopK: { type: 'integer' },
+        semanticAggregation: { type: 'string', enum: ['mean', 'max', 'topk_mean', 'centroid_knn', 'classifier'] },
+        semanticExampleK: { type: 'integer' },
+      },
+      additionalProperties: false,
       example: { weights: { rule: 0.5, semantic: 0.3, llm: 0.2 }, semanticThreshold: 0.7, llmJudgeEnabled: false, semanticAggregation: 'classifier' },
     },
   })
-  @ApiOkResponse({ description: 'The effective config' })
+  @ApiOkResponse({ type: IntentConfigDto, description: 'The effective config' })
   putConfig(@CurrentTenant() tenantId: TenantId, @Body() body: unknown) {
     return this.configs.update(tenantId, body);
   }

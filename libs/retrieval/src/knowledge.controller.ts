@@ -1,8 +1,9 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post, Put, Query } from '@nestjs/common';
-import { ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiConsumes, ApiCreatedResponse, ApiNoContentResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { TenantId } from '@arbiter/common';
 import { Auth, CurrentTenant } from '@arbiter/tenancy';
 import { ListDocumentsQueryDto, LookupDto, RetrievalSettingsDto, UpsertDocumentDto } from './dto/knowledge.dto.js';
+import { BulkImportResultDto, DocumentDetailDto, DocumentPageDto, LookupResultDto, RetrievalSettingsViewDto, UpsertResultDto } from './dto/knowledge-response.dto.js';
 import { KnowledgeService } from './knowledge.service.js';
 import { LookupService, type LookupResult } from './lookup.service.js';
 import { RetrievalErrorCode, RetrievalException } from './retrieval.exception.js';
@@ -39,6 +40,7 @@ export class KnowledgeController {
   @Post('admin/knowledge/documents')
   @Auth('operator')
   @ApiOperation({ summary: 'Upsert a document by filePath (chunk + embed; replaces its chunks atomically)' })
+  @ApiCreatedResponse({ type: UpsertResultDto, description: 'Stored; `status` says created, updated or unchanged' })
   async upsert(@CurrentTenant() tenantId: TenantId, @Body() dto: UpsertDocumentDto) {
     const r = await this.knowledge.upsert(tenantId, dto);
     return { status: r.status, document: r.document };
@@ -49,6 +51,7 @@ export class KnowledgeController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Import many documents: JSON array, {documents: [...]}, or NDJSON (application/x-ndjson); per-item results' })
   @ApiConsumes('application/json', 'application/x-ndjson')
+  @ApiOkResponse({ type: BulkImportResultDto, description: 'One result per item, in order' })
   @ApiBody({ schema: { type: 'array', items: { $ref: '#/components/schemas/UpsertDocumentDto' } } })
   bulk(@CurrentTenant() tenantId: TenantId, @Body() body: unknown) {
     return this.knowledge.bulk(tenantId, parseBulkBody(body));
@@ -57,12 +60,15 @@ export class KnowledgeController {
   @Get('admin/knowledge/documents')
   @Auth('operator')
   @ApiOperation({ summary: 'List documents (newest first, cursor pagination, optional domain filter)' })
+  @ApiOkResponse({ type: DocumentPageDto })
   list(@CurrentTenant() tenantId: TenantId, @Query() query: ListDocumentsQueryDto) {
     return this.knowledge.list(tenantId, query);
   }
 
   @Get('admin/knowledge/documents/:id')
   @Auth('operator')
+  @ApiOkResponse({ type: DocumentDetailDto })
+  @ApiNotFoundResponse({ description: 'No such document in this tenant' })
   get(@CurrentTenant() tenantId: TenantId, @Param('id', new ParseUUIDPipe()) id: string) {
     return this.knowledge.get(tenantId, id);
   }
@@ -70,6 +76,8 @@ export class KnowledgeController {
   @Delete('admin/knowledge/documents/:id')
   @Auth('operator')
   @HttpCode(204)
+  @ApiNoContentResponse({ description: 'Deleted with its chunks' })
+  @ApiNotFoundResponse({ description: 'No such document in this tenant' })
   async delete(@CurrentTenant() tenantId: TenantId, @Param('id', new ParseUUIDPipe()) id: string): Promise<void> {
     await this.knowledge.delete(tenantId, id);
   }
@@ -77,6 +85,7 @@ export class KnowledgeController {
   @Get('admin/knowledge/config')
   @Auth('operator')
   @ApiOperation({ summary: 'Effective retrieval settings (retrieval.normalization.*, memory TTL, chunking)' })
+  @ApiOkResponse({ type: RetrievalSettingsViewDto })
   getConfig(@CurrentTenant() tenantId: TenantId) {
     return this.settings.get(tenantId);
   }
@@ -84,6 +93,7 @@ export class KnowledgeController {
   @Put('admin/knowledge/config')
   @Auth('operator')
   @ApiOperation({ summary: 'Merge a partial override into the tenant retrieval settings; returns the effective settings' })
+  @ApiOkResponse({ type: RetrievalSettingsViewDto })
   putConfig(@CurrentTenant() tenantId: TenantId, @Body() dto: RetrievalSettingsDto) {
     return this.settings.update(tenantId, dto);
   }
@@ -92,7 +102,7 @@ export class KnowledgeController {
   @Auth('client')
   @HttpCode(200)
   @ApiOperation({ summary: 'Graded knowledge lookup (L0 exact + L1 vector) with per-session action memory and retrieval confidence' })
-  @ApiOkResponse({ description: 'LookupResult' })
+  @ApiOkResponse({ type: LookupResultDto, description: 'LookupResult (BRIEF §4.2)' })
   lookup(@CurrentTenant() tenantId: TenantId, @Body() dto: LookupDto): Promise<LookupResult> {
     return this.lookups.lookup(tenantId, dto);
   }

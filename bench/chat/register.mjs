@@ -1,2 +1,0 @@
-import { register } from 'node:module';
-register('./ts-loader.mjs', import.meta.url);

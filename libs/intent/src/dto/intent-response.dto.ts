@@ -1,0 +1,85 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+
+export class ExampleEmbeddingsDto {
+  @ApiProperty({ example: 'local:hash-v1:384' }) model: string;
+  @ApiProperty() dimension: number;
+  @ApiProperty() count: number;
+}
+
+export class IntentRuleViewDto {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ example: '故障诊断' }) intent: string;
+  @ApiProperty({ nullable: true, type: String }) description: string | null;
+  @ApiProperty({ type: [String] }) keywords: string[];
+  @ApiProperty({ type: [String], description: 'RE2 regular expressions (linear time)' }) patterns: string[];
+  @ApiProperty({ type: [String] }) semanticExamples: string[];
+  @ApiProperty({ type: [Number], nullable: true }) intentVector: number[] | null;
+  @ApiProperty() priority: number;
+  @ApiProperty() enabled: boolean;
+  @ApiProperty({ nullable: true, type: String }) reply: string | null;
+  @ApiProperty({ enum: ['knowledge', 'answer', 'transfer'] }) action: string;
+  @ApiProperty({ example: 'search' }) confidenceProfile: string;
+  @ApiProperty({ type: ExampleEmbeddingsDto, nullable: true }) exampleEmbeddings: ExampleEmbeddingsDto | null;
+  @ApiProperty() createdAt: string;
+  @ApiProperty() updatedAt: string;
+}
+
+export class IntentRulePageDto {
+  @ApiProperty({ type: [IntentRuleViewDto] }) items: IntentRuleViewDto[];
+  @ApiProperty({ nullable: true, type: String }) nextCursor: string | null;
+}
+
+export class FusionWeightsDto {
+  @ApiProperty({ example: 0.5 }) rule: number;
+  @ApiProperty({ example: 0.3 }) semantic: number;
+  @ApiProperty({ example: 0.2 }) llm: number;
+}
+
+/** The effective routing config; PUT accepts any subset of these keys (weights may be partial). */
+export class IntentConfigDto {
+  @ApiProperty({ type: FusionWeightsDto }) weights: FusionWeightsDto;
+  @ApiProperty({ example: 0.7 }) semanticThreshold: number;
+  @ApiProperty({ example: 0.2 }) conflictThreshold: number;
+  @ApiProperty({ example: 0.6 }) grayZoneThreshold: number;
+  @ApiProperty({ example: 0.3 }) minTriggerThreshold: number;
+  @ApiProperty({ example: 0.4 }) clarifyThreshold: number;
+  @ApiProperty({ example: 0.15 }) multiIntentThreshold: number;
+  @ApiProperty() llmJudgeEnabled: boolean;
+  @ApiProperty() semanticMatcherEnabled: boolean;
+  @ApiProperty({ example: 100 }) semanticMatcherTimeoutMs: number;
+  @ApiProperty({ example: 2000 }) llmJudgeTimeoutMs: number;
+  @ApiProperty({ example: 3 }) semanticTopK: number;
+  @ApiProperty({ example: 'mean', description: 'mean | max | topk_mean | centroid_knn | classifier' }) semanticAggregation: string;
+  @ApiProperty({ example: 3 }) semanticExampleK: number;
+}
+
+export class IntentCandidateDto {
+  @ApiProperty() intent: string;
+  @ApiProperty({ minimum: 0, maximum: 1 }) confidence: number;
+}
+
+export class RouteResultDto {
+  @ApiProperty({ nullable: true, type: String }) finalIntent: string | null;
+  @ApiProperty({ nullable: true, type: String }) ruleId: string | null;
+  @ApiProperty({ minimum: 0, maximum: 1 }) finalConfidence: number;
+  @ApiProperty({ enum: ['rule_high_confidence', 'semantic_override', 'no_match', 'llm_judge', 'semantic_fallback'] }) decisionReason: string;
+  @ApiProperty() needClarify: boolean;
+  @ApiProperty({ type: [IntentCandidateDto] }) candidates: IntentCandidateDto[];
+  @ApiProperty({ type: Object, description: '{ruleMatch, semanticMatch, llmJudge, fusion} — see BRIEF §4.1' }) routeTrace: Record<string, unknown>;
+}
+
+export class IntentEvaluationReportDto {
+  @ApiProperty() total: number;
+  @ApiProperty() inScopeTotal: number;
+  @ApiProperty() outOfScopeTotal: number;
+  @ApiProperty({ description: 'Share of all examples routed to their label (null label ↔ no intent)' }) accuracy: number;
+  @ApiProperty({ nullable: true, type: Number }) inScopeAccuracy: number | null;
+  @ApiProperty({ nullable: true, type: Number, description: 'Share of out-of-scope examples routed to no intent' }) outOfScopeRecall: number | null;
+  @ApiProperty() macroF1: number;
+  @ApiProperty({ type: [Object], description: 'Per intent: precision, recall, F1, support' }) perIntent: unknown[];
+  @ApiProperty({ type: [Object], description: 'Most frequent (expected → predicted) confusion pairs' }) confusions: unknown[];
+  @ApiProperty() clarifyRate: number;
+  @ApiProperty() judgeCallRate: number;
+  @ApiProperty({ type: Object, description: 'Count per decisionReason' }) decisionReasons: Record<string, number>;
+  @ApiPropertyOptional({ type: IntentConfigDto, description: 'The config the examples were routed with' }) config?: IntentConfigDto;
+}
