@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { AIMessage, AIMessageChunk, BaseMessage } from '@langchain/core/messages';
-import { DomainException, FAST_LATENCY_BUCKETS, MetricsService, type TenantId } from '@arbiter/common';
+import { DomainException, FAST_LATENCY_BUCKETS, isDatabaseUnavailable, MetricsService, type TenantId } from '@arbiter/common';
 import { AppConfig } from '@arbiter/config';
 import { LlmService } from '@arbiter/llm';
 import { DEFAULT_RETRIEVAL_NORMALIZATION, isConfidenceProfile, LOOKUP_TOOL_NAME, LookupService, loadExecutorPrompt, type LookupResult, type LookupResultItem } from '@arbiter/retrieval';
@@ -9,7 +9,7 @@ import { composeExtractiveAnswer, selectChunks } from './answer-composer.js';
 import { CHAT_INTENT_ROUTER, type ChatIntentRouter, type ChatRouteResult } from './chat-intent.port.js';
 import { detectLanguage, type ChatLanguage } from './chat-language.js';
 import { alreadyProvidedText, caveatText, clarifyText, emptyRuleReplyText, failureText, handoffText, notFoundText, sourcesBlock } from './chat-texts.js';
-import { ChatErrorCode, ChatException, isDatabaseUnavailable } from './chat.exception.js';
+import { ChatErrorCode, ChatException } from './chat.exception.js';
 import { ChatRepository } from './chat.repository.js';
 import { decideAnswerPolicy, type ChatConfidenceEvent, type PolicyDecision } from './confidence-policy.js';
 import type { ChatRequestDto } from './dto/chat.dto.js';

@@ -1,6 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
+import { isDatabaseUnavailable } from './database-errors.js';
 import { DomainException } from './domain.exception.js';
 import { type ErrorBody, reasonPhrase } from './error-body.js';
 
@@ -8,18 +9,6 @@ interface FastifyLikeError {
   statusCode?: number;
   code?: string;
   message?: string;
-}
-
-const DB_UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P02', '57P03', '08000', '08003', '08006', '53300']);
-
-function isDatabaseUnavailable(error: unknown): boolean {
-  if (!error || typeof error !== 'object') return false;
-  const e = error as { code?: unknown; message?: unknown; driverError?: unknown };
-  if (typeof e.code === 'string' && DB_UNAVAILABLE_CODES.has(e.code)) return true;
-  if (typeof e.message === 'string' && /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect/i.test(e.message)) {
-    return true;
-  }
-  return e.driverError ? isDatabaseUnavailable(e.driverError) : false;
 }
 
 /** Maps every error to `{statusCode, error, message, details?, requestId}`; 5xx get an errorId in the log. */

@@ -6,6 +6,7 @@ export * from './json-logger.js';
 export * from './cursor.js';
 export * from './validation.js';
 export * from './error-body.js';
+export * from './database-errors.js';
 export * from './error.filter.js';
 export * from './metrics.service.js';
 export * from './common.module.js';
