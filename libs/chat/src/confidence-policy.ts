@@ -1,3 +1,4 @@
+import { confidenceEvent } from '@arbiter/retrieval';
 /**
  * BRIEF §4.3: how the chat answers given a knowledge lookup's quality signals. Pure logic.
  *
@@ -47,15 +48,9 @@ export interface PolicyDecision {
   shouldTransfer: boolean;
 }
 
+/** The retrieval lib's level → event mapping (chat adds only `fallback-triggered`). */
 export function confidenceEventOf(level: PolicyConfidenceLevel): ChatConfidenceEvent {
-  switch (level) {
-    case 'high':
-      return 'high-confidence';
-    case 'medium':
-      return 'medium-confidence';
-    case 'low':
-      return 'low-confidence';
-  }
+  return confidenceEvent(level);
 }
 
 export function decideAnswerPolicy(input: PolicyInput): PolicyDecision {
