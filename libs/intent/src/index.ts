@@ -7,3 +7,4 @@ export { IntentRulesService, INTENT_REEMBED_JOB } from './intent-rules.service.j
 export { IntentConfigService } from './intent-config.service.js';
 export { IntentModule } from './intent.module.js';
 export { DEMO_INTENT_RULES } from './intent.seeds.js';
+export { LlmJudgeClient, parseJudgeReply } from './llm-judge.client.js';
