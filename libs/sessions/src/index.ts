@@ -8,5 +8,7 @@ export * from './sessions.exception.js';
 export * from './sessions.repository.js';
 export * from './sessions.service.js';
 export * from './sessions.module.js';
+export * from './dto/media.dto.js';
+export * from './dto/turn-fields.js';
 export * from './dto/ingest-session.dto.js';
 export * from './dto/session-view.dto.js';

@@ -1,7 +1,6 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsOptional, IsString, IsUUID, Matches, MaxLength, ValidateNested } from 'class-validator';
-import { MediaDto } from '@arbiter/sessions';
+import { ApiProperty } from '@nestjs/swagger';
+import { IsString, Matches, MaxLength } from 'class-validator';
+import { ChannelField, ConversationIdField, MediaDto, MediaListField, UserRefField } from '@arbiter/sessions';
 
 export const MAX_CHAT_MESSAGE_LENGTH = 4000;
 
@@ -12,29 +11,16 @@ export class ChatRequestDto {
   @MaxLength(MAX_CHAT_MESSAGE_LENGTH)
   message: string;
 
-  @ApiPropertyOptional({ format: 'uuid', description: 'Continue this conversation (its action memory carries over); omitted → a new conversation' })
-  @IsOptional()
-  @IsUUID()
+  @ConversationIdField('Continue this conversation (its action memory carries over); omitted → a new conversation')
   conversationId?: string;
 
-  @ApiPropertyOptional({ default: 'web', example: 'web' })
-  @IsOptional()
-  @IsString()
-  @Matches(/^[a-z0-9_-]{1,32}$/i, { message: 'channel must be 1-32 letters, digits, "_" or "-"' })
+  @ChannelField()
   channel?: string;
 
-  @ApiPropertyOptional({ description: 'Your reference for the end user', maxLength: 200 })
-  @IsOptional()
-  @IsString()
-  @MaxLength(200)
+  @UserRefField()
   userRef?: string;
 
-  @ApiPropertyOptional({ type: [MediaDto], maxItems: 20 })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(20)
-  @ValidateNested({ each: true })
-  @Type(() => MediaDto)
+  @MediaListField()
   media?: MediaDto[];
 }
 

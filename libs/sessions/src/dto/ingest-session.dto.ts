@@ -10,15 +10,13 @@ import {
   IsNumber,
   IsOptional,
   IsString,
-  IsUrl,
-  IsUUID,
-  Matches,
   Max,
   MaxLength,
   Min,
   ValidateNested,
 } from 'class-validator';
-import { MEDIA_TYPES, type MediaType } from '../session.types.js';
+import { MediaDto } from './media.dto.js';
+import { ChannelField, ConversationIdField, MediaListField, UserRefField } from './turn-fields.js';
 
 export const MAX_TEXT_LENGTH = 20_000;
 
@@ -46,34 +44,15 @@ export class ReferenceDto {
   score: number;
 }
 
-export class MediaDto {
-  @ApiProperty({ enum: MEDIA_TYPES })
-  @IsIn(MEDIA_TYPES)
-  type: MediaType;
-
-  @ApiPropertyOptional({ example: 'https://cdn.example.com/u/123.png' })
-  @IsOptional()
-  @IsUrl({ require_protocol: true, require_tld: false })
-  @MaxLength(2000)
-  url?: string;
-}
 
 export class IngestSessionDto {
-  @ApiPropertyOptional({ format: 'uuid', description: 'Continue this conversation; omitted → a new conversation' })
-  @IsOptional()
-  @IsUUID()
+  @ConversationIdField('Continue this conversation; omitted → a new conversation')
   conversationId?: string;
 
-  @ApiPropertyOptional({ default: 'web', example: 'web' })
-  @IsOptional()
-  @IsString()
-  @Matches(/^[a-z0-9_-]{1,32}$/i, { message: 'channel must be 1-32 letters, digits, "_" or "-"' })
+  @ChannelField()
   channel?: string;
 
-  @ApiPropertyOptional({ description: 'Your reference for the end user (never shown to other tenants)' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(200)
+  @UserRefField()
   userRef?: string;
 
   @ApiProperty({ description: 'The user message', maxLength: MAX_TEXT_LENGTH })
@@ -114,12 +93,7 @@ export class IngestSessionDto {
   @Type(() => ReferenceDto)
   references?: ReferenceDto[];
 
-  @ApiPropertyOptional({ type: [MediaDto], maxItems: 20 })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(20)
-  @ValidateNested({ each: true })
-  @Type(() => MediaDto)
+  @MediaListField()
   media?: MediaDto[];
 
   @ApiPropertyOptional({ description: 'Whether the agent searched the knowledge base (default: true when references are given)' })

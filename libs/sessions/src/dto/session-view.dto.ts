@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { FEEDBACK_VALUES, SESSION_STATUSES } from '../session.types.js';
-import { MediaDto, ReferenceDto } from './ingest-session.dto.js';
+import { ReferenceDto } from './ingest-session.dto.js';
+import { MediaDto } from './media.dto.js';
 
 export class SelfEvaluationDto {
   @ApiProperty({ minimum: 0, maximum: 100 }) confidence: number;
