@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import type { DataSource } from 'typeorm';
+import { pgAsDataSource } from '../support/pg-data-source.js';
 import { asTenantId } from '@arbiter/common';
 import { CoverageEvaluatorV1, CoverageRepository, runCoverageBackfill, type BackfillStorage } from '@arbiter/coverage';
 import { runMigrations, startEmbeddedPostgres } from '@arbiter/database';
@@ -92,22 +92,7 @@ async function main(): Promise<void> {
     console.error(`seeded ${total} sessions (${succeeded} succeeded) in ${seedSeconds.toFixed(1)} s on ${kind}`);
 
     // The repository only needs query() and transaction(); a pg pool stands in for the TypeORM DataSource.
-    const query = async (sql: string, params?: unknown[]) => (await pool.query(sql, params)).rows;
-    const transaction = async <T>(work: (m: { query: typeof query }) => Promise<T>): Promise<T> => {
-      const client = await pool.connect();
-      try {
-        await client.query('BEGIN');
-        const result = await work({ query: async (sql, params) => (await client.query(sql, params)).rows });
-        await client.query('COMMIT');
-        return result;
-      } catch (error) {
-        await client.query('ROLLBACK');
-        throw error;
-      } finally {
-        client.release();
-      }
-    };
-    const executor = { query, transaction } as unknown as DataSource;
+    const executor = pgAsDataSource(pool);
     const repository = new CoverageRepository(executor);
     // Time spent in each storage call (reads overlap the writes: the next page is prefetched).
     const spent = { readMs: 0, writeMs: 0 };

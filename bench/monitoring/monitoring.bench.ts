@@ -13,7 +13,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
-import type { DataSource } from 'typeorm';
+import { pgAsDataSource } from '../support/pg-data-source.js';
 import { asTenantId, type TenantId } from '@arbiter/common';
 import type { AppConfig } from '@arbiter/config';
 import { runMigrations } from '@arbiter/database';
@@ -208,22 +208,7 @@ async function main(): Promise<void> {
     console.error(`data: ${JSON.stringify(counts)}`);
 
     // The repository only needs query() and transaction(); a pg pool stands in for the TypeORM DataSource.
-    const query = async (sql: string, params?: unknown[]) => (await pool.query(sql, params)).rows;
-    const transaction = async <T>(_isolation: string, work: (m: { query: typeof query }) => Promise<T>): Promise<T> => {
-      const client = await pool.connect();
-      try {
-        await client.query('BEGIN');
-        const result = await work({ query: async (sql, params) => (await client.query(sql, params)).rows });
-        await client.query('COMMIT');
-        return result;
-      } catch (error) {
-        await client.query('ROLLBACK');
-        throw error;
-      } finally {
-        client.release();
-      }
-    };
-    const executor = { query, transaction } as unknown as DataSource;
+    const executor = pgAsDataSource(pool);
     const service = new MonitoringService(new MonitoringRepository(executor), { coverage: { evaluatorVersion: 'v1' } } as AppConfig);
     const ids = (await pool.query<{ id: string; ts: string }>(`SELECT id, last_activity_at::text AS ts FROM conversation WHERE tenant_id = $1 ORDER BY random() LIMIT $2`, [tenant, samples])).rows;
     const pick = (i: number) => ids[(i + ids.length) % ids.length]!;
@@ -254,21 +239,7 @@ async function main(): Promise<void> {
     const cpuClient = new pg.Client({ connectionString: url, options: '-c max_parallel_workers_per_gather=0' });
     await cpuClient.connect();
     const backendPid = (await cpuClient.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
-    const cq = async (sql: string, params?: unknown[]) => (await cpuClient.query(sql, params)).rows;
-    const cpuExecutor = {
-      query: cq,
-      transaction: async <T>(_isolation: string, work: (m: { query: typeof cq }) => Promise<T>): Promise<T> => {
-        await cpuClient.query('BEGIN');
-        try {
-          const result = await work({ query: cq });
-          await cpuClient.query('COMMIT');
-          return result;
-        } catch (error) {
-          await cpuClient.query('ROLLBACK');
-          throw error;
-        }
-      },
-    } as unknown as DataSource;
+    const cpuExecutor = pgAsDataSource(cpuClient);
     const cpuService = new MonitoringService(new MonitoringRepository(cpuExecutor), { coverage: { evaluatorVersion: 'v1' } } as AppConfig);
     const cpu = {
       detail: await cpuTime('conversation detail', samples, backendPid, (i) => cpuService.conversation(tenant, pick(i).id)),

@@ -7,30 +7,13 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
-import type { DataSource } from 'typeorm';
+import { pgAsDataSource } from '../../bench/support/pg-data-source.js';
 import { asTenantId } from '@arbiter/common';
 import { CoverageEvaluatorV1, CoverageRepository, runCoverageBackfill, type BackfillState } from '@arbiter/coverage';
 
 const [url, tenantId, stateFile, batchSize, pauseMs] = process.argv.slice(2) as [string, string, string, string, string];
 const pool = new pg.Pool({ connectionString: url, max: 2 });
-const query = async (sql: string, params?: unknown[]) => (await pool.query(sql, params)).rows;
-const dataSource = {
-  query,
-  transaction: async <T>(work: (m: { query: typeof query }) => Promise<T>): Promise<T> => {
-    const client = await pool.connect();
-    try {
-      await client.query('BEGIN');
-      const result = await work({ query: async (sql, params) => (await client.query(sql, params)).rows });
-      await client.query('COMMIT');
-      return result;
-    } catch (error) {
-      await client.query('ROLLBACK');
-      throw error;
-    } finally {
-      client.release();
-    }
-  },
-} as unknown as DataSource;
+const dataSource = pgAsDataSource(pool);
 
 const resume = existsSync(stateFile) ? (JSON.parse(readFileSync(stateFile, 'utf8')) as BackfillState) : null;
 const final = await runCoverageBackfill(
