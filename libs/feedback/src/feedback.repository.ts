@@ -71,25 +71,22 @@ export class FeedbackRepository {
    */
   applyFeedback(tenantId: TenantId, sessionId: string, requested: FeedbackValue, comment: string | undefined): Promise<FeedbackOutcome> {
     return this.dataSource.transaction(async (em) => {
-      const [row] = rowsOf<{
-        status: SessionStatus;
-        feedback: FeedbackValue | null;
-        answer: string | null;
-        query: string;
-        status_before: 'SUCCESS' | 'FAILED' | null;
-        active_case_id: string | null;
-      }>(
+      // Lock the session row in a statement of its own, then read the feedback and case rows in a
+      // second statement. Under READ COMMITTED each statement takes a new snapshot: a post that waited
+      // for the lock must see the case the first post committed. (Joined into the locking statement,
+      // those rows would come from the snapshot taken before the wait — only the locked row is re-read.)
+      const [session] = rowsOf<{ status: SessionStatus; feedback: FeedbackValue | null; answer: string | null; query: string }>(
+        await em.query(`SELECT status, feedback, answer, query FROM diagnosis_session WHERE tenant_id = $1 AND id = $2 FOR UPDATE`, [tenantId, sessionId]),
+      );
+      if (!session) return { kind: 'not_found' };
+      const [related] = rowsOf<{ status_before: 'SUCCESS' | 'FAILED' | null; active_case_id: string | null }>(
         await em.query(
-          `SELECT s.status, s.feedback, s.answer, s.query, f.status_before, c.id AS active_case_id
-             FROM diagnosis_session s
-             LEFT JOIN session_feedback f ON f.session_id = s.id AND f.tenant_id = s.tenant_id
-             LEFT JOIN case_library c ON c.session_id = s.id AND c.tenant_id = s.tenant_id AND c.retracted_at IS NULL
-            WHERE s.tenant_id = $1 AND s.id = $2
-              FOR UPDATE OF s`,
+          `SELECT (SELECT f.status_before FROM session_feedback f WHERE f.tenant_id = $1 AND f.session_id = $2) AS status_before,
+                  (SELECT c.id FROM case_library c WHERE c.tenant_id = $1 AND c.session_id = $2 AND c.retracted_at IS NULL) AS active_case_id`,
           [tenantId, sessionId],
         ),
       );
-      if (!row) return { kind: 'not_found' };
+      const row = { ...session, status_before: related?.status_before ?? null, active_case_id: related?.active_case_id ?? null };
       const decision = decideFeedback(
         { status: row.status, feedback: row.feedback, statusBefore: row.status_before, hasAnswer: !!row.answer && row.answer.trim() !== '' },
         requested,
