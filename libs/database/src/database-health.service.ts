@@ -1,24 +1,70 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { DATABASE_HEALTH_OPTIONS } from './database.tokens.js';
 
+/** What `/health` reports about the database. */
+export type DatabaseStatus =
+  | { status: 'up'; latencyMs: number }
+  /** A probe is queued behind a running statement (the embedded database runs one at a time). */
+  | { status: 'busy'; waitingMs: number }
+  | { status: 'down'; reason: string };
+
+export interface DatabaseHealthOptions {
+  /** How long `check()` waits for its probe before answering from the probe's state. */
+  answerWithinMs: number;
+  /** A probe unanswered for this long means the database is down, not busy. */
+  busyLimitMs: number;
+}
+
+export const DEFAULT_HEALTH_OPTIONS: DatabaseHealthOptions = { answerWithinMs: 50, busyLimitMs: 30_000 };
+
+interface Probe {
+  startedAt: number;
+  done: Promise<void>;
+  result?: DatabaseStatus;
+}
+
+/**
+ * Database liveness for `/health`, answered within ~50 ms whatever the database is doing. One
+ * `SELECT 1` probe at a time: a caller waits for it at most `answerWithinMs`; if it is still queued
+ * (a long statement holds the embedded database) the answer is `busy` until the probe has waited
+ * `busyLimitMs`, then `down`. A refused or failing connection is `down` at once. Health polls never
+ * pile up queries behind a slow statement: they share the probe in flight.
+ */
 @Injectable()
 export class DatabaseHealth {
-  constructor(private readonly dataSource: DataSource) {}
+  private probe: Probe | undefined;
 
-  /** Round-trips one query; resolves with the latency or rejects when the database is unreachable. */
-  async ping(timeoutMs = 2000): Promise<number> {
-    const started = performance.now();
+  constructor(
+    private readonly dataSource: DataSource,
+    @Optional() @Inject(DATABASE_HEALTH_OPTIONS) private readonly options: DatabaseHealthOptions = DEFAULT_HEALTH_OPTIONS,
+  ) {}
+
+  async check(): Promise<DatabaseStatus> {
+    const probe = this.currentProbe();
     let timer: NodeJS.Timeout | undefined;
-    try {
-      await Promise.race([
-        this.dataSource.query('SELECT 1'),
-        new Promise((_, reject) => {
-          timer = setTimeout(() => reject(new Error('database ping timed out')), timeoutMs);
-        }),
-      ]);
-    } finally {
-      clearTimeout(timer);
-    }
-    return performance.now() - started;
+    await Promise.race([probe.done, new Promise((resolve) => (timer = setTimeout(resolve, this.options.answerWithinMs)))]);
+    clearTimeout(timer);
+    if (probe.result) return probe.result;
+    const waitingMs = Math.round(performance.now() - probe.startedAt);
+    if (waitingMs > this.options.busyLimitMs) return { status: 'down', reason: `no answer for ${waitingMs} ms` };
+    return { status: 'busy', waitingMs };
+  }
+
+  /** The probe in flight, or a new one when the last has answered. */
+  private currentProbe(): Probe {
+    if (this.probe && !this.probe.result) return this.probe;
+    const startedAt = performance.now();
+    const probe: Probe = { startedAt, done: Promise.resolve() };
+    probe.done = this.dataSource.query('SELECT 1').then(
+      () => {
+        probe.result = { status: 'up', latencyMs: Math.round((performance.now() - startedAt) * 100) / 100 };
+      },
+      (error: unknown) => {
+        probe.result = { status: 'down', reason: error instanceof Error ? error.message : String(error) };
+      },
+    );
+    this.probe = probe;
+    return probe;
   }
 }

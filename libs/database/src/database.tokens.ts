@@ -1,2 +1,5 @@
 /** The embedded PGlite server when DATABASE_URL is unset, else null. */
 export const EMBEDDED_POSTGRES = Symbol('EMBEDDED_POSTGRES');
+
+/** Optional `DatabaseHealthOptions` overriding the `/health` probe budgets. */
+export const DATABASE_HEALTH_OPTIONS = Symbol('DATABASE_HEALTH_OPTIONS');

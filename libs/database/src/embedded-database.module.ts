@@ -12,9 +12,12 @@ import { EMBEDDED_POSTGRES } from './database.tokens.js';
         const db = config.database;
         if (!db.embedded) return null;
         const started = Date.now();
+        const logger = new Logger('Database');
         // Pool connections plus headroom for the migrator, pg-boss and LISTEN/NOTIFY clients.
-        const embedded = await startEmbeddedPostgres(db.dataDir, db.poolMax + 8);
-        new Logger('Database').log({ msg: 'embedded PostgreSQL (PGlite + pgvector) started', dataDir: db.dataDir, ms: Date.now() - started });
+        const embedded = await startEmbeddedPostgres(db.dataDir, db.poolMax + 8, {
+          onUnexpectedExit: (error) => logger.error({ msg: 'embedded PostgreSQL thread died: every query will fail until restart', error: error.message }),
+        });
+        logger.log({ msg: 'embedded PostgreSQL (PGlite + pgvector) started in its own thread', dataDir: db.dataDir, socket: embedded.socketPath, ms: Date.now() - started });
         return embedded;
       },
     },

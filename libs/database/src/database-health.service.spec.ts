@@ -1,0 +1,54 @@
+import { describe, expect, it } from '@jest/globals';
+import type { DataSource } from 'typeorm';
+import { DatabaseHealth } from './database-health.service.js';
+
+/** A DataSource whose queries resolve or reject only when the test says so. */
+function fakeDataSource() {
+  const pending: { resolve: () => void; reject: (error: Error) => void }[] = [];
+  const dataSource = {
+    query: () => new Promise<void>((resolve, reject) => pending.push({ resolve, reject })),
+  } as unknown as DataSource;
+  return { dataSource, pending };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('DatabaseHealth.check', () => {
+  it('is up with the probe latency when the probe answers within the budget', async () => {
+    const { dataSource, pending } = fakeDataSource();
+    const health = new DatabaseHealth(dataSource, { answerWithinMs: 200, busyLimitMs: 1000 });
+    const answer = health.check();
+    pending[0]!.resolve();
+    await expect(answer).resolves.toMatchObject({ status: 'up', latencyMs: expect.any(Number) });
+  });
+
+  it('is busy, within the budget, while the probe is queued, and shares one probe between polls', async () => {
+    const { dataSource, pending } = fakeDataSource();
+    const health = new DatabaseHealth(dataSource, { answerWithinMs: 10, busyLimitMs: 1000 });
+    const started = performance.now();
+    await expect(health.check()).resolves.toMatchObject({ status: 'busy' });
+    await expect(health.check()).resolves.toMatchObject({ status: 'busy' });
+    expect(performance.now() - started).toBeLessThan(500);
+    expect(pending).toHaveLength(1);
+    pending[0]!.resolve();
+    await sleep(0);
+    // Once answered, the next poll starts a new probe.
+    const next = health.check();
+    expect(pending).toHaveLength(2);
+    pending[1]!.resolve();
+    await expect(next).resolves.toMatchObject({ status: 'up' });
+  });
+
+  it('is down at once when the probe fails, and when it stays unanswered past the busy limit', async () => {
+    const { dataSource, pending } = fakeDataSource();
+    const health = new DatabaseHealth(dataSource, { answerWithinMs: 10, busyLimitMs: 300 });
+    const failing = health.check();
+    pending[0]!.reject(new Error('connect ECONNREFUSED'));
+    await expect(failing).resolves.toEqual({ status: 'down', reason: 'connect ECONNREFUSED' });
+
+    await expect(health.check()).resolves.toMatchObject({ status: 'busy' });
+    await sleep(350);
+    await expect(health.check()).resolves.toMatchObject({ status: 'down', reason: expect.stringMatching(/^no answer for \d+ ms$/) });
+    expect(pending).toHaveLength(2);
+  });
+});
