@@ -2,7 +2,7 @@
  * Judge benchmark (issue 3, item 3): with the fake OpenAI server and the real langchain judge client,
  * route a set that triggers each condition (conflict, gray_zone, multi_intent) plus sets that trigger
  * none; check the judge is called exactly for triggered requests, that its timeout holds within 10 % of
- * llmJudgeTimeoutMs, and that a failure yields semantic_fallback. Run: `npm run bench:intent:judge`.
+ * llmJudgeTimeoutMs, and that a failure yields fusion_fallback. Run: `npm run bench:intent:judge`.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { MetricsService } from '@arbiter/common';
@@ -89,12 +89,12 @@ async function main(): Promise<void> {
     for (let i = 0; i < 10; i++) {
       const result = await router.route('the arm will not turn on', cfg({ ...CASES[1]!.config, llmJudgeTimeoutMs: timeoutMs }));
       errors.push((Math.abs((result.routeTrace.llmJudge.durationMs ?? 0) - timeoutMs) / timeoutMs) * 100);
-      if (result.decisionReason === 'semantic_fallback') fallbacks++;
+      if (result.decisionReason === 'fusion_fallback') fallbacks++;
     }
     timeouts[`${timeoutMs} ms`] = { p50ErrorPct: +percentile(errors, 50).toFixed(1), maxErrorPct: +Math.max(...errors).toFixed(1), within10pct: `${errors.filter((e) => e <= 10).length}/10`, fallbacks };
   }
 
-  // 3. Failures (HTTP 500, malformed body, garbage content) → semantic_fallback.
+  // 3. Failures (HTTP 500, malformed body, garbage content) → fusion_fallback.
   const failures: Record<string, string> = {};
   for (const [name, reply] of [
     ['http 500', { kind: 'error', status: 500 }],
@@ -110,8 +110,8 @@ async function main(): Promise<void> {
   const exact = mismatches === 0;
   const triggersOk = Object.values(perCase).every((s) => s.expectedTriggerSeen === s.requests);
   const timeoutOk = Object.values(timeouts).every((t) => t.within10pct === '10/10');
-  const failuresOk = Object.values(failures).every((f) => f.startsWith('semantic_fallback'));
-  const report = { perCase, mismatches, timeouts, failures, bars: { judgeCalledExactlyWhenTriggered: exact, eachConditionTriggered: triggersOk, timeoutWithin10pct: timeoutOk, failureYieldsSemanticFallback: failuresOk } };
+  const failuresOk = Object.values(failures).every((f) => f.startsWith('fusion_fallback'));
+  const report = { perCase, mismatches, timeouts, failures, bars: { judgeCalledExactlyWhenTriggered: exact, eachConditionTriggered: triggersOk, timeoutWithin10pct: timeoutOk, failureYieldsFusionFallback: failuresOk } };
   console.log('| case | requests | triggered | judge calls | expected trigger seen | decisions |\n|---|---|---|---|---|---|');
   for (const [name, s] of Object.entries(perCase)) console.log(`| ${name} | ${s.requests} | ${s.triggered} | ${s.judgeCalls} | ${s.expectedTriggerSeen} | ${JSON.stringify(s.decisions)} |`);
   console.log('\ntimeouts:', JSON.stringify(timeouts), '\nfailures:', JSON.stringify(failures), '\nbars:', JSON.stringify(report.bars));

@@ -78,19 +78,30 @@ describe('intent LLM judge (e2e, fake OpenAI server)', () => {
     expect(requests[0].model).toBe('judge-1');
   });
 
-  it('judge failure, garbage and an intent outside the candidates → semantic_fallback', async () => {
+  it('judge failure, garbage and an intent outside the candidates → fusion_fallback', async () => {
     fake.enqueueChat({ kind: 'error', status: 500, message: 'boom' });
     const failed = await route('the arm does not power on');
-    expect(failed).toMatchObject({ finalIntent: 'power', decisionReason: 'semantic_fallback' });
+    expect(failed).toMatchObject({ finalIntent: 'power', decisionReason: 'fusion_fallback' });
     expect(failed.routeTrace.llmJudge.error).toBeDefined();
 
     fake.replyWith('I think it is about power.');
-    expect((await route('the arm does not power on')).decisionReason).toBe('semantic_fallback');
+    expect((await route('the arm does not power on')).decisionReason).toBe('fusion_fallback');
 
     fake.replyWith('{"intent": "billing", "confidence": 0.99}');
     const unknown = await route('the arm does not power on');
-    expect(unknown.decisionReason).toBe('semantic_fallback');
+    expect(unknown.decisionReason).toBe('fusion_fallback');
     expect(unknown.routeTrace.llmJudge.error).toMatch(/unknown intent/);
+  });
+
+  it('a failed judge in a rule/semantic conflict falls back to the fusion top: the keyword rule wins', async () => {
+    await putConfig({ conflictThreshold: 1 });
+    fake.enqueueChat({ kind: 'error', status: 500, message: 'boom' });
+    const body = await route('power supply: how do I reset the robot arm after an emergency stop');
+    await putConfig({ conflictThreshold: 0.2 });
+    expect(body.routeTrace.llmJudge).toMatchObject({ triggered: true, triggerReason: 'conflict' });
+    expect(body.routeTrace.llmJudge.error).toBeDefined();
+    expect(body.routeTrace.semanticMatch.topCandidates[0]?.intent).toBe('reset');
+    expect(body).toMatchObject({ finalIntent: 'power', decisionReason: 'fusion_fallback' });
   });
 
   it('the judge timeout (llmJudgeTimeoutMs) holds and falls back', async () => {
@@ -102,7 +113,7 @@ describe('intent LLM judge (e2e, fake OpenAI server)', () => {
     // on a loaded CI box — the ±10 % bar is measured by the judge benchmark, not here).
     expect(performance.now() - started).toBeLessThan(2_900);
     await putConfig({ llmJudgeTimeoutMs: 5_000 });
-    expect(body).toMatchObject({ finalIntent: 'power', decisionReason: 'semantic_fallback' });
+    expect(body).toMatchObject({ finalIntent: 'power', decisionReason: 'fusion_fallback' });
     expect(body.routeTrace.llmJudge.error).toMatch(/timeout|time/i);
     expect(body.routeTrace.llmJudge.durationMs).toBeGreaterThanOrEqual(290);
     expect(body.routeTrace.llmJudge.durationMs).toBeLessThan(1_500);
@@ -115,7 +126,7 @@ describe('intent LLM judge (e2e, fake OpenAI server)', () => {
     await putConfig({ llmJudgeEnabled: false });
     const disabled = await route('the arm does not power on');
     expect(disabled.routeTrace.llmJudge).toMatchObject({ triggered: true, skipped: 'disabled' });
-    expect(disabled.decisionReason).toBe('semantic_fallback');
+    expect(disabled.decisionReason).toBe('fusion_fallback');
     expect(fake.chatRequests()).toHaveLength(0);
     await putConfig({ llmJudgeEnabled: true });
   });

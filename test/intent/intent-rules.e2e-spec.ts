@@ -354,7 +354,7 @@ describe('intent rules, config and routing (e2e)', () => {
       expect(body.routeTrace.ruleMatch).toBeNull();
       expect(body.routeTrace.semanticMatch.topCandidates[0]?.intent).toBe('power');
       expect(body.finalIntent).toBe('power');
-      expect(['semantic_override', 'semantic_fallback']).toContain(body.decisionReason);
+      expect(['semantic_override', 'fusion_fallback']).toContain(body.decisionReason);
     });
 
     it('returns no_match for an unrelated message', async () => {
@@ -380,14 +380,30 @@ describe('intent rules, config and routing (e2e)', () => {
       expect((await route(acme, 'x'.repeat(4_000))).statusCode).toBe(200);
     });
 
-    it('judge triggered without an LLM configured: not called, semantic fallback, trace says why', async () => {
+    it('judge triggered without an LLM configured: not called, fusion fallback, trace says why', async () => {
       const tenant = await t.createTenant();
       await create(tenant, POWER_RULE);
       await create(tenant, RESET_RULE);
       await t.request({ method: 'PUT', url: '/admin/intent-config', headers: op(tenant), payload: { semanticThreshold: 1, grayZoneThreshold: 1, minTriggerThreshold: 0, semanticMatcherTimeoutMs: 2_000 } });
       const body = await routeBody(tenant, 'the arm does not power on');
       expect(body.routeTrace.llmJudge).toMatchObject({ triggered: true, skipped: 'no_client' });
-      expect(body).toMatchObject({ finalIntent: 'power', decisionReason: 'semantic_fallback' });
+      expect(body).toMatchObject({ finalIntent: 'power', decisionReason: 'fusion_fallback' });
+    });
+
+    it('a keyword rule in conflict with another intent semantic match keeps its intent when no judge answers (fusion_fallback)', async () => {
+      const tenant = await t.createTenant();
+      const power = (await create(tenant, POWER_RULE)).json<{ id: string }>();
+      await create(tenant, RESET_RULE);
+      // every semantic top of another intent conflicts with the rule hit, so the judge is triggered; no LLM is configured
+      await t.request({ method: 'PUT', url: '/admin/intent-config', headers: op(tenant), payload: { conflictThreshold: 1, semanticMatcherTimeoutMs: 2_000 } });
+      const body = await routeBody(tenant, 'power supply: how do I reset the robot arm after an emergency stop');
+      expect(body.routeTrace.ruleMatch).toMatchObject({ intent: 'power', matchType: 'keyword' });
+      expect(body.routeTrace.semanticMatch.topCandidates[0]?.intent).toBe('reset');
+      expect(body.routeTrace.llmJudge).toMatchObject({ triggered: true, triggerReason: 'conflict', skipped: 'no_client' });
+      expect(body).toMatchObject({ finalIntent: 'power', ruleId: power.id, decisionReason: 'fusion_fallback', needClarify: false });
+      expect(body.finalConfidence).toBeGreaterThanOrEqual(0.625);
+      expect(body.candidates[0]).toMatchObject({ intent: 'power' });
+      expect(body.routeTrace.fusion).toMatchObject({ decisionReason: 'fusion_fallback' });
     });
   });
 

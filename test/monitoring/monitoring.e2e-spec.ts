@@ -43,7 +43,7 @@ const trace = (reason: string, judge: Record<string, unknown>, extra: Record<str
  * POST /api/feedback, route traces / self-evaluations / tool invocations by direct SQL:
  *   A (web):  s1 SUCCESS refs, 100 ms, rule_high_confidence, rule 80, 2 lookups | s2 SUCCESS "未找到", 300 ms,
  *             llm_judge (120 tokens, needClarify), llm 90, intent reset_arm | s3 FAILED, 500 ms, rule 0
- *   B (api):  s4 SUCCESS refs, 200 ms, semantic_fallback (judge triggered but disabled), rule 70, useful |
+ *   B (api):  s4 SUCCESS refs, 200 ms, semantic_fallback (a legacy trace from before 2026-11-30: judge triggered but disabled), rule 70, useful |
  *             s5 SUCCESS searched/no refs, 400 ms, no_match, llm 40, not_useful → BAD_CASE
  *   C (web):  s6 SUCCESS, no latency, no trace, no self-evaluation
  *   D (web):  s7 SUCCESS on 2026-01-10T20:00Z (= 2026-01-11 in Shanghai), outside the default window

@@ -9,7 +9,7 @@ const row = (r: Partial<SessionStatsInput>): SessionStatsInput => ({
   success: 0,
   failed: 0,
   badCase: 0,
-  reasons: [0, 0, 0, 0, 0, 0],
+  reasons: [0, 0, 0, 0, 0, 0, 0],
   routed: 0,
   clarify: 0,
   judgeCalls: 0,
@@ -31,10 +31,10 @@ describe('assembleStats', () => {
     expect(assembleStats([row({})], []).totals).toEqual(emptyBucket());
   });
 
-  it('maps totals and per-day rows, days sorted, only observed reasons and sources', () => {
+  it('maps totals and per-day rows, days sorted, only observed reasons (today\'s and the legacy semantic_fallback) and sources', () => {
     const out = assembleStats(
       [
-        row({ n: 10, success: 7, failed: 2, badCase: 1, reasons: [5, 0, 0, 3, 0, 1], routed: 8, clarify: 2, judgeCalls: 4, judgeTokens: 400, ruleCount: 10, ruleMean: 62.5, useful: 3, notUseful: 1, latencyCount: 9, latency: [120, 900] }),
+        row({ n: 10, success: 7, failed: 2, badCase: 1, reasons: [5, 0, 0, 3, 2, 1, 1], routed: 8, clarify: 2, judgeCalls: 4, judgeTokens: 400, ruleCount: 10, ruleMean: 62.5, useful: 3, notUseful: 1, latencyCount: 9, latency: [120, 900] }),
         row({ day: '2026-03-02', n: 4, success: 4 }),
         row({ day: '2026-03-01', n: 6, success: 3, routed: 8 }),
       ],
@@ -46,7 +46,7 @@ describe('assembleStats', () => {
     expect(out.totals).toEqual({
       sessions: 10,
       byStatus: { PENDING: 0, RUNNING: 0, SUCCESS: 7, FAILED: 2, BAD_CASE: 1 },
-      decisionReasons: { rule_high_confidence: 5, llm_judge: 3, other: 1 },
+      decisionReasons: { rule_high_confidence: 5, llm_judge: 3, fusion_fallback: 2, semantic_fallback: 1, other: 1 },
       routedSessions: 8,
       clarifyRate: 0.25,
       judge: { calls: 4, callRate: 0.5, tokens: 400 },

@@ -1,8 +1,11 @@
 /** Turns the stats aggregate rows into the response (pure: no Nest, no database). */
 export const STATS_SESSION_STATUSES = ['PENDING', 'RUNNING', 'SUCCESS', 'FAILED', 'BAD_CASE'] as const;
 
-/** Decision reasons of the intent module's FusionPolicy, in the order of `SessionStatsInput.reasons`. */
-export const STATS_DECISION_REASONS = ['rule_high_confidence', 'semantic_override', 'no_match', 'llm_judge', 'semantic_fallback'] as const;
+/**
+ * Decision reasons of the intent module's FusionPolicy, in the order of `SessionStatsInput.reasons`:
+ * today's, then `semantic_fallback`, which traces stored before 2026-11-30 still carry.
+ */
+export const STATS_DECISION_REASONS = ['rule_high_confidence', 'semantic_override', 'no_match', 'llm_judge', 'fusion_fallback', 'semantic_fallback'] as const;
 
 type Num = number | string | null;
 

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { DECISION_REASONS, type DecisionReason } from '../routing/index.js';
 
 export class ExampleEmbeddingsDto {
   @ApiProperty({ example: 'local:hash-v1:384' }) model: string;
@@ -62,7 +63,12 @@ export class RouteResultDto {
   @ApiProperty({ nullable: true, type: String }) finalIntent: string | null;
   @ApiProperty({ nullable: true, type: String }) ruleId: string | null;
   @ApiProperty({ minimum: 0, maximum: 1 }) finalConfidence: number;
-  @ApiProperty({ enum: ['rule_high_confidence', 'semantic_override', 'no_match', 'llm_judge', 'semantic_fallback'] }) decisionReason: string;
+  @ApiProperty({
+    enum: DECISION_REASONS,
+    description:
+      'BRIEF §4.1 decision order. `fusion_fallback`: step 4 without a judge answer (no trigger, judge disabled, failed or timed out) takes the top candidate of the rule + semantic fusion. Route traces stored before 2026-11-30 may carry the retired `semantic_fallback` (the semantic top).',
+  })
+  decisionReason: DecisionReason;
   @ApiProperty() needClarify: boolean;
   @ApiProperty({ type: [IntentCandidateDto] }) candidates: IntentCandidateDto[];
   @ApiProperty({ type: Object, description: '{ruleMatch, semanticMatch, llmJudge, fusion} — see BRIEF §4.1' }) routeTrace: Record<string, unknown>;

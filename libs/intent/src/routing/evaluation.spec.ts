@@ -28,12 +28,12 @@ describe('summarizeEvaluation', () => {
   const pairs = [
     { expected: 'a', result: result('a', 'semantic_override') },
     { expected: 'a', result: result('a', 'rule_high_confidence') },
-    { expected: 'a', result: result('b', 'semantic_fallback', { clarify: true }) },
+    { expected: 'a', result: result('b', 'fusion_fallback', { clarify: true }) },
     { expected: 'b', result: result('b', 'llm_judge', { judged: true }) },
     { expected: 'b', result: result(null, 'no_match') },
     { expected: null, result: result(null, 'no_match') },
-    { expected: null, result: result('a', 'semantic_fallback', { judged: true }) },
-    { expected: 'a', result: result('b', 'semantic_fallback') },
+    { expected: null, result: result('a', 'fusion_fallback', { judged: true }) },
+    { expected: 'a', result: result('b', 'fusion_fallback') },
   ];
   const r = summarizeEvaluation(pairs);
 
@@ -66,7 +66,7 @@ describe('summarizeEvaluation', () => {
   it('counts clarify rate, judge call rate and decision reasons', () => {
     expect(r.clarifyRate).toBeCloseTo(1 / 8);
     expect(r.judgeCallRate).toBeCloseTo(2 / 8);
-    expect(r.decisionReasons).toEqual({ rule_high_confidence: 1, semantic_override: 1, no_match: 2, llm_judge: 1, semantic_fallback: 3 });
+    expect(r.decisionReasons).toEqual({ rule_high_confidence: 1, semantic_override: 1, no_match: 2, llm_judge: 1, fusion_fallback: 3 });
   });
 
   it('reports null rates when a class of examples is absent', () => {

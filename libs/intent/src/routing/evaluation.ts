@@ -56,7 +56,7 @@ export function summarizeEvaluation(
     semantic_override: 0,
     no_match: 0,
     llm_judge: 0,
-    semantic_fallback: 0,
+    fusion_fallback: 0,
   };
   const tp = new Map<string, number>();
   const predicted = new Map<string, number>();

@@ -67,9 +67,12 @@ describe('preDecide / decideAfterJudge: decision order of BRIEF §4.1 (AC-117)',
   const after: [string, RuleMatchResult | null, SemanticCandidate[], { intent: string; confidence: number } | null, DecisionReason, string, number, boolean][] = [
     ['judge answers in a gray zone', null, sem(['a', 0.5], ['b', 0.45]), { intent: 'b', confidence: 0.9 }, 'llm_judge', 'b', 0.63, false],
     ['judge sides with the rule in a conflict', ruleHit('a'), sem(['b', 0.85]), { intent: 'a', confidence: 0.9 }, 'llm_judge', 'a', 0.68, false],
-    ['no judge answer: semantic top (conflict)', ruleHit('a'), sem(['b', 0.85]), null, 'semantic_fallback', 'b', 0.31875, true],
-    ['no judge answer: semantic top (gray zone)', null, sem(['a', 0.5]), null, 'semantic_fallback', 'a', 0.5, false],
-    ['no judge answer at the min trigger: clarify', null, sem(['a', 0.3]), null, 'semantic_fallback', 'a', 0.3, true],
+    // step 4 without a judge answer: the top of the rule + semantic fusion (contract of 2026-11-30)
+    ['no judge answer, conflict: the keyword rule fuses to 0.625 and beats the semantic 0.319', ruleHit('a'), sem(['b', 0.85]), null, 'fusion_fallback', 'a', 0.625, false],
+    ['no judge answer, conflict: the rule intent also gains its own semantic score', ruleHit('a'), sem(['b', 0.85], ['a', 0.3]), null, 'fusion_fallback', 'a', 0.7375, false],
+    ['no judge answer, multi-intent: the fused top', null, sem(['a', 0.9], ['b', 0.8]), null, 'fusion_fallback', 'a', 0.9, false],
+    ['no judge answer (gray zone)', null, sem(['a', 0.5]), null, 'fusion_fallback', 'a', 0.5, false],
+    ['no judge answer at the min trigger: clarify', null, sem(['a', 0.3]), null, 'fusion_fallback', 'a', 0.3, true],
   ];
   it.each(after)('%s', (_n, rule, semantic, judge, reason, intent, confidence, clarify) => {
     const d = decideAfterJudge({ rule, semantic }, judge, cfg);
@@ -77,6 +80,12 @@ describe('preDecide / decideAfterJudge: decision order of BRIEF §4.1 (AC-117)',
     expect(d.finalIntent).toBe(intent);
     expect(d.finalConfidence).toBeCloseTo(confidence, 6);
     expect(d.needClarify).toBe(clarify);
+  });
+
+  it('fusion_fallback takes the ruleId of the winning rule', () => {
+    const d = decideAfterJudge({ rule: ruleHit('a', 'R1'), semantic: sem(['b', 0.85]) }, null, cfg);
+    expect(d).toMatchObject({ finalIntent: 'a', ruleId: 'R1', decisionReason: 'fusion_fallback', needClarify: false });
+    expect(d.candidates.map((c) => c.intent)).toEqual(['a', 'b']);
   });
 
   it('takes ruleId from the rule when the rule intent wins, else from the semantic candidate', () => {

@@ -140,7 +140,12 @@ export function preDecide(paths: Omit<FusionPaths, 'judge'>, cfg: Cfg): PreDecis
   return { stage: 'arbitrate', triggers, fused };
 }
 
-/** Decision step 4: the judge's intent when it answered, else the semantic top (`semantic_fallback`). */
+/**
+ * Decision step 4 (BRIEF §4.1, contract of 2026-11-30): the judge's intent when it answered
+ * (`llm_judge`), else — no trigger, judge disabled, failed or timed out — the top candidate of the
+ * rule + semantic fusion (seed AC-120, `fusion_fallback`). The older "semantic top" fallback let a
+ * strong semantic match of another intent beat an operator's keyword rule whenever no judge answered.
+ */
 export function decideAfterJudge(
   paths: Omit<FusionPaths, 'judge'>,
   judge: { intent: string; confidence: number } | null,
@@ -152,7 +157,6 @@ export function decideAfterJudge(
   }
   const base: FusionPaths = { rule: paths.rule, semantic: paths.semantic };
   const fused = fuseScores(base, cfg.weights);
-  // step 4 is only reached with a semantic candidate (a rule hit without one never conflicts)
-  const top = paths.semantic[0]?.intent ?? paths.rule?.intent ?? null;
-  return decision('semantic_fallback', top, fused, base, cfg);
+  // step 4 is only reached with at least one fused candidate (step 3 answers `no_match` otherwise)
+  return decision('fusion_fallback', fused.candidates[0]?.intent ?? null, fused, base, cfg);
 }

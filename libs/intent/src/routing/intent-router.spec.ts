@@ -68,21 +68,24 @@ describe('IntentRouter', () => {
     expect(res.routeTrace.semanticMatch.topCandidates[0]).toMatchObject({ intent: 'b', source: 'vector' });
   });
 
-  it('never calls a disabled judge and falls back to the semantic top', async () => {
+  it('never calls a disabled judge and falls back to the fusion top', async () => {
     const judge = answering();
     const res = await IntentRouter.compile(rules, { embedder: embedder(), judge }).route('gray', config({ llmJudgeEnabled: false }));
     expect(judge.calls).toHaveLength(0);
-    expect(res).toMatchObject({ finalIntent: 'a', decisionReason: 'semantic_fallback', finalConfidence: 0.5 });
+    expect(res).toMatchObject({ finalIntent: 'a', decisionReason: 'fusion_fallback', finalConfidence: 0.5 });
     expect(res.routeTrace.llmJudge).toEqual({ triggered: true, triggerReason: 'gray_zone', triggerReasons: ['gray_zone'], skipped: 'disabled' });
   });
 
-  it('falls back to the semantic result when the judge fails', async () => {
+  it('falls back to the rule + semantic fusion when the judge fails: the keyword rule keeps its intent', async () => {
     const judge = new FakeJudge(() => Promise.reject(new Error('boom')));
     const res = await IntentRouter.compile(rules, { embedder: embedder(), judge }).route('alpha conflict', config());
-    expect(res.decisionReason).toBe('semantic_fallback');
-    expect(res.finalIntent).toBe('b');
+    expect(res.decisionReason).toBe('fusion_fallback');
+    expect(res.finalIntent).toBe('a'); // rule 0.5 / 0.8 = 0.625 beats semantic b 0.3·0.95 / 0.8 = 0.356
+    expect(res.ruleId).toBe('RA');
+    expect(res.finalConfidence).toBeCloseTo(0.625, 6);
     expect(res.routeTrace.llmJudge.error).toBe('boom');
-    expect(res.needClarify).toBe(true); // 0.3·0.95 / 0.8 = 0.356
+    expect(res.needClarify).toBe(false);
+    expect(res.routeTrace.fusion.decisionReason).toBe('fusion_fallback');
   });
 
   it('falls back when the judge exceeds llmJudgeTimeoutMs, within 10% of it', async () => {
@@ -90,7 +93,7 @@ describe('IntentRouter', () => {
     const start = performance.now();
     const res = await IntentRouter.compile(rules, { embedder: embedder(), judge }).route('gray', config({ llmJudgeTimeoutMs: 300 }));
     const elapsed = performance.now() - start;
-    expect(res.decisionReason).toBe('semantic_fallback');
+    expect(res.decisionReason).toBe('fusion_fallback');
     expect(res.routeTrace.llmJudge.error).toMatch(/timeout/);
     expect(elapsed).toBeGreaterThanOrEqual(295);
     expect(elapsed).toBeLessThan(330);

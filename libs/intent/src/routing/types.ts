@@ -91,12 +91,21 @@ export interface LlmJudgeTrace {
   skipped?: 'disabled' | 'no_client';
 }
 
-export type DecisionReason =
-  | 'rule_high_confidence'
-  | 'semantic_override'
-  | 'no_match'
-  | 'llm_judge'
-  | 'semantic_fallback';
+/** Decision reasons the router produces today, in the BRIEF §4.1 decision order. */
+export const DECISION_REASONS = ['rule_high_confidence', 'semantic_override', 'no_match', 'llm_judge', 'fusion_fallback'] as const;
+export type DecisionReason = (typeof DECISION_REASONS)[number];
+
+/**
+ * Step 4's fallback before 2026-11-30 ("the semantic top"). No longer produced, but still found in
+ * stored route traces: readers of traces accept it.
+ */
+export type LegacyDecisionReason = 'semantic_fallback';
+
+/** A decision reason as read back from a stored route trace. */
+export type StoredDecisionReason = DecisionReason | LegacyDecisionReason;
+
+/** Every decision reason a stored trace may carry: today's, then the legacy ones. */
+export const STORED_DECISION_REASONS = [...DECISION_REASONS, 'semantic_fallback'] as const;
 
 export interface FusionWeights {
   rule: number;
