@@ -25,10 +25,11 @@ describe('HTTP stays responsive while the database runs a long statement (e2e)',
     const latencies: number[] = [];
     const statuses = new Map<string, number>();
     let metricsSlowest = 0;
+    // Latency counts from when a poll was due (every 20 ms), so a stalled event loop shows in full.
+    let due = performance.now();
     while (!done) {
-      const sent = performance.now();
       const res = await t.request({ method: 'GET', url: '/health' });
-      latencies.push(performance.now() - sent);
+      latencies.push(performance.now() - due);
       expect(res.statusCode).toBe(200);
       const db = res.json<{ database: { status: string } }>().database.status;
       statuses.set(db, (statuses.get(db) ?? 0) + 1);
@@ -37,6 +38,7 @@ describe('HTTP stays responsive while the database runs a long statement (e2e)',
         expect((await t.request({ method: 'GET', url: '/metrics' })).statusCode).toBe(200);
         metricsSlowest = Math.max(metricsSlowest, performance.now() - m);
       }
+      due = performance.now() + 20;
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     const heavyMs = performance.now() - started;

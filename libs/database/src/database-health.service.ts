@@ -10,7 +10,7 @@ export type DatabaseStatus =
   | { status: 'down'; reason: string };
 
 export interface DatabaseHealthOptions {
-  /** How long `check()` waits for its probe before answering from the probe's state. */
+  /** How long after a probe starts `check()` stops waiting for it and answers from its state. */
   answerWithinMs: number;
   /** A probe unanswered for this long means the database is down, not busy. */
   busyLimitMs: number;
@@ -26,7 +26,7 @@ interface Probe {
 
 /**
  * Database liveness for `/health`, answered within ~50 ms whatever the database is doing. One
- * `SELECT 1` probe at a time: a caller waits for it at most `answerWithinMs`; if it is still queued
+ * `SELECT 1` probe at a time: callers wait for it until it is `answerWithinMs` old; if it is still queued
  * (a long statement holds the embedded database) the answer is `busy` until the probe has waited
  * `busyLimitMs`, then `down`. A refused or failing connection is `down` at once. Health polls never
  * pile up queries behind a slow statement: they share the probe in flight.
@@ -42,9 +42,13 @@ export class DatabaseHealth {
 
   async check(): Promise<DatabaseStatus> {
     const probe = this.currentProbe();
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([probe.done, new Promise((resolve) => (timer = setTimeout(resolve, this.options.answerWithinMs)))]);
-    clearTimeout(timer);
+    // Wait only until the probe is `answerWithinMs` old: polls joining a queued probe answer at once.
+    const remainingMs = this.options.answerWithinMs - (performance.now() - probe.startedAt);
+    if (!probe.result && remainingMs > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([probe.done, new Promise((resolve) => (timer = setTimeout(resolve, remainingMs)))]);
+      clearTimeout(timer);
+    }
     if (probe.result) return probe.result;
     const waitingMs = Math.round(performance.now() - probe.startedAt);
     if (waitingMs > this.options.busyLimitMs) return { status: 'down', reason: `no answer for ${waitingMs} ms` };

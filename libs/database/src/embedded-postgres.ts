@@ -91,7 +91,8 @@ const workerEntry = (() => {
   const url = new URL(`./embedded-postgres.worker.${fromSources ? 'ts' : 'js'}`, import.meta.url);
   if (!fromSources) return { url, execArgv: undefined };
   const loader = path.resolve(path.dirname(self), '../../../bench/support/register.mjs');
-  return { url, execArgv: [...process.execArgv, '--import', loader] };
+  const registered = process.execArgv.some((arg) => arg.endsWith('bench/support/register.mjs')); // benchmarks run under it already
+  return { url, execArgv: registered ? process.execArgv : [...process.execArgv, '--import', loader] };
 })();
 
 interface SocketDir {
