@@ -5,6 +5,15 @@ export * from './retrieval-confidence.js';
 export * from './chunker.js';
 export * from './action-memory.js';
 export * from './vector-sql.js';
+export * from './lexical/text-analyzer.js';
+export * from './lexical/bm25.js';
+export * from './lexical/fusion.js';
+export * from './lexical/fusion-settings.js';
+export * from './lexical/calibration.js';
+export * from './lexical/calibration-fit.js';
+export * from './lexical/default-calibration.js';
+export * from './lexical/hybrid.js';
+export * from './lexical/indexing.js';
 export * from './prompts/executor-prompt.js';
 // Nest module and its services.
 export * from './retrieval.exception.js';
@@ -14,7 +23,10 @@ export { KnowledgeService, MAX_DOCUMENT_BYTES, MAX_BULK_ITEMS, unitVector, type 
 export { LookupService, CONFIDENCE_PROFILE_RESOLVER, LOOKUP_TOOL_NAME, type ConfidenceProfileResolver, type LookupResult, type LookupResultItem } from './lookup.service.js';
 export { ActionMemoryService, PersistedActionMemory } from './action-memory.service.js';
 export { RetrievalSettingsService, type EffectiveRetrievalSettings } from './retrieval-settings.service.js';
-export { MEMORY_EXPIRY_JOB, REEMBED_JOB } from './retrieval-jobs.service.js';
+export { MEMORY_EXPIRY_JOB, REEMBED_JOB, LEXICAL_REINDEX_JOB } from './retrieval-jobs.service.js';
+export { HybridSearchService, type HybridSearchOutcome, type HybridSearchRequest } from './hybrid-search.service.js';
+export { GradingService, MIN_FIT_PAIRS, MIN_FIT_ANSWERABLE, MIN_FIT_UNANSWERABLE, type GradingView, type GradingFitResult } from './grading.service.js';
+export { LexicalRepository } from './lexical.repository.js';
 export { KnowledgeRepository, type DocumentSummary, type ChunkHit, type VectorSpace } from './knowledge.repository.js';
 export { DEMO_KNOWLEDGE, type DemoDocument } from './demo-knowledge.js';
 export * from './retrieval.module.js';

@@ -2,12 +2,18 @@ import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post, Pu
 import { ApiBody, ApiConsumes, ApiCreatedResponse, ApiNoContentResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { TenantId } from '@arbiter/common';
 import { Auth, CurrentTenant } from '@arbiter/tenancy';
-import { ListDocumentsQueryDto, LookupDto, RetrievalSettingsDto, UpsertDocumentDto } from './dto/knowledge.dto.js';
-import { BulkImportResultDto, DocumentDetailDto, DocumentPageDto, LookupResultDto, RetrievalSettingsViewDto, UpsertResultDto } from './dto/knowledge-response.dto.js';
+import { FitGradingDto, ListDocumentsQueryDto, LookupDto, RetrievalSettingsDto, UpsertDocumentDto } from './dto/knowledge.dto.js';
+import { BulkImportResultDto, DocumentDetailDto, DocumentPageDto, GradingFitResultDto, GradingViewDto, LookupResultDto, RetrievalSettingsViewDto, UpsertResultDto } from './dto/knowledge-response.dto.js';
 import { KnowledgeService } from './knowledge.service.js';
 import { LookupService, type LookupResult } from './lookup.service.js';
 import { RetrievalErrorCode, RetrievalException } from './retrieval.exception.js';
-import { RetrievalSettingsService } from './retrieval-settings.service.js';
+import { type EffectiveRetrievalSettings, RetrievalSettingsService } from './retrieval-settings.service.js';
+import { GradingService } from './grading.service.js';
+
+/** The settings as operators see and set them (the calibration itself: GET /admin/knowledge/grading). */
+function settingsView(s: EffectiveRetrievalSettings) {
+  return { normalization: s.normalization, fusion: s.fusion, calibrationSource: s.calibrationSource, memoryTtlSeconds: s.memoryTtlSeconds, chunkSize: s.chunkSize, chunkOverlap: s.chunkOverlap };
+}
 
 /** Parses a bulk body: a JSON array, `{documents: [...]}`, or NDJSON text (one document per line). */
 export function parseBulkBody(body: unknown): unknown[] {
@@ -35,6 +41,7 @@ export class KnowledgeController {
     private readonly knowledge: KnowledgeService,
     private readonly lookups: LookupService,
     private readonly settings: RetrievalSettingsService,
+    private readonly grading: GradingService,
   ) {}
 
   @Post('admin/knowledge/documents')
@@ -86,22 +93,47 @@ export class KnowledgeController {
   @Auth('operator')
   @ApiOperation({ summary: 'Effective retrieval settings (retrieval.normalization.*, memory TTL, chunking)' })
   @ApiOkResponse({ type: RetrievalSettingsViewDto })
-  getConfig(@CurrentTenant() tenantId: TenantId) {
-    return this.settings.get(tenantId);
+  async getConfig(@CurrentTenant() tenantId: TenantId) {
+    return settingsView(await this.settings.get(tenantId));
   }
 
   @Put('admin/knowledge/config')
   @Auth('operator')
   @ApiOperation({ summary: 'Merge a partial override into the tenant retrieval settings; returns the effective settings' })
   @ApiOkResponse({ type: RetrievalSettingsViewDto })
-  putConfig(@CurrentTenant() tenantId: TenantId, @Body() dto: RetrievalSettingsDto) {
-    return this.settings.update(tenantId, dto);
+  async putConfig(@CurrentTenant() tenantId: TenantId, @Body() dto: RetrievalSettingsDto) {
+    return settingsView(await this.settings.update(tenantId, dto));
+  }
+
+  @Get('admin/knowledge/grading')
+  @Auth('operator')
+  @ApiOperation({ summary: 'The grade calibration in force: built-in, or fitted for this tenant and embedder (docs/retrieval.md)' })
+  @ApiOkResponse({ type: GradingViewDto })
+  getGrading(@CurrentTenant() tenantId: TenantId) {
+    return this.grading.view(tenantId);
+  }
+
+  @Post('admin/knowledge/grading/fit')
+  @Auth('operator')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Fit the grade calibration from labelled questions (query → filePath, or null when unanswerable); applies it unless dryRun' })
+  @ApiOkResponse({ type: GradingFitResultDto })
+  fitGrading(@CurrentTenant() tenantId: TenantId, @Body() dto: FitGradingDto) {
+    return this.grading.fit(tenantId, dto);
+  }
+
+  @Delete('admin/knowledge/grading')
+  @Auth('operator')
+  @ApiOperation({ summary: 'Drop the fitted calibration: back to the built-in one' })
+  @ApiOkResponse({ type: GradingViewDto })
+  resetGrading(@CurrentTenant() tenantId: TenantId) {
+    return this.grading.reset(tenantId);
   }
 
   @Post('ai/knowledge/lookup')
   @Auth('client')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Graded knowledge lookup (L0 exact + L1 vector) with per-session action memory and retrieval confidence' })
+  @ApiOperation({ summary: 'Graded knowledge lookup (hybrid: exact L0 + BM25 + vector, fused and calibrated) with per-session action memory and retrieval confidence' })
   @ApiOkResponse({ type: LookupResultDto, description: 'LookupResult (BRIEF §4.2)' })
   lookup(@CurrentTenant() tenantId: TenantId, @Body() dto: LookupDto): Promise<LookupResult> {
     return this.lookups.lookup(tenantId, dto);

@@ -8,6 +8,7 @@ import { ActionMemoryRepository } from './action-memory.repository.js';
 import { ActionMemoryService } from './action-memory.service.js';
 import { RETRIEVAL_ENTITIES } from './entities/index.js';
 import { KnowledgeRepository } from './knowledge.repository.js';
+import { LexicalRepository } from './lexical.repository.js';
 import { KnowledgeService } from './knowledge.service.js';
 import { RetrievalJobs } from './retrieval-jobs.service.js';
 import { RetrievalSettingsRepository } from './retrieval-settings.repository.js';
@@ -27,13 +28,15 @@ describe('knowledge store on pgvector (integration)', () => {
   let index: VectorIndexService;
   let memoryRepo: ActionMemoryRepository;
   let memory: ActionMemoryService;
+  let lexical: LexicalRepository;
 
   beforeAll(async () => {
     db = await createTestDatabase();
     ds = await new DataSource({ type: 'postgres', url: db.url, entities: RETRIEVAL_ENTITIES, synchronize: false, installExtensions: false, uuidExtension: 'pgcrypto', logging: false, extra: { max: db.kind === 'pglite' ? 1 : 8 } }).initialize();
     repo = new KnowledgeRepository(ds);
-    settings = new RetrievalSettingsService(new RetrievalSettingsRepository(ds));
-    knowledge = new KnowledgeService(repo, settings, provider);
+    settings = new RetrievalSettingsService(new RetrievalSettingsRepository(ds), provider);
+    lexical = new LexicalRepository(ds);
+    knowledge = new KnowledgeService(repo, settings, lexical, provider);
     index = new VectorIndexService(repo, provider);
     await index.onModuleInit();
     memoryRepo = new ActionMemoryRepository(ds);
@@ -133,8 +136,8 @@ describe('knowledge store on pgvector (integration)', () => {
   it('changing the embedding provider needs no migration: re-embed into a new space, lookups keep working', async () => {
     const small = new LocalEmbeddingProvider({ dimension: 64 });
     const before = await db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM knowledge_document WHERE tenant_id = $1', [T1]);
-    const smallKnowledge = new KnowledgeService(repo, settings, small);
-    const jobs = new RetrievalJobs(memory, repo, smallKnowledge, settings, new VectorIndexService(repo, small), small);
+    const smallKnowledge = new KnowledgeService(repo, settings, lexical, small);
+    const jobs = new RetrievalJobs(memory, repo, smallKnowledge, settings, new VectorIndexService(repo, small), lexical, small);
     // Mid-way (one batch), the old space still serves the old provider and the new space its migrated documents.
     const migrated = await repo.documentsMissingSpace(T1, { model: small.id, dim: 64 }, null, 3);
     for (const d of migrated) await repo.replaceChunksInSpace(T1, d.id, d.domain, await smallKnowledge.embedChunks(d.title, [d.content]), { model: small.id, dim: 64 });

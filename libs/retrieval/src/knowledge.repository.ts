@@ -141,7 +141,13 @@ export class KnowledgeRepository {
    * Upserts the document by filePath and replaces all its chunks in one transaction: a concurrent
    * lookup (one statement, one snapshot) sees the old or the new version, never a mix.
    */
-  async replace(tenantId: TenantId, doc: NewDocument, chunks: readonly NewChunk[], space: VectorSpace): Promise<{ document: DocumentSummary; created: boolean }> {
+  async replace(
+    tenantId: TenantId,
+    doc: NewDocument,
+    chunks: readonly NewChunk[],
+    space: VectorSpace,
+    indexLexically: (em: EntityManager, documentId: string) => Promise<void>,
+  ): Promise<{ document: DocumentSummary; created: boolean }> {
     return this.ds.transaction(async (em) => {
       const rows: (RawDocument & { inserted: boolean })[] = await em.query(
         `INSERT INTO knowledge_document (tenant_id, domain, file_path, title, content, keywords, metadata, content_hash, chunk_count)
@@ -156,6 +162,7 @@ export class KnowledgeRepository {
       const row = rows[0];
       await em.query('DELETE FROM knowledge_chunk WHERE tenant_id = $1 AND document_id = $2', [tenantId, row.id]);
       await this.insertChunks(em, tenantId, row.id, doc.domain, chunks, space);
+      await indexLexically(em, row.id);
       return { document: toSummary(row), created: row.inserted };
     });
   }
@@ -221,9 +228,15 @@ export class KnowledgeRepository {
     return { items, nextCursor };
   }
 
-  async delete(tenantId: TenantId, id: string): Promise<boolean> {
-    const res: [unknown[], number] = await this.ds.query('DELETE FROM knowledge_document WHERE tenant_id = $1 AND id = $2', [tenantId, id]);
-    return res[1] > 0;
+  /** Deletes a document; `unindex` removes its lexical postings first, in the same transaction. */
+  async delete(tenantId: TenantId, id: string, unindex: (em: EntityManager) => Promise<void>): Promise<boolean> {
+    return this.ds.transaction(async (em) => {
+      const locked: unknown[] = await em.query('SELECT 1 FROM knowledge_document WHERE tenant_id = $1 AND id = $2 FOR UPDATE', [tenantId, id]);
+      if (!locked.length) return false;
+      await unindex(em);
+      await em.query('DELETE FROM knowledge_document WHERE tenant_id = $1 AND id = $2', [tenantId, id]);
+      return true;
+    });
   }
 
   /**

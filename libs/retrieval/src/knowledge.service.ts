@@ -7,6 +7,9 @@ import { EMBEDDING_PROVIDER, type EmbeddingProvider } from '@arbiter/llm';
 import { chunkText } from './chunker.js';
 import { UpsertDocumentDto } from './dto/knowledge.dto.js';
 import { KnowledgeRepository, type DocumentSummary, type NewChunk, type VectorSpace } from './knowledge.repository.js';
+import { LexicalRepository } from './lexical.repository.js';
+import { indexChunks } from './lexical/indexing.js';
+import { LEXICAL_ANALYZER_VERSION } from './lexical/text-analyzer.js';
 import { RetrievalErrorCode, RetrievalException } from './retrieval.exception.js';
 import { RetrievalSettingsService } from './retrieval-settings.service.js';
 import { l2Norm } from './vector-sql.js';
@@ -46,6 +49,7 @@ export class KnowledgeService {
   constructor(
     private readonly repository: KnowledgeRepository,
     private readonly settings: RetrievalSettingsService,
+    private readonly lexical: LexicalRepository,
     @Inject(EMBEDDING_PROVIDER) private readonly provider: EmbeddingProvider,
   ) {}
 
@@ -73,8 +77,13 @@ export class KnowledgeService {
     const { chunkSize, chunkOverlap } = await this.settings.get(tenantId);
     const pieces = chunkText(doc.content, { chunkSize, overlap: chunkOverlap });
     if (!pieces.length) throw new RetrievalException(RetrievalErrorCode.DOCUMENT_EMPTY, undefined, { fields: ['content'] });
-    const chunks = await this.embedChunks(doc.title, pieces.map((p) => p.content));
-    const { document, created } = await this.repository.replace(tenantId, doc, chunks, space);
+    const contents = pieces.map((p) => p.content);
+    const chunks = await this.embedChunks(doc.title, contents);
+    const stats = await this.lexical.stats(tenantId);
+    const indexed = indexChunks(doc.title, doc.keywords, contents, stats.averageLength);
+    const { document, created } = await this.repository.replace(tenantId, doc, chunks, space, (em, documentId) =>
+      this.lexical.replaceDocument(em, tenantId, documentId, doc.domain, indexed, LEXICAL_ANALYZER_VERSION),
+    );
     this.logger.log({ msg: 'knowledge document upserted', documentId: document.id, filePath: document.filePath, chunks: chunks.length, created });
     return { status: created ? 'created' : 'updated', document };
   }
@@ -134,6 +143,6 @@ export class KnowledgeService {
   }
 
   async delete(tenantId: TenantId, id: string): Promise<void> {
-    if (!(await this.repository.delete(tenantId, id))) throw new RetrievalException(RetrievalErrorCode.DOCUMENT_NOT_FOUND, id);
+    if (!(await this.repository.delete(tenantId, id, (em) => this.lexical.removeDocument(em, tenantId, id)))) throw new RetrievalException(RetrievalErrorCode.DOCUMENT_NOT_FOUND, id);
   }
 }

@@ -1,12 +1,12 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { DomainException, FAST_LATENCY_BUCKETS, MetricsService, type TenantId } from '@arbiter/common';
-import { EMBEDDING_PROVIDER, type EmbeddingProvider } from '@arbiter/llm';
 import { SessionsService } from '@arbiter/sessions';
 import { decideRetrieval, type DedupReason, type RetrievalCandidate } from './action-memory.js';
 import { ActionMemoryRepository } from './action-memory.repository.js';
 import type { LookupDto } from './dto/knowledge.dto.js';
-import { KnowledgeRepository, type ChunkHit, type VectorSpace } from './knowledge.repository.js';
-import { gradeRelevance, normalizeSimilarity, type CompletenessHint, type RelevanceLevel } from './relevance.js';
+import { HybridSearchService } from './hybrid-search.service.js';
+import { gradeCalibrated } from './lexical/calibration.js';
+import type { CompletenessHint, RelevanceLevel } from './relevance.js';
 import { calculateRetrievalConfidence, DEFAULT_CONFIDENCE_PROFILE, isConfidenceProfile, type RetrievalConfidence } from './retrieval-confidence.js';
 import { RetrievalSettingsService } from './retrieval-settings.service.js';
 
@@ -27,7 +27,10 @@ export interface LookupResultItem {
   /** The document's best-matching chunk. */
   content: string;
   distance: number;
+  /** Seed 002's normalized vector similarity of `content`. */
   similarity: number;
+  /** Calibrated relevance (0..1, the seed's scale): how likely this is the document asked about. */
+  relevance: number;
   source: 'L0' | 'L1';
 }
 
@@ -45,7 +48,6 @@ export interface LookupResult {
 
 type Candidate = RetrievalCandidate & LookupResultItem;
 
-const L0_LIMIT = 50;
 
 @Injectable()
 export class LookupService {
@@ -54,11 +56,10 @@ export class LookupService {
   private readonly latency;
 
   constructor(
-    private readonly knowledge: KnowledgeRepository,
+    private readonly search: HybridSearchService,
     private readonly memory: ActionMemoryRepository,
     private readonly settings: RetrievalSettingsService,
     private readonly sessions: SessionsService,
-    @Inject(EMBEDDING_PROVIDER) private readonly provider: EmbeddingProvider,
     metrics: MetricsService,
     @Optional() @Inject(CONFIDENCE_PROFILE_RESOLVER) private readonly profileResolver?: ConfidenceProfileResolver,
   ) {
@@ -71,58 +72,39 @@ export class LookupService {
     const topK = dto.topK ?? 5;
     const query = dto.query.trim();
     const domainFilter = dto.domain?.trim() || undefined;
-    const space: VectorSpace = { model: this.provider.id, dim: this.provider.dimension };
     // Embed before the transaction: a remote provider must never hold a connection or the session lock.
-    const vector = await this.provider.embedQuery(query);
+    const vector = await this.search.embed(query);
 
     // One READ COMMITTED transaction per lookup: one connection, each read a consistent statement
     // (a document being replaced is seen wholly old or wholly new), then the session lock.
     const { grade, decision, l0MatchCount, l1TopSimilarity } = await this.memory.transaction(async (tx) => {
       const settings = await this.settings.get(tenantId, tx);
-      const { maxL2Distance } = settings.normalization;
-      const sim = (d: number) => normalizeSimilarity(d, maxL2Distance);
-      const l0 = await this.knowledge.findExactHits(tenantId, query, domainFilter, L0_LIMIT, tx);
-      const hits = await this.knowledge.nearestChunks(tenantId, space, vector, Math.max(50, topK * 10), domainFilter, tx);
-      const l0Chunks = await this.knowledge.bestChunks(tenantId, space, vector, l0.map((d) => d.id), tx);
-      const toItem = (h: ChunkHit, source: 'L0' | 'L1'): Candidate => ({
-        documentId: h.documentId,
-        filePath: h.filePath,
-        title: h.title,
-        domain: h.domain,
-        content: h.content,
-        distance: h.distance,
-        similarity: sim(h.distance),
-        source,
-      });
-      // L0 documents without chunks in this vector space (mid re-embed) still count, with similarity 0.
-      const l0WithChunk = new Set(l0Chunks.map((c) => c.documentId));
-      const l0Missing = await this.knowledge.documentsByIds(tenantId, l0.filter((d) => !l0WithChunk.has(d.id)).map((d) => d.id), tx);
-      const l0Items: Candidate[] = [
-        ...l0Chunks.map((c) => toItem(c, 'L0')).sort((a, b) => a.distance - b.distance),
-        ...l0Missing.map((d) => ({ documentId: d.id, filePath: d.filePath, title: d.title, domain: d.domain, content: d.content, distance: maxL2Distance, similarity: 0, source: 'L0' as const })),
-      ];
-      const l0Ids = new Set(l0Items.map((c) => c.documentId));
-      const l1Items: Candidate[] = [];
-      const l1Seen = new Set<string>();
-      for (const h of hits) {
-        if (l0Ids.has(h.documentId) || l1Seen.has(h.documentId)) continue;
-        l1Seen.add(h.documentId);
-        l1Items.push(toItem(h, 'L1'));
-      }
-      const candidates = [...l0Items, ...l1Items];
-      const top = hits.length ? sim(hits[0].distance) : null;
-      const g = gradeRelevance({ l0MatchCount: l0Items.length, l1TopSimilarity: top, hasResults: candidates.length > 0 }, settings.normalization);
+      const found = await this.search.search(tenantId, { query, vector, domain: domainFilter }, settings, tx);
+      const candidates: Candidate[] = found.candidates.map((c) => ({
+        documentId: c.documentId,
+        filePath: c.filePath,
+        title: c.title,
+        domain: c.domain,
+        content: c.content,
+        distance: c.distance,
+        similarity: c.similarity,
+        relevance: c.relevance,
+        source: c.source,
+      }));
+      const top = found.candidates[0];
+      const g = gradeCalibrated(top ? { relevance: top.relevance, exactHit: top.evidence.exactHit } : null, settings.normalization);
 
       await this.memory.lockSession(tx, tenantId, dto.sessionId);
       const state = await this.memory.load(tenantId, dto.sessionId, tx);
       const d = decideRetrieval({ candidates, relevanceLevel: g.relevanceLevel, memory: state, topK });
       await this.memory.mark(tx, tenantId, dto.sessionId, d.marks, settings.memoryTtlSeconds);
-      return { grade: g, decision: d, l0MatchCount: l0Items.length, l1TopSimilarity: top };
+      return { grade: g, decision: d, l0MatchCount: found.exactMatchCount, l1TopSimilarity: found.vectorTopSimilarity };
     });
 
     const profile = await this.resolveProfile(tenantId, dto);
-    const results: LookupResultItem[] = decision.results.map(({ documentId, filePath, title, domain, content, distance, similarity, source }) => ({ documentId, filePath, title, domain, content, distance, similarity, source }));
-    const confidence = calculateRetrievalConfidence(results.map((r) => ({ relevance: r.similarity })), profile);
+    const results: LookupResultItem[] = decision.results.map(({ documentId, filePath, title, domain, content, distance, similarity, relevance, source }) => ({ documentId, filePath, title, domain, content, distance, similarity, relevance, source }));
+    // Seed 003's relevance is the calibrated one (docs/retrieval.md "Grading"): it means the same with any embedder.
+    const confidence = calculateRetrievalConfidence(results.map((r) => ({ relevance: r.relevance })), profile);
     const result: LookupResult = {
       results,
       relevanceLevel: grade.relevanceLevel,
@@ -187,6 +169,7 @@ export class LookupService {
       dedupReason: r.dedupReason,
       retrievalDetails: {
         l1_top_similarity: r.l1TopSimilarity,
+        top_relevance: r.results[0]?.relevance ?? null,
         relevance_level: r.relevanceLevel,
         completeness_hint: r.completenessHint,
         retrieved_domains: r.retrievedDomainsThisSession,

@@ -1,16 +1,21 @@
-import { Inject, Injectable, Logger, type OnModuleInit, Optional } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleInit, Optional } from '@nestjs/common';
+import { asTenantId } from '@arbiter/common';
 import type { TenantId } from '@arbiter/common';
 import { JobsService } from '@arbiter/jobs';
 import { EMBEDDING_PROVIDER, type EmbeddingProvider } from '@arbiter/llm';
 import { ActionMemoryService } from './action-memory.service.js';
 import { chunkText } from './chunker.js';
 import { KnowledgeRepository, type VectorSpace } from './knowledge.repository.js';
+import { LexicalRepository } from './lexical.repository.js';
+import { indexChunks } from './lexical/indexing.js';
+import { LEXICAL_ANALYZER_VERSION } from './lexical/text-analyzer.js';
 import { KnowledgeService } from './knowledge.service.js';
 import { RetrievalSettingsService } from './retrieval-settings.service.js';
 import { VectorIndexService } from './vector-index.service.js';
 
 export const MEMORY_EXPIRY_JOB = 'retrieval.memory-expiry';
 export const REEMBED_JOB = 'retrieval.reembed';
+export const LEXICAL_REINDEX_JOB = 'retrieval.lexical-reindex';
 
 /**
  * Jobs of the retrieval module: action-memory expiry (hourly) and re-embedding into the configured
@@ -19,7 +24,7 @@ export const REEMBED_JOB = 'retrieval.reembed';
  * the old space are dropped only once every document has been re-embedded.
  */
 @Injectable()
-export class RetrievalJobs implements OnModuleInit {
+export class RetrievalJobs implements OnModuleInit, OnApplicationBootstrap {
   private readonly logger = new Logger('RetrievalJobs');
 
   constructor(
@@ -28,6 +33,7 @@ export class RetrievalJobs implements OnModuleInit {
     private readonly knowledge: KnowledgeService,
     private readonly settings: RetrievalSettingsService,
     private readonly index: VectorIndexService,
+    private readonly lexical: LexicalRepository,
     @Inject(EMBEDDING_PROVIDER) private readonly provider: EmbeddingProvider,
     @Optional() private readonly jobs?: JobsService,
   ) {}
@@ -42,6 +48,16 @@ export class RetrievalJobs implements OnModuleInit {
       },
     });
     this.jobs.define<{ batchSize?: number }>({
+      name: LEXICAL_REINDEX_JOB,
+      maxAttempts: 5,
+      handler: async (ctx) => {
+        const done = await this.reindexLexical(ctx.tenantId, (ctx.checkpoint as string | null) ?? null, ctx.payload.batchSize ?? 100, (processed, checkpoint) =>
+          ctx.progress({ processed, checkpoint }),
+        );
+        await ctx.progress({ details: { documents: done, analyzerVersion: LEXICAL_ANALYZER_VERSION } });
+      },
+    });
+    this.jobs.define<{ batchSize?: number }>({
       name: REEMBED_JOB,
       maxAttempts: 5,
       handler: async (ctx) => {
@@ -51,6 +67,40 @@ export class RetrievalJobs implements OnModuleInit {
         await ctx.progress({ details: { documents: done, space: this.provider.id } });
       },
     });
+  }
+
+  /**
+   * Documents stored before the lexical index existed, or indexed by an older analyzer, are
+   * (re)indexed by a job enqueued once per tenant and analyzer version; lookups meanwhile find them
+   * through the vector index and exact hits.
+   */
+  async onApplicationBootstrap(): Promise<void> {
+    if (!this.jobs) return;
+    for (const tenantId of await this.lexical.tenantsWithStaleDocuments(LEXICAL_ANALYZER_VERSION)) {
+      await this.jobs.enqueue(asTenantId(tenantId), LEXICAL_REINDEX_JOB, {}, { scheduleKey: `${LEXICAL_REINDEX_JOB}@v${LEXICAL_ANALYZER_VERSION}@${tenantId}` });
+    }
+  }
+
+  /** Rebuilds the lexical postings of every document indexed by another analyzer version; returns how many. */
+  async reindexLexical(tenantId: TenantId, afterId: string | null, batchSize: number, progress?: (processed: number, checkpoint: string) => Promise<void>): Promise<number> {
+    const { chunkSize, chunkOverlap } = await this.settings.get(tenantId);
+    let cursor = afterId;
+    let total = 0;
+    for (;;) {
+      const docs = await this.lexical.staleDocuments(tenantId, LEXICAL_ANALYZER_VERSION, cursor, batchSize);
+      if (!docs.length) break;
+      for (const doc of docs) {
+        const stats = await this.lexical.stats(tenantId);
+        const pieces = chunkText(doc.content, { chunkSize, overlap: chunkOverlap }).map((p) => p.content);
+        const indexed = indexChunks(doc.title, doc.keywords, pieces, stats.averageLength);
+        await this.lexical.transaction((em) => this.lexical.replaceDocument(em, tenantId, doc.id, doc.domain, indexed, LEXICAL_ANALYZER_VERSION));
+      }
+      total += docs.length;
+      cursor = docs[docs.length - 1].id;
+      if (progress) await progress(docs.length, cursor);
+    }
+    this.logger.log({ msg: 'lexical re-index finished', tenantId, documents: total });
+    return total;
   }
 
   /** Re-embeds every document lacking chunks in the current space; returns how many were re-embedded. */

@@ -6,33 +6,35 @@ import type { RetrievalNormalizationConfig } from './relevance.js';
 
 export interface StoredRetrievalSettings {
   normalization: Partial<RetrievalNormalizationConfig>;
+  fusion: Record<string, unknown>;
+  grading: Record<string, unknown>;
   memoryTtlSeconds: number;
   chunkSize: number;
   chunkOverlap: number;
 }
 
-export const DEFAULT_STORED_SETTINGS: Readonly<StoredRetrievalSettings> = Object.freeze({ normalization: {}, memoryTtlSeconds: 86_400, chunkSize: 512, chunkOverlap: 64 });
+export const DEFAULT_STORED_SETTINGS: Readonly<StoredRetrievalSettings> = Object.freeze({ normalization: {}, fusion: {}, grading: {}, memoryTtlSeconds: 86_400, chunkSize: 512, chunkOverlap: 64 });
 
 @Injectable()
 export class RetrievalSettingsRepository {
   constructor(@InjectDataSource() private readonly ds: DataSource) {}
 
   async get(tenantId: TenantId, db: DataSource | EntityManager = this.ds): Promise<StoredRetrievalSettings> {
-    const rows: { normalization: Partial<RetrievalNormalizationConfig>; memory_ttl_seconds: number; chunk_size: number; chunk_overlap: number }[] = await db.query(
-      'SELECT normalization, memory_ttl_seconds, chunk_size, chunk_overlap FROM retrieval_settings WHERE tenant_id = $1',
+    const rows: { normalization: Partial<RetrievalNormalizationConfig>; fusion: Record<string, unknown>; grading: Record<string, unknown>; memory_ttl_seconds: number; chunk_size: number; chunk_overlap: number }[] = await db.query(
+      'SELECT normalization, fusion, grading, memory_ttl_seconds, chunk_size, chunk_overlap FROM retrieval_settings WHERE tenant_id = $1',
       [tenantId],
     );
     const r = rows[0];
-    return r ? { normalization: r.normalization, memoryTtlSeconds: r.memory_ttl_seconds, chunkSize: r.chunk_size, chunkOverlap: r.chunk_overlap } : { ...DEFAULT_STORED_SETTINGS };
+    return r ? { normalization: r.normalization, fusion: r.fusion, grading: r.grading, memoryTtlSeconds: r.memory_ttl_seconds, chunkSize: r.chunk_size, chunkOverlap: r.chunk_overlap } : { ...DEFAULT_STORED_SETTINGS };
   }
 
   async put(tenantId: TenantId, s: StoredRetrievalSettings): Promise<void> {
     await this.ds.query(
-      `INSERT INTO retrieval_settings (tenant_id, normalization, memory_ttl_seconds, chunk_size, chunk_overlap) VALUES ($1, $2::jsonb, $3, $4, $5)
+      `INSERT INTO retrieval_settings (tenant_id, normalization, memory_ttl_seconds, chunk_size, chunk_overlap, fusion, grading) VALUES ($1, $2::jsonb, $3, $4, $5, $6::jsonb, $7::jsonb)
        ON CONFLICT ON CONSTRAINT uq_retrieval_settings_tenant DO UPDATE SET
-         normalization = EXCLUDED.normalization, memory_ttl_seconds = EXCLUDED.memory_ttl_seconds,
+         normalization = EXCLUDED.normalization, fusion = EXCLUDED.fusion, grading = EXCLUDED.grading, memory_ttl_seconds = EXCLUDED.memory_ttl_seconds,
          chunk_size = EXCLUDED.chunk_size, chunk_overlap = EXCLUDED.chunk_overlap, updated_at = now()`,
-      [tenantId, JSON.stringify(s.normalization), s.memoryTtlSeconds, s.chunkSize, s.chunkOverlap],
+      [tenantId, JSON.stringify(s.normalization), s.memoryTtlSeconds, s.chunkSize, s.chunkOverlap, JSON.stringify(s.fusion), JSON.stringify(s.grading)],
     );
   }
 }

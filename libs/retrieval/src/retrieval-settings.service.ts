@@ -1,4 +1,8 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { EMBEDDING_PROVIDER, type EmbeddingProvider } from '@arbiter/llm';
+import { type Calibration, storedCalibration } from './lexical/calibration.js';
+import { DEFAULT_CALIBRATION } from './lexical/default-calibration.js';
+import { DEFAULT_FUSION, effectiveFusion, type FusionSettings } from './lexical/fusion-settings.js';
 import type { TenantId } from '@arbiter/common';
 import type { EntityManager } from 'typeorm';
 import { validateChunkerOptions } from './chunker.js';
@@ -10,6 +14,10 @@ import { RetrievalSettingsRepository } from './retrieval-settings.repository.js'
 /** The effective retrieval settings of a tenant (defaults merged with its override). */
 export interface EffectiveRetrievalSettings {
   normalization: RetrievalNormalizationConfig;
+  fusion: FusionSettings;
+  /** The tenant's fitted grade calibration for the current embedder, else the built-in one. */
+  calibration: Calibration;
+  calibrationSource: 'default' | 'fitted';
   memoryTtlSeconds: number;
   chunkSize: number;
   chunkOverlap: number;
@@ -17,14 +25,21 @@ export interface EffectiveRetrievalSettings {
 
 @Injectable()
 export class RetrievalSettingsService {
-  constructor(private readonly repository: RetrievalSettingsRepository) {}
+  constructor(
+    private readonly repository: RetrievalSettingsRepository,
+    @Inject(EMBEDDING_PROVIDER) private readonly provider: EmbeddingProvider,
+  ) {}
 
   /** `tx`: read inside the caller's transaction (lookups). */
   async get(tenantId: TenantId, tx?: EntityManager): Promise<EffectiveRetrievalSettings> {
     const stored = await this.repository.get(tenantId, tx);
     const merged = validateNormalizationConfig(stored.normalization);
+    const fitted = storedCalibration(stored.grading, this.provider.id);
     return {
       normalization: merged.ok ? merged.value : { ...DEFAULT_RETRIEVAL_NORMALIZATION },
+      fusion: effectiveFusion(stored.fusion),
+      calibration: fitted ?? DEFAULT_CALIBRATION,
+      calibrationSource: fitted ? 'fitted' : 'default',
       memoryTtlSeconds: stored.memoryTtlSeconds,
       chunkSize: stored.chunkSize,
       chunkOverlap: stored.chunkOverlap,
@@ -51,7 +66,9 @@ export class RetrievalSettingsService {
     } catch (error) {
       throw new RetrievalException(RetrievalErrorCode.INVALID_RETRIEVAL_CONFIG, (error as Error).message, { fields: ['chunkOverlap'] });
     }
-    await this.repository.put(tenantId, { normalization, memoryTtlSeconds: patch.memoryTtlSeconds ?? stored.memoryTtlSeconds, chunkSize, chunkOverlap });
+    const fusion = { ...stored.fusion };
+    for (const key of Object.keys(DEFAULT_FUSION) as (keyof FusionSettings)[]) if (patch[key] !== undefined) fusion[key] = patch[key];
+    await this.repository.put(tenantId, { ...stored, normalization, fusion, memoryTtlSeconds: patch.memoryTtlSeconds ?? stored.memoryTtlSeconds, chunkSize, chunkOverlap });
     return this.get(tenantId);
   }
 }

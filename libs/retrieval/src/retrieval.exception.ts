@@ -7,6 +7,8 @@ export enum RetrievalErrorCode {
   INVALID_BULK_BODY = 'INVALID_BULK_BODY',
   INVALID_RETRIEVAL_CONFIG = 'INVALID_RETRIEVAL_CONFIG',
   UNSUPPORTED_EMBEDDING_DIMENSION = 'UNSUPPORTED_EMBEDDING_DIMENSION',
+  TOO_FEW_LABELLED_PAIRS = 'TOO_FEW_LABELLED_PAIRS',
+  UNKNOWN_LABEL_PATHS = 'UNKNOWN_LABEL_PATHS',
 }
 
 export const RETRIEVAL_ERRORS: Record<RetrievalErrorCode, DomainErrorSpec> = {
@@ -16,6 +18,8 @@ export const RETRIEVAL_ERRORS: Record<RetrievalErrorCode, DomainErrorSpec> = {
   [RetrievalErrorCode.INVALID_BULK_BODY]: { status: 400, message: 'Bulk import body must be a JSON array of documents or NDJSON' },
   [RetrievalErrorCode.INVALID_RETRIEVAL_CONFIG]: { status: 400, message: 'Invalid retrieval configuration' },
   [RetrievalErrorCode.UNSUPPORTED_EMBEDDING_DIMENSION]: { status: 503, message: 'The embedding dimension is not supported by the vector index' },
+  [RetrievalErrorCode.TOO_FEW_LABELLED_PAIRS]: { status: 400, message: 'Too few labelled pairs to fit the grade' },
+  [RetrievalErrorCode.UNKNOWN_LABEL_PATHS]: { status: 400, message: 'Labels name documents that are not in the knowledge base' },
 };
 
 export class RetrievalException extends DomainException<RetrievalErrorCode> {

@@ -7,6 +7,9 @@ import { RETRIEVAL_ENTITIES } from './entities/index.js';
 import { KnowledgeController } from './knowledge.controller.js';
 import { KnowledgeHttpSetup } from './knowledge-http.js';
 import { KnowledgeRepository } from './knowledge.repository.js';
+import { HybridSearchService } from './hybrid-search.service.js';
+import { LexicalRepository } from './lexical.repository.js';
+import { GradingService } from './grading.service.js';
 import { KnowledgeService } from './knowledge.service.js';
 import { LookupService } from './lookup.service.js';
 import { RetrievalJobs } from './retrieval-jobs.service.js';
@@ -21,6 +24,9 @@ import { VectorIndexService } from './vector-index.service.js';
   providers: [
     KnowledgeHttpSetup,
     KnowledgeRepository,
+    LexicalRepository,
+    HybridSearchService,
+    GradingService,
     ActionMemoryRepository,
     RetrievalSettingsRepository,
     RetrievalSettingsService,

@@ -62,8 +62,17 @@ export class NormalizationSettingsDto {
   @ApiProperty({ example: 0.5 }) referenceThreshold: number;
 }
 
+export class FusionSettingsDto {
+  @ApiProperty({ example: 1 }) lexicalWeight: number;
+  @ApiProperty({ example: 1 }) vectorWeight: number;
+  @ApiProperty({ example: 0.5 }) exactWeight: number;
+  @ApiProperty({ example: 60 }) rrfK: number;
+}
+
 export class RetrievalSettingsViewDto {
   @ApiProperty({ type: NormalizationSettingsDto }) normalization: NormalizationSettingsDto;
+  @ApiProperty({ type: FusionSettingsDto }) fusion: FusionSettingsDto;
+  @ApiProperty({ enum: ['default', 'fitted'], description: 'Whether grades use the built-in calibration or one fitted for this tenant (GET /admin/knowledge/grading)' }) calibrationSource: string;
   @ApiProperty() memoryTtlSeconds: number;
   @ApiProperty() chunkSize: number;
   @ApiProperty() chunkOverlap: number;
@@ -77,7 +86,8 @@ export class LookupResultItemDto {
   @ApiProperty({ description: "The document's best-matching chunk" }) content: string;
   @ApiProperty({ description: 'L2 distance in [0, 2] (L0 hits: 0)' }) distance: number;
   @ApiProperty({ description: '1 − min(d, maxL2Distance)/maxL2Distance' }) similarity: number;
-  @ApiProperty({ enum: ['L0', 'L1'] }) source: string;
+  @ApiProperty({ minimum: 0, maximum: 1, description: 'Calibrated relevance on the same scale as the thresholds: how likely this is the document asked about (lexical and vector evidence)' }) relevance: number;
+  @ApiProperty({ enum: ['L0', 'L1'], description: 'L0: the query contains its title or a keyword' }) source: string;
 }
 
 export class RetrievalConfidenceDto {
@@ -97,4 +107,41 @@ export class LookupResultDto {
   @ApiProperty({ type: [String] }) retrievedDomainsThisSession: string[];
   @ApiProperty({ enum: ['doc_retrieved', 'domain_retrieved'], nullable: true }) dedupReason: string | null;
   @ApiProperty({ type: RetrievalConfidenceDto }) confidence: RetrievalConfidenceDto;
+}
+
+export class CalibrationCutsDto {
+  @ApiProperty({ description: 'Probability mapped to referenceThreshold' }) reference: number;
+  @ApiProperty({ description: 'Probability mapped to highlyRelevantThreshold' }) highlyRelevant: number;
+}
+
+export class CalibrationDto {
+  @ApiProperty({ type: [Number], description: 'Logistic weights in the order of `features`' }) weights: number[];
+  @ApiProperty({ type: CalibrationCutsDto }) cuts: CalibrationCutsDto;
+}
+
+export class GradingMetricsDto {
+  @ApiProperty() lookups: number;
+  @ApiProperty() answerable: number;
+  @ApiProperty({ description: 'Share of answerable questions whose top result is right' }) hitAt1: number;
+  @ApiProperty({ description: 'Of right top results, the share graded INSUFFICIENT' }) rightInsufficient: number;
+  @ApiProperty({ description: 'Of wrong top results (including unanswerable questions), the share graded PRECISE or HIGHLY_RELEVANT' }) wrongAnswered: number;
+  @ApiProperty({ description: 'Of wrong top results, the share not graded INSUFFICIENT (PARTIAL included)' }) wrongNotInsufficient: number;
+  @ApiProperty({ description: 'Of unanswerable questions, the share graded INSUFFICIENT' }) absentInsufficient: number;
+}
+
+export class GradingViewDto {
+  @ApiProperty({ enum: ['default', 'fitted'] }) source: string;
+  @ApiProperty({ description: 'Embedder the calibration applies to' }) embedder: string;
+  @ApiProperty({ type: [String] }) features: string[];
+  @ApiProperty({ type: CalibrationDto }) calibration: CalibrationDto;
+  @ApiProperty({ nullable: true, type: String, format: 'date-time' }) fittedAt: string | null;
+  @ApiProperty({ nullable: true, type: GradingMetricsDto, description: 'Metrics of the stored fit on its labelled questions' }) metrics: GradingMetricsDto | null;
+}
+
+export class GradingFitResultDto {
+  @ApiProperty({ description: 'False for a dry run' }) applied: boolean;
+  @ApiProperty({ type: GradingViewDto }) grading: GradingViewDto;
+  @ApiProperty({ type: GradingMetricsDto, description: 'The calibration in force before, on the same questions' }) before: GradingMetricsDto;
+  @ApiProperty({ type: GradingMetricsDto, description: 'The fitted calibration, on the same questions (in-sample)' }) after: GradingMetricsDto;
+  @ApiProperty({ description: 'Candidates learned from' }) samples: number;
 }

@@ -3,6 +3,7 @@ import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   IsArray,
+  IsBoolean,
   IsIn,
   IsInt,
   IsNotEmpty,
@@ -15,6 +16,7 @@ import {
   MaxLength,
   Min,
   MinLength,
+  ValidateNested,
 } from 'class-validator';
 import { CONFIDENCE_PROFILES } from '../retrieval-confidence.js';
 
@@ -124,17 +126,51 @@ export class RetrievalSettingsDto {
   @ApiPropertyOptional({ minimum: 0.0001, maximum: 1000, example: 2.0 })
   @IsOptional()
   @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(0.0001)
+  @Max(1000)
   maxL2Distance?: number;
 
-  @ApiPropertyOptional({ minimum: 0, maximum: 1, example: 0.75 })
+  @ApiPropertyOptional({ minimum: 0, maximum: 1, example: 0.75, description: 'Calibrated relevance at or above it: HIGHLY_RELEVANT (PRECISE with an exact hit).' })
   @IsOptional()
   @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(0)
+  @Max(1)
   highlyRelevantThreshold?: number;
 
-  @ApiPropertyOptional({ minimum: 0, maximum: 1, example: 0.5 })
+  @ApiPropertyOptional({ minimum: 0, maximum: 1, example: 0.5, description: 'Calibrated relevance below it: INSUFFICIENT.' })
   @IsOptional()
   @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(0)
+  @Max(1)
   referenceThreshold?: number;
+
+  @ApiPropertyOptional({ minimum: 0, maximum: 10, example: 1, description: 'Weight of the BM25 ranking in reciprocal rank fusion.' })
+  @IsOptional()
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(0)
+  @Max(10)
+  lexicalWeight?: number;
+
+  @ApiPropertyOptional({ minimum: 0, maximum: 10, example: 1, description: 'Weight of the vector ranking in reciprocal rank fusion.' })
+  @IsOptional()
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(0)
+  @Max(10)
+  vectorWeight?: number;
+
+  @ApiPropertyOptional({ minimum: 0, maximum: 10, example: 0.5, description: 'Weight of exact title/keyword (L0) hits in reciprocal rank fusion.' })
+  @IsOptional()
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(0)
+  @Max(10)
+  exactWeight?: number;
+
+  @ApiPropertyOptional({ minimum: 0, maximum: 1000, example: 60, description: "Reciprocal rank fusion's rank offset k." })
+  @IsOptional()
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(0)
+  @Max(1000)
+  rrfK?: number;
 
   @ApiPropertyOptional({ minimum: 60, maximum: 2592000, example: 86400 })
   @IsOptional()
@@ -156,4 +192,55 @@ export class RetrievalSettingsDto {
   @Min(0)
   @Max(4096)
   chunkOverlap?: number;
+}
+
+export class LabelledQueryDto {
+  @ApiProperty({ example: '示教器屏幕不亮了', maxLength: 4000 })
+  @IsString()
+  @Matches(NOT_BLANK, { message: 'query must not be blank' })
+  @MaxLength(4000)
+  query: string;
+
+  @ApiProperty({ type: String, nullable: true, example: 'pendant/tp10-black-screen.md', description: 'The document that answers it, or null when the knowledge base has no answer.' })
+  @IsOptional()
+  @IsString()
+  @Matches(NOT_BLANK, { message: 'filePath must not be blank' })
+  @MaxLength(1000)
+  filePath: string | null;
+}
+
+export class GradeTargetsDto {
+  @ApiPropertyOptional({ minimum: 0, maximum: 1, default: 0.15, description: 'Largest share of right top results that may be graded INSUFFICIENT.' })
+  @IsOptional()
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(0)
+  @Max(1)
+  maxRightInsufficient?: number;
+
+  @ApiPropertyOptional({ minimum: 0, maximum: 1, default: 0.1, description: 'Largest share of wrong top results that may be graded PRECISE or HIGHLY_RELEVANT.' })
+  @IsOptional()
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(0)
+  @Max(1)
+  maxWrongAnswered?: number;
+}
+
+export class FitGradingDto {
+  @ApiProperty({ type: [LabelledQueryDto], description: `Labelled questions: at least ${20} in all, ${10} with a filePath and ${5} without (no answer in the knowledge base); at most 5000.` })
+  @IsArray()
+  @ArrayMaxSize(5000)
+  @ValidateNested({ each: true })
+  @Type(() => LabelledQueryDto)
+  pairs: LabelledQueryDto[];
+
+  @ApiPropertyOptional({ type: GradeTargetsDto })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => GradeTargetsDto)
+  targets?: GradeTargetsDto;
+
+  @ApiPropertyOptional({ default: false, description: 'Only report what the fit would change; store nothing.' })
+  @IsOptional()
+  @IsBoolean()
+  dryRun?: boolean;
 }

@@ -40,6 +40,14 @@ export class KnowledgeDocumentEntity {
   @Column({ type: 'integer', default: 1 })
   version: number;
 
+  /** Analyzer version the lexical postings were built with (0: not indexed yet; docs/retrieval.md). */
+  @Column({ name: 'lexical_version', type: 'integer', default: 0 })
+  lexicalVersion: number;
+
+  /** Index terms over all its chunks (its share of the tenant's length statistics). */
+  @Column({ name: 'lexical_length', type: 'double precision', default: 0 })
+  lexicalLength: number;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 

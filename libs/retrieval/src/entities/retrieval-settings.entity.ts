@@ -15,6 +15,14 @@ export class RetrievalSettingsEntity {
   @Column({ type: 'jsonb', default: {} })
   normalization: Partial<RetrievalNormalizationConfig>;
 
+  /** Fusion weights override (docs/retrieval.md "Fusion"). */
+  @Column({ type: 'jsonb', default: {} })
+  fusion: Record<string, unknown>;
+
+  /** The tenant's fitted grade calibration, empty for the built-in one (docs/retrieval.md "Grading"). */
+  @Column({ type: 'jsonb', default: {} })
+  grading: Record<string, unknown>;
+
   @Column({ name: 'memory_ttl_seconds', type: 'integer', default: 86400 })
   memoryTtlSeconds: number;
 

@@ -1,0 +1,112 @@
+/**
+ * Labelled FAQ-retrieval sets for `bench:retrieval:quality` (docs in bench/retrieval/README.md).
+ *
+ * - `stackfaq` (English, real FAQ threads): StackFAQ (Karan & Šnajder 2018), StackExchange content
+ *   (CC BY-SA). Not committed (see the README); read from BENCH_STACKFAQ or
+ *   bench/data/external/stackfaq.json when present.
+ * - `banking77-faq` (English) and `smp2017-faq` (Chinese), built from the labelled intent sets in
+ *   ../shared/datasets (BANKING77 CC BY 4.0; SMP2017-ECDT research use, cite Zhang et al. 2017):
+ *   each FAQ entry is a "standard question + similar questions" document made of training examples
+ *   of one intent (the usual shape of a Chinese customer-service FAQ, 标准问 + 相似问); questions
+ *   are held-out examples, right when the entry's intent is theirs.
+ * Every fifth thread/intent is left out of the knowledge base: its questions have no answer there.
+ * Questions are split in two: `fit` (to fit the calibration) and `test` (reported).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { rng } from './common.js';
+
+export interface FaqDocument {
+  filePath: string;
+  title: string;
+  content: string;
+  domain: string;
+  /** The label a question must share to be answered by it. */
+  label: string;
+}
+
+export interface FaqQuestion {
+  text: string;
+  label: string;
+  /** Its label has a document in the knowledge base. */
+  answerable: boolean;
+  split: 'fit' | 'test';
+}
+
+export interface FaqSet {
+  name: string;
+  language: 'en' | 'zh';
+  source: string;
+  documents: FaqDocument[];
+  questions: FaqQuestion[];
+}
+
+const SHARED = process.env.BENCH_SHARED_DATASETS ?? path.resolve('..', 'shared', 'datasets');
+
+function readJsonl(file: string): { text: string; intent: string }[] {
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as { text: string; intent: string });
+}
+
+export function stackFaq(): FaqSet | null {
+  const file = process.env.BENCH_STACKFAQ ?? path.resolve('bench/data/external/stackfaq.json');
+  if (!existsSync(file)) return null;
+  const data = JSON.parse(readFileSync(file, 'utf8')) as { threads: { id: string; question: string; answers: string[]; queries: string[] }[] };
+  const documents: FaqDocument[] = [];
+  const questions: FaqQuestion[] = [];
+  data.threads.forEach((t, i) => {
+    const answerable = i % 5 !== 4;
+    if (answerable) documents.push({ filePath: `stackfaq/${t.id}.md`, title: t.question, content: `${t.question}\n\n${t.answers.join('\n\n')}`, domain: 'webapps', label: t.id });
+    t.queries.forEach((q, k) => questions.push({ text: q, label: t.id, answerable, split: k % 2 === 0 ? 'fit' : 'test' }));
+  });
+  return { name: 'stackfaq', language: 'en', source: 'StackFAQ (Karan & Šnajder 2018), StackExchange webapps threads, CC BY-SA', documents, questions };
+}
+
+/** An intent set as an FAQ: `perDoc` training examples per entry, up to `docsPerIntent` entries per intent. */
+function intentFaq(name: string, language: 'en' | 'zh', source: string, train: { text: string; intent: string }[], test: { text: string; intent: string }[], docsPerIntent: number, perDoc: number, maxQuestions: number): FaqSet {
+  const random = rng(7);
+  const byIntent = new Map<string, string[]>();
+  for (const e of train) byIntent.set(e.intent, [...(byIntent.get(e.intent) ?? []), e.text]);
+  const intents = [...byIntent.keys()].sort();
+  const answerableIntents = new Set(intents.filter((_, i) => i % 5 !== 4));
+  const documents: FaqDocument[] = [];
+  const fitPool: { text: string; intent: string }[] = [];
+  for (const intent of intents) {
+    const examples = byIntent.get(intent) as string[];
+    const used = answerableIntents.has(intent) ? docsPerIntent * perDoc : 0;
+    for (let d = 0; d * perDoc < used && d * perDoc < examples.length; d++) {
+      const group = examples.slice(d * perDoc, (d + 1) * perDoc);
+      documents.push({ filePath: `${name}/${intent}/${d}.md`, title: group[0], content: group.slice(1).join('\n'), domain: name, label: intent });
+    }
+    for (const text of examples.slice(used)) fitPool.push({ text, intent });
+  }
+  const sample = (items: { text: string; intent: string }[], n: number) => {
+    const copy = [...items];
+    for (let i = copy.length - 1; i > 0; i--) {
+      const j = Math.floor(random() * (i + 1));
+      [copy[i], copy[j]] = [copy[j], copy[i]];
+    }
+    return copy.slice(0, n);
+  };
+  const questions: FaqQuestion[] = [
+    ...sample(fitPool, maxQuestions).map((e) => ({ text: e.text, label: e.intent, answerable: answerableIntents.has(e.intent), split: 'fit' as const })),
+    ...sample(test, maxQuestions).map((e) => ({ text: e.text, label: e.intent, answerable: answerableIntents.has(e.intent), split: 'test' as const })),
+  ];
+  return { name, language, source, documents, questions };
+}
+
+export function banking77Faq(maxQuestions = 800): FaqSet {
+  const dir = path.join(SHARED, 'banking77');
+  return intentFaq('banking77-faq', 'en', 'BANKING77 (Casanueva et al. 2020), CC BY 4.0, via ../shared/datasets', readJsonl(path.join(dir, 'train.jsonl')), readJsonl(path.join(dir, 'test.jsonl')), 2, 8, maxQuestions);
+}
+
+export function smp2017Faq(maxQuestions = 800): FaqSet {
+  const dir = path.join(SHARED, 'smp2017');
+  return intentFaq('smp2017-faq', 'zh', 'SMP2017-ECDT (Zhang et al. 2017), research use, via ../shared/datasets', readJsonl(path.join(dir, 'smp2017_train.jsonl')), readJsonl(path.join(dir, 'smp2017_test.jsonl')), 3, 6, maxQuestions);
+}
+
+export function allSets(): FaqSet[] {
+  return [stackFaq(), banking77Faq(), smp2017Faq()].filter((s): s is FaqSet => s !== null);
+}

@@ -1,0 +1,84 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import type { TenantId } from '@arbiter/common';
+import { EMBEDDING_PROVIDER, type EmbeddingProvider } from '@arbiter/llm';
+import { KnowledgeRepository, type ChunkHit, type VectorSpace } from './knowledge.repository.js';
+import { LexicalRepository } from './lexical.repository.js';
+import { analyzeText } from './lexical/text-analyzer.js';
+import { assembleCandidates, type HitChunk, type HybridCandidate } from './lexical/hybrid.js';
+import { normalizeSimilarity } from './relevance.js';
+import type { EffectiveRetrievalSettings } from './retrieval-settings.service.js';
+
+/** Chunks asked from each index: enough documents for topK = 20 plus action-memory fallbacks. */
+const VECTOR_CHUNKS = 60;
+const LEXICAL_CHUNKS = 60;
+const EXACT_LIMIT = 50;
+
+export interface HybridSearchRequest {
+  query: string;
+  /** The query's embedding in the provider's space (embedded before any transaction). */
+  vector: readonly number[];
+  domain?: string;
+}
+
+export interface HybridSearchOutcome {
+  candidates: HybridCandidate[];
+  /** Seed similarity of the nearest chunk of the vector search (the seed's `l1TopSimilarity`). */
+  vectorTopSimilarity: number | null;
+  exactMatchCount: number;
+}
+
+/**
+ * Hybrid candidate generation (docs/retrieval.md "Hybrid search"): exact (L0) hits, the vector index
+ * and the BM25 lexical index, read in the caller's transaction, fused and calibrated by
+ * {@link assembleCandidates}. No memory, no side effects: the lookup and the grade fit share it.
+ */
+@Injectable()
+export class HybridSearchService {
+  constructor(
+    private readonly knowledge: KnowledgeRepository,
+    private readonly lexical: LexicalRepository,
+    @Inject(EMBEDDING_PROVIDER) private readonly provider: EmbeddingProvider,
+  ) {}
+
+  get space(): VectorSpace {
+    return { model: this.provider.id, dim: this.provider.dimension };
+  }
+
+  embed(query: string): Promise<number[]> {
+    return this.provider.embedQuery(query);
+  }
+
+  async search(tenantId: TenantId, request: HybridSearchRequest, settings: EffectiveRetrievalSettings, tx: EntityManager): Promise<HybridSearchOutcome> {
+    const space = this.space;
+    const terms = [...new Set(analyzeText(request.query))];
+    const exactDocs = await this.knowledge.findExactHits(tenantId, request.query, request.domain, EXACT_LIMIT, tx);
+    const vectorHits = await this.knowledge.nearestChunks(tenantId, space, request.vector, VECTOR_CHUNKS, request.domain, tx);
+    const lexical = await this.lexical.search(tenantId, terms, space, request.vector, LEXICAL_CHUNKS, request.domain, tx);
+    const exactIds = exactDocs.map((d) => d.id);
+    const exactChunks = await this.knowledge.bestChunks(tenantId, space, request.vector, exactIds, tx);
+    const withChunk = new Set(exactChunks.map((c) => c.documentId));
+    const exactMissing = await this.knowledge.documentsByIds(tenantId, exactIds.filter((id) => !withChunk.has(id)), tx);
+    const toChunk = (h: ChunkHit): HitChunk => ({ documentId: h.documentId, filePath: h.filePath, title: h.title, domain: h.domain, content: h.content, distance: h.distance });
+    const exact: HitChunk[] = [
+      ...exactChunks.map(toChunk),
+      ...exactMissing.map((d) => ({ documentId: d.id, filePath: d.filePath, title: d.title, domain: d.domain, content: d.content, distance: null })),
+    ];
+    const candidates = assembleCandidates({
+      vector: vectorHits.map(toChunk),
+      lexical: lexical.hits,
+      exact,
+      queryTerms: terms,
+      idf: lexical.idf,
+      chunkCount: lexical.chunkCount,
+      fusion: settings.fusion,
+      calibration: settings.calibration,
+      normalization: settings.normalization,
+    });
+    return {
+      candidates,
+      vectorTopSimilarity: vectorHits.length ? normalizeSimilarity(vectorHits[0].distance, settings.normalization.maxL2Distance) : null,
+      exactMatchCount: exact.length,
+    };
+  }
+}

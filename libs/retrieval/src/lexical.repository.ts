@@ -1,0 +1,199 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
+import type { TenantId } from '@arbiter/common';
+import { distanceSql, toVectorLiteral } from './vector-sql.js';
+import type { VectorSpace } from './knowledge.repository.js';
+
+type Db = DataSource | EntityManager;
+
+/** Postings of one chunk: distinct terms with their BM25 impacts, and its length in terms. */
+export interface ChunkTerms {
+  chunkIndex: number;
+  terms: readonly string[];
+  impacts: readonly number[];
+  length: number;
+}
+
+export interface LexicalStats {
+  chunkCount: number;
+  averageLength: number;
+}
+
+/** One chunk found by the lexical index, resolved to its document and, when it has one, its vector. */
+export interface LexicalHit {
+  documentId: string;
+  chunkIndex: number;
+  score: number;
+  filePath: string;
+  title: string;
+  domain: string;
+  /** The chunk's text in the query's vector space; the document's beginning when it has none there. */
+  content: string;
+  /** L2 distance of that chunk to the query vector; null when the document has no vector in the space. */
+  distance: number | null;
+}
+
+export interface LexicalSearchResult {
+  hits: LexicalHit[];
+  /** IDF of each query term the tenant's corpus contains. */
+  idf: Record<string, number>;
+  /** Chunks in the tenant's lexical index (N of the IDF). */
+  chunkCount: number;
+}
+
+/** Postings read per query term: the best ones by impact, enough to rank the top 50 chunks. */
+export const POSTINGS_PER_TERM = 400;
+
+/**
+ * The BM25 lexical index (migrations/0070_retrieval_lexical.sql): postings with their impacts,
+ * document frequencies and length statistics per tenant. Writes run inside the caller's transaction
+ * (the document upsert), so the index always matches the stored documents.
+ */
+@Injectable()
+export class LexicalRepository {
+  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+
+  async stats(tenantId: TenantId, db: Db = this.ds): Promise<LexicalStats> {
+    const rows: { chunk_count: string; total_length: number }[] = await db.query('SELECT chunk_count, total_length FROM knowledge_lexical_stats WHERE tenant_id = $1', [tenantId]);
+    const n = Number(rows[0]?.chunk_count ?? 0);
+    return { chunkCount: n, averageLength: n > 0 ? Number(rows[0].total_length) / n : 0 };
+  }
+
+  /**
+   * Replaces the postings of a document (old ones out, new ones in) and adjusts document frequencies
+   * and length statistics. The tenant's statistics row is locked first, so concurrent imports of one
+   * tenant take their locks in one order.
+   */
+  async replaceDocument(em: EntityManager, tenantId: TenantId, documentId: string, domain: string, chunks: readonly ChunkTerms[], lexicalVersion: number): Promise<void> {
+    const previous: { lexical_length: number; chunks: number }[] = await em.query(
+      `SELECT lexical_length, CASE WHEN lexical_version > 0 THEN chunk_count ELSE 0 END AS chunks FROM knowledge_document WHERE tenant_id = $1 AND id = $2`,
+      [tenantId, documentId],
+    );
+    const oldLength = Number(previous[0]?.lexical_length ?? 0);
+    const oldChunks = Number(previous[0]?.chunks ?? 0);
+    const newLength = chunks.reduce((s, c) => s + c.length, 0);
+    await this.adjustStats(em, tenantId, chunks.length - oldChunks, newLength - oldLength);
+    const terms: string[] = [];
+    const impacts: number[] = [];
+    const indexes: number[] = [];
+    for (const c of chunks) {
+      c.terms.forEach((t, k) => {
+        terms.push(t);
+        impacts.push(c.impacts[k]);
+        indexes.push(c.chunkIndex);
+      });
+    }
+    await em.query(
+      `WITH old AS (DELETE FROM knowledge_term WHERE tenant_id = $1 AND document_id = $2 RETURNING term),
+            delta AS (SELECT term, sum(d)::int AS d FROM (SELECT term, -1 AS d FROM old UNION ALL SELECT t, 1 FROM unnest($3::text[]) AS t) x GROUP BY term HAVING sum(d) <> 0)
+       INSERT INTO knowledge_term_df (tenant_id, term, df) SELECT $1, term, d FROM delta ORDER BY term
+       ON CONFLICT ON CONSTRAINT pk_knowledge_term_df DO UPDATE SET df = knowledge_term_df.df + EXCLUDED.df`,
+      [tenantId, documentId, terms],
+    );
+    if (terms.length) {
+      await em.query(
+        `INSERT INTO knowledge_term (tenant_id, term, impact, document_id, chunk_index, domain)
+         SELECT $1, t.term, t.impact, $2, t.idx, $3 FROM unnest($4::text[], $5::real[], $6::int[]) AS t(term, impact, idx)`,
+        [tenantId, documentId, domain, terms, impacts, indexes],
+      );
+    }
+    await em.query('UPDATE knowledge_document SET lexical_version = $3, lexical_length = $4 WHERE tenant_id = $1 AND id = $2', [tenantId, documentId, lexicalVersion, newLength]);
+  }
+
+  /** Removes a document's postings and their statistics (before the document row is deleted). */
+  async removeDocument(em: EntityManager, tenantId: TenantId, documentId: string): Promise<void> {
+    await this.replaceDocument(em, tenantId, documentId, '', [], 0);
+  }
+
+  private async adjustStats(em: EntityManager, tenantId: TenantId, chunks: number, length: number): Promise<void> {
+    await em.query(
+      `INSERT INTO knowledge_lexical_stats (tenant_id, chunk_count, total_length) VALUES ($1, GREATEST($2::bigint, 0), GREATEST($3::float8, 0))
+       ON CONFLICT ON CONSTRAINT pk_knowledge_lexical_stats DO UPDATE SET
+         chunk_count = GREATEST(knowledge_lexical_stats.chunk_count + $2::bigint, 0),
+         total_length = GREATEST(knowledge_lexical_stats.total_length + $3::float8, 0)`,
+      [tenantId, chunks, length],
+    );
+  }
+
+  /**
+   * BM25 top chunks for the query terms, in one statement: IDF from the tenant's document
+   * frequencies, the best {@link POSTINGS_PER_TERM} postings of each term (index-only scan), summed
+   * per chunk, then the best `limit` chunks joined to their document and their vector in `space`.
+   */
+  async search(tenantId: TenantId, terms: readonly string[], space: VectorSpace, vector: readonly number[], limit: number, domain: string | undefined, db: Db = this.ds): Promise<LexicalSearchResult> {
+    if (!terms.length) return { hits: [], idf: {}, chunkCount: (await this.stats(tenantId, db)).chunkCount };
+    const rows: { idf: Record<string, number> | null; n: string | null; hits: RawLexicalHit[] | null }[] = await db.query(
+      `WITH s AS (SELECT chunk_count::float8 AS n FROM knowledge_lexical_stats WHERE tenant_id = $1),
+            q AS (SELECT f.term, ln(1 + (s.n - f.df + 0.5) / (f.df + 0.5)) AS idf
+                    FROM knowledge_term_df f, s WHERE f.tenant_id = $1 AND f.term = ANY($2::text[]) AND f.df > 0),
+            p AS (SELECT t.document_id, t.chunk_index, sum(t.impact * q.idf) AS score
+                    FROM q CROSS JOIN LATERAL (
+                      SELECT k.document_id, k.chunk_index, k.impact FROM knowledge_term k
+                       WHERE k.tenant_id = $1 AND k.term = q.term ${domain ? 'AND k.domain = $7' : ''}
+                       ORDER BY k.impact DESC LIMIT ${POSTINGS_PER_TERM}) t
+                   GROUP BY t.document_id, t.chunk_index
+                   ORDER BY score DESC, t.document_id, t.chunk_index LIMIT $3),
+            h AS (SELECT p.document_id, p.chunk_index, p.score, d.file_path, d.title, d.domain,
+                         coalesce(c.content, left(d.content, 2000)) AS content,
+                         CASE WHEN c.id IS NULL THEN NULL ELSE ${distanceSql(space.dim, '$5')} END AS distance
+                    FROM p JOIN knowledge_document d ON d.id = p.document_id AND d.tenant_id = $1
+                    LEFT JOIN knowledge_chunk c ON c.document_id = p.document_id AND c.embedding_model = $4 AND c.chunk_index = p.chunk_index AND c.embedding_dim = $6)
+       SELECT (SELECT json_object_agg(term, idf) FROM q) AS idf, (SELECT n FROM s) AS n,
+              (SELECT json_agg(h ORDER BY h.score DESC, h.document_id, h.chunk_index) FROM h) AS hits`,
+      [tenantId, terms, limit, space.model, toVectorLiteral(vector), space.dim, ...(domain ? [domain] : [])],
+    );
+    const r = rows[0];
+    return {
+      idf: r?.idf ?? {},
+      chunkCount: Number(r?.n ?? 0),
+      hits: (r?.hits ?? []).map((h) => ({
+        documentId: h.document_id,
+        chunkIndex: h.chunk_index,
+        score: Number(h.score),
+        filePath: h.file_path,
+        title: h.title,
+        domain: h.domain,
+        content: h.content,
+        distance: h.distance === null ? null : Number(h.distance),
+      })),
+    };
+  }
+
+  /** Documents whose postings were built by another analyzer version (re-index job), by id. */
+  async staleDocuments(tenantId: TenantId, lexicalVersion: number, afterId: string | null, limit: number): Promise<{ id: string; domain: string; title: string; content: string; keywords: string[] }[]> {
+    return this.ds.query(
+      `SELECT id, domain, title, content, keywords FROM knowledge_document
+        WHERE tenant_id = $1 AND lexical_version <> $2 AND ($3::uuid IS NULL OR id > $3::uuid) ORDER BY id LIMIT $4`,
+      [tenantId, lexicalVersion, afterId, limit],
+    );
+  }
+
+  /** Tenants with documents whose postings are missing or stale (boot check). */
+  async tenantsWithStaleDocuments(lexicalVersion: number): Promise<string[]> {
+    const rows: { tenant_id: string }[] = await this.ds.query('SELECT DISTINCT tenant_id FROM knowledge_document WHERE lexical_version <> $1', [lexicalVersion]);
+    return rows.map((r) => r.tenant_id);
+  }
+
+  /** Which of these file paths the tenant's knowledge base holds. */
+  async existingPaths(tenantId: TenantId, filePaths: readonly string[]): Promise<string[]> {
+    if (!filePaths.length) return [];
+    const rows: { file_path: string }[] = await this.ds.query('SELECT file_path FROM knowledge_document WHERE tenant_id = $1 AND file_path = ANY($2::text[])', [tenantId, filePaths]);
+    return rows.map((r) => r.file_path);
+  }
+
+  transaction<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
+    return this.ds.transaction(work);
+  }
+}
+
+interface RawLexicalHit {
+  document_id: string;
+  chunk_index: number;
+  score: number;
+  file_path: string;
+  title: string;
+  domain: string;
+  content: string;
+  distance: number | null;
+}

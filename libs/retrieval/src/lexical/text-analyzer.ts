@@ -1,0 +1,64 @@
+import { Jieba } from '@node-rs/jieba';
+import { dict } from '@node-rs/jieba/dict.js';
+import { stemmer } from 'stemmer';
+import { CHINESE_STOP_WORDS, ENGLISH_STOP_WORDS } from './stop-words.js';
+
+/**
+ * The lexical analyzer of the knowledge base (docs/retrieval.md "Lexical index"): the same function
+ * turns documents and queries into index terms, so a change here needs a re-index
+ * (bump {@link LEXICAL_ANALYZER_VERSION}; documents carry the version they were indexed with).
+ *
+ * - Text is NFKC-normalized and lower-cased.
+ * - Latin/digit tokens: stop words dropped, the rest Porter-stemmed (`resetting` → `reset`);
+ *   alphanumeric codes such as `e201` are kept whole.
+ * - Chinese runs: jieba's search-mode segmentation (a long word also yields its dictionary
+ *   sub-words, so `示教器` matches `示教`), stop words dropped, plus character bigrams prefixed
+ *   with `~` — paraphrases segment differently, bigrams still overlap (`不亮` / `亮了`).
+ * Pure: no Nest, no database.
+ */
+export const LEXICAL_ANALYZER_VERSION = 1;
+
+const CJK_RUN = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+/u;
+const TOKEN_RE = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+|[\p{L}\p{N}]+/gu;
+/** Index terms longer than this are dropped (the column is varchar(64)); nobody searches for them. */
+export const MAX_TERM_LENGTH = 64;
+
+let jieba: Jieba | undefined;
+function segmenter(): Jieba {
+  jieba ??= Jieba.withDict(dict);
+  return jieba;
+}
+
+export interface AnalyzerOptions {
+  /** Character bigrams of Chinese runs (default true). */
+  cjkBigrams?: boolean;
+}
+
+/** Index terms of `text`, in order, with repeats (term frequency is their count). */
+export function analyzeText(text: string, options: AnalyzerOptions = {}): string[] {
+  const terms: string[] = [];
+  const normalized = text.normalize('NFKC').toLowerCase();
+  for (const token of normalized.match(TOKEN_RE) ?? []) {
+    if (CJK_RUN.test(token)) {
+      for (const word of segmenter().cutForSearch(token, true)) {
+        if (!CHINESE_STOP_WORDS.has(word)) terms.push(word);
+      }
+      if (options.cjkBigrams !== false) for (let i = 0; i + 1 < token.length; i++) terms.push(`~${token.slice(i, i + 2)}`);
+    } else {
+      if (ENGLISH_STOP_WORDS.has(token)) continue;
+      terms.push(/\d/.test(token) ? token : stemmer(token));
+    }
+  }
+  return terms.filter((t) => t.length <= MAX_TERM_LENGTH);
+}
+
+/** Term → count. */
+export function termFrequencies(terms: readonly string[], weight = 1, into: Map<string, number> = new Map()): Map<string, number> {
+  for (const t of terms) into.set(t, (into.get(t) ?? 0) + weight);
+  return into;
+}
+
+/** Distinct query terms with their repeat count. */
+export function queryTerms(query: string): Map<string, number> {
+  return termFrequencies(analyzeText(query));
+}
