@@ -7,6 +7,7 @@ import { AppConfig, type AppConfigModuleOptions } from '@arbiter/config';
 import { ADMIN_SECURITY, API_KEY_SECURITY } from '@arbiter/tenancy';
 import { AppModule } from './app.module.js';
 import { registerHttpObservability } from './http-metrics.js';
+import { clientErrorHandler, frameworkErrors, registerInputGuards } from './input-guards.js';
 
 export interface CreateAppOptions extends AppConfigModuleOptions {
   logLevel?: LogLevelName;
@@ -20,6 +21,8 @@ export async function createApp(options: CreateAppOptions = {}): Promise<NestFas
     genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => resolveRequestId(req.headers['x-request-id']),
     requestIdHeader: false,
     trustProxy: true,
+    clientErrorHandler,
+    frameworkErrors,
   });
   const logLevel = options.logLevel ?? ((options.env?.LOG_LEVEL ?? process.env.LOG_LEVEL ?? 'info') as LogLevelName);
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(options), adapter, {
@@ -33,6 +36,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<NestFas
     RequestContextStore.run(String(request.id), done);
   });
   registerHttpObservability(fastify, app.get(MetricsService));
+  registerInputGuards(fastify);
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new GlobalErrorFilter());
   app.enableShutdownHooks();

@@ -20,45 +20,79 @@ export class GlobalErrorFilter implements ExceptionFilter {
     const ctx = host.switchToHttp();
     const reply = ctx.getResponse<FastifyReply>();
     const request = ctx.getRequest<FastifyRequest>();
-    const body = this.toBody(exception, String(request?.id ?? randomUUID()));
+    const body = toErrorBody(exception, String(request?.id ?? randomUUID()));
     if (body.statusCode >= 500) {
       this.logger.error({ msg: 'request failed', statusCode: body.statusCode, url: request?.url, errorId: body.requestId, err: describe(exception) });
     }
-    void reply.status(body.statusCode).header('content-type', 'application/json; charset=utf-8').send(body);
+    void reply.status(body.statusCode).header('content-type', 'application/json; charset=utf-8').header('x-request-id', body.requestId).send(body);
   }
+}
 
-  private toBody(exception: unknown, requestId: string): ErrorBody {
-    if (exception instanceof DomainException) {
-      return { statusCode: exception.status, error: reasonPhrase(exception.status), message: exception.message, code: exception.code, details: exception.details, requestId };
-    }
-    if (exception instanceof HttpException) {
-      const status = exception.getStatus();
-      const response = exception.getResponse();
-      let message = exception.message;
-      let details: unknown;
-      if (typeof response === 'object' && response !== null) {
-        const r = response as { message?: unknown; details?: unknown };
-        if (typeof r.message === 'string') message = r.message;
-        else if (Array.isArray(r.message)) message = r.message.join('; ');
-        details = r.details;
-      }
-      if (status === 404 && /^Cannot (GET|POST|PUT|PATCH|DELETE)/.test(message)) message = `Route not found: ${message.replace(/^Cannot /, '')}`;
-      return { statusCode: status, error: reasonPhrase(status), message, ...(details !== undefined ? { details } : {}), requestId };
-    }
-    const fastifyError = exception as FastifyLikeError;
-    if (typeof fastifyError?.statusCode === 'number' && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {
-      const status = fastifyError.statusCode;
-      let message = fastifyError.message ?? reasonPhrase(status);
-      if (fastifyError.code === 'FST_ERR_CTP_BODY_TOO_LARGE') message = 'Request body is larger than the allowed limit';
-      else if (fastifyError.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') message = 'Unsupported content type: send application/json';
-      else if (status === 400 && /JSON/i.test(message)) message = `Malformed JSON body: ${message}`;
-      return { statusCode: status, error: reasonPhrase(status), message, code: fastifyError.code, requestId };
-    }
-    if (isDatabaseUnavailable(exception)) {
-      return { statusCode: 503, error: reasonPhrase(503), message: 'Database unavailable, retry shortly', requestId };
-    }
-    return { statusCode: 500, error: reasonPhrase(500), message: 'Internal server error', requestId };
+/** The client-safe body for any error: internal detail (driver text, upstream bodies) never goes in it. */
+export function toErrorBody(exception: unknown, requestId: string): ErrorBody {
+  if (exception instanceof DomainException) {
+    return { statusCode: exception.status, error: reasonPhrase(exception.status), message: exception.message, code: exception.code, details: exception.details, requestId };
   }
+  const framework = frameworkError(exception);
+  if (framework) {
+    return { statusCode: framework.status, error: reasonPhrase(framework.status), message: framework.message, code: framework.code, requestId };
+  }
+  if (exception instanceof HttpException) {
+    const status = exception.getStatus();
+    const response = exception.getResponse();
+    let message = exception.message;
+    let details: unknown;
+    if (typeof response === 'object' && response !== null) {
+      const r = response as { message?: unknown; details?: unknown };
+      if (typeof r.message === 'string') message = r.message;
+      else if (Array.isArray(r.message)) message = r.message.join('; ');
+      details = r.details;
+    }
+    const notFound = status === 404 ? /^Cannot (GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) (.*)$/s.exec(message) : null;
+    if (notFound) message = `Route not found: ${notFound[1]} ${clip(notFound[2].split('?')[0])}`;
+    return { statusCode: status, error: reasonPhrase(status), message, ...(details !== undefined ? { details } : {}), requestId };
+  }
+  if (isDatabaseUnavailable(exception)) {
+    return { statusCode: 503, error: reasonPhrase(503), message: 'Database unavailable, retry shortly', requestId };
+  }
+  return { statusCode: 500, error: reasonPhrase(500), message: 'Internal server error', requestId };
+}
+
+/** Client-safe messages for Fastify's own 4xx errors (their texts can quote the URL or body). */
+const FRAMEWORK_MESSAGES: Record<string, string> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: 'Request body is larger than the allowed limit',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'Unsupported content type: send application/json',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'Malformed JSON body',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'Empty body: content-type is application/json but no JSON was sent',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'Request body size did not match Content-Length',
+  FST_ERR_MAX_PARAM_LENGTH: 'URI too long: a path parameter exceeds the allowed length',
+  FST_ERR_BAD_URL: 'Malformed URL',
+};
+
+/**
+ * A Fastify 4xx error (raw, or wrapped by Nest's adapter as an HttpException with the Fastify error
+ * as cause): its status with a fixed message, never the framework's text (which may echo input).
+ */
+function frameworkError(exception: unknown): { status: number; message: string; code?: string } | null {
+  const candidates = [exception, exception instanceof Error ? exception.cause : undefined];
+  for (const candidate of candidates) {
+    const e = candidate as FastifyLikeError | undefined;
+    if (!e || typeof e !== 'object' || typeof e.code !== 'string' || !e.code.startsWith('FST_')) continue;
+    const status = typeof e.statusCode === 'number' ? e.statusCode : 500;
+    if (status < 400 || status >= 500) return null;
+    return { status, message: FRAMEWORK_MESSAGES[e.code] ?? reasonPhrase(status), code: e.code };
+  }
+  // A body parser error without a Fastify code (e.g. a custom parser's SyntaxError).
+  const raw = exception as FastifyLikeError;
+  if (!(exception instanceof HttpException) && typeof raw?.statusCode === 'number' && raw.statusCode >= 400 && raw.statusCode < 500) {
+    return { status: raw.statusCode, message: raw.statusCode === 400 ? 'Malformed request' : reasonPhrase(raw.statusCode) };
+  }
+  return null;
+}
+
+/** Long client input (a path) cut for an error message. */
+function clip(text: string, max = 200): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
 }
 
 function describe(exception: unknown): unknown {

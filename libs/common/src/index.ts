@@ -10,3 +10,4 @@ export * from './database-errors.js';
 export * from './error.filter.js';
 export * from './metrics.service.js';
 export * from './common.module.js';
+export * from './input-safety.js';

@@ -1,4 +1,5 @@
 import { BadRequestException, ValidationPipe, type ValidationError } from '@nestjs/common';
+import { Matches, type ValidationOptions } from 'class-validator';
 
 export interface FieldError {
   field: string;
@@ -17,6 +18,20 @@ export function flattenValidationErrors(errors: ValidationError[], parent = ''):
   return out;
 }
 
+/** A required text that must hold something besides whitespace (`"   "` → 400). */
+export function NotBlank(options: ValidationOptions = {}): PropertyDecorator {
+  return Matches(/\S/, { message: '$property must not be blank', ...options });
+}
+
+/** The 400 every input check answers with: the message and `details.fields` name each offending field. */
+export function invalidRequest(details: FieldError[]): BadRequestException {
+  const fields = [...new Set(details.map((d) => d.field))];
+  return new BadRequestException({
+    message: `Invalid request: ${details.map((d) => `${d.field}: ${d.errors.join('; ')}`).join(' | ')}`,
+    details: { fields, errors: details },
+  });
+}
+
 /** Whitelist + forbid unknown fields + transform; the 400 names every offending field. */
 export function createValidationPipe(): ValidationPipe {
   return new ValidationPipe({
@@ -25,13 +40,6 @@ export function createValidationPipe(): ValidationPipe {
     transform: true,
     transformOptions: { enableImplicitConversion: false },
     validationError: { target: false, value: false },
-    exceptionFactory: (errors) => {
-      const details = flattenValidationErrors(errors);
-      const fields = [...new Set(details.map((d) => d.field))];
-      return new BadRequestException({
-        message: `Invalid request: ${details.map((d) => `${d.field}: ${d.errors.join('; ')}`).join(' | ')}`,
-        details: { fields, errors: details },
-      });
-    },
+    exceptionFactory: (errors) => invalidRequest(flattenValidationErrors(errors)),
   });
 }

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { prng } from './prng.js';
 
 /** Token counts the fake reports in `usage` (missing fields are estimated from the text). */
 export interface FakeUsage {
@@ -83,17 +84,6 @@ function hash32(text: string, seed = 0): number {
   return h >>> 0;
 }
 
-/** mulberry32 PRNG seeded from the text. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** The deterministic unit vector the fake returns for `text` (exported so tests can predict it). */
 export function fakeEmbedding(text: string, dimension: number): number[] {

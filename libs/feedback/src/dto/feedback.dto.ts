@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, IsUUID, Matches, Max, MaxLength, Min } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, IsUUID, Matches, Max, MaxLength, Min } from 'class-validator';
+import { NotBlank } from '@arbiter/common';
 import { FEEDBACK_VALUES, SESSION_STATUSES, SelfEvaluationDto, type FeedbackValue } from '@arbiter/sessions';
 import { CASE_SOURCE_TYPES, FAULT_CATEGORIES, MAX_COMMENT_LENGTH, type CaseSourceType, type FaultCategory } from '../feedback.types.js';
 
@@ -108,13 +109,13 @@ const ERROR_CODE_MESSAGE = 'errorCode must be 1-64 letters, digits, "_", ".", ":
 export class CreateCaseDto {
   @ApiProperty({ maxLength: MAX_TEXT_LENGTH })
   @IsString()
-  @IsNotEmpty()
+  @NotBlank()
   @MaxLength(MAX_TEXT_LENGTH)
   query: string;
 
   @ApiProperty({ maxLength: MAX_TEXT_LENGTH })
   @IsString()
-  @IsNotEmpty()
+  @NotBlank()
   @MaxLength(MAX_TEXT_LENGTH)
   answer: string;
 

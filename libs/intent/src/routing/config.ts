@@ -96,7 +96,7 @@ function isFiniteNumber(v: unknown): v is number {
 
 /**
  * Validates a partial tenant override (e.g. the body of `PUT /admin/intent-config`).
- * Thresholds in [0, 1]; weights >= 0 with a positive sum once merged onto `base`; unknown keys rejected.
+ * Thresholds in [0, 1]; weights in [0, 1] with a positive sum once merged onto `base`; unknown keys rejected.
  */
 export function validateIntentConfig(
   partial: unknown,
@@ -150,8 +150,8 @@ export function validateIntentConfig(
         if (!isFiniteNumber(v)) {
           err(`weights.${key}`, 'invalid_type', `weights.${key} must be a number`);
           weightsOk = false;
-        } else if (v < 0) {
-          err(`weights.${key}`, 'out_of_range', `weights.${key} must be >= 0, got ${v}`);
+        } else if (v < 0 || v > 1) {
+          err(`weights.${key}`, 'out_of_range', `weights.${key} must be within [0, 1], got ${v}`);
           weightsOk = false;
         }
       }

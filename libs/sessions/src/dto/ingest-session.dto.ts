@@ -6,7 +6,6 @@ import {
   IsBoolean,
   IsIn,
   IsInt,
-  IsNotEmpty,
   IsNumber,
   IsOptional,
   IsString,
@@ -15,6 +14,7 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
+import { NotBlank } from '@arbiter/common';
 import { MediaDto } from './media.dto.js';
 import { ChannelField, ConversationIdField, MediaListField, UserRefField } from './turn-fields.js';
 
@@ -39,8 +39,10 @@ export class ReferenceDto {
   @MaxLength(500)
   title?: string;
 
-  @ApiProperty({ description: 'Relevance score of the reference (0..1 similarity)', example: 0.82 })
+  @ApiProperty({ description: 'Relevance score of the reference (0..1 similarity)', example: 0.82, minimum: 0, maximum: 1 })
   @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(0)
+  @Max(1)
   score: number;
 }
 
@@ -57,7 +59,7 @@ export class IngestSessionDto {
 
   @ApiProperty({ description: 'The user message', maxLength: MAX_TEXT_LENGTH })
   @IsString()
-  @IsNotEmpty()
+  @NotBlank()
   @MaxLength(MAX_TEXT_LENGTH)
   query: string;
 

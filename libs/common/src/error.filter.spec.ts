@@ -1,0 +1,70 @@
+import { describe, expect, it } from '@jest/globals';
+import { HttpException, NotFoundException, type ArgumentsHost } from '@nestjs/common';
+import { GlobalErrorFilter } from './error.filter.js';
+import type { ErrorBody } from './error-body.js';
+
+/** Runs the filter on `exception` and returns what it sent. */
+function render(exception: unknown): { status: number; body: ErrorBody; headers: Record<string, string> } {
+  const sent: { status: number; body?: ErrorBody; headers: Record<string, string> } = { status: 0, headers: {} };
+  const reply = {
+    status(code: number) {
+      sent.status = code;
+      return reply;
+    },
+    header(name: string, value: string) {
+      sent.headers[name] = value;
+      return reply;
+    },
+    send(body: ErrorBody) {
+      sent.body = body;
+      return reply;
+    },
+  };
+  const host = { switchToHttp: () => ({ getResponse: () => reply, getRequest: () => ({ id: 'req-1', url: '/x' }) }) } as unknown as ArgumentsHost;
+  new GlobalErrorFilter().catch(exception, host);
+  return { status: sent.status, body: sent.body as ErrorBody, headers: sent.headers };
+}
+
+function fastifyError(code: string, statusCode: number, message: string): Error {
+  return Object.assign(new Error(message), { code, statusCode });
+}
+
+describe('GlobalErrorFilter: framework errors are client-safe', () => {
+  const longPath = `/admin/case-library/${'x'.repeat(5000)}`;
+  const rows: [string, unknown, number, string][] = [
+    ['over-long path parameter (raw)', fastifyError('FST_ERR_MAX_PARAM_LENGTH', 414, `'${longPath}' is exceeding the max param length`), 414, 'URI too long: a path parameter exceeds the allowed length'],
+    [
+      'over-long path parameter (wrapped by the adapter)',
+      new HttpException(`'${longPath}' is exceeding the max param length`, 414, { cause: fastifyError('FST_ERR_MAX_PARAM_LENGTH', 414, 'x') }),
+      414,
+      'URI too long: a path parameter exceeds the allowed length',
+    ],
+    ['malformed URL', fastifyError('FST_ERR_BAD_URL', 400, `'/%zz<script>' is not a valid url component`), 400, 'Malformed URL'],
+    ['invalid JSON body', new HttpException('Body is not valid JSON but content-type is set to application/json', 400, { cause: fastifyError('FST_ERR_CTP_INVALID_JSON_BODY', 400, 'x') }), 400, 'Malformed JSON body'],
+    ['unknown Fastify 4xx', fastifyError('FST_ERR_SOMETHING_NEW', 400, 'secret input echoed'), 400, 'Bad Request'],
+    ['parser error without a code', Object.assign(new SyntaxError('Unexpected token s in JSON: "secret"'), { statusCode: 400 }), 400, 'Malformed request'],
+  ];
+  it.each(rows)('%s', (_name, exception, status, message) => {
+    const { status: sent, body, headers } = render(exception);
+    expect(sent).toBe(status);
+    expect(body).toMatchObject({ statusCode: status, message, requestId: 'req-1' });
+    expect(headers['x-request-id']).toBe('req-1');
+    expect(JSON.stringify(body)).not.toMatch(/xxxxxxxxxx|secret|script/);
+  });
+
+  it('clips the path of a route-not-found message', () => {
+    const { body } = render(new NotFoundException(`Cannot GET /${'y'.repeat(5000)}?token=abc`));
+    expect(body.message.startsWith('Route not found: GET /yyyy')).toBe(true);
+    expect(body.message.length).toBeLessThan(250);
+    expect(body.message).not.toContain('token');
+  });
+
+  it('answers an unknown error with a generic 500 and no internal text', () => {
+    const { status, body } = render(new Error('connect ECONNREFUSED 10.0.0.7:5432 password authentication failed for user "arbiter"'));
+    expect(status).toBe(503);
+    expect(body.message).toBe('Database unavailable, retry shortly');
+    const other = render(new Error('invalid input syntax for type json at 10.0.0.7'));
+    expect(other.status).toBe(500);
+    expect(other.body).toEqual({ statusCode: 500, error: 'Internal Server Error', message: 'Internal server error', requestId: 'req-1' });
+  });
+});
