@@ -11,6 +11,8 @@ const toBool = ({ value }: { value: unknown }): unknown => {
   return value;
 };
 const emptyToUndefined = ({ value }: { value: unknown }): unknown => (value === '' ? undefined : value);
+/** Leading/trailing spaces (a pasted secret, `KEY= value` in a .env file) are not part of the value. */
+const trimmedOrUndefined = ({ value }: { value: unknown }): unknown => (typeof value === 'string' ? value.trim() || undefined : value);
 
 export const LLM_PROVIDERS = ['none', 'openai', 'ollama'] as const;
 export const EMBEDDING_PROVIDERS = ['local', 'openai', 'ollama'] as const;
@@ -37,7 +39,7 @@ export class EnvironmentVariables {
   @Transform(emptyToUndefined) @IsOptional() @IsString() MIGRATIONS_DIR?: string;
 
   // Auth
-  @Transform(emptyToUndefined) @IsOptional() @IsString() @MinLength(16, { message: 'ADMIN_TOKEN must be at least 16 characters' }) ADMIN_TOKEN?: string;
+  @Transform(trimmedOrUndefined) @IsOptional() @IsString() @MinLength(16, { message: 'ADMIN_TOKEN must be at least 16 characters (after trimming spaces)' }) ADMIN_TOKEN?: string;
   @Transform(toBool) @IsBoolean() SEED_DEMO = true;
 
   // LLM (langchain, OpenAI-compatible)

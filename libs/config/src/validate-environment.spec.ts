@@ -27,6 +27,12 @@ describe('validateEnvironment', () => {
     expect(validateEnvironment({ DATABASE_URL: '', ADMIN_TOKEN: '' }).DATABASE_URL).toBeUndefined();
   });
 
+  it('trims ADMIN_TOKEN (a pasted " token ") and checks its length after trimming', () => {
+    expect(validateEnvironment({ ADMIN_TOKEN: '  0123456789abcdef-token \t' }).ADMIN_TOKEN).toBe('0123456789abcdef-token');
+    expect(validateEnvironment({ ADMIN_TOKEN: '   ' }).ADMIN_TOKEN).toBeUndefined();
+    expect(() => validateEnvironment({ ADMIN_TOKEN: '  short-token     ' })).toThrow(/ADMIN_TOKEN/);
+  });
+
   it('names every bad variable in one error', () => {
     let error: unknown;
     try {
