@@ -67,6 +67,16 @@ describe('sessions API (e2e)', () => {
     expect(res.json()).toMatchObject({ status: 'FAILED', answer: null, knowledgeSearched: false, references: [], media: [], stepCount: 0 });
   });
 
+  it('normalises media types at ingest (trimmed, lower-case), stores them so, and the coverage image rule sees them', async () => {
+    const res = await post(acme, { query: '这张照片里的报警灯是什么意思', answer: '图片中是伺服报警灯。', status: 'SUCCESS', media: [{ type: ' IMAGE ' }, { type: 'Audio', url: 'https://cdn.example.com/a.mp3' }] });
+    expect(res.statusCode).toBe(201);
+    const view = res.json<{ id: string; media: unknown; coverage: { reasonCode: string } | null }>();
+    expect(view.media).toEqual([{ type: 'image' }, { type: 'audio', url: 'https://cdn.example.com/a.mp3' }]);
+    expect(view.coverage).toMatchObject({ verdict: 'covered', reasonCode: 'covered_visual_recognition' });
+    const stored = await t.db.pool.query<{ media: unknown }>('SELECT media FROM diagnosis_session WHERE id = $1', [view.id]);
+    expect(stored.rows[0]!.media).toEqual([{ type: 'image' }, { type: 'audio', url: 'https://cdn.example.com/a.mp3' }]);
+  });
+
   it('an operator key may call client endpoints', async () => {
     const res = await t.request({ method: 'POST', url: '/api/sessions', headers: { 'x-api-key': acme.operatorKey }, payload: VALID });
     expect(res.statusCode).toBe(201);
@@ -97,6 +107,7 @@ describe('sessions API (e2e)', () => {
       ['non-uuid conversationId', { ...VALID, conversationId: '42' }, ['conversationId']],
       ['reference without score', { ...VALID, references: [{ filePath: 'a.md' }] }, ['references[0].score']],
       ['unknown media type', { ...VALID, media: [{ type: 'hologram' }] }, ['media[0].type']],
+      ['unknown media type after trimming', { ...VALID, media: [{ type: ' IMAGE/PNG ' }] }, ['media[0].type']],
       ['bad channel', { ...VALID, channel: 'web chat!' }, ['channel']],
     ];
     it.each(cases)('%s → 400', async (_label, payload, fields) => {

@@ -11,6 +11,15 @@ export type FeedbackValue = (typeof FEEDBACK_VALUES)[number];
 export const MEDIA_TYPES = ['image', 'audio', 'video', 'file'] as const;
 export type MediaType = (typeof MEDIA_TYPES)[number];
 
+/**
+ * A media type as the coverage rules read it (seed 001 `hasImageMedia`: trimmed, case-folded), so
+ * `" IMAGE "` is accepted at ingest and stored as `image`. Non-strings pass through (validation
+ * rejects them, like any type outside MEDIA_TYPES).
+ */
+export function normalizeMediaType(value: unknown): unknown {
+  return typeof value === 'string' ? value.trim().toLowerCase() : value;
+}
+
 export interface SessionReference {
   documentId?: string;
   filePath?: string;
