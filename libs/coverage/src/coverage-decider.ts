@@ -26,7 +26,8 @@ export function decideStoredSession(evaluator: CoverageEvaluator, tenantId: stri
       sessionId: session.id,
       tenantId,
       channel: session.channel,
-      status: session.status,
+      // A failed run marked not useful is BAD_CASE but not a succeeded turn (seed 001): judged as FAILED.
+      status: session.outcome === 'FAILED' ? 'FAILED' : session.status,
       answer: session.answer,
       references,
       media,

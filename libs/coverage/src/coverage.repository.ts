@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { TenantId } from '@arbiter/common';
+import { runSucceededSql } from '@arbiter/sessions';
 import type { CoverageDecision, CoverageReasonCode, CoverageVerdict } from './evaluator/coverage.types.js';
 import type { DateRange } from './report-range.js';
 
@@ -33,6 +34,8 @@ export interface CandidateSession {
   createdAt: string;
   channel: string;
   status: string;
+  /** How the run ended (`diagnosis_session.outcome`, unchanged by feedback); null for rows written before it existed. */
+  outcome?: string | null;
   query: string;
   answer: string | null;
   references: unknown;
@@ -158,7 +161,7 @@ export class CoverageRepository {
       return manager.query(
         `${CANDIDATE_SELECT}
          WHERE s.tenant_id = $1
-           AND s.status IN ('SUCCESS', 'BAD_CASE')
+           AND ${runSucceededSql('s')}
            AND ($3::timestamptz IS NULL OR (s.created_at, s.id) > ($3::timestamptz, $4::uuid))
            AND ($5::timestamptz IS NULL OR s.created_at >= $5::timestamptz)
            AND ($6::timestamptz IS NULL OR s.created_at < $6::timestamptz)
@@ -239,6 +242,6 @@ export class CoverageRepository {
   }
 }
 
-const CANDIDATE_SELECT = `SELECT s.id, s.created_at::text AS "createdAt", s.channel, s.status, s.query, s.answer,
+const CANDIDATE_SELECT = `SELECT s.id, s.created_at::text AS "createdAt", s.channel, s.status, s.outcome, s.query, s.answer,
     s.source_references AS "references", s.media, s.knowledge_searched AS "knowledgeSearched"
   FROM diagnosis_session s`;

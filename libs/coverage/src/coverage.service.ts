@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { MetricsService, type TenantId } from '@arbiter/common';
-import type { DiagnosisSessionEntity, SessionCoverageSummary } from '@arbiter/sessions';
+import { runSucceeded, type DiagnosisSessionEntity, type SessionCoverageSummary } from '@arbiter/sessions';
 import { decideStoredSession } from './coverage-decider.js';
 import { CoverageRepository, type GapRow, type StoredDecision } from './coverage.repository.js';
 import { CoverageEvaluatorRegistry } from './evaluator/coverage-evaluator.registry.js';
@@ -102,17 +102,18 @@ export class CoverageService {
   }
 
   /**
-   * The session-finished hook: decides a succeeded session with the current evaluator (FAILED ones
-   * have no coverage). Idempotent. A session with malformed stored references is logged and counted.
+   * The session-finished hook: decides a succeeded run with the current evaluator (failed runs have no
+   * coverage, also once feedback made them BAD_CASE). Idempotent. A session with malformed stored references is logged and counted.
    */
   async onSessionFinished(tenantId: TenantId, session: DiagnosisSessionEntity): Promise<void> {
-    if (session.status !== 'SUCCESS' && session.status !== 'BAD_CASE') return;
+    if (!runSucceeded(session)) return;
     const evaluator = this.registry.current();
     const outcome = decideStoredSession(evaluator, tenantId, {
       id: session.id,
       createdAt: session.createdAt.toISOString(),
       channel: session.channel,
       status: session.status,
+      outcome: session.outcome,
       query: session.query,
       answer: session.answer,
       references: session.references,

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import type { TenantId } from '@arbiter/common';
+import { runSucceededSql } from '@arbiter/sessions';
 import { RETRYABLE_FALLBACK_REASONS } from './rule-evaluator.js';
 
 /** Evaluation queries over diagnosis_session.self_evaluation (scoped by tenant). */
@@ -9,7 +10,10 @@ import { RETRYABLE_FALLBACK_REASONS } from './rule-evaluator.js';
 export class EvaluationRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  /** Finished sessions whose stored self-evaluation is a rule fallback caused by a failing LLM call, oldest first. */
+  /**
+   * Succeeded runs whose stored self-evaluation is a rule fallback caused by a failing LLM call, oldest
+   * first (a failed run keeps its rule 0: seed 000 assesses successful runs only).
+   */
   async findRetryableFallbacks(tenantId: TenantId, limit: number, afterCreatedAt?: string): Promise<{ id: string; createdAt: string }[]> {
     const params: unknown[] = [tenantId, [...RETRYABLE_FALLBACK_REASONS], limit];
     let keyset = '';
@@ -20,7 +24,7 @@ export class EvaluationRepository {
     const rows = (await this.dataSource.query(
       `SELECT id, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "createdAt"
          FROM diagnosis_session
-        WHERE tenant_id = $1 AND status IN ('SUCCESS', 'FAILED', 'BAD_CASE')
+        WHERE tenant_id = $1 AND ${runSucceededSql('diagnosis_session')}
           AND self_evaluation->>'source' = 'rule' AND self_evaluation->>'fallbackReason' = ANY($2::text[]) ${keyset}
         ORDER BY created_at, id
         LIMIT $3`,

@@ -20,6 +20,7 @@ function sessionRow(overrides: Partial<DiagnosisSessionEntity> = {}): DiagnosisS
     query: '机械臂报警 E102 怎么办?',
     answer: '请检查伺服电机温度，参见《伺服报警手册》。',
     status: 'SUCCESS',
+    outcome: 'SUCCESS',
     intent: 'fault_diagnosis',
     stepCount: 2,
     toolCallCount: 1,
@@ -121,9 +122,21 @@ describe('EvaluationService', () => {
 
     it('scores FAILED runs 0 on re-evaluation', async () => {
       const h = harness({});
-      const s = sessionRow({ status: 'FAILED', answer: null });
+      const s = sessionRow({ status: 'FAILED', outcome: 'FAILED', answer: null });
       h.sessions.set(s.id, s);
       expect(await h.service.evaluateNow(tenantId, s.id)).toMatchObject({ source: 'rule', confidence: 0 });
+    });
+
+    it('a FAILED run marked not useful (BAD_CASE) is still scored as FAILED: 0, not 75', async () => {
+      const h = harness({});
+      const s = sessionRow({ status: 'BAD_CASE', outcome: 'FAILED', answer: '抱歉，处理您的问题时出现了异常。', stepCount: 1, toolCallCount: 1 });
+      h.sessions.set(s.id, s);
+      expect(await h.service.evaluateNow(tenantId, s.id)).toMatchObject({ source: 'rule', confidence: 0 });
+      expect(h.stored[0]?.reasoning).toMatch(/status FAILED → 0/);
+      // a BAD_CASE of a successful run keeps the rule score
+      const ok = sessionRow({ id: 'ok', status: 'BAD_CASE', outcome: 'SUCCESS', stepCount: 1, toolCallCount: 1 });
+      h.sessions.set(ok.id, ok);
+      expect(await h.service.evaluateNow(tenantId, ok.id)).toMatchObject({ source: 'rule', confidence: 75 });
     });
 
     it('refuses to evaluate a running session (409)', async () => {
@@ -152,9 +165,29 @@ describe('EvaluationService', () => {
 
     it('does not bother the LLM with a run that has no answer', async () => {
       const h = harness(llmEnv());
-      await h.hooks.sessionFinished(tenantId, sessionRow({ status: 'FAILED', answer: null }));
-      expect(h.stored[0]).toMatchObject({ source: 'rule', confidence: 0, fallbackReason: 'no_answer' });
+      await h.hooks.sessionFinished(tenantId, sessionRow({ answer: null, stepCount: 1, toolCallCount: 0 }));
+      expect(h.stored[0]).toMatchObject({ source: 'rule', confidence: 70, fallbackReason: 'no_answer' });
       expect(h.enqueued).toEqual([]);
+    });
+
+    it.each([
+      ['FAILED with an answer', { status: 'FAILED', outcome: 'FAILED' }],
+      ['FAILED marked not useful (BAD_CASE)', { status: 'BAD_CASE', outcome: 'FAILED' }],
+    ] as const)('never asks the LLM about a failed run (seed 000: FAILED → 0): %s', async (_label, state) => {
+      const h = harness(llmEnv());
+      const s = sessionRow({ ...state, answer: '抱歉，处理您的问题时出现了异常。' });
+      h.sessions.set(s.id, s);
+      await h.hooks.sessionFinished(tenantId, s);
+      expect(h.enqueued).toEqual([]);
+      expect(await h.service.evaluateNow(tenantId, s.id)).toMatchObject({ source: 'rule', confidence: 0, fallbackReason: 'run_failed' });
+      // a job queued before the run failed stores the rule 0 too
+      await h.definitions.get(SELF_EVALUATE_JOB)!.handler(jobContext({ sessionId: s.id }, 1) as never);
+      expect(h.stored.map((e) => [e.source, e.confidence, e.fallbackReason])).toEqual([
+        ['rule', 0, 'run_failed'],
+        ['rule', 0, 'run_failed'],
+        ['rule', 0, 'run_failed'],
+      ]);
+      expect(fake.chatRequests()).toHaveLength(0);
     });
 
     it('stores a valid LLM verdict with source llm and the model, from a prompt carrying answer and steps', async () => {

@@ -3,7 +3,7 @@ import { SystemMessage, HumanMessage } from '@langchain/core/messages';
 import { MetricsService, type TenantId } from '@arbiter/common';
 import { JobsService, type JobContext } from '@arbiter/jobs';
 import { LlmErrorCode, LlmException, LlmService } from '@arbiter/llm';
-import { SessionHooks, SessionsService, type DiagnosisSessionEntity, type SelfEvaluation } from '@arbiter/sessions';
+import { runFailed, SessionHooks, SessionsService, type DiagnosisSessionEntity, type SelfEvaluation } from '@arbiter/sessions';
 import { EvaluationErrorCode, EvaluationException } from './evaluation.exception.js';
 import { EvaluationRepository } from './evaluation.repository.js';
 import { buildEvaluationPrompt, parseLlmEvaluation } from './llm-evaluator.js';
@@ -65,8 +65,9 @@ export class EvaluationService implements OnModuleInit {
       await this.store(tenantId, session.id, this.ruleResult(session, 'llm_disabled'));
       return;
     }
-    if (this.hasNoAnswer(session)) {
-      await this.store(tenantId, session.id, this.ruleResult(session, 'no_answer'));
+    const ruleOnly = this.ruleOnlyReason(session);
+    if (ruleOnly !== null) {
+      await this.store(tenantId, session.id, this.ruleResult(session, ruleOnly));
       return;
     }
     try {
@@ -90,7 +91,8 @@ export class EvaluationService implements OnModuleInit {
   /** Computes (does not store) the self-evaluation: the LLM track when possible, else the rule track. */
   async evaluate(tenantId: TenantId, session: DiagnosisSessionEntity): Promise<StoredSelfEvaluation> {
     if (!this.llm.enabled) return this.ruleResult(session, 'llm_disabled');
-    if (this.hasNoAnswer(session)) return this.ruleResult(session, 'no_answer');
+    const ruleOnly = this.ruleOnlyReason(session);
+    if (ruleOnly !== null) return this.ruleResult(session, ruleOnly);
     const attempt = await this.tryLlm(tenantId, session);
     return attempt.ok ? attempt.evaluation : this.ruleResult(session, attempt.reason, attempt.detail);
   }
@@ -132,6 +134,11 @@ export class EvaluationService implements OnModuleInit {
   private async runSelfEvaluationJob(ctx: JobContext<{ sessionId: string }>): Promise<void> {
     const session = await this.sessions.get(ctx.tenantId, ctx.payload.sessionId).catch(() => null);
     if (!session) return; // deleted meanwhile: nothing to evaluate
+    const ruleOnly = this.ruleOnlyReason(session);
+    if (ruleOnly !== null) {
+      await this.store(ctx.tenantId, session.id, this.ruleResult(session, ruleOnly));
+      return;
+    }
     const attempt = await this.tryLlm(ctx.tenantId, session);
     if (attempt.ok) {
       await this.store(ctx.tenantId, session.id, attempt.evaluation);
@@ -182,12 +189,18 @@ export class EvaluationService implements OnModuleInit {
     }
   }
 
-  private hasNoAnswer(session: DiagnosisSessionEntity): boolean {
-    return !session.answer || session.answer.trim() === '';
+  /**
+   * Sessions the LLM never assesses: a failed run (seed 000: FAILED → 0, evaluated after SUCCESS only —
+   * also once feedback made it BAD_CASE) and a run without an answer.
+   */
+  private ruleOnlyReason(session: DiagnosisSessionEntity): FallbackReason | null {
+    if (runFailed(session)) return 'run_failed';
+    if (!session.answer || session.answer.trim() === '') return 'no_answer';
+    return null;
   }
 
   private ruleResult(session: DiagnosisSessionEntity, reason: FallbackReason, detail?: string): StoredSelfEvaluation {
-    const rule = ruleEvaluation({ failed: session.status === 'FAILED', stepCount: session.stepCount, toolCallCount: session.toolCallCount }, reason, detail);
+    const rule = ruleEvaluation({ failed: runFailed(session), stepCount: session.stepCount, toolCallCount: session.toolCallCount }, reason, detail);
     return { confidence: rule.confidence, reasoning: rule.reasoning, source: 'rule', evaluatedAt: new Date().toISOString(), fallbackReason: reason };
   }
 

@@ -10,7 +10,7 @@ export const RULE_FEW_STEPS_BONUS = 10;
 export const RULE_FEW_STEPS_MAX = 3;
 
 /** Why a session got the rule result instead of an LLM one. */
-export type FallbackReason = 'llm_disabled' | 'llm_timeout' | 'llm_invalid_output' | 'llm_error' | 'no_answer' | 'llm_pending';
+export type FallbackReason = 'llm_disabled' | 'llm_timeout' | 'llm_invalid_output' | 'llm_error' | 'no_answer' | 'llm_pending' | 'run_failed';
 
 /** Fallbacks caused by a failing LLM call: the retry job re-runs these once the LLM answers. */
 export const RETRYABLE_FALLBACK_REASONS: readonly FallbackReason[] = ['llm_timeout', 'llm_invalid_output', 'llm_error'];
@@ -42,6 +42,8 @@ export function describeFallback(reason: FallbackReason, detail?: string): strin
       return 'the run produced no answer for an LLM to assess';
     case 'llm_pending':
       return `the LLM evaluation has not completed yet${suffix}`;
+    case 'run_failed':
+      return 'the run failed (seed 000: a FAILED run scores 0; only successful runs are assessed)';
   }
 }
 

@@ -1,9 +1,10 @@
 import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 import { ConversationEntity } from './conversation.entity.js';
-import type { FeedbackValue, SelfEvaluation, SessionMedia, SessionReference, SessionStatus } from './session.types.js';
+import type { FeedbackValue, RunOutcome, SelfEvaluation, SessionMedia, SessionReference, SessionStatus } from './session.types.js';
 
 @Entity('diagnosis_session')
 @Check('chk_session_status', `status IN ('PENDING', 'RUNNING', 'SUCCESS', 'FAILED', 'BAD_CASE')`)
+@Check('chk_session_outcome', `outcome IS NULL OR outcome IN ('SUCCESS', 'FAILED')`)
 @Check('chk_session_feedback', `feedback IS NULL OR feedback IN ('useful', 'not_useful')`)
 @Check('chk_session_counts', `step_count >= 0 AND tool_call_count >= 0`)
 @Index('idx_session_tenant_created', ['tenantId', 'createdAt', 'id'])
@@ -36,6 +37,9 @@ export class DiagnosisSessionEntity {
 
   @Column({ type: 'varchar', length: 16, default: 'PENDING', comment: 'PENDING|RUNNING|SUCCESS|FAILED|BAD_CASE (BAD_CASE: user marked the answer not useful)' })
   status: SessionStatus;
+
+  @Column({ type: 'varchar', length: 16, nullable: true, comment: 'SUCCESS|FAILED: how the agent run ended, unchanged by feedback (a FAILED run marked not useful is status BAD_CASE, outcome FAILED); NULL while unfinished' })
+  outcome: RunOutcome | null;
 
   @Column({ type: 'varchar', length: 100, nullable: true })
   intent: string | null;

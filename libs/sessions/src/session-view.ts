@@ -1,5 +1,5 @@
 import type { DiagnosisSessionEntity } from './diagnosis-session.entity.js';
-import type { FeedbackValue, SelfEvaluation, SessionMedia, SessionReference, SessionStatus } from './session.types.js';
+import type { FeedbackValue, RunOutcome, SelfEvaluation, SessionMedia, SessionReference, SessionStatus } from './session.types.js';
 
 /** The current-version coverage decision, supplied by the coverage module through a view enricher. */
 export interface SessionCoverageSummary {
@@ -17,6 +17,7 @@ export interface SessionView {
   query: string;
   answer: string | null;
   status: SessionStatus;
+  outcome: RunOutcome | null;
   intent: string | null;
   stepCount: number;
   toolCallCount: number;
@@ -42,6 +43,7 @@ export function toSessionView(s: DiagnosisSessionEntity, extras?: Partial<Sessio
     query: s.query,
     answer: s.answer,
     status: s.status,
+    outcome: s.outcome,
     intent: s.intent,
     stepCount: s.stepCount,
     toolCallCount: s.toolCallCount,

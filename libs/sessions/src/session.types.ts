@@ -5,6 +5,34 @@ export type SessionStatus = (typeof SESSION_STATUSES)[number];
 export const SUCCEEDED_STATUSES: readonly SessionStatus[] = ['SUCCESS', 'BAD_CASE'];
 export const FINISHED_STATUSES: readonly SessionStatus[] = ['SUCCESS', 'FAILED', 'BAD_CASE'];
 
+/**
+ * What the agent run itself did (`diagnosis_session.outcome`), set when it finishes and never changed
+ * by feedback: a FAILED run marked not useful becomes status BAD_CASE but stays outcome FAILED.
+ */
+export const RUN_OUTCOMES = ['SUCCESS', 'FAILED'] as const;
+export type RunOutcome = (typeof RUN_OUTCOMES)[number];
+
+/** The fields that tell how a run ended (`outcome` is null for unfinished runs and rows written before it existed). */
+export interface RunState {
+  status: SessionStatus;
+  outcome: RunOutcome | null;
+}
+
+/** The run failed (seed 000: self-evaluation 0, no LLM assessment), whatever feedback made of its status. */
+export function runFailed(s: RunState): boolean {
+  return s.status === 'FAILED' || s.outcome === 'FAILED';
+}
+
+/** The run produced an answer (SUCCESS, or BAD_CASE of a successful run): the only runs coverage evaluates (seed 001). */
+export function runSucceeded(s: RunState): boolean {
+  return (s.status === 'SUCCESS' || s.status === 'BAD_CASE') && s.outcome !== 'FAILED';
+}
+
+/** SQL twin of `runSucceeded` over a `diagnosis_session` alias. */
+export function runSucceededSql(alias: string): string {
+  return `(${alias}.status IN ('SUCCESS', 'BAD_CASE') AND ${alias}.outcome IS DISTINCT FROM 'FAILED')`;
+}
+
 export const FEEDBACK_VALUES = ['useful', 'not_useful'] as const;
 export type FeedbackValue = (typeof FEEDBACK_VALUES)[number];
 

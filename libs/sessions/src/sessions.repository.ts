@@ -17,6 +17,7 @@ export type SessionPatch = Partial<
     DiagnosisSessionEntity,
     | 'answer'
     | 'status'
+    | 'outcome'
     | 'intent'
     | 'stepCount'
     | 'toolCallCount'

@@ -38,6 +38,7 @@ export class SessionsService {
         query: dto.query,
         answer: dto.answer ?? null,
         status: dto.status,
+        outcome: dto.status,
         intent: null,
         stepCount: dto.stepCount ?? 0,
         toolCallCount: dto.toolCallCount ?? 0,
@@ -65,6 +66,7 @@ export class SessionsService {
         query: input.query,
         answer: null,
         status: 'RUNNING',
+        outcome: null,
         intent: null,
         stepCount: 0,
         toolCallCount: 0,
@@ -89,7 +91,7 @@ export class SessionsService {
 
   /** Marks the run finished and runs the finished-session hooks (evaluation, coverage). */
   async finish(tenantId: TenantId, sessionId: string, patch: FinishSessionInput): Promise<DiagnosisSessionEntity> {
-    const session = await this.update(tenantId, sessionId, { ...patch, finishedAt: new Date() });
+    const session = await this.update(tenantId, sessionId, { ...patch, outcome: patch.status, finishedAt: new Date() });
     await this.hooks.sessionFinished(tenantId, session);
     return (await this.repository.findSession(tenantId, sessionId)) ?? session;
   }

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { FEEDBACK_VALUES, SESSION_STATUSES } from '../session.types.js';
+import { FEEDBACK_VALUES, RUN_OUTCOMES, SESSION_STATUSES } from '../session.types.js';
 import { ReferenceDto } from './ingest-session.dto.js';
 import { MediaDto } from './media.dto.js';
 
@@ -25,7 +25,13 @@ export class SessionViewDto {
   @ApiProperty() channel: string;
   @ApiProperty() query: string;
   @ApiProperty({ nullable: true, type: String }) answer: string | null;
-  @ApiProperty({ enum: SESSION_STATUSES }) status: string;
+  @ApiProperty({ enum: SESSION_STATUSES, description: 'Lifecycle and review state: BAD_CASE when the user marked the answer not useful (see `outcome` for how the run ended)' }) status: string;
+  @ApiProperty({
+    enum: RUN_OUTCOMES,
+    nullable: true,
+    description: 'How the agent run ended, unchanged by feedback: a FAILED run marked not useful is status BAD_CASE, outcome FAILED (self-evaluation 0, no coverage decision). Null while unfinished.',
+  })
+  outcome: string | null;
   @ApiProperty({ nullable: true, type: String }) intent: string | null;
   @ApiProperty() stepCount: number;
   @ApiProperty() toolCallCount: number;
