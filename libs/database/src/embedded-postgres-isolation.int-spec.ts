@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -103,5 +103,31 @@ describe('embedded PostgreSQL in its own thread, on a private Unix socket', () =
     await expect(startEmbeddedPostgres(dir, 2)).rejects.toThrow(/in use by another process/);
     const { rows } = await pool.query<{ one: number }>('SELECT 1 AS one');
     expect(rows[0]!.one).toBe(1);
+  });
+});
+
+describe('embedded PostgreSQL after a kill -9', () => {
+  it('replaces the socket file a killed process left behind and starts', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'arbiter-stale-'));
+    try {
+      const socket = path.join(dir, '.socket', '.s.PGSQL.5432');
+      mkdirSync(path.dirname(socket), { mode: 0o700 });
+      // A process that dies by SIGKILL while listening leaves its socket file, answering nothing.
+      const killed = spawnSync(process.execPath, ['-e', `require('net').createServer().listen(process.argv[1], () => process.kill(process.pid, 'SIGKILL'))`, socket]);
+      expect(killed.signal).toBe('SIGKILL');
+      expect(statSync(socket).isSocket()).toBe(true);
+      const embedded = await startEmbeddedPostgres(dir, 2);
+      try {
+        const client = new pg.Client({ connectionString: embedded.url });
+        await client.connect();
+        expect((await client.query<{ one: number }>('SELECT 1 AS one')).rows[0]!.one).toBe(1);
+        await client.end();
+      } finally {
+        await embedded.close();
+      }
+      expect(existsSync(socket)).toBe(false); // a clean stop removes it
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
