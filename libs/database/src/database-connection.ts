@@ -3,7 +3,7 @@ import { AppConfig } from '@arbiter/config';
 import type { EmbeddedPostgres } from './embedded-postgres.js';
 import { EMBEDDED_POSTGRES } from './database.tokens.js';
 
-/** Where the database is: the embedded server's loopback URL or DATABASE_URL. */
+/** Where the database is: the embedded server's Unix-socket URL or DATABASE_URL. */
 @Injectable()
 export class DatabaseConnectionInfo {
   constructor(
