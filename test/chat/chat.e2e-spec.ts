@@ -15,6 +15,9 @@ interface ChatBody {
   conversationId: string;
   reply: string;
   confidence: number;
+  routingConfidence: number;
+  retrievalConfidence: number | null;
+  answerConfidence: number | null;
   shouldTransfer: boolean;
   needClarify: boolean;
   candidates: { intent: string; confidence: number }[];
@@ -50,7 +53,8 @@ interface ChatTraceRow {
       events: string[];
       policy?: { action: string; reason: string; shouldTransfer: boolean };
       confidence: { source: string; score: number };
-      lookups: { relevanceLevel: string; completenessHint: string | null; dedupReason: string | null; resultFilePaths: string[]; alreadyCitedFilePaths: string[] }[];
+      lookups: { relevanceLevel: string; completenessHint: string | null; dedupReason: string | null; resultFilePaths: string[]; alreadyCitedFilePaths: string[]; confidence: { score: number } }[];
+      carriedReferences?: string[];
     };
   };
   status: string;
@@ -117,10 +121,13 @@ describe('POST /ai/chat offline (e2e)', () => {
     expect(body).toMatchObject({ reply: '您好，我是 Arbiter 演示助手。', intent: 'greeting', shouldTransfer: false, needClarify: false, references: [] });
     const row = await trace(body.sessionId);
     expect(body.confidence).toBeCloseTo(row.route_trace.finalConfidence, 6);
+    expect(body.routingConfidence).toBeCloseTo(row.route_trace.finalConfidence, 6);
+    expect(body.retrievalConfidence).toBeNull();
     expect(row.route_trace).toMatchObject({ finalIntent: 'greeting', decisionReason: 'rule_high_confidence', fusion: { decisionReason: 'rule_high_confidence' }, chat: { branch: 'rule_answer', confidence: { source: 'routing' }, lookups: [] } });
     expect(await invocations(body.sessionId)).toEqual([]);
     const v = await view(acme, body.sessionId);
     expect(v).toMatchObject({ status: 'SUCCESS', intent: 'greeting', answer: body.reply, knowledgeSearched: false, toolCallCount: 0, references: [], selfEvaluation: { source: 'rule' }, coverage: { verdict: 'covered', reasonCode: 'covered_non_knowledge_response' } });
+    expect(body.answerConfidence).toBeCloseTo(v.selfEvaluation!.confidence / 100, 6);
   });
 
   it('hands off a `transfer` intent in the user language with shouldTransfer', async () => {
@@ -165,6 +172,8 @@ describe('POST /ai/chat offline (e2e)', () => {
     const chatTrace = row.route_trace.chat;
     expect(chatTrace).toMatchObject({ branch: 'knowledge', mode: 'offline', language: 'zh', confidence: { source: 'retrieval' } });
     expect(body.confidence).toBeCloseTo(chatTrace.confidence.score, 6);
+    expect(body.retrievalConfidence).toBeCloseTo(chatTrace.confidence.score, 6);
+    expect(body.routingConfidence).toBeCloseTo(row.route_trace.finalConfidence, 6);
     expect(chatTrace.events).toHaveLength(1);
     expect(chatTrace.events[0]).toMatch(/^(high|medium)-confidence$/);
     expect(chatTrace.policy?.action).toBe(chatTrace.events[0] === 'high-confidence' ? 'answer' : 'answer_with_caveat');
@@ -176,6 +185,7 @@ describe('POST /ai/chat offline (e2e)', () => {
     expect(v).toMatchObject({ status: 'SUCCESS', intent: 'fault', answer: body.reply, knowledgeSearched: true, stepCount: 1, toolCallCount: 1, coverage: { verdict: 'covered', reasonCode: 'covered_has_references' } });
     expect(v.references).toEqual(body.references.map((r) => expect.objectContaining({ filePath: r.filePath, title: r.title, score: r.similarity })));
     expect(v.selfEvaluation).toMatchObject({ source: 'rule' });
+    expect(body.answerConfidence).toBeCloseTo(v.selfEvaluation!.confidence / 100, 6);
   });
 
   it.each([
@@ -188,9 +198,12 @@ describe('POST /ai/chat offline (e2e)', () => {
     const row = await trace(body.sessionId);
     expect(row.route_trace.chat).toMatchObject({ branch: 'knowledge', language: lang, policy: { action: 'legitimate_exit', shouldTransfer: true } });
     expect(row.route_trace.chat.lookups[0]).toMatchObject({ completenessHint: 'INSUFFICIENT' });
-    // The knowledge base did not answer: `confidence` is the routing confidence.
-    expect(row.route_trace.chat.confidence.source).toBe('routing');
-    expect(body.confidence).toBeCloseTo(row.route_trace.finalConfidence, 6);
+    // "Not found" carries no answer: `confidence` 0, never the router's certainty; each measure by name.
+    expect(row.route_trace.chat.confidence).toMatchObject({ source: 'not_found', score: 0 });
+    expect(body.confidence).toBe(0);
+    expect(body.routingConfidence).toBeCloseTo(row.route_trace.finalConfidence, 6);
+    expect(body.routingConfidence).toBeGreaterThan(0);
+    expect(body.retrievalConfidence).toBeCloseTo(row.route_trace.chat.lookups[0]!.confidence.score, 6);
     const v = await view(acme, body.sessionId);
     expect(v).toMatchObject({ status: 'SUCCESS', knowledgeSearched: true, toolCallCount: 1, references: [], coverage: { verdict: 'uncovered', reasonCode: 'uncovered_explicit_no_answer' } });
   });
@@ -214,6 +227,17 @@ describe('POST /ai/chat offline (e2e)', () => {
     expect(third.references).toEqual([]);
     expect(third.reply).toMatch(/已在本次对话的前面回答中提供（《E201 伺服过流报警》/);
     expect((await trace(third.sessionId)).route_trace.chat.policy).toMatchObject({ action: 'already_provided', reason: 'strong_results_already_given' });
+    // The pointer back is not a knowledge gap: the session carries the earlier references the reply names
+    // (E201 with the first turn's stored reference).
+    const firstView = await view(acme, first.sessionId);
+    const thirdView = await view(acme, third.sessionId);
+    expect(thirdView.references).toContainEqual(firstView.references.find((r) => r.filePath === E201));
+    for (const ref of thirdView.references) expect(third.reply).toContain(`《${ref.title}》`);
+    expect(thirdView.coverage).toMatchObject({ verdict: 'covered', reasonCode: 'covered_has_references' });
+    expect((await trace(third.sessionId)).route_trace.chat.carriedReferences).toEqual(thirdView.references.map((r) => r.filePath));
+    const gaps = await t.request({ method: 'GET', url: '/admin/coverage/gaps', headers: { 'x-api-key': acme.operatorKey } });
+    expect(gaps.statusCode).toBe(200);
+    expect(gaps.json<{ items: { sampleSessionIds: string[] }[] }>().items.flatMap((g) => g.sampleSessionIds)).not.toContain(third.sessionId);
 
     // A new conversation starts with a fresh memory.
     const fresh = await ok(acme, { message: 'E201 报警怎么处理' });
@@ -339,6 +363,8 @@ describe('POST /ai/chat offline (e2e)', () => {
       });
       expect(body!.reply).toMatch(/抱歉，处理您的问题时出现了异常/);
       expect(body!.shouldTransfer).toBe(true);
+      expect(body).toMatchObject({ confidence: 0, retrievalConfidence: null, answerConfidence: 0 });
+      expect(body!.routingConfidence).toBeGreaterThan(0);
       const v = await view(acme, body!.sessionId);
       expect(v).toMatchObject({ status: 'FAILED', knowledgeSearched: true, selfEvaluation: { source: 'rule', confidence: 0 } });
       expect((await trace(body!.sessionId)).error).toMatch(/simulated outage/);

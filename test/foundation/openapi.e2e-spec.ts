@@ -60,6 +60,20 @@ describe('OpenAPI document (/docs-json)', () => {
     expect(problems).toEqual([]);
   });
 
+  it('documents the decision reasons of the current contract (fusion_fallback, not the retired semantic_fallback)', () => {
+    const reason = doc.components.schemas['RouteResultDto']?.properties?.['decisionReason'] as { enum: string[]; description: string };
+    expect(reason.enum).toEqual(['rule_high_confidence', 'semantic_override', 'no_match', 'llm_judge', 'fusion_fallback']);
+    expect(reason.description).toMatch(/semantic_fallback/);
+  });
+
+  it('documents each chat confidence by name, and what `confidence` means', () => {
+    const props = doc.components.schemas['ChatResponseDto']?.properties as Record<string, { description?: string; nullable?: boolean }>;
+    for (const name of ['confidence', 'routingConfidence', 'retrievalConfidence', 'answerConfidence']) expect(props[name]?.description).toBeTruthy();
+    expect(props['retrievalConfidence']?.nullable).toBe(true);
+    expect(props['answerConfidence']?.nullable).toBe(true);
+    expect(props['confidence']?.description).toMatch(/not-found exit 0/);
+  });
+
   it('serves the Swagger UI at /docs', async () => {
     const res = await t.request({ method: 'GET', url: '/docs' });
     expect([200, 301, 302]).toContain(res.statusCode);

@@ -20,7 +20,8 @@ export class ChatController {
       'Knowledge answers are extractive without an LLM, or come from a tool-calling agent (`lookup_knowledge`, at most CHAT_MAX_STEPS model calls) when one is configured; ' +
       'an LLM failure or timeout falls back to the extractive answer (trace event `fallback-triggered`). ' +
       'Confidence policy: high → answer; medium → answer with a caveat; low or INSUFFICIENT → "not found, contact support" and `shouldTransfer`; PRECISE / HIGHLY_RELEVANT lookups are always answered. ' +
-      '`confidence` is the retrieval confidence score when the knowledge base answered, the routing confidence otherwise. ' +
+      'Confidences: `routingConfidence` (intent router), `retrievalConfidence` (knowledge lookup, null without one), `answerConfidence` (self-evaluation, null until stored); ' +
+      '`confidence` (compatibility): the retrieval confidence of a knowledge answer, 0 for the not-found exit and a failed run, the routing confidence for replies without a knowledge search. ' +
       'A run that fails after the session started still answers 200 with a polite reply and the `sessionId` (session status FAILED, error recorded).',
   })
   @ApiOkResponse({ type: ChatResponseDto })

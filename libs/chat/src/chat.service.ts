@@ -6,12 +6,14 @@ import { LlmService } from '@arbiter/llm';
 import { DEFAULT_RETRIEVAL_NORMALIZATION, isConfidenceProfile, LOOKUP_TOOL_NAME, LookupService, loadExecutorPrompt, type LookupResult, type LookupResultItem } from '@arbiter/retrieval';
 import { SessionsErrorCode, SessionsService, type DiagnosisSessionEntity, type SessionReference } from '@arbiter/sessions';
 import { composeExtractiveAnswer, selectChunks } from './answer-composer.js';
+import { carriedReferences } from './carried-references.js';
 import { CHAT_INTENT_ROUTER, type ChatIntentRouter, type ChatRouteResult } from './chat-intent.port.js';
 import { detectLanguage, type ChatLanguage } from './chat-language.js';
 import { alreadyProvidedText, caveatText, clarifyText, emptyRuleReplyText, failureText, handoffText, notFoundText, sourcesBlock } from './chat-texts.js';
 import { ChatErrorCode, ChatException } from './chat.exception.js';
 import { ChatRepository } from './chat.repository.js';
 import { decideAnswerPolicy, type ChatConfidenceEvent, type PolicyDecision } from './confidence-policy.js';
+import { replyConfidence, type ReplyConfidence } from './reply-confidence.js';
 import type { ChatRequestDto } from './dto/chat.dto.js';
 import { createLookupTool, runKnowledgeAgent, type AgentRunResult, type LookupToolArgs } from './knowledge-agent.js';
 
@@ -22,11 +24,10 @@ export interface ChatReference {
   relevanceLevel: string;
 }
 
-export interface ChatResponse {
+export interface ChatResponse extends ReplyConfidence {
   sessionId: string;
   conversationId: string;
   reply: string;
-  confidence: number;
   shouldTransfer: boolean;
   needClarify: boolean;
   candidates: { intent: string; confidence: number }[];
@@ -55,8 +56,11 @@ export interface ChatTrace {
   branch?: ChatBranch;
   /** Confidence events in order (BRIEF §4.3), e.g. ["medium-confidence"], ["fallback-triggered", "high-confidence"]. */
   events: ChatConfidenceEvent[];
-  /** What `confidence` reported: the retrieval score for a grounded answer, else the routing confidence (with the lookup's score beside it). */
-  confidence?: { source: 'retrieval' | 'routing'; score: number; level?: string; reasons?: string[]; profile?: string | null; retrieval?: { score: number; level: string; reasons: string[] } };
+  /**
+   * What `confidence` reported (see `replyConfidence`): the lookup's retrieval confidence for a knowledge
+   * answer, 0 for the not-found exit (the lookup's score beside it), else the routing confidence.
+   */
+  confidence?: { source: 'retrieval' | 'routing' | 'not_found'; score: number; level?: string; reasons?: string[]; profile?: string | null; retrieval?: number };
   policy?: PolicyDecision;
   lookups: {
     query: string;
@@ -74,6 +78,8 @@ export interface ChatTrace {
   }[];
   agent?: { ok: boolean; stepCount: number; toolCallCount: number; totalTokens: number; steps: AgentRunResult<unknown>['steps']; error?: string; errorCode?: string; answerOverridden?: boolean };
   fallback?: { reason: string; error?: string };
+  /** File paths of the earlier references an "already provided" reply carried onto the session. */
+  carriedReferences?: string[];
   error?: string;
   durationMs?: number;
 }
@@ -88,8 +94,8 @@ interface TurnContext {
   confidenceProfile: string | null;
   trace: ChatTrace;
   route?: ChatRouteResult;
-  /** Documents already cited in this conversation (empty for a new conversation). */
-  cited: ReadonlySet<string>;
+  /** Documents already cited in this conversation, with their strongest stored reference (empty for a new conversation). */
+  cited: ReadonlyMap<string, SessionReference>;
   /** The message continues an existing conversation. */
   continued: boolean;
 }
@@ -97,10 +103,18 @@ interface TurnContext {
 interface TurnOutcome {
   branch: ChatBranch;
   reply: string;
-  confidence: number;
+  /** The retrieval confidence score of the turn's best lookup; null when the turn made none. */
+  retrievalConfidence: number | null;
+  /** The knowledge turn took the legitimate exit: the reply carries no answer. */
+  notFound?: boolean;
   shouldTransfer: boolean;
   needClarify: boolean;
   references: (ChatReference & { documentId: string })[];
+  /**
+   * References stored on the session although the reply quotes nothing new: the documents an
+   * "already provided" reply points back to (see `carriedReferences`).
+   */
+  carriedReferences?: SessionReference[];
   knowledgeSearched: boolean;
   stepCount: number;
   toolCallCount: number;
@@ -166,6 +180,11 @@ function toolPayload(rec: LookupRecord): string {
   });
 }
 
+/** The highest retrieval confidence among the turn's lookups; null when it made none. */
+function bestRetrievalScore(trace: ChatTrace): number | null {
+  return trace.lookups.length ? Math.max(...trace.lookups.map((l) => l.confidence.score)) : null;
+}
+
 function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -202,13 +221,14 @@ export class ChatService {
     const mode = this.llm.enabled ? 'llm' : 'offline';
     // One transaction (conversation + RUNNING session): a failing database leaves nothing behind.
     const session = await this.startSession(tenantId, dto, message);
-    const ctx: TurnContext = { tenantId, session, message, lang, intent: null, confidenceProfile: null, cited: new Set<string>(), continued: dto.conversationId !== undefined, trace: { version: 1, language: lang, mode, events: [], lookups: [] } };
+    const ctx: TurnContext = { tenantId, session, message, lang, intent: null, confidenceProfile: null, cited: new Map<string, SessionReference>(), continued: dto.conversationId !== undefined, trace: { version: 1, language: lang, mode, events: [], lookups: [] } };
     let outcome: TurnOutcome;
+    let finished: DiagnosisSessionEntity;
     try {
       outcome = await this.answer(ctx);
       const durationMs = Math.round(performance.now() - started);
       ctx.trace.durationMs = durationMs;
-      await this.finishSuccess(ctx, outcome, durationMs);
+      finished = await this.finishSuccess(ctx, outcome, durationMs);
     } catch (error) {
       return this.fail(ctx, error, started);
     }
@@ -218,7 +238,7 @@ export class ChatService {
       sessionId: session.id,
       conversationId: session.conversationId,
       reply: outcome.reply,
-      confidence: Math.min(1, Math.max(0, outcome.confidence)),
+      ...replyConfidence({ routing: ctx.route?.finalConfidence ?? 0, retrieval: outcome.retrievalConfidence, selfEvaluation: finished.selfEvaluation?.confidence ?? null, notFound: outcome.notFound === true }),
       shouldTransfer: outcome.shouldTransfer,
       needClarify: outcome.needClarify,
       candidates: ctx.route?.candidates.map((c) => ({ intent: c.intent, confidence: c.confidence })) ?? [],
@@ -227,15 +247,18 @@ export class ChatService {
     };
   }
 
-  private async finishSuccess(ctx: TurnContext, outcome: TurnOutcome, durationMs: number): Promise<void> {
+  private async finishSuccess(ctx: TurnContext, outcome: TurnOutcome, durationMs: number): Promise<DiagnosisSessionEntity> {
     const { tenantId, session } = ctx;
-    await this.sessions.finish(tenantId, session.id, {
+    return this.sessions.finish(tenantId, session.id, {
       status: 'SUCCESS',
       answer: outcome.reply,
       intent: ctx.intent,
       stepCount: outcome.stepCount,
       toolCallCount: outcome.toolCallCount,
-      references: outcome.references.map((r): SessionReference => ({ documentId: r.documentId, filePath: r.filePath, title: r.title, score: r.similarity })),
+      references: [
+        ...outcome.references.map((r): SessionReference => ({ documentId: r.documentId, filePath: r.filePath, title: r.title, score: r.similarity })),
+        ...(outcome.carriedReferences ?? []),
+      ],
       knowledgeSearched: outcome.knowledgeSearched,
       routeTrace: this.routeTrace(ctx),
       latencyMs: durationMs,
@@ -301,12 +324,11 @@ export class ChatService {
       toolCallCount: ctx.trace.agent?.toolCallCount ?? ctx.trace.lookups.length,
       latencyMs: durationMs,
     };
-    let closed = false;
+    let closed: DiagnosisSessionEntity | null = null;
     for (let attempt = 0; attempt < (dbDown ? 3 : 1) && !closed; attempt++) {
       if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 250 * attempt));
       try {
-        await this.sessions.finish(ctx.tenantId, ctx.session.id, patch);
-        closed = true;
+        closed = await this.sessions.finish(ctx.tenantId, ctx.session.id, patch);
       } catch (finishError) {
         this.logger.error({ msg: 'could not record the failed chat turn', sessionId: ctx.session.id, attempt, err: errorMessage(finishError) });
       }
@@ -314,7 +336,7 @@ export class ChatService {
     const branch = ctx.trace.branch ?? 'unknown';
     if (dbDown || !closed) {
       this.turns.inc({ branch, mode: ctx.trace.mode, outcome: 'unavailable' });
-      if (dbDown) throw new ChatException(ChatErrorCode.DatabaseUnavailable, undefined, { sessionId: ctx.session.id, sessionClosed: closed });
+      if (dbDown) throw new ChatException(ChatErrorCode.DatabaseUnavailable, undefined, { sessionId: ctx.session.id, sessionClosed: closed !== null });
       throw error;
     }
     this.turns.inc({ branch, mode: ctx.trace.mode, outcome: 'failed' });
@@ -322,7 +344,7 @@ export class ChatService {
       sessionId: ctx.session.id,
       conversationId: ctx.session.conversationId,
       reply,
-      confidence: 0,
+      ...replyConfidence({ routing: ctx.route?.finalConfidence ?? 0, retrieval: bestRetrievalScore(ctx.trace), selfEvaluation: closed.selfEvaluation?.confidence ?? null, failed: true }),
       shouldTransfer: true,
       needClarify: false,
       candidates: ctx.route?.candidates ?? [],
@@ -338,7 +360,7 @@ export class ChatService {
     const routing = (branch: ChatBranch, reply: string, extra: Partial<TurnOutcome> = {}): TurnOutcome => {
       ctx.trace.branch = branch;
       ctx.trace.confidence = { source: 'routing', score: route.finalConfidence };
-      return { branch, reply, confidence: route.finalConfidence, shouldTransfer: false, needClarify: false, references: [], knowledgeSearched: false, stepCount: 1, toolCallCount: 0, ...extra };
+      return { branch, reply, retrievalConfidence: null, shouldTransfer: false, needClarify: false, references: [], knowledgeSearched: false, stepCount: 1, toolCallCount: 0, ...extra };
     };
     if (route.needClarify) {
       const labels = await this.router.labels(ctx.tenantId, route.candidates.map((c) => c.intent));
@@ -428,20 +450,25 @@ export class ChatService {
     });
     ctx.trace.policy = policy;
     ctx.trace.events.push(r.confidence.event);
-    // The knowledge base answered → its retrieval confidence; an exit or a pointer back → the routing confidence.
-    const grounded = policy.action === 'answer' || policy.action === 'answer_with_caveat';
-    const routing = ctx.route?.finalConfidence ?? 0;
-    ctx.trace.confidence = grounded
-      ? { source: 'retrieval', score: r.confidence.score, level: r.confidence.level, reasons: r.confidence.reasons, profile: r.confidence.profile }
-      : { source: 'routing', score: routing, retrieval: { score: r.confidence.score, level: r.confidence.level, reasons: r.confidence.reasons } };
-    const base = { branch: 'knowledge' as const, confidence: grounded ? r.confidence.score : routing, shouldTransfer: policy.shouldTransfer, needClarify: false, knowledgeSearched: true, stepCount, toolCallCount };
+    // A knowledge answer (or a pointer back to one) reports its lookup's retrieval confidence; the not-found exit 0.
+    ctx.trace.confidence =
+      policy.action === 'legitimate_exit'
+        ? { source: 'not_found', score: 0, retrieval: r.confidence.score, level: r.confidence.level, reasons: r.confidence.reasons }
+        : { source: 'retrieval', score: r.confidence.score, level: r.confidence.level, reasons: r.confidence.reasons, profile: r.confidence.profile };
+    const base = { branch: 'knowledge' as const, retrievalConfidence: r.confidence.score, shouldTransfer: policy.shouldTransfer, needClarify: false, knowledgeSearched: true, stepCount, toolCallCount };
     const toRef = (i: LookupResultItem & { relevanceLevel: string }) => ({ documentId: i.documentId, filePath: i.filePath, title: i.title, similarity: Math.round(i.similarity * 10000) / 10000, relevanceLevel: i.relevanceLevel });
     switch (policy.action) {
       case 'legitimate_exit':
         if (llmAnswer !== null && ctx.trace.agent) ctx.trace.agent.answerOverridden = true;
-        return { ...base, reply: notFoundText(ctx.lang), references: [] };
-      case 'already_provided':
-        return { ...base, reply: alreadyProvidedText(ctx.lang, withheld.slice(0, 3)), references: [] };
+        return { ...base, reply: notFoundText(ctx.lang), references: [], notFound: true };
+      case 'already_provided': {
+        // The knowledge base covered the question in an earlier turn: the session keeps the references the
+        // reply points back to (coverage must not count it as a knowledge gap); the reply quotes none of them.
+        const pointedTo = withheld.slice(0, 3);
+        const carried = carriedReferences(pointedTo, ctx.cited);
+        ctx.trace.carriedReferences = carried.map((c) => c.filePath);
+        return { ...base, reply: alreadyProvidedText(ctx.lang, pointedTo), references: [], carriedReferences: carried };
+      }
       case 'answer':
       case 'answer_with_caveat': {
         const caveat = policy.action === 'answer_with_caveat';

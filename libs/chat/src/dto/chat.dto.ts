@@ -43,17 +43,45 @@ export class ChatResponseDto {
   @ApiProperty({
     minimum: 0,
     maximum: 1,
+    example: 0.82,
     description:
-      'When the knowledge base answered (a grounded reply with `references`): the retrieval confidence score of the lookup (seed 003: count 40% + quality 40% + scenario 20%). ' +
-      'Otherwise — clarification, rule answer, hand-off, the not-found exit, or a pointer back to an earlier answer — the routing confidence (`finalConfidence` of the intent router).',
+      'Kept for compatibility; prefer the named fields below. How far to trust the reply as an answer: for a knowledge answer (or a pointer back to an earlier one) the retrieval confidence (`retrievalConfidence`); ' +
+      'for the not-found exit 0 — the reply carries no answer (`shouldTransfer` is true; the lookup score stays in `retrievalConfidence`), so a "not found" reply never reports the router\'s certainty; ' +
+      'for a reply that does not depend on the knowledge base (clarification, rule answer, hand-off) the routing confidence (`routingConfidence`); 0 for a failed run.',
   })
   confidence: number;
+  @ApiProperty({ minimum: 0, maximum: 1, example: 0.98, description: 'How sure the intent router is of `intent` (its fused `finalConfidence`), whatever the reply turned out to be' })
+  routingConfidence: number;
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    minimum: 0,
+    maximum: 1,
+    example: 0.82,
+    description: 'Retrieval confidence score of the turn\'s best knowledge lookup (seed 003: result count 40 % + mean relevance 40 % + scenario 20 %); null when no lookup was made',
+  })
+  retrievalConfidence: number | null;
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    minimum: 0,
+    maximum: 1,
+    example: 0.75,
+    description:
+      'Self-evaluation of the answer (seed 000: 0–100, here scaled to 0–1) when it is stored before the reply leaves — the rule evaluation when no LLM is configured; ' +
+      'null otherwise (an LLM self-evaluation runs after the reply: read `selfEvaluation` from GET /api/sessions/:id)',
+  })
+  answerConfidence: number | null;
   @ApiProperty({ description: 'True when a human should take over: hand-off intent, or the knowledge base could not answer (low confidence / legitimate exit)' })
   shouldTransfer: boolean;
   @ApiProperty({ description: 'True when the reply is a clarifying question listing `candidates` (no knowledge search was made)' })
   needClarify: boolean;
   @ApiProperty({ type: [ChatCandidateDto] }) candidates: ChatCandidateDto[];
   @ApiProperty({ nullable: true, type: String, description: 'The routed intent (null when nothing matched)' }) intent: string | null;
-  @ApiProperty({ type: [ChatReferenceDto], description: 'Knowledge documents the reply is grounded on (empty for non-knowledge replies and the not-found exit)' })
+  @ApiProperty({
+    type: [ChatReferenceDto],
+    description:
+      'Knowledge documents the reply quotes (empty for non-knowledge replies, the not-found exit, and a pointer back to an earlier answer — whose session keeps the earlier references it points to)',
+  })
   references: ChatReferenceDto[];
 }

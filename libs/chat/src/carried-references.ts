@@ -1,0 +1,32 @@
+import type { SessionReference } from '@arbiter/sessions';
+
+/** The fields of a lookup result a carried reference needs. */
+export interface WithheldDocument {
+  documentId: string;
+  filePath: string;
+  title: string;
+  similarity: number;
+}
+
+/**
+ * The references an "already provided" reply carries onto its session (BRIEF §4.5 coverage reads
+ * the session's references): the documents it points back to — those the action memory withheld
+ * because an earlier turn of the conversation already cited them — with the reference that earlier
+ * turn stored (its score), else this lookup's own similarity. The reply quotes nothing new, but the
+ * knowledge base did cover the question, so coverage must not count the turn as a knowledge gap.
+ * Strongest first, each document once.
+ */
+export function carriedReferences(withheld: readonly WithheldDocument[], earlier: ReadonlyMap<string, SessionReference>): (SessionReference & { filePath: string })[] {
+  const out = new Map<string, SessionReference & { filePath: string }>();
+  for (const doc of withheld) {
+    if (out.has(doc.filePath)) continue;
+    const prior = earlier.get(doc.filePath);
+    out.set(doc.filePath, {
+      documentId: prior?.documentId ?? doc.documentId,
+      filePath: doc.filePath,
+      title: prior?.title ?? doc.title,
+      score: Math.round((prior?.score ?? doc.similarity) * 10000) / 10000,
+    });
+  }
+  return [...out.values()].sort((a, b) => b.score - a.score);
+}
