@@ -11,3 +11,4 @@ export * from './error.filter.js';
 export * from './metrics.service.js';
 export * from './common.module.js';
 export * from './input-safety.js';
+export * from './client-safe-error.js';

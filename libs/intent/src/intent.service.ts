@@ -1,5 +1,5 @@
-import { Injectable } from '@nestjs/common';
-import type { TenantId } from '@arbiter/common';
+import { Injectable, Logger } from '@nestjs/common';
+import { clientSafeError, type TenantId } from '@arbiter/common';
 import type { EvaluateIntentRulesDto } from './dto/intent-rule.dto.js';
 import { IntentConfigService } from './intent-config.service.js';
 import { IntentErrorCode, IntentException } from './intent.exception.js';
@@ -17,6 +17,8 @@ const EVALUATION_TRAINING_WAIT_MS = 30_000;
  */
 @Injectable()
 export class IntentService {
+  private readonly logger = new Logger('IntentService');
+
   constructor(
     private readonly cache: IntentRouterCache,
     private readonly configs: IntentConfigService,
@@ -62,7 +64,24 @@ export class IntentService {
     const start = performance.now();
     const result = await routing.router.route(message, cfg);
     this.metrics.observe(result, performance.now() - start);
+    this.redactUpstreamErrors(result);
     return result;
+  }
+
+  /**
+   * The route trace goes to clients and into stored traces: an embedding or judge failure shows
+   * there as its kind (`timeout`, `upstream HTTP 500`, …); the raw text (upstream bodies, hosts,
+   * ports) goes to the log, under the request id.
+   */
+  private redactUpstreamErrors(result: RouteResult): void {
+    for (const [path, trace] of [
+      ['semanticMatch', result.routeTrace.semanticMatch],
+      ['llmJudge', result.routeTrace.llmJudge],
+    ] as const) {
+      if (trace?.error === undefined) continue;
+      this.logger.warn({ msg: 'intent routing: upstream failure', path, err: trace.error });
+      trace.error = clientSafeError(trace.error);
+    }
   }
 }
 
