@@ -202,8 +202,8 @@ describe('intent example embeddings with a remote provider (e2e, fake OpenAI ser
       'SELECT embedding_model, count(*)::int AS n FROM intent_rule_embedding WHERE tenant_id = $1 GROUP BY embedding_model',
       [tenant.id],
     );
-    expect(rows.rows).toEqual([{ embedding_model: 'local:hash-v1:384', n: 2 }]);
+    expect(rows.rows).toEqual([{ embedding_model: 'local:hash-v2:384', n: 2 }]);
     const view = await restarted.request({ method: 'GET', url: `/admin/intent-rules/${rule.id}`, headers: op });
-    expect(view.json<{ exampleEmbeddings: unknown }>().exampleEmbeddings).toEqual({ model: 'local:hash-v1:384', dimension: 384, count: 3 });
+    expect(view.json<{ exampleEmbeddings: unknown }>().exampleEmbeddings).toEqual({ model: 'local:hash-v2:384', dimension: 384, count: 3 });
   }, 240_000);
 });

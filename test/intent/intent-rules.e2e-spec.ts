@@ -97,13 +97,13 @@ describe('intent rules, config and routing (e2e)', () => {
         confidenceProfile: 'search',
         reply: null,
         intentVector: null,
-        exampleEmbeddings: { model: 'local:hash-v1:384', dimension: 384, count: 5 },
+        exampleEmbeddings: { model: 'local:hash-v2:384', dimension: 384, count: 5 },
       });
       const rows = await t.db.pool.query<{ embedding_model: string; example_count: number; bytes: number; tenant_id: string }>(
         'SELECT embedding_model, example_count, octet_length(vectors) AS bytes, tenant_id FROM intent_rule_embedding WHERE rule_id = $1',
         [reset.id],
       );
-      expect(rows.rows).toEqual([{ embedding_model: 'local:hash-v1:384', example_count: 5, bytes: 5 * 384 * 4, tenant_id: acme.id }]);
+      expect(rows.rows).toEqual([{ embedding_model: 'local:hash-v2:384', example_count: 5, bytes: 5 * 384 * 4, tenant_id: acme.id }]);
     });
 
     it('accepts an intentVector of the provider dimension and rejects another dimension (400)', async () => {

@@ -125,57 +125,92 @@ export class KnowledgeRepository {
     return rows[0] ? { ...toSummary(rows[0]), content: rows[0].content ?? '' } : null;
   }
 
-  /** True when the stored document has this content hash and chunks in `space` (re-posting it is a no-op). */
-  async isUnchanged(tenantId: TenantId, filePath: string, doc: NewDocument, space: VectorSpace): Promise<DocumentSummary | null> {
+  /**
+   * Of these documents, the ones stored with the same content hash, domain, title, keywords and
+   * metadata and with chunks in `space` (re-posting them is a no-op), by file path.
+   */
+  async unchanged(tenantId: TenantId, docs: readonly NewDocument[], space: VectorSpace): Promise<Map<string, DocumentSummary>> {
+    if (!docs.length) return new Map();
     const rows: RawDocument[] = await this.ds.query(
-      `SELECT ${DOC_COLUMNS}, length(content) AS content_length FROM knowledge_document d
-        WHERE d.tenant_id = $1 AND d.file_path = $2 AND d.content_hash = $3 AND d.domain = $4 AND d.title = $5
-          AND d.keywords = $6::jsonb AND d.metadata = $7::jsonb
-          AND (d.chunk_count = 0 OR EXISTS (SELECT 1 FROM knowledge_chunk c WHERE c.document_id = d.id AND c.embedding_model = $8))`,
-      [tenantId, filePath, doc.contentHash, doc.domain, doc.title, JSON.stringify(doc.keywords), JSON.stringify(doc.metadata), space.model],
+      `SELECT ${DOC_COLUMNS.split(', ').map((c) => `d.${c}`).join(', ')}, length(d.content) AS content_length
+         FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::jsonb[], $7::jsonb[]) AS n(file_path, content_hash, domain, title, keywords, metadata)
+         JOIN knowledge_document d ON d.tenant_id = $1 AND d.file_path = n.file_path AND d.content_hash = n.content_hash AND d.domain = n.domain
+                                  AND d.title = n.title AND d.keywords = n.keywords AND d.metadata = n.metadata
+        WHERE d.chunk_count = 0 OR EXISTS (SELECT 1 FROM knowledge_chunk c WHERE c.document_id = d.id AND c.embedding_model = $8)`,
+      [
+        tenantId,
+        docs.map((d) => d.filePath),
+        docs.map((d) => d.contentHash),
+        docs.map((d) => d.domain),
+        docs.map((d) => d.title),
+        docs.map((d) => JSON.stringify(d.keywords)),
+        docs.map((d) => JSON.stringify(d.metadata)),
+        space.model,
+      ],
     );
-    return rows[0] ? toSummary(rows[0]) : null;
+    return new Map(rows.map((r) => [r.file_path, toSummary(r)]));
   }
 
   /**
-   * Upserts the document by filePath and replaces all its chunks in one transaction: a concurrent
-   * lookup (one statement, one snapshot) sees the old or the new version, never a mix.
+   * Upserts documents by filePath and replaces all their chunks in one transaction (multi-row
+   * statements, rows locked in file-path order): a concurrent lookup (one statement, one snapshot)
+   * sees each document wholly old or wholly new. `indexLexically` writes the lexical postings in the
+   * same transaction, given each file path's document id.
    */
-  async replace(
+  async replaceMany(
     tenantId: TenantId,
-    doc: NewDocument,
-    chunks: readonly NewChunk[],
+    items: readonly { doc: NewDocument; chunks: readonly NewChunk[] }[],
     space: VectorSpace,
-    indexLexically: (em: EntityManager, documentId: string) => Promise<void>,
-  ): Promise<{ document: DocumentSummary; created: boolean }> {
+    indexLexically: (em: EntityManager, ids: ReadonlyMap<string, string>) => Promise<void>,
+  ): Promise<{ document: DocumentSummary; created: boolean }[]> {
+    const sorted = [...items].sort((a, b) => (a.doc.filePath < b.doc.filePath ? -1 : a.doc.filePath > b.doc.filePath ? 1 : 0));
     return this.ds.transaction(async (em) => {
       const rows: (RawDocument & { inserted: boolean })[] = await em.query(
         `INSERT INTO knowledge_document (tenant_id, domain, file_path, title, content, keywords, metadata, content_hash, chunk_count)
-         VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb, $8, $9)
+         SELECT $1, n.domain, n.file_path, n.title, n.content, n.keywords, n.metadata, n.content_hash, n.chunk_count
+           FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::jsonb[], $7::jsonb[], $8::text[], $9::int[])
+                AS n(domain, file_path, title, content, keywords, metadata, content_hash, chunk_count)
          ON CONFLICT ON CONSTRAINT uq_knowledge_document_path DO UPDATE SET
            domain = EXCLUDED.domain, title = EXCLUDED.title, content = EXCLUDED.content, keywords = EXCLUDED.keywords,
            metadata = EXCLUDED.metadata, content_hash = EXCLUDED.content_hash, chunk_count = EXCLUDED.chunk_count,
            version = knowledge_document.version + 1, updated_at = now()
          RETURNING ${DOC_COLUMNS}, length(content) AS content_length, (xmax = 0) AS inserted`,
-        [tenantId, doc.domain, doc.filePath, doc.title, doc.content, JSON.stringify(doc.keywords), JSON.stringify(doc.metadata), doc.contentHash, chunks.length],
+        [
+          tenantId,
+          sorted.map((i) => i.doc.domain),
+          sorted.map((i) => i.doc.filePath),
+          sorted.map((i) => i.doc.title),
+          sorted.map((i) => i.doc.content),
+          sorted.map((i) => JSON.stringify(i.doc.keywords)),
+          sorted.map((i) => JSON.stringify(i.doc.metadata)),
+          sorted.map((i) => i.doc.contentHash),
+          sorted.map((i) => i.chunks.length),
+        ],
       );
-      const row = rows[0];
-      await em.query('DELETE FROM knowledge_chunk WHERE tenant_id = $1 AND document_id = $2', [tenantId, row.id]);
-      await this.insertChunks(em, tenantId, row.id, doc.domain, chunks, space);
-      await indexLexically(em, row.id);
-      return { document: toSummary(row), created: row.inserted };
+      const ids = new Map(rows.map((r) => [r.file_path, r.id]));
+      await em.query('DELETE FROM knowledge_chunk WHERE tenant_id = $1 AND document_id = ANY($2::uuid[])', [tenantId, rows.map((r) => r.id)]);
+      await this.insertChunksOf(
+        em,
+        tenantId,
+        sorted.map((i) => ({ documentId: ids.get(i.doc.filePath) as string, domain: i.doc.domain, chunks: i.chunks })),
+        space,
+      );
+      await indexLexically(em, ids);
+      const byPath = new Map(rows.map((r) => [r.file_path, { document: toSummary(r), created: r.inserted }]));
+      return items.map((i) => byPath.get(i.doc.filePath) as { document: DocumentSummary; created: boolean });
     });
   }
 
-  private async insertChunks(em: EntityManager, tenantId: TenantId, documentId: string, domain: string, chunks: readonly NewChunk[], space: VectorSpace): Promise<void> {
+  private async insertChunksOf(em: EntityManager, tenantId: TenantId, docs: readonly { documentId: string; domain: string; chunks: readonly NewChunk[] }[], space: VectorSpace): Promise<void> {
     const BATCH = 500;
-    for (let i = 0; i < chunks.length; i += BATCH) {
-      const batch = chunks.slice(i, i + BATCH);
+    const flat = docs.flatMap((d) => d.chunks.map((c, index) => ({ documentId: d.documentId, domain: d.domain, index, c })));
+    for (let i = 0; i < flat.length; i += BATCH) {
+      const batch = flat.slice(i, i + BATCH);
       await em.query(
         `INSERT INTO knowledge_chunk (tenant_id, document_id, domain, chunk_index, content, embedding, embedding_model, embedding_dim)
-         SELECT $1, $2, $3, t.idx, t.content, t.emb::vector, $4, $5
-           FROM unnest($6::int[], $7::text[], $8::text[]) AS t(idx, content, emb)`,
-        [tenantId, documentId, domain, space.model, space.dim, batch.map((_, k) => i + k), batch.map((c) => c.content), batch.map((c) => toVectorLiteral(c.embedding))],
+         SELECT $1, t.doc, t.domain, t.idx, t.content, t.emb::vector, $2, $3
+           FROM unnest($4::uuid[], $5::text[], $6::int[], $7::text[], $8::text[]) AS t(doc, domain, idx, content, emb)`,
+        [tenantId, space.model, space.dim, batch.map((b) => b.documentId), batch.map((b) => b.domain), batch.map((b) => b.index), batch.map((b) => b.c.content), batch.map((b) => toVectorLiteral(b.c.embedding))],
       );
     }
   }
@@ -184,7 +219,7 @@ export class KnowledgeRepository {
   async replaceChunksInSpace(tenantId: TenantId, documentId: string, domain: string, chunks: readonly NewChunk[], space: VectorSpace): Promise<void> {
     await this.ds.transaction(async (em) => {
       await em.query('DELETE FROM knowledge_chunk WHERE tenant_id = $1 AND document_id = $2 AND embedding_model = $3', [tenantId, documentId, space.model]);
-      await this.insertChunks(em, tenantId, documentId, domain, chunks, space);
+      await this.insertChunksOf(em, tenantId, [{ documentId, domain, chunks }], space);
     });
   }
 

@@ -6,9 +6,9 @@ import { DomainException, flattenValidationErrors, type Page, type TenantId } fr
 import { EMBEDDING_PROVIDER, type EmbeddingProvider } from '@arbiter/llm';
 import { chunkText } from './chunker.js';
 import { UpsertDocumentDto } from './dto/knowledge.dto.js';
-import { KnowledgeRepository, type DocumentSummary, type NewChunk, type VectorSpace } from './knowledge.repository.js';
+import { KnowledgeRepository, type DocumentSummary, type NewChunk, type NewDocument, type VectorSpace } from './knowledge.repository.js';
 import { LexicalRepository } from './lexical.repository.js';
-import { indexChunks } from './lexical/indexing.js';
+import { type IndexedChunk, indexChunks } from './lexical/indexing.js';
 import { LEXICAL_ANALYZER_VERSION } from './lexical/text-analyzer.js';
 import { RetrievalErrorCode, RetrievalException } from './retrieval.exception.js';
 import { RetrievalSettingsService } from './retrieval-settings.service.js';
@@ -42,6 +42,37 @@ export function unitVector(vector: readonly number[], dim: number): number[] {
   return Math.abs(norm - 1) < 1e-6 ? [...vector] : vector.map((x) => x / norm);
 }
 
+/** Chunks written per transaction by an import (multi-row statements; a few MB of vectors). */
+const WRITE_GROUP_CHUNKS = 1000;
+
+interface Pending {
+  i: number;
+  doc: NewDocument;
+  chunks: NewChunk[];
+  indexed: IndexedChunk[];
+}
+
+/** The stored form of a valid upsert body (trimmed, keywords de-duplicated, hashed); 400 above 2 MiB. */
+export function normalizeDocument(dto: UpsertDocumentDto): NewDocument {
+  const bytes = Buffer.byteLength(dto.content, 'utf8');
+  if (bytes > MAX_DOCUMENT_BYTES) throw new RetrievalException(RetrievalErrorCode.DOCUMENT_TOO_LARGE, `${bytes} bytes`, { fields: ['content'] });
+  return {
+    domain: dto.domain.trim(),
+    filePath: dto.filePath.trim(),
+    title: dto.title.trim(),
+    content: dto.content,
+    keywords: [...new Set((dto.keywords ?? []).map((k) => k.trim()).filter((k) => k.length > 0))],
+    metadata: dto.metadata ?? {},
+    contentHash: createHash('sha256').update(dto.content, 'utf8').digest('hex'),
+  };
+}
+
+function failedItem(index: number, filePath: string | null, error: unknown): BulkItemResult {
+  if (!(error instanceof DomainException)) throw error;
+  const fields = (error.details as { fields?: string[] } | undefined)?.fields;
+  return { index, filePath, status: 'failed', error: { code: error.code, message: error.message, ...(fields ? { fields } : {}) } };
+}
+
 @Injectable()
 export class KnowledgeService {
   private readonly logger = new Logger('Knowledge');
@@ -59,33 +90,76 @@ export class KnowledgeService {
 
   /** Upserts by filePath: chunk + embed outside the transaction, then replace document and chunks atomically. */
   async upsert(tenantId: TenantId, dto: UpsertDocumentDto): Promise<UpsertResult> {
-    const bytes = Buffer.byteLength(dto.content, 'utf8');
-    if (bytes > MAX_DOCUMENT_BYTES) throw new RetrievalException(RetrievalErrorCode.DOCUMENT_TOO_LARGE, `${bytes} bytes`, { fields: ['content'] });
-    const doc = {
-      domain: dto.domain.trim(),
-      filePath: dto.filePath.trim(),
-      title: dto.title.trim(),
-      content: dto.content,
-      keywords: [...new Set((dto.keywords ?? []).map((k) => k.trim()).filter((k) => k.length > 0))],
-      metadata: dto.metadata ?? {},
-      contentHash: createHash('sha256').update(dto.content, 'utf8').digest('hex'),
-    };
-    const space = this.space;
-    const unchanged = await this.repository.isUnchanged(tenantId, doc.filePath, doc, space);
-    if (unchanged) return { status: 'unchanged', document: unchanged };
+    const [result] = await this.upsertMany(tenantId, [normalizeDocument(dto)]);
+    if (result instanceof DomainException) throw result;
+    return result;
+  }
 
+  /**
+   * Upserts documents (distinct file paths): one query finds the unchanged ones, the rest are chunked,
+   * embedded and indexed outside any transaction, then written in groups of {@link WRITE_GROUP_CHUNKS}
+   * chunks, each group one transaction of multi-row statements. A group the database refuses is
+   * retried document by document, so one bad document fails alone. Returns, in order, each document's
+   * result or its domain error.
+   */
+  async upsertMany(tenantId: TenantId, docs: readonly NewDocument[]): Promise<(UpsertResult | DomainException)[]> {
+    const space = this.space;
+    const unchanged = await this.repository.unchanged(tenantId, docs, space);
     const { chunkSize, chunkOverlap } = await this.settings.get(tenantId);
-    const pieces = chunkText(doc.content, { chunkSize, overlap: chunkOverlap });
-    if (!pieces.length) throw new RetrievalException(RetrievalErrorCode.DOCUMENT_EMPTY, undefined, { fields: ['content'] });
-    const contents = pieces.map((p) => p.content);
-    const chunks = await this.embedChunks(doc.title, contents);
     const stats = await this.lexical.stats(tenantId);
-    const indexed = indexChunks(doc.title, doc.keywords, contents, stats.averageLength);
-    const { document, created } = await this.repository.replace(tenantId, doc, chunks, space, (em, documentId) =>
-      this.lexical.replaceDocument(em, tenantId, documentId, doc.domain, indexed, LEXICAL_ANALYZER_VERSION),
-    );
-    this.logger.log({ msg: 'knowledge document upserted', documentId: document.id, filePath: document.filePath, chunks: chunks.length, created });
-    return { status: created ? 'created' : 'updated', document };
+    const out: (UpsertResult | DomainException | undefined)[] = new Array(docs.length);
+    let group: Pending[] = [];
+    let groupChunks = 0;
+    for (const [i, doc] of docs.entries()) {
+      const same = unchanged.get(doc.filePath);
+      if (same) {
+        out[i] = { status: 'unchanged', document: same };
+        continue;
+      }
+      const contents = chunkText(doc.content, { chunkSize, overlap: chunkOverlap }).map((p) => p.content);
+      if (!contents.length) {
+        out[i] = new RetrievalException(RetrievalErrorCode.DOCUMENT_EMPTY, undefined, { fields: ['content'] });
+        continue;
+      }
+      const chunks = await this.embedChunks(doc.title, contents);
+      group.push({ i, doc, chunks, indexed: indexChunks(doc.title, doc.keywords, contents, stats.averageLength) });
+      groupChunks += chunks.length;
+      if (groupChunks >= WRITE_GROUP_CHUNKS) {
+        await this.write(tenantId, group, out);
+        group = [];
+        groupChunks = 0;
+        // CPU-bound embedding of a large import must not hold the event loop for the whole request.
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    }
+    await this.write(tenantId, group, out);
+    return out as (UpsertResult | DomainException)[];
+  }
+
+  private async write(tenantId: TenantId, group: readonly Pending[], out: (UpsertResult | DomainException | undefined)[]): Promise<void> {
+    if (!group.length) return;
+    try {
+      const written = await this.repository.replaceMany(
+        tenantId,
+        group.map((g) => ({ doc: g.doc, chunks: g.chunks })),
+        this.space,
+        (em, ids) => this.lexical.replaceDocuments(em, tenantId, group.map((g) => ({ documentId: ids.get(g.doc.filePath) as string, domain: g.doc.domain, chunks: g.indexed })), LEXICAL_ANALYZER_VERSION),
+      );
+      written.forEach(({ document, created }, k) => {
+        out[group[k].i] = { status: created ? 'created' : 'updated', document };
+      });
+      this.logger.log({ msg: 'knowledge documents upserted', documents: group.length, chunks: group.reduce((s, g) => s + g.chunks.length, 0) });
+    } catch (error) {
+      if (group.length === 1) throw error;
+      for (const g of group) {
+        try {
+          await this.write(tenantId, [g], out);
+        } catch (single) {
+          if (!(single instanceof DomainException)) throw single;
+          out[g.i] = single;
+        }
+      }
+    }
   }
 
   /** Embeds `title + chunk` so a chunk keeps its document's context; vectors are checked for unit norm. */
@@ -95,6 +169,8 @@ export class KnowledgeService {
       const batch = contents.slice(i, i + EMBED_BATCH);
       const vectors = await this.provider.embedDocuments(batch.map((c) => `${title}\n${c}`));
       batch.forEach((content, k) => out.push({ content, embedding: unitVector(vectors[k] ?? [], this.provider.dimension) }));
+      // The built-in embedder computes on this thread: let other requests run between batches.
+      if (i + EMBED_BATCH < contents.length) await new Promise((resolve) => setImmediate(resolve));
     }
     return out;
   }
@@ -102,8 +178,9 @@ export class KnowledgeService {
   /** Imports many documents; each item succeeds or fails on its own (per-item results, in order). */
   async bulk(tenantId: TenantId, items: readonly unknown[]): Promise<{ results: BulkItemResult[]; summary: Record<UpsertStatus | 'failed', number> }> {
     if (items.length > MAX_BULK_ITEMS) throw new RetrievalException(RetrievalErrorCode.INVALID_BULK_BODY, `at most ${MAX_BULK_ITEMS} documents per request, got ${items.length}`);
-    const results: BulkItemResult[] = [];
+    const results: (BulkItemResult | null)[] = [];
     const seen = new Set<string>();
+    const valid: { index: number; doc: NewDocument }[] = [];
     for (const [index, raw] of items.entries()) {
       const filePath = typeof (raw as { filePath?: unknown } | null)?.filePath === 'string' ? ((raw as { filePath: string }).filePath.trim() || null) : null;
       const dto = plainToInstance(UpsertDocumentDto, raw ?? {});
@@ -119,17 +196,21 @@ export class KnowledgeService {
       }
       if (filePath) seen.add(filePath);
       try {
-        const r = await this.upsert(tenantId, dto);
-        results.push({ index, filePath: r.document.filePath, status: r.status, documentId: r.document.id, chunkCount: r.document.chunkCount });
+        valid.push({ index, doc: normalizeDocument(dto) });
+        results.push(null);
       } catch (error) {
-        if (!(error instanceof DomainException)) throw error;
-        const fields = (error.details as { fields?: string[] } | undefined)?.fields;
-        results.push({ index, filePath, status: 'failed', error: { code: error.code, message: error.message, ...(fields ? { fields } : {}) } });
+        results.push(failedItem(index, filePath, error));
       }
     }
+    const written = await this.upsertMany(tenantId, valid.map((v) => v.doc));
+    valid.forEach(({ index, doc }, k) => {
+      const r = written[k];
+      results[index] = r instanceof DomainException ? failedItem(index, doc.filePath, r) : { index, filePath: r.document.filePath, status: r.status, documentId: r.document.id, chunkCount: r.document.chunkCount };
+    });
     const summary = { created: 0, updated: 0, unchanged: 0, failed: 0 };
-    for (const r of results) summary[r.status]++;
-    return { results, summary };
+    const done = results as BulkItemResult[];
+    for (const r of done) summary[r.status]++;
+    return { results: done, summary };
   }
 
   list(tenantId: TenantId, options: { domain?: string; cursor?: string; limit?: number }): Promise<Page<DocumentSummary>> {

@@ -61,49 +61,62 @@ export class LexicalRepository {
   }
 
   /**
-   * Replaces the postings of a document (old ones out, new ones in) and adjusts document frequencies
-   * and length statistics. The tenant's statistics row is locked first, so concurrent imports of one
-   * tenant take their locks in one order.
+   * Replaces the postings of documents (old ones out, new ones in) and adjusts document frequencies
+   * and length statistics, in the caller's transaction. The tenant's statistics row is locked first,
+   * then document frequencies in term order, so concurrent imports of one tenant cannot deadlock.
    */
-  async replaceDocument(em: EntityManager, tenantId: TenantId, documentId: string, domain: string, chunks: readonly ChunkTerms[], lexicalVersion: number): Promise<void> {
+  async replaceDocuments(em: EntityManager, tenantId: TenantId, docs: readonly { documentId: string; domain: string; chunks: readonly ChunkTerms[] }[], lexicalVersion: number): Promise<void> {
+    if (!docs.length) return;
+    const ids = docs.map((d) => d.documentId);
     const previous: { lexical_length: number; chunks: number }[] = await em.query(
-      `SELECT lexical_length, CASE WHEN lexical_version > 0 THEN chunk_count ELSE 0 END AS chunks FROM knowledge_document WHERE tenant_id = $1 AND id = $2`,
-      [tenantId, documentId],
+      `SELECT lexical_length, CASE WHEN lexical_version > 0 THEN chunk_count ELSE 0 END AS chunks FROM knowledge_document WHERE tenant_id = $1 AND id = ANY($2::uuid[])`,
+      [tenantId, ids],
     );
-    const oldLength = Number(previous[0]?.lexical_length ?? 0);
-    const oldChunks = Number(previous[0]?.chunks ?? 0);
-    const newLength = chunks.reduce((s, c) => s + c.length, 0);
-    await this.adjustStats(em, tenantId, chunks.length - oldChunks, newLength - oldLength);
+    const oldLength = previous.reduce((s, r) => s + Number(r.lexical_length), 0);
+    const oldChunks = previous.reduce((s, r) => s + Number(r.chunks), 0);
+    const lengths = docs.map((d) => d.chunks.reduce((s, c) => s + c.length, 0));
+    const newChunks = docs.reduce((s, d) => s + d.chunks.length, 0);
+    await this.adjustStats(em, tenantId, newChunks - oldChunks, lengths.reduce((a, b) => a + b, 0) - oldLength);
     const terms: string[] = [];
     const impacts: number[] = [];
     const indexes: number[] = [];
-    for (const c of chunks) {
-      c.terms.forEach((t, k) => {
-        terms.push(t);
-        impacts.push(c.impacts[k]);
-        indexes.push(c.chunkIndex);
-      });
+    const owners: string[] = [];
+    const domains: string[] = [];
+    for (const d of docs) {
+      for (const c of d.chunks) {
+        c.terms.forEach((t, k) => {
+          terms.push(t);
+          impacts.push(c.impacts[k]);
+          indexes.push(c.chunkIndex);
+          owners.push(d.documentId);
+          domains.push(d.domain);
+        });
+      }
     }
     await em.query(
-      `WITH old AS (DELETE FROM knowledge_term WHERE tenant_id = $1 AND document_id = $2 RETURNING term),
+      `WITH old AS (DELETE FROM knowledge_term WHERE tenant_id = $1 AND document_id = ANY($2::uuid[]) RETURNING term),
             delta AS (SELECT term, sum(d)::int AS d FROM (SELECT term, -1 AS d FROM old UNION ALL SELECT t, 1 FROM unnest($3::text[]) AS t) x GROUP BY term HAVING sum(d) <> 0)
        INSERT INTO knowledge_term_df (tenant_id, term, df) SELECT $1, term, d FROM delta ORDER BY term
        ON CONFLICT ON CONSTRAINT pk_knowledge_term_df DO UPDATE SET df = knowledge_term_df.df + EXCLUDED.df`,
-      [tenantId, documentId, terms],
+      [tenantId, ids, terms],
     );
-    if (terms.length) {
+    const BATCH = 20_000;
+    for (let i = 0; i < terms.length; i += BATCH) {
       await em.query(
         `INSERT INTO knowledge_term (tenant_id, term, impact, document_id, chunk_index, domain)
-         SELECT $1, t.term, t.impact, $2, t.idx, $3 FROM unnest($4::text[], $5::real[], $6::int[]) AS t(term, impact, idx)`,
-        [tenantId, documentId, domain, terms, impacts, indexes],
+         SELECT $1, t.term, t.impact, t.doc, t.idx, t.domain FROM unnest($2::text[], $3::real[], $4::uuid[], $5::int[], $6::text[]) AS t(term, impact, doc, idx, domain)`,
+        [tenantId, terms.slice(i, i + BATCH), impacts.slice(i, i + BATCH), owners.slice(i, i + BATCH), indexes.slice(i, i + BATCH), domains.slice(i, i + BATCH)],
       );
     }
-    await em.query('UPDATE knowledge_document SET lexical_version = $3, lexical_length = $4 WHERE tenant_id = $1 AND id = $2', [tenantId, documentId, lexicalVersion, newLength]);
+    await em.query(
+      `UPDATE knowledge_document d SET lexical_version = $2, lexical_length = n.len FROM unnest($3::uuid[], $4::float8[]) AS n(id, len) WHERE d.tenant_id = $1 AND d.id = n.id`,
+      [tenantId, lexicalVersion, ids, lengths],
+    );
   }
 
   /** Removes a document's postings and their statistics (before the document row is deleted). */
   async removeDocument(em: EntityManager, tenantId: TenantId, documentId: string): Promise<void> {
-    await this.replaceDocument(em, tenantId, documentId, '', [], 0);
+    await this.replaceDocuments(em, tenantId, [{ documentId, domain: '', chunks: [] }], 0);
   }
 
   private async adjustStats(em: EntityManager, tenantId: TenantId, chunks: number, length: number): Promise<void> {

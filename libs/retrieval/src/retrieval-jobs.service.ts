@@ -93,7 +93,7 @@ export class RetrievalJobs implements OnModuleInit, OnApplicationBootstrap {
         const stats = await this.lexical.stats(tenantId);
         const pieces = chunkText(doc.content, { chunkSize, overlap: chunkOverlap }).map((p) => p.content);
         const indexed = indexChunks(doc.title, doc.keywords, pieces, stats.averageLength);
-        await this.lexical.transaction((em) => this.lexical.replaceDocument(em, tenantId, doc.id, doc.domain, indexed, LEXICAL_ANALYZER_VERSION));
+        await this.lexical.transaction((em) => this.lexical.replaceDocuments(em, tenantId, [{ documentId: doc.id, domain: doc.domain, chunks: indexed }], LEXICAL_ANALYZER_VERSION));
       }
       total += docs.length;
       cursor = docs[docs.length - 1].id;

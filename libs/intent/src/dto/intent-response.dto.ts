@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { DECISION_REASONS, type DecisionReason } from '../routing/index.js';
 
 export class ExampleEmbeddingsDto {
-  @ApiProperty({ example: 'local:hash-v1:384' }) model: string;
+  @ApiProperty({ example: 'local:hash-v2:384' }) model: string;
   @ApiProperty() dimension: number;
   @ApiProperty() count: number;
 }

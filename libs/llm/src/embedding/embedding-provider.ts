@@ -4,7 +4,7 @@
  */
 export interface EmbeddingProvider {
   /**
-   * Identifies the vector space, e.g. `local:hash-v1:384` or `openai:bge-m3:1024`. It changes
+   * Identifies the vector space, e.g. `local:hash-v2:384` or `openai:bge-m3:1024`. It changes
    * whenever vectors would change, so stored vectors with another id must be re-embedded.
    */
   readonly id: string;

@@ -45,7 +45,7 @@ describe('embedding providers', () => {
     it('is the default, a langchain Embeddings, with a versioned id', () => {
       expect(local).toBeInstanceOf(LocalEmbeddingProvider);
       expect(local).toBeInstanceOf(Embeddings);
-      expect(local.id).toBe('local:hash-v1:384');
+      expect(local.id).toBe('local:hash-v2:384');
       expect(local.dimension).toBe(384);
     });
 
@@ -138,7 +138,7 @@ describe('embedding providers', () => {
         imports: [AppConfigModule.forRoot({ env: { EMBEDDING_DIMENSION: '64' } }), LlmModule],
       }).compile();
       const provider = moduleRef.get<EmbeddingProvider>(EMBEDDING_PROVIDER);
-      expect(provider.id).toBe('local:hash-v1:64');
+      expect(provider.id).toBe('local:hash-v2:64');
       expect(moduleRef.get(LlmService).enabled).toBe(false);
       await moduleRef.close();
     });

@@ -22,8 +22,8 @@ describe('LocalEmbedder', () => {
   it('honours EMBEDDING_DIMENSION and names it in its id', () => {
     const small = new LocalEmbedder({ dimension: 64 });
     expect(small.embed('hello world')).toHaveLength(64);
-    expect(small.id).toBe('local:hash-v1:64');
-    expect(embedder.id).toBe('local:hash-v1:384');
+    expect(small.id).toBe('local:hash-v2:64');
+    expect(embedder.id).toBe('local:hash-v2:384');
     expect(() => new LocalEmbedder({ dimension: 4 })).toThrow(RangeError);
   });
 

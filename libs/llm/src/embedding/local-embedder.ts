@@ -18,7 +18,7 @@ import { dict } from '@node-rs/jieba/dict.js';
  * Bump {@link LOCAL_EMBEDDER_VERSION} whenever a change would alter any vector: the provider id
  * (`local:<version>:<dimension>`) is how stored vectors know they must be re-embedded.
  */
-export const LOCAL_EMBEDDER_VERSION = 'hash-v1';
+export const LOCAL_EMBEDDER_VERSION = 'hash-v2';
 
 export class EmptyEmbeddingTextError extends Error {
   readonly code = 'EMBEDDING_EMPTY_TEXT';
@@ -91,21 +91,22 @@ export class LocalEmbedder {
     };
     const normalized = text.normalize('NFKC').toLowerCase();
     const words: string[] = [];
+    let cjk = false;
     for (const token of normalized.match(TOKEN_RE) ?? []) {
       if (CJK_CHAR.test(token[0])) {
+        cjk = true;
         for (let i = 0; i < token.length; i++) {
           add(Ns.CjkChar, token[i]);
           if (i + 1 < token.length) add(Ns.CjkBigram, token.slice(i, i + 2));
         }
-        for (const word of segmenter().cut(token, true)) if (word.trim()) words.push(word);
-      } else {
-        words.push(token);
-        if (token.length >= 3 && !/^\d+$/.test(token)) {
-          const padded = `<${token}>`;
-          for (let i = 0; i + 3 <= padded.length; i++) add(Ns.Char3, padded.slice(i, i + 3));
-        }
+      } else if (token.length >= 3 && !/^\d+$/.test(token)) {
+        const padded = `<${token}>`;
+        for (let i = 0; i + 3 <= padded.length; i++) add(Ns.Char3, padded.slice(i, i + 3));
       }
     }
+    // Words in text order; one segmenter call per text (a native call per run dominated the cost).
+    const pieces = cjk ? segmenter().cut(normalized, true) : (normalized.match(TOKEN_RE) ?? []);
+    for (const piece of pieces) for (const word of piece.match(TOKEN_RE) ?? []) words.push(word);
     for (let i = 0; i < words.length; i++) {
       add(Ns.Word, words[i]);
       if (i + 1 < words.length) add(Ns.WordBigram, `${words[i]} ${words[i + 1]}`);

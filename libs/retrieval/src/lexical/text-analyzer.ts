@@ -19,6 +19,7 @@ import { CHINESE_STOP_WORDS, ENGLISH_STOP_WORDS } from './stop-words.js';
 export const LEXICAL_ANALYZER_VERSION = 1;
 
 const CJK_RUN = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+/u;
+const CJK_RUNS = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+/gu;
 const TOKEN_RE = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+|[\p{L}\p{N}]+/gu;
 /** Index terms longer than this are dropped (the column is varchar(64)); nobody searches for them. */
 export const MAX_TERM_LENGTH = 64;
@@ -38,16 +39,21 @@ export interface AnalyzerOptions {
 export function analyzeText(text: string, options: AnalyzerOptions = {}): string[] {
   const terms: string[] = [];
   const normalized = text.normalize('NFKC').toLowerCase();
-  for (const token of normalized.match(TOKEN_RE) ?? []) {
+  // One segmenter call per text (not per run): the native call dominates the cost of short runs.
+  const hasCjk = CJK_RUN.test(normalized);
+  const tokens = hasCjk ? segmenter().cutForSearch(normalized, true) : (normalized.match(TOKEN_RE) ?? []);
+  for (const token of tokens) {
     if (CJK_RUN.test(token)) {
-      for (const word of segmenter().cutForSearch(token, true)) {
-        if (!CHINESE_STOP_WORDS.has(word)) terms.push(word);
-      }
-      if (options.cjkBigrams !== false) for (let i = 0; i + 1 < token.length; i++) terms.push(`~${token.slice(i, i + 2)}`);
-    } else {
-      if (ENGLISH_STOP_WORDS.has(token)) continue;
-      terms.push(/\d/.test(token) ? token : stemmer(token));
+      if (!CHINESE_STOP_WORDS.has(token)) terms.push(token);
+      continue;
     }
+    for (const word of token.match(TOKEN_RE) ?? []) {
+      if (ENGLISH_STOP_WORDS.has(word)) continue;
+      terms.push(/\d/.test(word) ? word : stemmer(word));
+    }
+  }
+  if (hasCjk && options.cjkBigrams !== false) {
+    for (const run of normalized.match(CJK_RUNS) ?? []) for (let i = 0; i + 1 < run.length; i++) terms.push(`~${run.slice(i, i + 2)}`);
   }
   return terms.filter((t) => t.length <= MAX_TERM_LENGTH);
 }
