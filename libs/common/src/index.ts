@@ -4,6 +4,7 @@ export * from './domain.exception.js';
 export * from './request-context.js';
 export * from './json-logger.js';
 export * from './cursor.js';
+export * from './page-query.dto.js';
 export * from './validation.js';
 export * from './error-body.js';
 export * from './database-errors.js';

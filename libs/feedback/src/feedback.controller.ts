@@ -41,13 +41,13 @@ export class ReviewController {
   @Get('bad-cases')
   @ApiOkResponse({ type: BadCasePageDto, description: 'Sessions marked not useful, newest first (cursor pagination)' })
   listBadCases(@CurrentTenant() tenantId: TenantId, @Query() query: ListBadCasesQueryDto): Promise<BadCasePageDto> {
-    return this.feedback.listBadCases(tenantId, query.limit ?? 50, query.cursor);
+    return this.feedback.listBadCases(tenantId, query);
   }
 
   @Get('case-library')
   @ApiOkResponse({ type: CasePageDto, description: 'Active cases, newest first (cursor pagination), filterable by faultCategory/sourceType' })
   listCases(@CurrentTenant() tenantId: TenantId, @Query() query: ListCasesQueryDto): Promise<CasePageDto> {
-    return this.feedback.listCases(tenantId, { faultCategory: query.faultCategory, sourceType: query.sourceType }, query.limit ?? 50, query.cursor);
+    return this.feedback.listCases(tenantId, { faultCategory: query.faultCategory, sourceType: query.sourceType }, query);
   }
 
   @Post('case-library')

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import type { KeysetCursor, TenantId } from '@arbiter/common';
+import { Keyset, type KeysetCursor, type KeysetRow, type TenantId } from '@arbiter/common';
 import type { FeedbackValue, SelfEvaluation, SessionStatus } from '@arbiter/sessions';
 import { decideFeedback, type FeedbackRejection } from './feedback-transition.js';
 import type { CaseSourceType, FaultCategory } from './feedback.types.js';
@@ -18,7 +18,8 @@ export type FeedbackOutcome =
       caseEvent: 'created' | 'restored' | 'retracted' | null;
     };
 
-export interface BadCaseRow {
+/** A bad case; its keyset key is (session_feedback.updated_at, id) at microsecond precision. */
+export interface BadCaseRow extends KeysetRow {
   feedbackId: string;
   sessionId: string;
   conversationId: string;
@@ -31,11 +32,10 @@ export interface BadCaseRow {
   routeTrace: Record<string, unknown> | null;
   sessionCreatedAt: Date;
   markedAt: Date;
-  /** markedAt with microseconds, for the keyset cursor. */
-  cursorTs: string;
 }
 
-export interface CaseRow {
+/** A case; its keyset key is (created_at, id) at microsecond precision. */
+export interface CaseRow extends KeysetRow {
   id: string;
   sessionId: string | null;
   query: string;
@@ -45,13 +45,13 @@ export interface CaseRow {
   sourceType: CaseSourceType;
   createdAt: Date;
   updatedAt: Date;
-  cursorTs: string;
 }
 
-/** Timestamps keep microseconds in cursors (a JS Date would drop them and skip rows between pages). */
-const US = `'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'`;
+/** Keyset keys keep microseconds (a JS Date would drop them and skip rows between pages). */
+const BAD_CASE_KEYSET = new Keyset('f.updated_at', 'f.id');
+const CASE_KEYSET = new Keyset('created_at', 'id');
 const CASE_COLUMNS = `id, session_id AS "sessionId", query, answer, fault_category AS "faultCategory", error_code AS "errorCode",
-  source_type AS "sourceType", created_at AS "createdAt", updated_at AS "updatedAt", to_char(created_at AT TIME ZONE 'UTC', ${US}) AS "cursorTs"`;
+  source_type AS "sourceType", created_at AS "createdAt", updated_at AS "updatedAt", ${CASE_KEYSET.columns}`;
 
 /** Rows of `em.query`: TypeORM returns `[rows, affected]` for UPDATE/DELETE and `rows` otherwise. */
 function rowsOf<T>(result: unknown): T[] {
@@ -147,19 +147,15 @@ export class FeedbackRepository {
   /** Sessions marked not_useful, newest verdict first. */
   async listBadCases(tenantId: TenantId, limit: number, after?: KeysetCursor): Promise<BadCaseRow[]> {
     const params: unknown[] = [tenantId, limit];
-    let keyset = '';
-    if (after) {
-      params.push(after.createdAt, after.id);
-      keyset = `AND (f.updated_at, f.id) < ($3::timestamptz, $4::uuid)`;
-    }
+    const keyset = BAD_CASE_KEYSET.where(params, after ?? null);
     return rowsOf<BadCaseRow>(
       await this.dataSource.query(
         `SELECT f.id AS "feedbackId", s.id AS "sessionId", s.conversation_id AS "conversationId", s.channel, s.query, s.answer, f.comment,
                 s.intent, s.self_evaluation AS "selfEvaluation", s.route_trace AS "routeTrace", s.created_at AS "sessionCreatedAt",
-                f.updated_at AS "markedAt", to_char(f.updated_at AT TIME ZONE 'UTC', ${US}) AS "cursorTs"
+                f.updated_at AS "markedAt", ${BAD_CASE_KEYSET.columns}
            FROM session_feedback f JOIN diagnosis_session s ON s.id = f.session_id AND s.tenant_id = f.tenant_id
-          WHERE f.tenant_id = $1 AND f.feedback = 'not_useful' ${keyset}
-          ORDER BY f.updated_at DESC, f.id DESC
+          WHERE f.tenant_id = $1 AND f.feedback = 'not_useful' AND ${keyset}
+          ORDER BY ${BAD_CASE_KEYSET.orderBy}
           LIMIT $2`,
         params,
       ),
@@ -178,12 +174,9 @@ export class FeedbackRepository {
       params.push(filter.sourceType);
       where.push(`source_type = $${params.length}`);
     }
-    if (after) {
-      params.push(after.createdAt, after.id);
-      where.push(`(created_at, id) < ($${params.length - 1}::timestamptz, $${params.length}::uuid)`);
-    }
+    where.push(CASE_KEYSET.where(params, after ?? null));
     return rowsOf<CaseRow>(
-      await this.dataSource.query(`SELECT ${CASE_COLUMNS} FROM case_library WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT $2`, params),
+      await this.dataSource.query(`SELECT ${CASE_COLUMNS} FROM case_library WHERE ${where.join(' AND ')} ORDER BY ${CASE_KEYSET.orderBy} LIMIT $2`, params),
     );
   }
 

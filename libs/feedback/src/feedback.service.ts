@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { decodeCursor, encodeCursor, MetricsService, type Page, type TenantId } from '@arbiter/common';
+import { MetricsService, pageRequest, toPage, type Page, type TenantId } from '@arbiter/common';
 import type { FeedbackValue } from '@arbiter/sessions';
 import type { BadCaseDto, CaseDto, FeedbackResultDto } from './dto/feedback.dto.js';
 import { FeedbackErrorCode, FeedbackException } from './feedback.exception.js';
@@ -85,18 +85,14 @@ export class FeedbackService {
     }
   }
 
-  async listBadCases(tenantId: TenantId, limit: number, cursor?: string): Promise<Page<BadCaseDto>> {
-    const rows = await this.repository.listBadCases(tenantId, limit + 1, cursor ? decodeCursor(cursor) : undefined);
-    const items = rows.slice(0, limit);
-    const last = items[items.length - 1];
-    return { items: items.map(toBadCaseDto), nextCursor: rows.length > limit && last ? encodeCursor({ createdAt: last.cursorTs, id: last.feedbackId }) : null };
+  async listBadCases(tenantId: TenantId, query: { limit?: number; cursor?: string }): Promise<Page<BadCaseDto>> {
+    const page = pageRequest(query);
+    return toPage(await this.repository.listBadCases(tenantId, page.limit + 1, page.after ?? undefined), page.limit, toBadCaseDto);
   }
 
-  async listCases(tenantId: TenantId, filter: { faultCategory?: FaultCategory; sourceType?: CaseSourceType }, limit: number, cursor?: string): Promise<Page<CaseDto>> {
-    const rows = await this.repository.listCases(tenantId, filter, limit + 1, cursor ? decodeCursor(cursor) : undefined);
-    const items = rows.slice(0, limit);
-    const last = items[items.length - 1];
-    return { items: items.map(toCaseDto), nextCursor: rows.length > limit && last ? encodeCursor({ createdAt: last.cursorTs, id: last.id }) : null };
+  async listCases(tenantId: TenantId, filter: { faultCategory?: FaultCategory; sourceType?: CaseSourceType }, query: { limit?: number; cursor?: string }): Promise<Page<CaseDto>> {
+    const page = pageRequest(query);
+    return toPage(await this.repository.listCases(tenantId, filter, page.limit + 1, page.after ?? undefined), page.limit, toCaseDto);
   }
 
   async getCase(tenantId: TenantId, id: string): Promise<CaseDto> {

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
-import type { Page, TenantId } from '@arbiter/common';
+import { pageRequest, type Page, type TenantId } from '@arbiter/common';
 import { JobsService } from '@arbiter/jobs';
 import { EMBEDDING_PROVIDER, type EmbeddingProvider } from '@arbiter/llm';
 import type { CreateIntentRuleDto, UpdateIntentRuleDto } from './dto/intent-rule.dto.js';
@@ -80,11 +80,7 @@ export class IntentRulesService {
   }
 
   async list(tenantId: TenantId, query: { intent?: string; cursor?: string; limit?: number }): Promise<Page<IntentRuleView>> {
-    const page = await this.repository.list(tenantId, {
-      ...(query.intent !== undefined ? { intent: query.intent } : {}),
-      ...(query.cursor !== undefined ? { cursor: query.cursor } : {}),
-      limit: query.limit ?? 50,
-    });
+    const page = await this.repository.list(tenantId, query.intent !== undefined ? { intent: query.intent } : {}, pageRequest(query));
     const summaries = await this.repository.embeddingSummaries(
       tenantId,
       page.items.map((r) => r.id),

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
-import { decodeCursor, encodeCursor, type Page, type TenantId } from '@arbiter/common';
+import { Keyset, toPage, type KeysetRow, type Page, type PageRequest, type TenantId } from '@arbiter/common';
 import type { IntentAction, IntentConfigOverride } from './routing/index.js';
 
 /** A rule row as stored (camelCase). */
@@ -87,6 +87,8 @@ function toRule(r: RuleRow): StoredIntentRule {
 
 type Db = DataSource | EntityManager;
 
+const RULE_KEYSET = new Keyset('created_at', 'id');
+
 /** SQL of the intent module: rules, example embeddings, the tenant config override and cache versions. */
 @Injectable()
 export class IntentRepository {
@@ -108,28 +110,21 @@ export class IntentRepository {
     return rows[0]?.n ?? 0;
   }
 
-  /** Newest first, keyset over (created_at, id). */
-  async list(tenantId: TenantId, options: { intent?: string; cursor?: string; limit: number }): Promise<Page<StoredIntentRule>> {
+  /** Newest first, keyset over (created_at, id) at the column's microsecond precision. */
+  async list(tenantId: TenantId, filter: { intent?: string }, page: PageRequest): Promise<Page<StoredIntentRule>> {
     const params: unknown[] = [tenantId];
     let where = 'tenant_id = $1';
-    if (options.intent !== undefined) {
-      params.push(options.intent);
+    if (filter.intent !== undefined) {
+      params.push(filter.intent);
       where += ` AND intent = $${params.length}`;
     }
-    if (options.cursor !== undefined) {
-      const c = decodeCursor(options.cursor);
-      params.push(c.createdAt, c.id);
-      where += ` AND (created_at, id) < ($${params.length - 1}::timestamptz, $${params.length}::uuid)`;
-    }
-    params.push(options.limit + 1);
-    const rows: RuleRow[] = await this.ds.query(
-      `SELECT ${RULE_COLUMNS} FROM intent_rule WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT $${params.length}`,
+    const rows: (RuleRow & KeysetRow)[] = await this.ds.query(
+      `SELECT ${RULE_COLUMNS}, ${RULE_KEYSET.columns} FROM intent_rule
+        WHERE ${where} AND ${RULE_KEYSET.where(params, page.after)}
+        ORDER BY ${RULE_KEYSET.orderBy} LIMIT ${RULE_KEYSET.limit(params, page.limit)}`,
       params,
     );
-    const items = rows.slice(0, options.limit).map(toRule);
-    const last = items[items.length - 1];
-    const nextCursor = rows.length > options.limit && last !== undefined ? encodeCursor({ createdAt: last.createdAt.toISOString(), id: last.id }) : null;
-    return { items, nextCursor };
+    return toPage(rows, page.limit, toRule);
   }
 
   /** Inserts a rule (and its example embeddings) and bumps the tenant's rules version, atomically. */

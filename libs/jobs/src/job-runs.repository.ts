@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
-import type { KeysetCursor, TenantId } from '@arbiter/common';
+import { exactTimestampSql, toPage, type Page, type PageRequest, type TenantId } from '@arbiter/common';
 import { JobRunEntity, type JobRunStatus, type JobTrigger } from './job-run.entity.js';
 
 export interface NewJobRun {
@@ -36,14 +36,19 @@ export class JobRunsRepository {
     return this.runs.findOneBy({ tenantId, id });
   }
 
-  async list(tenantId: TenantId, filter: { name?: string; status?: JobRunStatus }, limit: number, after?: KeysetCursor): Promise<JobRunEntity[]> {
+  /** Newest first, keyset over (created_at, id) at the column's microsecond precision. */
+  async list(tenantId: TenantId, filter: { name?: string; status?: JobRunStatus }, page: PageRequest): Promise<Page<JobRunEntity>> {
     const qb = this.runs.createQueryBuilder('r').where('r.tenant_id = :tenantId', { tenantId });
     if (filter.name) qb.andWhere('r.name = :name', { name: filter.name });
     if (filter.status) qb.andWhere('r.status = :status', { status: filter.status });
-    // Cursors carry milliseconds (JS dates); order and compare at that precision so rows that share a
-    // millisecond are neither skipped nor repeated between pages.
-    const createdMs = "date_trunc('milliseconds', r.created_at)";
-    if (after) qb.andWhere(`(${createdMs}, r.id) < (:c::timestamptz, :id::uuid)`, { c: after.createdAt, id: after.id });
-    return qb.orderBy(createdMs, 'DESC').addOrderBy('r.id', 'DESC').limit(limit).getMany();
+    if (page.after) qb.andWhere('(r.created_at, r.id) < (:c::timestamptz, :id::uuid)', { c: page.after.createdAt, id: page.after.id });
+    const { entities, raw } = await qb
+      .addSelect(exactTimestampSql('r.created_at'), 'cursorTs')
+      .orderBy('r.created_at', 'DESC')
+      .addOrderBy('r.id', 'DESC')
+      .limit(page.limit + 1)
+      .getRawAndEntities<{ cursorTs: string }>();
+    const rows = entities.map((run, i) => ({ run, cursorTs: raw[i]?.cursorTs ?? '', cursorId: run.id }));
+    return toPage(rows, page.limit, (r) => r.run);
   }
 }

@@ -14,7 +14,7 @@ export class JobsController {
   @Get()
   @ApiOkResponse({ type: JobRunPageDto, description: 'Job runs of this tenant, newest first' })
   async list(@CurrentTenant() tenantId: TenantId, @Query() query: ListJobRunsQueryDto): Promise<JobRunPageDto> {
-    const page = await this.jobs.list(tenantId, { name: query.name, status: query.status }, query.limit ?? 50, query.cursor);
+    const page = await this.jobs.list(tenantId, { name: query.name, status: query.status }, query);
     return { items: page.items.map(toJobRunDto), nextCursor: page.nextCursor };
   }
 

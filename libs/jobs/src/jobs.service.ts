@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { asTenantId, decodeCursor, encodeCursor, MetricsService, type Page, type TenantId } from '@arbiter/common';
+import { asTenantId, MetricsService, pageRequest, type Page, type TenantId } from '@arbiter/common';
 import { AppConfig } from '@arbiter/config';
 import type { JobRunEntity, JobRunStatus, JobTrigger } from './job-run.entity.js';
 import { JobQueueRepository, type ClaimedRun } from './job-queue.repository.js';
@@ -73,11 +73,8 @@ export class JobsService implements OnApplicationBootstrap, OnModuleDestroy {
     return run;
   }
 
-  async list(tenantId: TenantId, filter: { name?: string; status?: JobRunStatus }, limit: number, cursor?: string): Promise<Page<JobRunEntity>> {
-    const rows = await this.runs.list(tenantId, filter, limit + 1, cursor ? decodeCursor(cursor) : undefined);
-    const items = rows.slice(0, limit);
-    const last = items[items.length - 1];
-    return { items, nextCursor: rows.length > limit && last ? encodeCursor({ createdAt: last.createdAt.toISOString(), id: last.id }) : null };
+  async list(tenantId: TenantId, filter: { name?: string; status?: JobRunStatus }, page: { limit?: number; cursor?: string }): Promise<Page<JobRunEntity>> {
+    return this.runs.list(tenantId, filter, pageRequest(page));
   }
 
   /** Executes runnable runs until none is left (tests, the worker's loop). Returns how many attempts ran. */

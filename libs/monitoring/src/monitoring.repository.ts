@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import type { KeysetCursor, TenantId } from '@arbiter/common';
+import { Keyset, type KeysetCursor, type KeysetRow, type TenantId } from '@arbiter/common';
 import { STATS_DECISION_REASONS as DECISION_REASONS } from './stats-assembler.js';
 import { boundParams, type TimeBound } from './time-bound.js';
 
@@ -19,14 +19,13 @@ export interface ConversationListFilter {
   intent: string | null;
 }
 
-export interface ConversationListRow {
+/** A conversation of the list; its keyset key is (last_activity_at, id) at microsecond precision. */
+export interface ConversationListRow extends KeysetRow {
   id: string;
   channel: string;
   userRef: string | null;
   createdAt: Date;
   lastActivityAt: Date;
-  /** last_activity_at with microseconds, for the keyset cursor. */
-  cursorTs: string;
   sessionCount: number;
   lastStatus: string | null;
   lowestConfidence: number | null;
@@ -123,6 +122,8 @@ export interface CoverageStatsRow {
   covered: number;
 }
 
+const CONVERSATION_KEYSET = new Keyset('c.last_activity_at', 'c.id');
+
 const ISO = (expr: string): string => `to_char((${expr}) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
 /**
@@ -172,7 +173,7 @@ export class MonitoringRepository {
   listConversations(tenantId: TenantId, filter: ConversationListFilter, after: KeysetCursor | null, limit: number): Promise<ConversationListRow[]> {
     return this.dataSource.query(
       `SELECT c.id, c.channel, c.user_ref AS "userRef", c.created_at AS "createdAt", c.last_activity_at AS "lastActivityAt",
-              ${ISO('c.last_activity_at')} AS "cursorTs",
+              ${CONVERSATION_KEYSET.columns},
               a.session_count AS "sessionCount", a.last_status AS "lastStatus", a.lowest_confidence AS "lowestConfidence",
               COALESCE(a.any_bad_case, false) AS "anyBadCase"
        FROM conversation c
@@ -193,7 +194,7 @@ export class MonitoringRepository {
          AND ($5::text IS NULL OR a.has_status)
          AND ($6::text IS NULL OR a.has_intent)
          AND ($7::timestamptz IS NULL OR (c.last_activity_at, c.id) < ($7::timestamptz, $8::uuid))
-       ORDER BY c.last_activity_at DESC, c.id DESC
+       ORDER BY ${CONVERSATION_KEYSET.orderBy}
        LIMIT $9`,
       [
         tenantId,

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { decodeCursor, encodeCursor, type TenantId } from '@arbiter/common';
+import { pageRequest, toPage, type TenantId } from '@arbiter/common';
 import { AppConfig } from '@arbiter/config';
 import type { ConversationDetailDto, ConversationPageDto, SessionTraceDto, StatsDto, ToolInvocationTraceDto } from './dto/monitoring-response.dto.js';
 import type { ListConversationsQueryDto, StatsQueryDto } from './dto/monitoring-query.dto.js';
@@ -23,19 +23,15 @@ export class MonitoringService {
   ) {}
 
   async listConversations(tenantId: TenantId, query: ListConversationsQueryDto): Promise<ConversationPageDto> {
-    const limit = query.limit ?? DEFAULT_PAGE_SIZE;
-    const after = query.cursor ? decodeCursor(query.cursor) : null;
+    const page = pageRequest(query, DEFAULT_PAGE_SIZE);
     const window = await this.window(tenantId, query.from, query.to, null);
     const rows = await this.repository.listConversations(
       tenantId,
       { window, channel: query.channel ?? null, status: query.status ?? null, intent: query.intent ?? null },
-      after,
-      limit + 1,
+      page.after,
+      page.limit + 1,
     );
-    const page = rows.slice(0, limit);
-    const last = page[page.length - 1];
-    return {
-      items: page.map((r) => ({
+    return toPage(rows, page.limit, (r) => ({
         id: r.id,
         channel: r.channel,
         userRef: r.userRef,
@@ -45,9 +41,7 @@ export class MonitoringService {
         lastStatus: r.lastStatus,
         lowestConfidence: r.lowestConfidence === null ? null : Number(r.lowestConfidence),
         anyBadCase: r.anyBadCase,
-      })),
-      nextCursor: rows.length > limit && last ? encodeCursor({ createdAt: last.cursorTs, id: last.id }) : null,
-    };
+      }));
   }
 
   /** The conversation with every session's full trace: one statement whatever the session count. */

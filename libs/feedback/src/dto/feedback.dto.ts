@@ -1,7 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, IsUUID, Matches, Max, MaxLength, Min } from 'class-validator';
-import { NotBlank } from '@arbiter/common';
+import { IsIn, IsOptional, IsString, IsUUID, Matches, MaxLength } from 'class-validator';
+import { NotBlank, PageQueryDto } from '@arbiter/common';
 import { FEEDBACK_VALUES, SESSION_STATUSES, SelfEvaluationDto, type FeedbackValue } from '@arbiter/sessions';
 import { CASE_SOURCE_TYPES, FAULT_CATEGORIES, MAX_COMMENT_LENGTH, type CaseSourceType, type FaultCategory } from '../feedback.types.js';
 
@@ -28,22 +27,6 @@ export class FeedbackResultDto {
   @ApiProperty({ enum: FEEDBACK_VALUES }) feedback: string;
   @ApiProperty({ enum: SESSION_STATUSES, description: 'The session status after the feedback (BAD_CASE for not_useful)' }) status: string;
   @ApiProperty({ format: 'uuid', nullable: true, type: String, description: 'The session\'s active case-library entry (useful), else null' }) caseId: string | null;
-}
-
-class PageQueryDto {
-  @ApiPropertyOptional({ minimum: 1, maximum: 200, default: 50 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(200)
-  limit?: number;
-
-  @ApiPropertyOptional({ description: 'nextCursor of the previous page' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(200)
-  cursor?: string;
 }
 
 export class ListBadCasesQueryDto extends PageQueryDto {}

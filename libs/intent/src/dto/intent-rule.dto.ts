@@ -20,6 +20,7 @@ import {
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
+import { PageQueryDto } from '@arbiter/common';
 import { INTENT_ACTIONS, INTENT_CONFIDENCE_PROFILES, INTENT_LIMITS } from '../intent.types.js';
 
 const NOT_BLANK = /\S/;
@@ -180,26 +181,12 @@ export class UpdateIntentRuleDto {
   confidenceProfile?: (typeof INTENT_CONFIDENCE_PROFILES)[number];
 }
 
-export class ListIntentRulesQueryDto {
+export class ListIntentRulesQueryDto extends PageQueryDto {
   @ApiPropertyOptional({ description: 'Only rules of this intent', maxLength: L.intentLength })
   @IsOptional()
   @IsString()
   @MaxLength(L.intentLength)
   intent?: string;
-
-  @ApiPropertyOptional({ description: 'Opaque cursor from the previous page' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(500)
-  cursor?: string;
-
-  @ApiPropertyOptional({ minimum: 1, maximum: 200, default: 50 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(200)
-  limit?: number;
 }
 
 export class RouteIntentDto {

@@ -1,9 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { IsIn, IsOptional, IsString, Matches } from 'class-validator';
+import { PageQueryDto } from '@arbiter/common';
 import { JOB_RUN_STATUSES, JOB_TRIGGERS, type JobRunEntity, type JobRunStatus } from '../job-run.entity.js';
 
-export class ListJobRunsQueryDto {
+export class ListJobRunsQueryDto extends PageQueryDto {
   @ApiPropertyOptional({ example: 'coverage.backfill' })
   @IsOptional()
   @IsString()
@@ -14,20 +14,6 @@ export class ListJobRunsQueryDto {
   @IsOptional()
   @IsIn(JOB_RUN_STATUSES)
   status?: JobRunStatus;
-
-  @ApiPropertyOptional({ minimum: 1, maximum: 200, default: 50 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(200)
-  limit?: number;
-
-  @ApiPropertyOptional({ description: 'nextCursor of the previous page' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(200)
-  cursor?: string;
 }
 
 export class JobRunDto {

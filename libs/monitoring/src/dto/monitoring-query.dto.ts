@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateBy, type ValidationOptions } from 'class-validator';
+import { IsIn, IsOptional, IsString, Matches, MaxLength, ValidateBy, type ValidationOptions } from 'class-validator';
+import { PageQueryDto } from '@arbiter/common';
 import { parseTimeBound } from '../time-bound.js';
 
 export const SESSION_STATUS_FILTERS = ['PENDING', 'RUNNING', 'SUCCESS', 'FAILED', 'BAD_CASE'] as const;
@@ -22,7 +22,7 @@ export function IsTimeBound(options?: ValidationOptions): PropertyDecorator {
 
 const BOUND_DOC = 'A day YYYY-MM-DD in the tenant\'s time zone (whole day) or an ISO-8601 instant with a zone';
 
-export class ListConversationsQueryDto {
+export class ListConversationsQueryDto extends PageQueryDto {
   @ApiPropertyOptional({ description: `Last activity at or after. ${BOUND_DOC}`, example: '2026-03-01' })
   @IsOptional()
   @IsTimeBound()
@@ -49,20 +49,6 @@ export class ListConversationsQueryDto {
   @IsString()
   @MaxLength(100)
   intent?: string;
-
-  @ApiPropertyOptional({ description: 'nextCursor of the previous page' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(200)
-  cursor?: string;
-
-  @ApiPropertyOptional({ minimum: 1, maximum: 200, default: 50 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(200)
-  limit?: number;
 }
 
 export class StatsQueryDto {
