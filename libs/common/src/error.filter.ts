@@ -1,7 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
-import { isDatabaseUnavailable } from './database-errors.js';
+import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_CODE, isDatabaseUnavailable } from './database-errors.js';
 import { DomainException } from './domain.exception.js';
 import { type ErrorBody, reasonPhrase } from './error-body.js';
 
@@ -24,6 +24,7 @@ export class GlobalErrorFilter implements ExceptionFilter {
     if (body.statusCode >= 500) {
       this.logger.error({ msg: 'request failed', statusCode: body.statusCode, url: request?.url, errorId: body.requestId, err: describe(exception) });
     }
+    if (body.code === DATABASE_UNAVAILABLE_CODE) void reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
     void reply.status(body.statusCode).header('content-type', 'application/json; charset=utf-8').header('x-request-id', body.requestId).send(body);
   }
 }
@@ -53,7 +54,7 @@ export function toErrorBody(exception: unknown, requestId: string): ErrorBody {
     return { statusCode: status, error: reasonPhrase(status), message, ...(details !== undefined ? { details } : {}), requestId };
   }
   if (isDatabaseUnavailable(exception)) {
-    return { statusCode: 503, error: reasonPhrase(503), message: 'Database unavailable, retry shortly', requestId };
+    return { statusCode: 503, error: reasonPhrase(503), message: 'Database unavailable, retry shortly', code: DATABASE_UNAVAILABLE_CODE, requestId };
   }
   return { statusCode: 500, error: reasonPhrase(500), message: 'Internal server error', requestId };
 }

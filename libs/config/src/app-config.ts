@@ -36,6 +36,9 @@ export class AppConfig {
       embedded: !this.env.DATABASE_URL,
       dataDir: path.resolve(this.env.DATA_DIR),
       poolMax: this.env.DB_POOL_MAX,
+      connectTimeoutMs: this.env.DB_CONNECT_TIMEOUT_MS,
+      statementTimeoutMs: this.env.DB_STATEMENT_TIMEOUT_MS,
+      poolWaitTimeoutMs: this.env.DB_POOL_WAIT_TIMEOUT_MS,
       migrationsDir: this.env.MIGRATIONS_DIR ? path.resolve(this.env.MIGRATIONS_DIR) : path.join(findProjectRoot(), 'migrations'),
     };
   }
@@ -75,7 +78,11 @@ export class AppConfig {
   }
 
   get chat() {
-    return { maxSteps: this.env.CHAT_MAX_STEPS };
+    return { maxSteps: this.env.CHAT_MAX_STEPS, timeoutMs: this.env.CHAT_TIMEOUT_MS };
+  }
+
+  get sessions() {
+    return { runningTimeoutMs: this.env.SESSION_RUNNING_TIMEOUT_MS };
   }
 
   get coverage() {

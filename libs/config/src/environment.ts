@@ -37,6 +37,12 @@ export class EnvironmentVariables {
   @IsString() @MinLength(1) DATA_DIR = './data';
   @Type(() => Number) @IsInt() @Min(1) @Max(200) DB_POOL_MAX = 10;
   @Transform(emptyToUndefined) @IsOptional() @IsString() MIGRATIONS_DIR?: string;
+  /** Opening a connection (boot, migrations, the pool) gives up after this long. */
+  @Type(() => Number) @IsInt() @Min(100) @Max(600_000) DB_CONNECT_TIMEOUT_MS = 5000;
+  /** Server-side `statement_timeout` for every pool connection (0 = none). */
+  @Type(() => Number) @IsInt() @Min(0) @Max(86_400_000) DB_STATEMENT_TIMEOUT_MS = 30_000;
+  /** A request waiting this long for a free pool connection gets 503 DATABASE_UNAVAILABLE. */
+  @Type(() => Number) @IsInt() @Min(100) @Max(600_000) DB_POOL_WAIT_TIMEOUT_MS = 5000;
 
   // Auth
   @Transform(trimmedOrUndefined) @IsOptional() @IsString() @MinLength(16, { message: 'ADMIN_TOKEN must be at least 16 characters (after trimming spaces)' }) ADMIN_TOKEN?: string;
@@ -70,6 +76,10 @@ export class EnvironmentVariables {
 
   // Chat
   @Type(() => Number) @IsInt() @Min(1) @Max(16) CHAT_MAX_STEPS = 4;
+  /** One deadline per chat turn across every model call and tool; when it runs out the offline answer is returned. */
+  @Type(() => Number) @IsInt() @Min(500) @Max(600_000) CHAT_TIMEOUT_MS = 15_000;
+  /** A session still RUNNING this long after it started (a crashed process) is marked FAILED by the `sessions.repair` job. */
+  @Type(() => Number) @IsInt() @Min(10_000) SESSION_RUNNING_TIMEOUT_MS = 600_000;
 
   // Coverage: evaluator version new decisions use (must be registered; `v1` = seed 001 rules)
   @Matches(/^v[0-9]{1,3}$/, { message: 'COVERAGE_EVALUATOR_VERSION must look like v1' }) COVERAGE_EVALUATOR_VERSION = 'v1';

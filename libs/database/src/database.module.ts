@@ -8,6 +8,7 @@ import { DatabaseConnectionInfo } from './database-connection.js';
 import { DatabaseHealth } from './database-health.service.js';
 import { DatabaseLifecycle } from './database-lifecycle.service.js';
 import { runMigrations } from './migrator.js';
+import { boundedPoolOptions } from './pool-options.js';
 
 /**
  * PostgreSQL via DATABASE_URL, or embedded PGlite when unset. Migrations (SQL files) run before
@@ -27,7 +28,7 @@ export class DatabaseModule {
           useFactory: async (config: AppConfig, embedded: EmbeddedPostgres | null) => {
             const url = embedded?.url ?? config.database.url;
             if (!url) throw new Error('DATABASE_URL is unset and no embedded database is running');
-            const report = await runMigrations(url, config.database.migrationsDir);
+            const report = await runMigrations(url, config.database.migrationsDir, { connectTimeoutMs: config.database.connectTimeoutMs });
             new Logger('Database').log({ msg: 'migrations', applied: report.applied, alreadyApplied: report.alreadyApplied });
             return {
               type: 'postgres' as const,
@@ -39,7 +40,7 @@ export class DatabaseModule {
               uuidExtension: 'pgcrypto' as const,
               retryAttempts: 0,
               logging: false,
-              extra: { max: config.database.poolMax, connectionTimeoutMillis: 5000 },
+              extra: boundedPoolOptions(config.database.poolMax, config.database, embedded !== null),
             };
           },
         }),

@@ -5,3 +5,4 @@ export * from './database.tokens.js';
 export * from './database-connection.js';
 export * from './database-health.service.js';
 export * from './database.module.js';
+export * from './pool-options.js';

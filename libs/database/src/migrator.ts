@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
+import { describeTarget } from './pool-options.js';
 
 export interface MigrationFile {
   version: string;
@@ -37,10 +38,17 @@ export interface MigrationReport {
  * Applies pending SQL migrations in version order, each in its own transaction, under an advisory
  * lock so replicas booting together migrate once. An applied file whose text changed fails the boot.
  */
-export async function runMigrations(connectionString: string, dir: string): Promise<MigrationReport> {
+export async function runMigrations(connectionString: string, dir: string, options: { connectTimeoutMs?: number } = {}): Promise<MigrationReport> {
   const migrations = readMigrations(dir);
-  const client = new pg.Client({ connectionString });
-  await client.connect();
+  const connectTimeoutMs = options.connectTimeoutMs ?? 5000;
+  const client = new pg.Client({ connectionString, connectionTimeoutMillis: connectTimeoutMs });
+  try {
+    await client.connect();
+  } catch (error) {
+    await client.end().catch(() => undefined);
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(`Cannot connect to the database at ${describeTarget(connectionString)} within ${connectTimeoutMs} ms (DB_CONNECT_TIMEOUT_MS): ${reason}`, { cause: error });
+  }
   try {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
     await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (

@@ -1,0 +1,22 @@
+import { describe, expect, it } from '@jest/globals';
+import { isDatabaseUnavailable } from './database-errors.js';
+
+const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+
+describe('isDatabaseUnavailable', () => {
+  it.each([
+    ['connection refused', refused, true],
+    ['pool wait exceeded', new Error('timeout exceeded when trying to connect'), true],
+    ['connect timeout', new Error('Connection terminated due to connection timeout'), true],
+    ['server restarting', Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }), true],
+    ['statement timeout', Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' }), true],
+    ['happy-eyeballs AggregateError', new AggregateError([refused, refused], ''), true],
+    ['wrapped by TypeORM', { message: 'query failed', driverError: refused }, true],
+    ['host not found', Object.assign(new Error('getaddrinfo ENOTFOUND db'), { code: 'ENOTFOUND' }), true],
+    ['a unique violation', Object.assign(new Error('duplicate key value'), { code: '23505' }), false],
+    ['a user cancel', Object.assign(new Error('canceling statement due to user request'), { code: '57014' }), false],
+    ['not an error', 'ECONNREFUSED', false],
+  ])('%s → %s', (_name, error, expected) => {
+    expect(isDatabaseUnavailable(error)).toBe(expected);
+  });
+});
