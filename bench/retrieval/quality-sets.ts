@@ -14,7 +14,9 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { DEMO_KNOWLEDGE } from '@arbiter/chat';
 import { rng } from './common.js';
+import { DEMO_LABELS } from './demo-labels.js';
 
 export interface FaqDocument {
   filePath: string;
@@ -23,6 +25,7 @@ export interface FaqDocument {
   domain: string;
   /** The label a question must share to be answered by it. */
   label: string;
+  keywords?: string[];
 }
 
 export interface FaqQuestion {
@@ -107,6 +110,17 @@ export function smp2017Faq(maxQuestions = 800): FaqSet {
   return intentFaq('smp2017-faq', 'zh', 'SMP2017-ECDT (Zhang et al. 2017), research use, via ../shared/datasets', readJsonl(path.join(dir, 'smp2017_train.jsonl')), readJsonl(path.join(dir, 'smp2017_test.jsonl')), 3, 6, maxQuestions);
 }
 
+/** The demo knowledge base (Chinese and English, with keywords) and its labelled questions. */
+export function demoKb(): FaqSet {
+  return {
+    name: 'demo-kb',
+    language: 'zh',
+    source: "Arbiter's demo knowledge base (libs/chat/src/demo-knowledge.ts) with bench/retrieval/demo-labels.ts, our own content",
+    documents: DEMO_KNOWLEDGE.map((d) => ({ filePath: d.filePath, title: d.title, content: d.content, domain: d.domain, label: d.filePath, keywords: [...d.keywords] })),
+    questions: DEMO_LABELS.map((l, i) => ({ text: l.q, label: l.path ?? `absent-${i}`, answerable: l.path !== null, split: i % 2 === 0 ? ('fit' as const) : ('test' as const) })),
+  };
+}
+
 export function allSets(): FaqSet[] {
-  return [stackFaq(), banking77Faq(), smp2017Faq()].filter((s): s is FaqSet => s !== null);
+  return [stackFaq(), banking77Faq(), smp2017Faq(), demoKb()].filter((s): s is FaqSet => s !== null);
 }

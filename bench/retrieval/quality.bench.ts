@@ -87,7 +87,7 @@ async function main(): Promise<void> {
       const labelOf = new Map(set.documents.map((d) => [d.filePath, d.label]));
       const t0 = performance.now();
       for (let i = 0; i < set.documents.length; i += 500) {
-        const batch = set.documents.slice(i, i + 500).map(({ filePath, title, content, domain }) => ({ filePath, title, content, domain }));
+        const batch = set.documents.slice(i, i + 500).map(({ filePath, title, content, domain, keywords }) => ({ filePath, title, content, domain, ...(keywords ? { keywords } : {}) }));
         const res = await fetch(`${base}/admin/knowledge/documents/bulk`, { method: 'POST', headers: { 'x-api-key': tenant.apiKeys.operator, 'content-type': 'application/json' }, body: JSON.stringify(batch) });
         const body = (await res.json()) as { summary: { failed: number } };
         if (res.status !== 200 || body.summary.failed) throw new Error(`bulk import failed: ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
@@ -195,6 +195,10 @@ async function main(): Promise<void> {
       );
     }
     if (fitMode) {
+      // The demo set is the only one with keywords (exact hits): it counts as a quarter of the lookups.
+      const demo = fitLookups.filter((l) => l.set === 'demo-kb').length;
+      const demoWeight = demo ? (0.25 * (fitLookups.length - demo)) / demo : 1;
+      for (const l of fitLookups) if (l.set === 'demo-kb') l.weight = demoWeight;
       const fit = fitCalibration(fitLookups);
       const m = evaluateGrading(fitLookups.map((l) => ({ ...l, answerable: l.candidates.some((c) => c.right) })), fit.calibration);
       console.log(`fitted on ${fitLookups.length} lookups (${fit.samples} candidates): ${JSON.stringify(m)}`);

@@ -145,15 +145,15 @@ export function pickBestLookup(records: readonly LookupRecord[]): LookupRecord |
 }
 
 /**
- * Relevance level of one returned document: an exact (L0) hit is PRECISE; a vector result is
- * HIGHLY_RELEVANT when its own similarity reaches the threshold, else REFERENCE — so the padding of a
- * PRECISE lookup is not shown as precise.
+ * Relevance level of one returned document from its calibrated relevance (docs/retrieval.md
+ * "Grading"): the lookup's first result carries the lookup's own grade (graded with the tenant's
+ * thresholds); the others are highly relevant (PRECISE when an exact hit) at the default threshold,
+ * else REFERENCE — so the padding of a strong lookup is not shown as strong.
  */
-export function itemLevel(item: Pick<LookupResultItem, 'source' | 'similarity'>, lookup: Pick<LookupResult, 'relevanceLevel' | 'l1TopSimilarity'>): string {
-  if (item.source === 'L0') return 'PRECISE';
-  // The lookup's own grade used the tenant's threshold for its top result; other results use the default.
-  if (lookup.relevanceLevel === 'HIGHLY_RELEVANT' && lookup.l1TopSimilarity !== null && item.similarity >= lookup.l1TopSimilarity) return 'HIGHLY_RELEVANT';
-  return item.similarity >= DEFAULT_RETRIEVAL_NORMALIZATION.highlyRelevantThreshold ? 'HIGHLY_RELEVANT' : 'REFERENCE';
+export function itemLevel(item: Pick<LookupResultItem, 'documentId' | 'source' | 'relevance'>, lookup: Pick<LookupResult, 'relevanceLevel' | 'results'>): string {
+  if (lookup.results[0]?.documentId === item.documentId && lookup.relevanceLevel !== 'REFERENCE') return lookup.relevanceLevel;
+  if (item.relevance >= DEFAULT_RETRIEVAL_NORMALIZATION.highlyRelevantThreshold) return item.source === 'L0' ? 'PRECISE' : 'HIGHLY_RELEVANT';
+  return 'REFERENCE';
 }
 
 /** Executor prompt (retrieval lib, versioned) plus the chat's output contract. */

@@ -15,6 +15,8 @@ export interface LabelledCandidate {
 /** One labelled lookup: its candidates in retrieval order (empty when nothing was found). */
 export interface LabelledLookup {
   candidates: readonly LabelledCandidate[];
+  /** How much this lookup counts in the fit (default 1): balances sets of different sizes. */
+  weight?: number;
 }
 
 /** Candidates per lookup the model learns from (the ones a lookup can return). */
@@ -35,7 +37,7 @@ export interface GradeTargets {
 export const DEFAULT_GRADE_TARGETS: Readonly<GradeTargets> = Object.freeze({ maxRightInsufficient: 0.15, maxWrongAnswered: 0.1 });
 
 /** L2-regularised logistic regression by Newton's method (IRLS); a handful of features, so exact. */
-export function fitLogistic(x: readonly number[][], y: readonly number[], l2 = 1e-2, iterations = 50): number[] {
+export function fitLogistic(x: readonly number[][], y: readonly number[], l2 = 1e-2, iterations = 50, sampleWeights?: readonly number[]): number[] {
   const d = x[0]?.length ?? FEATURE_NAMES.length;
   const w = new Array<number>(d).fill(0);
   for (let it = 0; it < iterations; it++) {
@@ -45,9 +47,10 @@ export function fitLogistic(x: readonly number[][], y: readonly number[], l2 = 1
       let z = 0;
       for (let j = 0; j < d; j++) z += w[j] * x[i][j];
       const p = sigmoid(z);
-      const s = Math.max(p * (1 - p), 1e-9);
+      const c = sampleWeights?.[i] ?? 1;
+      const s = c * Math.max(p * (1 - p), 1e-9);
       for (let j = 0; j < d; j++) {
-        grad[j] += (p - y[i]) * x[i][j];
+        grad[j] += c * (p - y[i]) * x[i][j];
         for (let k = j; k < d; k++) hess[j][k] += s * x[i][j] * x[i][k];
       }
     }
@@ -195,13 +198,15 @@ export interface FitReport {
 export function fitCalibration(lookups: readonly LabelledLookup[], targets: GradeTargets = DEFAULT_GRADE_TARGETS): FitReport {
   const x: number[][] = [];
   const y: number[] = [];
+  const sampleWeights: number[] = [];
   for (const l of lookups) {
     for (const c of l.candidates.slice(0, CANDIDATES_PER_LOOKUP)) {
       x.push(features(c.evidence));
       y.push(c.right ? 1 : 0);
+      sampleWeights.push(l.weight ?? 1);
     }
   }
-  const weights = x.length ? fitLogistic(x, y) : new Array<number>(FEATURE_NAMES.length).fill(0);
+  const weights = x.length ? fitLogistic(x, y, 1e-2, 50, sampleWeights) : new Array<number>(FEATURE_NAMES.length).fill(0);
   const wrongTop: number[] = [];
   const rightTop: number[] = [];
   for (const l of lookups) {

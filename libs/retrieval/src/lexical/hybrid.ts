@@ -2,7 +2,7 @@ import { normalizeSimilarity, type RetrievalNormalizationConfig } from '../relev
 import { bm25Idf, bm25MaxScore, DEFAULT_BM25 } from './bm25.js';
 import { type Calibration, probabilityOfRight, type RelevanceEvidence, toSeedScale } from './calibration.js';
 import { reciprocalRankFusion } from './fusion.js';
-import { analyzeText } from './text-analyzer.js';
+import { analyzeText, CJK_BIGRAM_PREFIX } from './text-analyzer.js';
 import type { FusionSettings } from './fusion-settings.js';
 
 /**
@@ -57,7 +57,10 @@ export interface HybridCandidate {
 
 export function assembleCandidates(input: HybridInput): HybridCandidate[] {
   const { maxL2Distance } = input.normalization;
-  const maxScore = bm25MaxScore(input.queryTerms.map((t) => input.idf[t] ?? bm25Idf(0, input.chunkCount)), DEFAULT_BM25);
+  // A character bigram no document contains usually spans two words ("屏幕不亮" → "幕不"): noise, not
+  // evidence that the question is about something the knowledge base lacks. Unknown words do count.
+  const queryTerms = input.queryTerms.filter((t) => t in input.idf || !t.startsWith(CJK_BIGRAM_PREFIX));
+  const maxScore = bm25MaxScore(queryTerms.map((t) => input.idf[t] ?? bm25Idf(0, input.chunkCount)), DEFAULT_BM25);
   const vectorBest = firstPerDocument(input.vector);
   const lexicalBest = firstPerDocument(input.lexical);
   const exactIds = new Set(input.exact.map((h) => h.documentId));
@@ -76,9 +79,9 @@ export function assembleCandidates(input: HybridInput): HybridCandidate[] {
   );
   const shares = fused.map((f) => lexicalShare(f.id));
   const idfOf = (t: string) => input.idf[t] ?? bm25Idf(0, input.chunkCount);
-  const queryMass = input.queryTerms.reduce((s, t) => s + idfOf(t), 0);
-  const unknownShare = queryMass > 0 ? input.queryTerms.reduce((s, t) => s + (t in input.idf ? 0 : idfOf(t)), 0) / queryMass : 0;
-  const known = input.queryTerms.filter((t) => t in input.idf);
+  const queryMass = queryTerms.reduce((s, t) => s + idfOf(t), 0);
+  const unknownShare = queryMass > 0 ? queryTerms.reduce((s, t) => s + (t in input.idf ? 0 : idfOf(t)), 0) / queryMass : 0;
+  const known = queryTerms.filter((t) => t in input.idf);
   const rarest = known.length ? known.reduce((a, b) => (input.idf[b] > input.idf[a] ? b : a)) : null;
   const chunks = fused.map((f) => {
     const lexicalRank = lexicalBest.get(f.id)?.rank ?? null;
@@ -94,7 +97,7 @@ export function assembleCandidates(input: HybridInput): HybridCandidate[] {
     const similarity = similarities[i];
     const runnerUp = Math.max(0, ...shares.filter((_, k) => k !== i));
     const present = new Set(analyzeText(`${chunk.title}\n${chunk.content}`));
-    const coverage = queryMass > 0 ? input.queryTerms.reduce((s, t) => s + (present.has(t) ? idfOf(t) : 0), 0) / queryMass : 0;
+    const coverage = queryMass > 0 ? queryTerms.reduce((s, t) => s + (present.has(t) ? idfOf(t) : 0), 0) / queryMass : 0;
     const evidence: RelevanceEvidence = {
       coverage,
       unknownShare,

@@ -23,6 +23,8 @@ const CJK_RUNS = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+/gu;
 const TOKEN_RE = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+|[\p{L}\p{N}]+/gu;
 /** Index terms longer than this are dropped (the column is varchar(64)); nobody searches for them. */
 export const MAX_TERM_LENGTH = 64;
+/** Marks a Chinese character bigram term (a word never starts with it: it is not a letter). */
+export const CJK_BIGRAM_PREFIX = '~';
 
 let jieba: Jieba | undefined;
 function segmenter(): Jieba {
@@ -53,7 +55,7 @@ export function analyzeText(text: string, options: AnalyzerOptions = {}): string
     }
   }
   if (hasCjk && options.cjkBigrams !== false) {
-    for (const run of normalized.match(CJK_RUNS) ?? []) for (let i = 0; i + 1 < run.length; i++) terms.push(`~${run.slice(i, i + 2)}`);
+    for (const run of normalized.match(CJK_RUNS) ?? []) for (let i = 0; i + 1 < run.length; i++) terms.push(`${CJK_BIGRAM_PREFIX}${run.slice(i, i + 2)}`);
   }
   return terms.filter((t) => t.length <= MAX_TERM_LENGTH);
 }
