@@ -35,6 +35,9 @@ function sessionRow(overrides: Partial<DiagnosisSessionEntity> = {}): DiagnosisS
     createdAt: new Date(),
     updatedAt: new Date(),
     finishedAt: new Date(),
+    hooksDone: true,
+    idempotencyKey: null,
+    requestHash: null,
     ...overrides,
   };
 }

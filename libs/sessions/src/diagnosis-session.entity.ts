@@ -9,6 +9,9 @@ import type { FeedbackValue, RunOutcome, SelfEvaluation, SessionMedia, SessionRe
 @Check('chk_session_counts', `step_count >= 0 AND tool_call_count >= 0`)
 @Index('idx_session_tenant_created', ['tenantId', 'createdAt', 'id'])
 @Index('idx_session_conversation', ['conversationId', 'createdAt'])
+@Index('uq_session_idempotency_key', { synchronize: false })
+@Index('idx_session_running', { synchronize: false })
+@Index('idx_session_hooks_pending', { synchronize: false })
 export class DiagnosisSessionEntity {
   @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'pk_diagnosis_session' })
   id: string;
@@ -82,4 +85,13 @@ export class DiagnosisSessionEntity {
 
   @Column({ name: 'finished_at', type: 'timestamptz', nullable: true })
   finishedAt: Date | null;
+
+  @Column({ name: 'hooks_done', type: 'boolean', default: true, comment: 'false until the finished-session hooks ran (sessions.repair runs them after a crash)' })
+  hooksDone: boolean;
+
+  @Column({ name: 'idempotency_key', type: 'varchar', length: 200, nullable: true })
+  idempotencyKey: string | null;
+
+  @Column({ name: 'request_hash', type: 'char', length: 64, nullable: true })
+  requestHash: string | null;
 }

@@ -12,3 +12,5 @@ export * from './dto/media.dto.js';
 export * from './dto/turn-fields.js';
 export * from './dto/ingest-session.dto.js';
 export * from './dto/session-view.dto.js';
+export * from './sessions-repair.job.js';
+export * from './idempotency.js';

@@ -26,15 +26,22 @@ export class SessionHooks {
     this.enrichers.push({ name, enrich });
   }
 
-  /** Runs every handler in registration order; one failing handler is logged and does not stop the others. */
-  async sessionFinished(tenantId: TenantId, session: DiagnosisSessionEntity): Promise<void> {
+  /**
+   * Runs every handler in registration order; one failing handler is logged and does not stop the
+   * others. Returns whether all of them succeeded (handlers must be idempotent: a crash or a failure
+   * makes the `sessions.repair` job run them all again).
+   */
+  async sessionFinished(tenantId: TenantId, session: DiagnosisSessionEntity): Promise<boolean> {
+    let ok = true;
     for (const { name, handler } of this.finishedHandlers) {
       try {
         await handler(tenantId, session);
       } catch (error) {
+        ok = false;
         this.logger.error({ msg: 'session-finished handler failed', handler: name, sessionId: session.id, err: (error as Error).message });
       }
     }
+    return ok;
   }
 
   async enrich(tenantId: TenantId, sessionIds: string[]): Promise<Map<string, Partial<SessionViewExtras>>> {

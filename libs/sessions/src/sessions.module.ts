@@ -4,6 +4,7 @@ import { ConversationEntity } from './conversation.entity.js';
 import { DiagnosisSessionEntity } from './diagnosis-session.entity.js';
 import { SessionHooks } from './session-hooks.js';
 import { SessionsController } from './sessions.controller.js';
+import { SessionsRepairJob } from './sessions-repair.job.js';
 import { SessionsRepository } from './sessions.repository.js';
 import { SessionsService } from './sessions.service.js';
 import { ToolInvocationEntity } from './tool-invocation.entity.js';
@@ -12,7 +13,7 @@ import { ToolInvocationEntity } from './tool-invocation.entity.js';
 @Module({
   imports: [TypeOrmModule.forFeature([ConversationEntity, DiagnosisSessionEntity, ToolInvocationEntity])],
   controllers: [SessionsController],
-  providers: [SessionsRepository, SessionsService, SessionHooks],
-  exports: [SessionsService, SessionHooks],
+  providers: [SessionsRepository, SessionsService, SessionHooks, SessionsRepairJob],
+  exports: [SessionsService, SessionHooks, SessionsRepairJob],
 })
 export class SessionsModule {}

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import type { EntityManager, Repository } from 'typeorm';
+import { In, LessThan, type EntityManager, type Repository } from 'typeorm';
 import type { TenantId } from '@arbiter/common';
 import { ConversationEntity } from './conversation.entity.js';
 import { DiagnosisSessionEntity } from './diagnosis-session.entity.js';
@@ -8,9 +8,9 @@ import { ToolInvocationEntity } from './tool-invocation.entity.js';
 
 export type NewSession = Omit<
   DiagnosisSessionEntity,
-  'id' | 'tenantId' | 'conversationId' | 'conversation' | 'createdAt' | 'updatedAt' | 'selfEvaluation' | 'feedback' | 'routeTrace'
+  'id' | 'tenantId' | 'conversationId' | 'conversation' | 'createdAt' | 'updatedAt' | 'selfEvaluation' | 'feedback' | 'routeTrace' | 'hooksDone' | 'idempotencyKey' | 'requestHash'
 > &
-  Partial<Pick<DiagnosisSessionEntity, 'routeTrace'>>;
+  Partial<Pick<DiagnosisSessionEntity, 'routeTrace' | 'idempotencyKey' | 'requestHash'>>;
 
 export type SessionPatch = Partial<
   Pick<
@@ -61,7 +61,8 @@ export class SessionsRepository {
         ? await this.touchConversation(em, tenantId, conversation.id)
         : await this.createConversation(em, tenantId, conversation.channel, conversation.userRef);
       if (!conversationId) return null;
-      const entity = em.create(DiagnosisSessionEntity, { ...session, tenantId, conversationId });
+      // hooks_done stays false until the finished-session hooks ran (sessions.repair finishes the job after a crash).
+      const entity = em.create(DiagnosisSessionEntity, { ...session, hooksDone: false, tenantId, conversationId });
       return em.save(entity);
     });
   }
@@ -86,6 +87,43 @@ export class SessionsRepository {
     const result = await this.sessions.update({ tenantId, id: sessionId }, patch as Parameters<Repository<DiagnosisSessionEntity>['update']>[1]);
     if (!result.affected) return null;
     return this.findSession(tenantId, sessionId);
+  }
+
+  findByIdempotencyKey(tenantId: TenantId, idempotencyKey: string): Promise<DiagnosisSessionEntity | null> {
+    return this.sessions.findOneBy({ tenantId, idempotencyKey });
+  }
+
+  async markHooksDone(tenantId: TenantId, sessionId: string): Promise<void> {
+    await this.sessions.update({ tenantId, id: sessionId }, { hooksDone: true });
+  }
+
+  /**
+   * Closes sessions left RUNNING since before `startedBefore` (the process running the turn died) as
+   * FAILED with `reason`, oldest first, at most `limit`; returns them. A turn finishing at the same
+   * moment wins: only rows still RUNNING are touched, and rows locked by a live update are skipped.
+   */
+  async failAbandoned(tenantId: TenantId, startedBefore: Date, reason: string, limit: number): Promise<DiagnosisSessionEntity[]> {
+    const result = await this.sessions.query<unknown[]>(
+      `UPDATE diagnosis_session SET status = 'FAILED', outcome = 'FAILED', error = $3, finished_at = now(), updated_at = now(), hooks_done = false
+        WHERE id IN (SELECT id FROM diagnosis_session
+                      WHERE tenant_id = $1 AND status = 'RUNNING' AND created_at < $2
+                      ORDER BY created_at LIMIT $4 FOR UPDATE SKIP LOCKED)
+          AND status = 'RUNNING'
+        RETURNING id`,
+      [tenantId, startedBefore, reason, limit],
+    );
+    // TypeORM returns an UPDATE … RETURNING as [rows, affected].
+    const rows = (Array.isArray(result[0]) ? result[0] : result) as Array<{ id: string }>;
+    return this.findMany(tenantId, rows.map((r) => r.id));
+  }
+
+  /** Finished sessions whose hooks never completed, finished before `finishedBefore`, oldest first. */
+  findHooksPending(tenantId: TenantId, finishedBefore: Date, limit: number): Promise<DiagnosisSessionEntity[]> {
+    return this.sessions.find({ where: { tenantId, hooksDone: false, finishedAt: LessThan(finishedBefore) }, order: { finishedAt: 'ASC' }, take: limit });
+  }
+
+  private findMany(tenantId: TenantId, ids: string[]): Promise<DiagnosisSessionEntity[]> {
+    return ids.length ? this.sessions.find({ where: { tenantId, id: In(ids) }, order: { createdAt: 'ASC' } }) : Promise.resolve([]);
   }
 
   async insertToolInvocation(tenantId: TenantId, invocation: NewToolInvocation): Promise<ToolInvocationEntity> {

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { TenantId } from '@arbiter/common';
 import type { DiagnosisSessionEntity } from './diagnosis-session.entity.js';
 import type { IngestSessionDto } from './dto/ingest-session.dto.js';
+import { requestHash } from './idempotency.js';
 import { SessionHooks } from './session-hooks.js';
 import { toSessionView, type SessionView } from './session-view.js';
 import { SessionsErrorCode, SessionsException } from './sessions.exception.js';
@@ -25,11 +26,40 @@ export class SessionsService {
     private readonly hooks: SessionHooks,
   ) {}
 
-  /** Records a turn an external agent already finished, runs the finished-session hooks, returns the view. */
-  async ingest(tenantId: TenantId, dto: IngestSessionDto): Promise<SessionView> {
+  /**
+   * Records a turn an external agent already finished, runs the finished-session hooks, returns the view.
+   * With an idempotency key: a retry with the same key and body returns the session stored first (no
+   * duplicate, hooks not run again); the same key with another body is refused (422).
+   */
+  async ingest(tenantId: TenantId, dto: IngestSessionDto, idempotencyKey?: string): Promise<SessionView> {
+    const hash = idempotencyKey ? requestHash(dto) : null;
+    if (idempotencyKey) {
+      const existing = await this.repository.findByIdempotencyKey(tenantId, idempotencyKey);
+      if (existing) return this.replay(tenantId, existing, hash);
+    }
+    let session: DiagnosisSessionEntity | null;
+    try {
+      session = await this.insertIngested(tenantId, dto, idempotencyKey ?? null, hash);
+    } catch (error) {
+      // A concurrent request with the same key committed first.
+      const existing = idempotencyKey && isUniqueViolation(error) ? await this.repository.findByIdempotencyKey(tenantId, idempotencyKey) : null;
+      if (existing) return this.replay(tenantId, existing, hash);
+      throw error;
+    }
+    if (!session) throw new SessionsException(SessionsErrorCode.ConversationNotFound, dto.conversationId);
+    await this.runFinishedHooks(tenantId, session);
+    return this.getView(tenantId, session.id);
+  }
+
+  private replay(tenantId: TenantId, existing: DiagnosisSessionEntity, hash: string | null): Promise<SessionView> {
+    if (existing.requestHash !== hash) throw new SessionsException(SessionsErrorCode.IdempotencyKeyReused);
+    return this.getView(tenantId, existing.id);
+  }
+
+  private insertIngested(tenantId: TenantId, dto: IngestSessionDto, idempotencyKey: string | null, hash: string | null): Promise<DiagnosisSessionEntity | null> {
     const references = dto.references ?? [];
     const now = new Date();
-    const session = await this.repository.insertSession(
+    return this.repository.insertSession(
       tenantId,
       { id: dto.conversationId, channel: dto.channel ?? 'web', userRef: dto.userRef ?? null },
       {
@@ -48,11 +78,20 @@ export class SessionsService {
         error: null,
         latencyMs: dto.latencyMs ?? null,
         finishedAt: now,
+        idempotencyKey,
+        requestHash: hash,
       },
     );
-    if (!session) throw new SessionsException(SessionsErrorCode.ConversationNotFound, dto.conversationId);
-    await this.hooks.sessionFinished(tenantId, session);
-    return this.getView(tenantId, session.id);
+  }
+
+  /**
+   * Runs the finished-session hooks and records that they ran. When the process dies first (or a hook
+   * fails), `hooks_done` stays false and the `sessions.repair` job runs them later.
+   */
+  async runFinishedHooks(tenantId: TenantId, session: DiagnosisSessionEntity): Promise<boolean> {
+    const ok = await this.hooks.sessionFinished(tenantId, session);
+    if (ok) await this.repository.markHooksDone(tenantId, session.id);
+    return ok;
   }
 
   /** Opens a RUNNING session for a live agent run (chat pipeline). */
@@ -92,7 +131,7 @@ export class SessionsService {
   /** Marks the run finished and runs the finished-session hooks (evaluation, coverage). */
   async finish(tenantId: TenantId, sessionId: string, patch: FinishSessionInput): Promise<DiagnosisSessionEntity> {
     const session = await this.update(tenantId, sessionId, { ...patch, outcome: patch.status, finishedAt: new Date() });
-    await this.hooks.sessionFinished(tenantId, session);
+    await this.runFinishedHooks(tenantId, session);
     return (await this.repository.findSession(tenantId, sessionId)) ?? session;
   }
 
@@ -119,4 +158,9 @@ export class SessionsService {
     const extras = await this.hooks.enrich(tenantId, [session.id]);
     return toSessionView(session, extras.get(session.id));
   }
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  const e = error as { code?: unknown; driverError?: { code?: unknown } } | null;
+  return e?.code === '23505' || e?.driverError?.code === '23505';
 }
