@@ -98,6 +98,8 @@ interface TurnContext {
   cited: ReadonlyMap<string, SessionReference>;
   /** The message continues an existing conversation. */
   continued: boolean;
+  /** CHAT_TIMEOUT_MS from the start of the turn: one deadline across every model call and tool. */
+  deadline: AbortSignal;
 }
 
 interface TurnOutcome {
@@ -221,7 +223,7 @@ export class ChatService {
     const mode = this.llm.enabled ? 'llm' : 'offline';
     // One transaction (conversation + RUNNING session): a failing database leaves nothing behind.
     const session = await this.startSession(tenantId, dto, message);
-    const ctx: TurnContext = { tenantId, session, message, lang, intent: null, confidenceProfile: null, cited: new Map<string, SessionReference>(), continued: dto.conversationId !== undefined, trace: { version: 1, language: lang, mode, events: [], lookups: [] } };
+    const ctx: TurnContext = { tenantId, session, message, lang, intent: null, confidenceProfile: null, cited: new Map<string, SessionReference>(), continued: dto.conversationId !== undefined, trace: { version: 1, language: lang, mode, events: [], lookups: [] }, deadline: AbortSignal.timeout(Math.max(1, Math.round(this.config.chat.timeoutMs - (performance.now() - started)))) };
     let outcome: TurnOutcome;
     let finished: DiagnosisSessionEntity;
     try {
@@ -500,8 +502,9 @@ export class ChatService {
       message: ctx.message,
       maxSteps: this.config.chat.maxSteps,
       toolName: LOOKUP_TOOL_NAME,
+      signal: ctx.deadline,
       deps: {
-        callModel: async (messages, allowTools) => (await this.llm.invoke(messages, { model: allowTools ? models.auto : models.none, purpose: 'chat' })).message as AIMessage | AIMessageChunk,
+        callModel: async (messages, allowTools, signal) => (await this.llm.invoke(messages, { model: allowTools ? models.auto : models.none, purpose: 'chat', signal })).message as AIMessage | AIMessageChunk,
         lookup: async (args) => {
           const record = await this.runLookup(ctx, args);
           return { content: toolPayload(record), lookup: record };

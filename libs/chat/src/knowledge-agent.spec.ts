@@ -61,3 +61,39 @@ describe('runKnowledgeAgent', () => {
     expect(r).toMatchObject({ ok: false, answer: null, stepCount: 2, toolCallCount: 1, lookups: ['L:E201'], errorCode: 'LLM_TIMEOUT', error: 'no answer within 100 ms' });
   });
 });
+
+describe('runKnowledgeAgent with a deadline', () => {
+  it('hands the signal to the model and stops with CHAT_DEADLINE when it fires mid-call', async () => {
+    const controller = new AbortController();
+    let seen: AbortSignal | undefined;
+    const h = harness([]);
+    h.deps.callModel = (_messages, _allowTools, signal) => {
+      seen = signal;
+      controller.abort();
+      return Promise.reject(new Error('aborted'));
+    };
+    const r = await runKnowledgeAgent({ systemPrompt: 'sys', message: 'q', maxSteps: 4, toolName: 'lookup_knowledge', deps: h.deps, signal: controller.signal });
+    expect(seen).toBe(controller.signal);
+    expect(r).toMatchObject({ ok: false, stepCount: 1, errorCode: 'CHAT_DEADLINE' });
+  });
+
+  it('starts no further tool call or step once the deadline passed, keeping the lookups made so far', async () => {
+    const controller = new AbortController();
+    const h = harness([new AIMessage({ content: '', tool_calls: [{ id: 'a', name: 'lookup_knowledge', args: { query: 'E201' }, type: 'tool_call' }, { id: 'b', name: 'lookup_knowledge', args: { query: 'E202' }, type: 'tool_call' }] })]);
+    const lookup = h.deps.lookup;
+    h.deps.lookup = async (args, id) => {
+      controller.abort();
+      return lookup(args, id);
+    };
+    const r = await runKnowledgeAgent({ systemPrompt: 'sys', message: 'q', maxSteps: 4, toolName: 'lookup_knowledge', deps: h.deps, signal: controller.signal });
+    expect(r).toMatchObject({ ok: false, errorCode: 'CHAT_DEADLINE', lookups: ['L:E201'], toolCallCount: 1 });
+    expect(h.calls).toHaveLength(1);
+  });
+
+  it('an already expired deadline makes no model call', async () => {
+    const h = harness([]);
+    const r = await runKnowledgeAgent({ systemPrompt: 'sys', message: 'q', maxSteps: 4, toolName: 'lookup_knowledge', deps: h.deps, signal: AbortSignal.abort() });
+    expect(r).toMatchObject({ ok: false, stepCount: 0, errorCode: 'CHAT_DEADLINE' });
+    expect(h.calls).toHaveLength(0);
+  });
+});

@@ -8,6 +8,9 @@
  * Model failures do not throw: the result says `ok: false` and keeps what was gathered so far, so
  * the caller can fall back to an offline answer without searching again (the action memory would
  * withhold the documents already returned).
+ *
+ * `signal` is the turn's overall deadline: it is handed to every model call, and once it fires no
+ * further step or tool call starts; the result is `ok: false` with `errorCode: "CHAT_DEADLINE"`.
  */
 import { HumanMessage, SystemMessage, ToolMessage, type AIMessage, type AIMessageChunk, type BaseMessage } from '@langchain/core/messages';
 import { tool, type StructuredToolInterface } from '@langchain/core/tools';
@@ -37,8 +40,8 @@ export interface AgentToolOutcome<L> {
 }
 
 export interface AgentDeps<L> {
-  /** One model call; `allowTools: false` on the last step. Rejects on failure/timeout. */
-  callModel(messages: BaseMessage[], allowTools: boolean): Promise<AIMessage | AIMessageChunk>;
+  /** One model call; `allowTools: false` on the last step. Rejects on failure/timeout or when `signal` fires. */
+  callModel(messages: BaseMessage[], allowTools: boolean, signal?: AbortSignal): Promise<AIMessage | AIMessageChunk>;
   /** Executes one valid tool call. */
   lookup(args: LookupToolArgs, callId: string): Promise<AgentToolOutcome<L>>;
   /** Records a tool call the agent could not execute (bad arguments, unknown tool). */
@@ -73,7 +76,11 @@ export interface AgentRunOptions<L> {
   maxSteps: number;
   toolName: string;
   deps: AgentDeps<L>;
+  /** The turn's deadline across every model call and tool (see the file comment). */
+  signal?: AbortSignal;
 }
+
+export const DEADLINE_ERROR_CODE = 'CHAT_DEADLINE';
 
 function textOf(content: unknown): string {
   if (typeof content === 'string') return content;
@@ -87,13 +94,22 @@ export async function runKnowledgeAgent<L>(options: AgentRunOptions<L>): Promise
   const messages: BaseMessage[] = [new SystemMessage(options.systemPrompt), new HumanMessage(options.message)];
   const result: AgentRunResult<L> = { ok: false, answer: null, stepCount: 0, toolCallCount: 0, lookups: [], steps: [], totalTokens: 0 };
 
+  const { signal } = options;
+  const deadlineReached = (): AgentRunResult<L> => {
+    result.error = 'the chat turn ran out of time (CHAT_TIMEOUT_MS)';
+    result.errorCode = DEADLINE_ERROR_CODE;
+    return result;
+  };
+
   for (let step = 1; step <= maxSteps; step++) {
+    if (signal?.aborted) return deadlineReached();
     const allowTools = step < maxSteps;
     let ai: AIMessage | AIMessageChunk;
     try {
-      ai = await deps.callModel(messages, allowTools);
+      ai = await deps.callModel(messages, allowTools, signal);
     } catch (error) {
       result.stepCount = step;
+      if (signal?.aborted) return deadlineReached();
       result.error = error instanceof Error ? error.message : String(error);
       const code = (error as { code?: unknown }).code;
       if (typeof code === 'string') result.errorCode = code;
@@ -118,6 +134,7 @@ export async function runKnowledgeAgent<L>(options: AgentRunOptions<L>): Promise
     }
     messages.push(ai);
     for (const [index, call] of calls.entries()) {
+      if (signal?.aborted) return deadlineReached();
       const callId = call.id ?? `call_${step}_${index}`;
       result.toolCallCount++;
       if (call.name !== toolName) {
