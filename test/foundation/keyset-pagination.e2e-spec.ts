@@ -75,6 +75,14 @@ describe('keyset pagination keeps microseconds (e2e)', () => {
     await fourInOneMillisecond(async (n) => (await post('/admin/intent-rules', { intent: `i${n}`, keywords: [`kw${n}`] }, 201))['id']!, 'intent_rule', '/admin/intent-rules');
   });
 
+  it('knowledge documents', async () => {
+    await fourInOneMillisecond(
+      async (n) => ((await post('/admin/knowledge/documents', { domain: 'd', filePath: `k/${n}.md`, title: `Doc ${n}`, content: `content ${n}` }, 201)) as unknown as { document: { id: string } }).document.id,
+      'knowledge_document',
+      '/admin/knowledge/documents',
+    );
+  });
+
   it('jobs', async () => {
     await fourInOneMillisecond(async () => (await post('/admin/coverage/re-evaluate', {}, 202))['jobId']!, 'job_run', '/admin/jobs');
   });
@@ -104,7 +112,7 @@ describe('keyset pagination keeps microseconds (e2e)', () => {
 
   it('rejects a malformed or millisecond-free cursor with 400, and an over-long one', async () => {
     const bad = Buffer.from(JSON.stringify(['yesterday', '00000000-0000-4000-8000-000000000000'])).toString('base64url');
-    for (const url of ['/admin/intent-rules', '/admin/jobs', '/admin/bad-cases', '/admin/case-library', '/admin/monitoring/conversations']) {
+    for (const url of ['/admin/intent-rules', '/admin/knowledge/documents', '/admin/jobs', '/admin/bad-cases', '/admin/case-library', '/admin/monitoring/conversations']) {
       expect((await t.request({ method: 'GET', url: `${url}?cursor=${bad}`, headers: op() })).statusCode).toBe(400);
       expect((await t.request({ method: 'GET', url: `${url}?cursor=${'x'.repeat(201)}`, headers: op() })).statusCode).toBe(400);
       expect((await t.request({ method: 'GET', url: `${url}?limit=201`, headers: op() })).statusCode).toBe(400);

@@ -4,7 +4,10 @@ import type { DataSource, EntityManager } from 'typeorm';
 
 /** Where a read runs: the pool, or a transaction of the caller (`ActionMemoryRepository.transaction`). */
 export type Db = DataSource | EntityManager;
-import { decodeCursor, encodeCursor, type Page, type TenantId } from '@arbiter/common';
+import { Keyset, type KeysetRow, type Page, pageRequest, type TenantId, toPage } from '@arbiter/common';
+
+/** Newest first (docs: one page builder for every list). */
+const DOCUMENT_KEYSET = new Keyset('created_at', 'id');
 import { distanceSql, toVectorLiteral } from './vector-sql.js';
 
 export interface DocumentRow {
@@ -240,27 +243,21 @@ export class KnowledgeRepository {
     return res[1];
   }
 
-  async list(tenantId: TenantId, options: { domain?: string; cursor?: string; limit: number }): Promise<Page<DocumentSummary>> {
+  async list(tenantId: TenantId, options: { domain?: string; cursor?: string; limit?: number }): Promise<Page<DocumentSummary>> {
+    const page = pageRequest(options);
     const params: unknown[] = [tenantId];
     let where = 'tenant_id = $1';
     if (options.domain) {
       params.push(options.domain);
       where += ` AND domain = $${params.length}`;
     }
-    if (options.cursor) {
-      const c = decodeCursor(options.cursor);
-      params.push(c.createdAt, c.id);
-      where += ` AND (created_at, id) < ($${params.length - 1}::timestamptz, $${params.length}::uuid)`;
-    }
-    params.push(options.limit + 1);
-    const rows: RawDocument[] = await this.ds.query(
-      `SELECT ${DOC_COLUMNS}, length(content) AS content_length FROM knowledge_document WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT $${params.length}`,
+    const rows: (RawDocument & KeysetRow)[] = await this.ds.query(
+      `SELECT ${DOC_COLUMNS}, length(content) AS content_length, ${DOCUMENT_KEYSET.columns} FROM knowledge_document
+        WHERE ${where} AND ${DOCUMENT_KEYSET.where(params, page.after)}
+        ORDER BY ${DOCUMENT_KEYSET.orderBy} LIMIT ${DOCUMENT_KEYSET.limit(params, page.limit)}`,
       params,
     );
-    const items = rows.slice(0, options.limit).map(toSummary);
-    const last = items[items.length - 1];
-    const nextCursor = rows.length > options.limit && last ? encodeCursor({ createdAt: last.createdAt.toISOString(), id: last.id }) : null;
-    return { items, nextCursor };
+    return toPage(rows, page.limit, toSummary);
   }
 
   /** Deletes a document; `unindex` removes its lexical postings first, in the same transaction. */

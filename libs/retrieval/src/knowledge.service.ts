@@ -214,7 +214,7 @@ export class KnowledgeService {
   }
 
   list(tenantId: TenantId, options: { domain?: string; cursor?: string; limit?: number }): Promise<Page<DocumentSummary>> {
-    return this.repository.list(tenantId, { ...options, limit: options.limit ?? 50 });
+    return this.repository.list(tenantId, options);
   }
 
   async get(tenantId: TenantId, id: string): Promise<DocumentSummary & { content: string }> {

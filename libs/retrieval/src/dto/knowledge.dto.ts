@@ -18,6 +18,7 @@ import {
   MinLength,
   ValidateNested,
 } from 'class-validator';
+import { PageQueryDto } from '@arbiter/common';
 import { CONFIDENCE_PROFILES } from '../retrieval-confidence.js';
 
 const NOT_BLANK = /\S/;
@@ -61,26 +62,12 @@ export class UpsertDocumentDto {
   metadata?: Record<string, unknown>;
 }
 
-export class ListDocumentsQueryDto {
+export class ListDocumentsQueryDto extends PageQueryDto {
   @ApiPropertyOptional({ maxLength: 100 })
   @IsOptional()
   @IsString()
   @MaxLength(100)
   domain?: string;
-
-  @ApiPropertyOptional({ description: 'Opaque cursor from the previous page' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(500)
-  cursor?: string;
-
-  @ApiPropertyOptional({ minimum: 1, maximum: 200, default: 50 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(200)
-  limit?: number;
 }
 
 export class LookupDto {

@@ -1,0 +1,83 @@
+import 'reflect-metadata';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { DataSource } from 'typeorm';
+import { asTenantId } from '@arbiter/common';
+import { LocalEmbeddingProvider } from '@arbiter/llm';
+import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
+import { RETRIEVAL_ENTITIES } from './entities/index.js';
+import { KnowledgeRepository } from './knowledge.repository.js';
+import { KnowledgeService } from './knowledge.service.js';
+import { LexicalRepository } from './lexical.repository.js';
+import { RetrievalSettingsRepository } from './retrieval-settings.repository.js';
+import { RetrievalSettingsService } from './retrieval-settings.service.js';
+import { VectorIndexService } from './vector-index.service.js';
+
+const T1 = asTenantId('00000000-0000-4000-8000-0000000000a1');
+const T2 = asTenantId('00000000-0000-4000-8000-0000000000a2');
+
+describe('lexical index statistics (integration)', () => {
+  let db: TestDatabase;
+  let ds: DataSource;
+  let knowledge: KnowledgeService;
+  let lexical: LexicalRepository;
+  const provider = new LocalEmbeddingProvider({ dimension: 64 });
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    ds = await new DataSource({ type: 'postgres', url: db.url, entities: RETRIEVAL_ENTITIES, synchronize: false, installExtensions: false, uuidExtension: 'pgcrypto', logging: false, extra: { max: db.kind === 'pglite' ? 1 : 8 } }).initialize();
+    const repo = new KnowledgeRepository(ds);
+    lexical = new LexicalRepository(ds);
+    knowledge = new KnowledgeService(repo, new RetrievalSettingsService(new RetrievalSettingsRepository(ds), provider), lexical, provider);
+    await new VectorIndexService(repo, provider).onModuleInit();
+  }, 60_000);
+  afterAll(async () => {
+    await ds?.destroy();
+    await db?.close();
+  });
+
+  /** The statistics must equal what the postings say, term by term. */
+  async function expectConsistent(tenantId: string): Promise<void> {
+    const drift = await db.pool.query(
+      `SELECT coalesce(f.term, p.term) AS term, f.df, p.n FROM (SELECT term, df FROM knowledge_term_df WHERE tenant_id = $1 AND df <> 0) f
+         FULL JOIN (SELECT term, count(*)::int AS n FROM knowledge_term WHERE tenant_id = $1 GROUP BY term) p ON p.term = f.term
+        WHERE f.df IS DISTINCT FROM p.n`,
+      [tenantId],
+    );
+    expect(drift.rows).toEqual([]);
+    const stats = await db.pool.query<{ chunk_count: string; total_length: number }>('SELECT chunk_count, total_length FROM knowledge_lexical_stats WHERE tenant_id = $1', [tenantId]);
+    const docs = await db.pool.query<{ chunks: string; len: number }>('SELECT coalesce(sum(chunk_count), 0) AS chunks, coalesce(sum(lexical_length), 0) AS len FROM knowledge_document WHERE tenant_id = $1 AND lexical_version > 0', [tenantId]);
+    expect(Number(stats.rows[0]?.chunk_count ?? 0)).toBe(Number(docs.rows[0].chunks));
+    expect(Number(stats.rows[0]?.total_length ?? 0)).toBeCloseTo(Number(docs.rows[0].len), 6);
+  }
+
+  const doc = (filePath: string, content: string) => ({ domain: 'arm', filePath, title: `Title ${filePath}`, content });
+
+  it('create, update, unchanged re-post and delete keep document frequencies and lengths exact', async () => {
+    await knowledge.upsert(T1, doc('a.md', 'The robot arm resets after the emergency stop is released. 机械臂复位。'));
+    await knowledge.upsert(T1, doc('b.md', 'Replace the encoder battery every two years. 编码器电池两年更换一次。'));
+    await knowledge.upsert(T2, doc('a.md', 'Another tenant: invoices and refunds.'));
+    await expectConsistent(T1);
+    await knowledge.upsert(T1, doc('a.md', 'Completely different text about lubrication grease. 减速机润滑。'));
+    expect((await knowledge.upsert(T1, doc('a.md', 'Completely different text about lubrication grease. 减速机润滑。'))).status).toBe('unchanged');
+    await expectConsistent(T1);
+    const { items } = await knowledge.list(T1, {});
+    await knowledge.delete(T1, items.find((d) => d.filePath === 'b.md')!.id);
+    await expectConsistent(T1);
+    await expectConsistent(T2);
+    const stats = await lexical.stats(T1);
+    expect(stats.chunkCount).toBe(1);
+    // Deleting a tenant's document never touches another tenant's statistics.
+    expect((await lexical.stats(T2)).chunkCount).toBe(1);
+  });
+
+  it('concurrent imports of one tenant neither deadlock nor lose counts', async () => {
+    const words = ['reset', 'encoder', 'battery', 'grease', 'alarm', '报警', '复位', '电池'];
+    await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        knowledge.bulk(T1, Array.from({ length: 5 }, (_, k) => doc(`bulk/${i}-${k}.md`, `${words[(i + k) % words.length]} ${words[(i * 3 + k) % words.length]} shared text ${i}-${k}`))),
+      ),
+    );
+    await expectConsistent(T1);
+    expect((await lexical.stats(T1)).chunkCount).toBe(61);
+  }, 60_000);
+});

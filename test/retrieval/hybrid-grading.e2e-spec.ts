@@ -1,0 +1,185 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { asTenantId } from '@arbiter/common';
+import { DEMO_KNOWLEDGE } from '@arbiter/chat';
+import { KnowledgeService, MIN_FIT_PAIRS } from '@arbiter/retrieval';
+import { createTestApp, type TestApp, type TestTenant } from '../support/test-app.js';
+
+interface LookupBody {
+  results: { filePath: string; similarity: number; distance: number; relevance: number; source: string }[];
+  relevanceLevel: string;
+  completenessHint: string | null;
+}
+interface GradingBody {
+  source: string;
+  embedder: string;
+  features: string[];
+  calibration: { weights: number[]; cuts: { reference: number; highlyRelevant: number } };
+  fittedAt: string | null;
+  metrics: Record<string, number> | null;
+}
+
+/** Labelled questions on the demo knowledge base (a slice of bench/retrieval/demo-labels.ts). */
+const LABELLED: { query: string; filePath: string | null }[] = [
+  { query: '机械臂报过流了怎么办', filePath: 'faults/e201-servo-overcurrent.md' },
+  { query: '编码器通信中断报警', filePath: 'faults/e202-encoder-communication.md' },
+  { query: '机械臂撞到东西停下来了，怎么恢复', filePath: 'faults/e310-collision-detected.md' },
+  { query: '电机温度太高报警', filePath: 'faults/e105-overtemperature.md' },
+  { query: '急停按钮松开了还是不能上电', filePath: 'faults/e050-emergency-stop-circuit.md' },
+  { query: '如何把报警日志导出到U盘', filePath: 'faults/alarm-history-export.md' },
+  { query: '控制柜默认IP是多少', filePath: 'controller/ethernet-connection.md' },
+  { query: 'Modbus 寄存器地址表', filePath: 'controller/modbus-tcp-plc.md' },
+  { query: 'RoboStudio keeps spinning and never connects', filePath: 'controller/robostudio-offline.md' },
+  { query: 'teach pendant black screen after power on', filePath: 'pendant/tp10-black-screen.md' },
+  { query: 'touch screen is offset, how to calibrate', filePath: 'pendant/tp10-touch-calibration.md' },
+  { query: '编码器电池电压低提示', filePath: 'pendant/zero-calibration-battery.md' },
+  { query: '从1.8可以直接升级到2.3吗', filePath: 'firmware/upgrade-procedure.md' },
+  { query: '我的订单什么时候发货', filePath: 'orders/order-status-and-delivery.md' },
+  { query: '减速机多久换一次油', filePath: 'maintenance/lubrication-schedule.md' },
+  { query: '请问机械臂可以在水下使用吗', filePath: null },
+  { query: '你们有焊接机器人吗', filePath: null },
+  { query: '视觉相机怎么标定', filePath: null },
+  { query: 'do you have an office in Berlin', filePath: null },
+  { query: '培训课程怎么报名', filePath: null },
+];
+
+describe('hybrid lookup and calibrated grading (e2e)', () => {
+  let t: TestApp;
+  let demo: TestTenant;
+  let other: TestTenant;
+  const op = (tenant: TestTenant) => ({ 'x-api-key': tenant.operatorKey });
+  const lookup = (tenant: TestTenant, query: string, extra: object = {}) =>
+    t.request({ method: 'POST', url: '/ai/knowledge/lookup', headers: { 'x-api-key': tenant.clientKey }, payload: { sessionId: `s-${Math.random()}`, query, ...extra } });
+  const fit = (tenant: TestTenant, payload: unknown) => t.request({ method: 'POST', url: '/admin/knowledge/grading/fit', headers: op(tenant), payload: payload as object });
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    demo = await t.createTenant();
+    other = await t.createTenant();
+    const knowledge = t.app.get(KnowledgeService);
+    const results = await knowledge.upsertMany(asTenantId(demo.id), DEMO_KNOWLEDGE.map((d) => ({ ...d, keywords: [...d.keywords], metadata: {}, contentHash: `h-${d.filePath}` })));
+    expect(results.every((r) => 'status' in r && r.status === 'created')).toBe(true);
+  }, 180_000);
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('finds a paraphrase through the lexical index and keeps the seed fields on every result', async () => {
+    const res = await lookup(demo, 'how long does a refund take');
+    expect(res.statusCode).toBe(200);
+    const body = res.json<LookupBody>();
+    expect(body.results[0].filePath).toBe('orders/refund-policy.md');
+    for (const r of body.results) {
+      expect(r.similarity).toBeCloseTo(1 - Math.min(r.distance, 2) / 2, 6); // seed 002 formula, L2 on unit vectors
+      expect(r.relevance).toBeGreaterThanOrEqual(0);
+      expect(r.relevance).toBeLessThanOrEqual(1);
+    }
+    // Results are ordered by calibrated relevance.
+    expect([...body.results].sort((a, b) => b.relevance - a.relevance).map((r) => r.filePath)).toEqual(body.results.map((r) => r.filePath));
+  });
+
+  it('an exact keyword hit alone does not make a confident answer (the warranty question is not answered with the lubrication article)', async () => {
+    const body = (await lookup(demo, '保修期内机械臂的减速机坏了可以免费更换吗')).json<LookupBody>();
+    const lubrication = body.results.find((r) => r.filePath === 'maintenance/lubrication-schedule.md');
+    expect(lubrication?.source).toBe('L0');
+    expect(body.relevanceLevel).not.toBe('PRECISE');
+    if (body.results[0].filePath === 'maintenance/lubrication-schedule.md') expect(body.completenessHint).toBe('INSUFFICIENT');
+  });
+
+  it('a question with a precise keyword and matching words is PRECISE', async () => {
+    const body = (await lookup(demo, '示教器黑屏怎么办')).json<LookupBody>();
+    expect(body).toMatchObject({ relevanceLevel: 'PRECISE', completenessHint: null });
+    expect(body.results[0]).toMatchObject({ filePath: 'pendant/tp10-black-screen.md', source: 'L0' });
+  });
+
+  it.each([['!!! ??? ...'], ['😀😀😀'], ['的 了 吗'], ['the of and']])('a query of only stop words, punctuation or emoji (%s) → 200 INSUFFICIENT', async (query) => {
+    const res = await lookup(demo, query);
+    expect(res.statusCode).toBe(200);
+    expect(res.json<LookupBody>().completenessHint).toBe('INSUFFICIENT');
+  });
+
+  it('mixed Chinese and English queries work', async () => {
+    const body = (await lookup(demo, 'TP-10 示教器 black screen 怎么办')).json<LookupBody>();
+    expect(body.results[0].filePath).toBe('pendant/tp10-black-screen.md');
+    expect(body.completenessHint).not.toBe('INSUFFICIENT');
+  });
+
+  it.each([
+    ['empty query', { query: '' }],
+    ['blank query', { query: '   ' }],
+    ['topK 0', { query: 'refund', topK: 0 }],
+    ['topK 21', { query: 'refund', topK: 21 }],
+  ])('bad input: %s → 400', async (_name, payload) => {
+    const res = await t.request({ method: 'POST', url: '/ai/knowledge/lookup', headers: { 'x-api-key': demo.clientKey }, payload: { sessionId: 's', ...payload } });
+    expect(res.statusCode).toBe(400);
+  });
+
+  describe('grading calibration endpoints', () => {
+    it('shows the built-in calibration until a fit', async () => {
+      const res = await t.request({ method: 'GET', url: '/admin/knowledge/grading', headers: op(demo) });
+      expect(res.statusCode).toBe(200);
+      const body = res.json<GradingBody>();
+      expect(body).toMatchObject({ source: 'default', fittedAt: null, metrics: null });
+      expect(body.calibration.weights).toHaveLength(body.features.length);
+      expect((await t.request({ method: 'GET', url: '/admin/knowledge/grading', headers: { 'x-api-key': demo.clientKey } })).statusCode).toBe(403);
+    });
+
+    it('rejects too few pairs naming the minimum, and unknown documents listing them; nothing is stored', async () => {
+      const few = await fit(demo, { pairs: LABELLED.slice(0, 5) });
+      expect(few.statusCode).toBe(400);
+      expect(few.json<{ code: string; message: string }>()).toMatchObject({ code: 'TOO_FEW_LABELLED_PAIRS' });
+      expect(few.json<{ message: string }>().message).toContain(`at least ${MIN_FIT_PAIRS} pairs`);
+      const unknown = await fit(demo, { pairs: [...LABELLED, { query: 'x', filePath: 'nope/missing.md' }] });
+      expect(unknown.statusCode).toBe(400);
+      expect(unknown.json<{ code: string; message: string }>()).toMatchObject({ code: 'UNKNOWN_LABEL_PATHS' });
+      expect(unknown.json<{ message: string }>().message).toContain('nope/missing.md');
+      const bad = await fit(demo, { pairs: LABELLED, targets: { maxWrongAnswered: 2 } });
+      expect(bad.statusCode).toBe(400);
+      expect((await t.request({ method: 'GET', url: '/admin/knowledge/grading', headers: op(demo) })).json<GradingBody>().source).toBe('default');
+    });
+
+    it('another tenant cannot fit on these documents (its knowledge base has none of them)', async () => {
+      const res = await fit(other, { pairs: LABELLED });
+      expect(res.statusCode).toBe(400);
+      expect(res.json<{ code: string }>().code).toBe('UNKNOWN_LABEL_PATHS');
+    });
+
+    it('a dry run reports before/after without storing; a fit applies; reset goes back to the built-in one', async () => {
+      const dry = await fit(demo, { pairs: LABELLED, dryRun: true });
+      expect(dry.statusCode).toBe(200);
+      const dryBody = dry.json<{ applied: boolean; before: Record<string, number>; after: Record<string, number>; samples: number }>();
+      expect(dryBody.applied).toBe(false);
+      expect(dryBody.after.lookups).toBe(LABELLED.length);
+      expect(dryBody.samples).toBeGreaterThan(LABELLED.length);
+      expect((await t.request({ method: 'GET', url: '/admin/knowledge/grading', headers: op(demo) })).json<GradingBody>().source).toBe('default');
+
+      const applied = await fit(demo, { pairs: LABELLED });
+      expect(applied.statusCode).toBe(200);
+      const view = (await t.request({ method: 'GET', url: '/admin/knowledge/grading', headers: op(demo) })).json<GradingBody>();
+      expect(view.source).toBe('fitted');
+      expect(view.fittedAt).not.toBeNull();
+      expect(view.metrics).toMatchObject({ lookups: LABELLED.length, answerable: 15 });
+      // In sample, the fit meets its targets: at most 15 % of right tops insufficient, at most 10 % of wrong tops strong.
+      expect(view.metrics!.rightInsufficient).toBeLessThanOrEqual(0.15);
+      expect(view.metrics!.wrongAnswered).toBeLessThanOrEqual(0.1);
+      const config = (await t.request({ method: 'GET', url: '/admin/knowledge/config', headers: op(demo) })).json<{ calibrationSource: string }>();
+      expect(config.calibrationSource).toBe('fitted');
+      // The other tenant still grades with the built-in calibration.
+      expect((await t.request({ method: 'GET', url: '/admin/knowledge/grading', headers: op(other) })).json<GradingBody>().source).toBe('default');
+
+      const reset = await t.request({ method: 'DELETE', url: '/admin/knowledge/grading', headers: op(demo) });
+      expect(reset.statusCode).toBe(200);
+      expect(reset.json<GradingBody>().source).toBe('default');
+    });
+
+    it('fusion weights are tenant settings, validated', async () => {
+      const ok = await t.request({ method: 'PUT', url: '/admin/knowledge/config', headers: op(demo), payload: { lexicalWeight: 2, rrfK: 30 } });
+      expect(ok.statusCode).toBe(200);
+      expect(ok.json<{ fusion: Record<string, number> }>().fusion).toEqual({ lexicalWeight: 2, vectorWeight: 1, exactWeight: 0.5, rrfK: 30 });
+      for (const payload of [{ lexicalWeight: -1 }, { vectorWeight: 11 }, { rrfK: 1e9 }, { maxL2Distance: 5e-324 }]) {
+        expect((await t.request({ method: 'PUT', url: '/admin/knowledge/config', headers: op(demo), payload })).statusCode).toBe(400);
+      }
+      expect((await t.request({ method: 'GET', url: '/admin/knowledge/config', headers: op(other) })).json<{ fusion: Record<string, number> }>().fusion.lexicalWeight).toBe(1);
+      await t.request({ method: 'PUT', url: '/admin/knowledge/config', headers: op(demo), payload: { lexicalWeight: 1, rrfK: 60 } });
+    });
+  });
+});
