@@ -56,6 +56,8 @@ describe('faults: database outage (e2e, TCP proxy in front of the database)', ()
         expectUnavailable(await t.request({ method: 'GET', url: '/admin/jobs', headers: { 'x-api-key': tenant.operatorKey } }));
         // The platform admin route.
         expectUnavailable(await t.request({ method: 'GET', url: '/admin/tenants', headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } }));
+        // /health agrees (in the silent case its shared probe may still be waiting: `busy`, 200).
+        if (mode === 'refuse') expectUnavailable(await t.request({ method: 'GET', url: '/health' }));
         // Bounded: three requests, each waits at most the 1 s connect / pool-wait timeout.
         expect(Date.now() - started).toBeLessThan(3 * 1000 + 3000);
       } finally {

@@ -10,7 +10,7 @@ describe('HealthController', () => {
     expect(error).toBeInstanceOf(HttpException);
     const http = error as HttpException;
     expect(http.getStatus()).toBe(503);
-    expect(http.getResponse()).toEqual({ message: 'Database unavailable', details: { database: { status: 'down' } } });
+    expect(http.getResponse()).toEqual({ message: 'Database unavailable', code: 'DATABASE_UNAVAILABLE', details: { database: { status: 'down' } } });
     expect(JSON.stringify(http.getResponse())).not.toMatch(/10\.1\.2\.3|5432|ECONNREFUSED|arbiter/);
   });
 });

@@ -1,5 +1,6 @@
 import { Controller, Get, HttpException, Logger } from '@nestjs/common';
 import { ApiOkResponse, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import { DATABASE_UNAVAILABLE_CODE } from '@arbiter/common';
 import { DatabaseHealth } from '@arbiter/database';
 import { Auth } from '@arbiter/tenancy';
 
@@ -29,7 +30,7 @@ export class HealthController {
     if (database.status === 'down') {
       // The driver's text (hosts, ports, user names) goes to the log, under the request id, never to the client.
       this.logger.error({ msg: 'health check: database down', reason: database.reason });
-      throw new HttpException({ message: 'Database unavailable', details: { database: { status: 'down' } } }, 503);
+      throw new HttpException({ message: 'Database unavailable', code: DATABASE_UNAVAILABLE_CODE, details: { database: { status: 'down' } } }, 503);
     }
     return { status: 'ok', database };
   }

@@ -60,11 +60,14 @@ describe('GlobalErrorFilter: framework errors are client-safe', () => {
   });
 
   it('answers an unknown error with a generic 500 and no internal text', () => {
-    const { status, body } = render(new Error('connect ECONNREFUSED 10.0.0.7:5432 password authentication failed for user "arbiter"'));
+    const { status, body, headers } = render(new Error('connect ECONNREFUSED 10.0.0.7:5432 password authentication failed for user "arbiter"'));
     expect(status).toBe(503);
     expect(body.message).toBe('Database unavailable, retry shortly');
+    expect(body.code).toBe('DATABASE_UNAVAILABLE');
+    expect(headers['retry-after']).toBe('5');
     const other = render(new Error('invalid input syntax for type json at 10.0.0.7'));
     expect(other.status).toBe(500);
     expect(other.body).toEqual({ statusCode: 500, error: 'Internal Server Error', message: 'Internal server error', requestId: 'req-1' });
+    expect(other.headers['retry-after']).toBeUndefined();
   });
 });

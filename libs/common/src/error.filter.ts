@@ -24,7 +24,8 @@ export class GlobalErrorFilter implements ExceptionFilter {
     if (body.statusCode >= 500) {
       this.logger.error({ msg: 'request failed', statusCode: body.statusCode, url: request?.url, errorId: body.requestId, err: describe(exception) });
     }
-    if (body.code === DATABASE_UNAVAILABLE_CODE) void reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
+    // Every 503 here is transient (the database, an upstream): tell clients when to retry.
+    if (body.statusCode === 503) void reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
     void reply.status(body.statusCode).header('content-type', 'application/json; charset=utf-8').header('x-request-id', body.requestId).send(body);
   }
 }
@@ -43,15 +44,17 @@ export function toErrorBody(exception: unknown, requestId: string): ErrorBody {
     const response = exception.getResponse();
     let message = exception.message;
     let details: unknown;
+    let code: string | undefined;
     if (typeof response === 'object' && response !== null) {
-      const r = response as { message?: unknown; details?: unknown };
+      const r = response as { message?: unknown; details?: unknown; code?: unknown };
       if (typeof r.message === 'string') message = r.message;
       else if (Array.isArray(r.message)) message = r.message.join('; ');
       details = r.details;
+      if (typeof r.code === 'string') code = r.code;
     }
     const notFound = status === 404 ? /^Cannot (GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) (.*)$/s.exec(message) : null;
     if (notFound) message = `Route not found: ${notFound[1]} ${clip(notFound[2].split('?')[0])}`;
-    return { statusCode: status, error: reasonPhrase(status), message, ...(details !== undefined ? { details } : {}), requestId };
+    return { statusCode: status, error: reasonPhrase(status), message, ...(code !== undefined ? { code } : {}), ...(details !== undefined ? { details } : {}), requestId };
   }
   if (isDatabaseUnavailable(exception)) {
     return { statusCode: 503, error: reasonPhrase(503), message: 'Database unavailable, retry shortly', code: DATABASE_UNAVAILABLE_CODE, requestId };
