@@ -70,6 +70,28 @@ describe('faults: database outage (e2e, TCP proxy in front of the database)', ()
   }
 });
 
+describe('faults: database restore in progress (e2e)', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+  }, 240_000);
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('tables missing underneath the app (drop-and-restore): an uncached valid key gets 503, not 401 or 500', async () => {
+    const tenant = await t.createTenant();
+    await t.db.pool.query('ALTER TABLE api_key RENAME TO api_key_restoring');
+    try {
+      expectUnavailable(await t.request({ method: 'GET', url: '/admin/jobs', headers: { 'x-api-key': tenant.operatorKey } }));
+    } finally {
+      await t.db.pool.query('ALTER TABLE api_key_restoring RENAME TO api_key');
+    }
+    expect((await t.request({ method: 'GET', url: '/admin/jobs', headers: { 'x-api-key': tenant.operatorKey } })).statusCode).toBe(200);
+  });
+});
+
 describe('faults: boot against an unreachable database', () => {
   it('fails within DB_CONNECT_TIMEOUT_MS with a message naming the database and the setting', async () => {
     const sockets: net.Socket[] = [];

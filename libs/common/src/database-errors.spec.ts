@@ -13,6 +13,8 @@ describe('isDatabaseUnavailable', () => {
     ['happy-eyeballs AggregateError', new AggregateError([refused, refused], ''), true],
     ['wrapped by TypeORM', { message: 'query failed', driverError: refused }, true],
     ['host not found', Object.assign(new Error('getaddrinfo ENOTFOUND db'), { code: 'ENOTFOUND' }), true],
+    ['database dropped for a restore', Object.assign(new Error('database "arbiter" does not exist'), { code: '3D000' }), true],
+    ['tables not restored yet', { message: 'relation "api_key" does not exist', driverError: { code: '42P01' } }, true],
     ['a unique violation', Object.assign(new Error('duplicate key value'), { code: '23505' }), false],
     ['a user cancel', Object.assign(new Error('canceling statement due to user request'), { code: '57014' }), false],
     ['not an error', 'ECONNREFUSED', false],

@@ -16,6 +16,10 @@ const DB_UNAVAILABLE_CODES = new Set([
   '08004',
   '08006',
   '53300',
+  // The database or its tables are gone underneath a running app (a drop-and-restore in progress): the
+  // boot-time schema check guarantees they exist otherwise, so this is "not ready", not a bug to 500.
+  '3D000',
+  '42P01',
 ]);
 
 const DB_UNAVAILABLE_MESSAGES =
