@@ -52,18 +52,10 @@ export class HybridSearchService {
   async search(tenantId: TenantId, request: HybridSearchRequest, settings: EffectiveRetrievalSettings, tx: EntityManager): Promise<HybridSearchOutcome> {
     const space = this.space;
     const terms = [...new Set(analyzeText(request.query))];
-    const exactDocs = await this.knowledge.findExactHits(tenantId, request.query, request.domain, EXACT_LIMIT, tx);
+    const exact: HitChunk[] = await this.knowledge.findExactHits(tenantId, request.query, space, request.vector, request.domain, EXACT_LIMIT, tx);
     const vectorHits = await this.knowledge.nearestChunks(tenantId, space, request.vector, VECTOR_CHUNKS, request.domain, tx);
     const lexical = await this.lexical.search(tenantId, terms, space, request.vector, LEXICAL_CHUNKS, request.domain, tx);
-    const exactIds = exactDocs.map((d) => d.id);
-    const exactChunks = await this.knowledge.bestChunks(tenantId, space, request.vector, exactIds, tx);
-    const withChunk = new Set(exactChunks.map((c) => c.documentId));
-    const exactMissing = await this.knowledge.documentsByIds(tenantId, exactIds.filter((id) => !withChunk.has(id)), tx);
     const toChunk = (h: ChunkHit): HitChunk => ({ documentId: h.documentId, filePath: h.filePath, title: h.title, domain: h.domain, content: h.content, distance: h.distance });
-    const exact: HitChunk[] = [
-      ...exactChunks.map(toChunk),
-      ...exactMissing.map((d) => ({ documentId: d.id, filePath: d.filePath, title: d.title, domain: d.domain, content: d.content, distance: null })),
-    ];
     const candidates = assembleCandidates({
       vector: vectorHits.map(toChunk),
       lexical: lexical.hits,

@@ -273,18 +273,25 @@ export class KnowledgeRepository {
 
   /**
    * L0 exact hits: documents whose title or one of whose keywords (>= 2 characters) occurs in the query
-   * (case-insensitive). With `domain`, only that domain's documents.
+   * (case-insensitive), with domain `domain` when given, each with its chunk nearest to `vector` in
+   * `space` (distance null and the document's beginning as content when it has none there).
    */
-  async findExactHits(tenantId: TenantId, query: string, domain: string | undefined, limit: number, db: Db = this.ds): Promise<{ id: string; domain: string }[]> {
-    return db.query(
-      `SELECT d.id, d.domain FROM knowledge_document d
+  async findExactHits(tenantId: TenantId, query: string, space: VectorSpace, vector: readonly number[], domain: string | undefined, limit: number, db: Db = this.ds): Promise<(Omit<ChunkHit, 'distance'> & { distance: number | null })[]> {
+    const rows: (Omit<RawHit, 'distance'> & { distance: number | null })[] = await db.query(
+      `SELECT d.id AS document_id, d.file_path, d.title, d.domain, coalesce(c.chunk_index, 0) AS chunk_index,
+              coalesce(c.content, left(d.content, 2000)) AS content, c.distance
+         FROM knowledge_document d
+         LEFT JOIN LATERAL (SELECT c.chunk_index, c.content, ${distanceSql(space.dim, '$5')} AS distance FROM knowledge_chunk c
+                             WHERE c.document_id = d.id AND c.embedding_model = $4 AND c.embedding_dim = ${space.dim}
+                             ORDER BY distance LIMIT 1) c ON TRUE
         WHERE d.tenant_id = $1 AND ($3::varchar IS NULL OR d.domain = $3)
           AND ((char_length(d.title) >= 2 AND strpos(lower($2), lower(d.title)) > 0)
             OR EXISTS (SELECT 1 FROM jsonb_array_elements_text(d.keywords) k WHERE char_length(k) >= 2 AND strpos(lower($2), lower(k)) > 0))
         ORDER BY d.created_at, d.id
-        LIMIT $4`,
-      [tenantId, query, domain ?? null, limit],
+        LIMIT $6`,
+      [tenantId, query, domain ?? null, space.model, toVectorLiteral(vector), limit],
     );
+    return rows.map((r) => ({ ...toHit({ ...r, distance: 0 }), distance: r.distance === null ? null : Number(r.distance) }));
   }
 
   /**
@@ -295,8 +302,7 @@ export class KnowledgeRepository {
     if (!db) return this.ds.transaction((tx) => this.nearestChunks(tenantId, space, vector, limit, domain, tx));
     const dist = distanceSql(space.dim, '$3');
     // Enough candidates for the tenant/model filter applied during the index scan; pgvector >= 0.8 keeps scanning.
-    await db.query(`SELECT set_config('hnsw.ef_search', $1, true)`, [String(Math.min(1000, Math.max(100, limit * 4)))]);
-    await this.enableIterativeScan(db);
+    await this.configureHnsw(db, Math.min(1000, Math.max(100, limit * 4)));
     const rows: RawHit[] = await db.query(
       `SELECT h.document_id, d.file_path, d.title, h.domain, h.chunk_index, h.content, h.distance
          FROM (SELECT c.document_id, c.domain, c.chunk_index, c.content, ${dist} AS distance
@@ -313,22 +319,28 @@ export class KnowledgeRepository {
 
   private iterativeScan: boolean | undefined;
 
-  /** `hnsw.iterative_scan` (pgvector >= 0.8); probed once behind a savepoint so older servers keep working. */
-  private async enableIterativeScan(db: EntityManager): Promise<void> {
-    if (this.iterativeScan === false) return;
-    if (this.iterativeScan === true) {
-      await db.query(`SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true)`);
-      return;
+  /**
+   * `hnsw.ef_search` and, on pgvector >= 0.8, `hnsw.iterative_scan` for this transaction in one
+   * statement; whether the server knows iterative scans is probed once behind a savepoint.
+   */
+  private async configureHnsw(db: EntityManager, efSearch: number): Promise<void> {
+    if (this.iterativeScan === undefined) {
+      await db.query('SAVEPOINT hnsw_probe');
+      try {
+        await db.query(`SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true)`);
+        await db.query('RELEASE SAVEPOINT hnsw_probe');
+        this.iterativeScan = true;
+      } catch {
+        await db.query('ROLLBACK TO SAVEPOINT hnsw_probe');
+        this.iterativeScan = false;
+      }
     }
-    await db.query('SAVEPOINT hnsw_probe');
-    try {
-      await db.query(`SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true)`);
-      await db.query('RELEASE SAVEPOINT hnsw_probe');
-      this.iterativeScan = true;
-    } catch {
-      await db.query('ROLLBACK TO SAVEPOINT hnsw_probe');
-      this.iterativeScan = false;
-    }
+    await db.query(
+      this.iterativeScan
+        ? `SELECT set_config('hnsw.ef_search', $1, true), set_config('hnsw.iterative_scan', 'relaxed_order', true)`
+        : `SELECT set_config('hnsw.ef_search', $1, true)`,
+      [String(efSearch)],
+    );
   }
 
   /** Exact (no index) nearest chunks: the recall baseline of the benchmark. */
@@ -344,29 +356,6 @@ export class KnowledgeRepository {
       );
       return rows.map(toHit);
     });
-  }
-
-  /** Best chunk of each given document (L0 hits get a distance too). */
-  async bestChunks(tenantId: TenantId, space: VectorSpace, vector: readonly number[], documentIds: readonly string[], db: Db = this.ds): Promise<ChunkHit[]> {
-    if (!documentIds.length) return [];
-    const rows: RawHit[] = await db.query(
-      `SELECT DISTINCT ON (c.document_id) c.document_id, d.file_path, d.title, d.domain, c.chunk_index, c.content, ${distanceSql(space.dim, '$3')} AS distance
-         FROM knowledge_chunk c JOIN knowledge_document d ON d.id = c.document_id
-        WHERE c.tenant_id = $1 AND c.embedding_model = $2 AND c.embedding_dim = ${space.dim} AND c.document_id = ANY($4::uuid[])
-        ORDER BY c.document_id, distance`,
-      [tenantId, space.model, toVectorLiteral(vector), documentIds],
-    );
-    return rows.map(toHit);
-  }
-
-  /** Documents without chunks in `space` (e.g. empty content) among the given ids, for L0 results. */
-  async documentsByIds(tenantId: TenantId, ids: readonly string[], db: Db = this.ds): Promise<{ id: string; domain: string; filePath: string; title: string; content: string }[]> {
-    if (!ids.length) return [];
-    const rows: { id: string; domain: string; file_path: string; title: string; content: string }[] = await db.query(
-      'SELECT id, domain, file_path, title, left(content, 2000) AS content FROM knowledge_document WHERE tenant_id = $1 AND id = ANY($2::uuid[])',
-      [tenantId, ids],
-    );
-    return rows.map((r) => ({ id: r.id, domain: r.domain, filePath: r.file_path, title: r.title, content: r.content }));
   }
 
   /** Executes the per-dimension HNSW index DDL (VectorIndexService). */

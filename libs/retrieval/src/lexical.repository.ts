@@ -139,7 +139,7 @@ export class LexicalRepository {
     const rows: { idf: Record<string, number> | null; n: string | null; hits: RawLexicalHit[] | null }[] = await db.query(
       `WITH s AS (SELECT chunk_count::float8 AS n FROM knowledge_lexical_stats WHERE tenant_id = $1),
             q AS (SELECT f.term, ln(1 + (s.n - f.df + 0.5) / (f.df + 0.5)) AS idf
-                    FROM knowledge_term_df f, s WHERE f.tenant_id = $1 AND f.term = ANY($2::text[]) AND f.df > 0),
+                    FROM knowledge_term_df f, s WHERE f.tenant_id = $1 AND f.term = ANY($2::varchar[]) AND f.df > 0),
             p AS (SELECT t.document_id, t.chunk_index, sum(t.impact * q.idf) AS score
                     FROM q CROSS JOIN LATERAL (
                       SELECT k.document_id, k.chunk_index, k.impact FROM knowledge_term k
@@ -148,10 +148,11 @@ export class LexicalRepository {
                    GROUP BY t.document_id, t.chunk_index
                    ORDER BY score DESC, t.document_id, t.chunk_index LIMIT $3),
             h AS (SELECT p.document_id, p.chunk_index, p.score, d.file_path, d.title, d.domain,
-                         coalesce(c.content, left(d.content, 2000)) AS content,
-                         CASE WHEN c.id IS NULL THEN NULL ELSE ${distanceSql(space.dim, '$5')} END AS distance
-                    FROM p JOIN knowledge_document d ON d.id = p.document_id AND d.tenant_id = $1
-                    LEFT JOIN knowledge_chunk c ON c.document_id = p.document_id AND c.embedding_model = $4 AND c.chunk_index = p.chunk_index AND c.embedding_dim = $6)
+                         coalesce(c.content, left(d.content, 2000)) AS content, c.distance
+                    FROM p
+                    CROSS JOIN LATERAL (SELECT file_path, title, domain, content FROM knowledge_document WHERE id = p.document_id AND tenant_id = $1) d
+                    LEFT JOIN LATERAL (SELECT c.content, ${distanceSql(space.dim, '$5')} AS distance FROM knowledge_chunk c
+                                        WHERE c.document_id = p.document_id AND c.embedding_model = $4 AND c.chunk_index = p.chunk_index AND c.embedding_dim = $6) c ON TRUE)
        SELECT (SELECT json_object_agg(term, idf) FROM q) AS idf, (SELECT n FROM s) AS n,
               (SELECT json_agg(h ORDER BY h.score DESC, h.document_id, h.chunk_index) FROM h) AS hits`,
       [tenantId, terms, limit, space.model, toVectorLiteral(vector), space.dim, ...(domain ? [domain] : [])],
