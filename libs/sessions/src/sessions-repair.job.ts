@@ -6,8 +6,8 @@ import { SessionsRepository } from './sessions.repository.js';
 import { SessionsService } from './sessions.service.js';
 
 export const SESSIONS_REPAIR_JOB = 'sessions.repair';
-/** Every 5 minutes (override with JOBS_SCHEDULES). */
-export const SESSIONS_REPAIR_CRON = '*/5 * * * *';
+/** Every 5 minutes, at :02, :07, … (off the :00/:15 ticks of the other jobs; override with JOBS_SCHEDULES). */
+export const SESSIONS_REPAIR_CRON = '2-59/5 * * * *';
 export const SESSIONS_REPAIR_BATCH = 200;
 /** Hooks normally run right after the commit; only sessions finished longer ago than this are repaired. */
 export const HOOKS_GRACE_MS = 120_000;
