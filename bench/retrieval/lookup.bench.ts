@@ -99,7 +99,7 @@ async function main(): Promise<void> {
       });
       const results = await knowledge.upsertMany(asTenantId(tenant.id), batch);
       for (const r of results) {
-        if (!('status' in r)) throw new Error('distractor import failed');
+        if (r instanceof Error) throw r;
         loaded += r.document.chunkCount;
       }
       if ((d0 / 200) % 10 === 0) process.stdout.write(`\rdistractor chunks ${loaded}/${distractorChunks}`);
