@@ -110,6 +110,8 @@ export class KnowledgeService {
     const out: (UpsertResult | DomainException | undefined)[] = new Array(docs.length);
     let group: Pending[] = [];
     let groupChunks = 0;
+    // A group is written while the next one is embedded: the database works on the other core.
+    let writing: Promise<void> = Promise.resolve();
     for (const [i, doc] of docs.entries()) {
       const same = unchanged.get(doc.filePath);
       if (same) {
@@ -125,13 +127,17 @@ export class KnowledgeService {
       group.push({ i, doc, chunks, indexed: indexChunks(doc.title, doc.keywords, contents, stats.averageLength) });
       groupChunks += chunks.length;
       if (groupChunks >= WRITE_GROUP_CHUNKS) {
-        await this.write(tenantId, group, out);
+        await writing;
+        writing = this.write(tenantId, group, out);
+        // Keep a rejection from surfacing as unhandled before it is awaited below.
+        writing.catch(() => undefined);
         group = [];
         groupChunks = 0;
         // CPU-bound embedding of a large import must not hold the event loop for the whole request.
         await new Promise((resolve) => setImmediate(resolve));
       }
     }
+    await writing;
     await this.write(tenantId, group, out);
     return out as (UpsertResult | DomainException)[];
   }
