@@ -103,6 +103,18 @@ describe('hybrid lookup and calibrated grading (e2e)', () => {
     expect(body.completenessHint).not.toBe('INSUFFICIENT');
   });
 
+  it('callers name the scenario: impact scores results with several matching chunks (seed 003 发现多处引用)', async () => {
+    const paragraph = (n: number) => `Section ${n}. The harness cable of axis ${n} runs through the cable chain; inspect the harness cable for wear every month. ${'Filler text about other topics. '.repeat(12)}`;
+    const created = await t.request({ method: 'POST', url: '/admin/knowledge/documents', headers: op(other), payload: { domain: 'arm', filePath: 'arm/harness.md', title: 'Cable routing', content: [1, 2, 3, 4].map(paragraph).join('\n\n') } });
+    expect(created.json<{ document: { chunkCount: number } }>().document.chunkCount).toBeGreaterThan(1);
+    const impact = await lookup(other, 'harness cable wear', { confidenceProfile: 'impact' });
+    const body = impact.json<LookupBody & { results: { matches: number }[]; confidence: { reasons: string[] } }>();
+    expect(body.results[0].matches).toBeGreaterThan(1);
+    expect(body.confidence.reasons).toContain('发现多处引用');
+    const search = (await lookup(other, 'harness cable wear', { confidenceProfile: 'search' })).json<{ confidence: { reasons: string[] } }>();
+    expect(search.confidence.reasons).not.toContain('发现多处引用');
+  });
+
   it.each([
     ['empty query', { query: '' }],
     ['blank query', { query: '   ' }],

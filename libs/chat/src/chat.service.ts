@@ -396,7 +396,8 @@ export class ChatService {
       topK: Math.min(20, 5 + ctx.cited.size),
       ...(args.domain ? { domain: args.domain } : {}),
       ...(ctx.intent ? { intent: ctx.intent } : {}),
-      ...(isConfidenceProfile(ctx.confidenceProfile) ? { confidenceProfile: ctx.confidenceProfile } : {}),
+      // The agent may name the question's scenario (seed 003); else the routed intent's profile.
+      ...(args.scenario ? { confidenceProfile: args.scenario } : isConfidenceProfile(ctx.confidenceProfile) ? { confidenceProfile: ctx.confidenceProfile } : {}),
     });
     const durationMs = Math.round(performance.now() - started);
     const items = result.results.filter((r) => !ctx.cited.has(r.filePath)).slice(0, 5);

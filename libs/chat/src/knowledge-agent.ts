@@ -15,6 +15,7 @@
 import { HumanMessage, SystemMessage, ToolMessage, type AIMessage, type AIMessageChunk, type BaseMessage } from '@langchain/core/messages';
 import { tool, type StructuredToolInterface } from '@langchain/core/tools';
 import { z } from 'zod';
+import { CONFIDENCE_PROFILES } from '@arbiter/retrieval';
 
 export const LOOKUP_TOOL_DESCRIPTION =
   'Search the support knowledge base (fault codes, controller connection, teach pendant, firmware, orders and refunds). ' +
@@ -23,6 +24,10 @@ export const LOOKUP_TOOL_DESCRIPTION =
 export const lookupToolSchema = z.object({
   query: z.string().trim().min(1).max(4000).describe('What to look up, in the user language'),
   domain: z.string().trim().min(1).max(100).optional().describe('Restrict the search to one knowledge domain'),
+  scenario: z
+    .enum(CONFIDENCE_PROFILES)
+    .optional()
+    .describe('What kind of question this is: impact (what else is affected), dependency, search, documentation, reference, complexity, overview or refactor; scores how well the results fit it'),
 });
 export type LookupToolArgs = z.infer<typeof lookupToolSchema>;
 

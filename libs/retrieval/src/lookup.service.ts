@@ -31,6 +31,8 @@ export interface LookupResultItem {
   similarity: number;
   /** Calibrated relevance (0..1, the seed's scale): how likely this is the document asked about. */
   relevance: number;
+  /** Chunks of the document that matched the query's words (seed 003 `matches`). */
+  matches: number;
   source: 'L0' | 'L1';
 }
 
@@ -89,6 +91,7 @@ export class LookupService {
         distance: c.distance,
         similarity: c.similarity,
         relevance: c.relevance,
+        matches: c.matches,
         source: c.source,
       }));
       const top = found.candidates[0];
@@ -102,9 +105,9 @@ export class LookupService {
     });
 
     const profile = await this.resolveProfile(tenantId, dto);
-    const results: LookupResultItem[] = decision.results.map(({ documentId, filePath, title, domain, content, distance, similarity, relevance, source }) => ({ documentId, filePath, title, domain, content, distance, similarity, relevance, source }));
+    const results: LookupResultItem[] = decision.results.map(({ documentId, filePath, title, domain, content, distance, similarity, relevance, matches, source }) => ({ documentId, filePath, title, domain, content, distance, similarity, relevance, matches, source }));
     // Seed 003's relevance is the calibrated one (docs/retrieval.md "Grading"): it means the same with any embedder.
-    const confidence = calculateRetrievalConfidence(results.map((r) => ({ relevance: r.relevance })), profile);
+    const confidence = calculateRetrievalConfidence(results.map((r) => ({ relevance: r.relevance, matches: r.matches })), profile);
     const result: LookupResult = {
       results,
       relevanceLevel: grade.relevanceLevel,

@@ -52,6 +52,8 @@ export interface HybridCandidate {
   /** Calibrated probability that this is the right document. */
   probability: number;
   lexicalScore: number;
+  /** Chunks of this document the lexical index matched (seed 003's `matches`: more than one is "multiple references"). */
+  matches: number;
   evidence: RelevanceEvidence;
 }
 
@@ -63,6 +65,8 @@ export function assembleCandidates(input: HybridInput): HybridCandidate[] {
   const maxScore = bm25MaxScore(queryTerms.map((t) => input.idf[t] ?? bm25Idf(0, input.chunkCount)), DEFAULT_BM25);
   const vectorBest = firstPerDocument(input.vector);
   const lexicalBest = firstPerDocument(input.lexical);
+  const matchedChunks = new Map<string, number>();
+  for (const h of input.lexical) matchedChunks.set(h.documentId, (matchedChunks.get(h.documentId) ?? 0) + 1);
   const exactIds = new Set(input.exact.map((h) => h.documentId));
   const byId = new Map<string, HitChunk>();
   for (const h of [...input.exact, ...input.lexical, ...input.vector]) if (!byId.has(h.documentId)) byId.set(h.documentId, h);
@@ -123,6 +127,7 @@ export function assembleCandidates(input: HybridInput): HybridCandidate[] {
       relevance: toSeedScale(probability, input.calibration.cuts, input.normalization),
       probability,
       lexicalScore: lexicalBest.get(f.id)?.hit.score ?? 0,
+      matches: matchedChunks.get(f.id) ?? 0,
       evidence,
     };
   });
