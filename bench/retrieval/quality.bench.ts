@@ -35,7 +35,7 @@ interface SetReport {
   answerableTest: number;
   unanswerableTest: number;
   ingestSeconds: number;
-  arbiter: { hitAt1: number; hitAt5: number; mrrAt10: number; rightInsufficient: number; absentInsufficient: number; wrongAnswered: number; levels: Record<string, number>; lookupP50Ms: number; lookupP95Ms: number };
+  arbiter: { hitAt1: number; hitAt5: number; mrrAt10: number; rightInsufficient: number; absentInsufficient: number; wrongAnswered: number; wrongStrong: number; levels: Record<string, number>; lookupP50Ms: number; lookupP95Ms: number };
   bm25: { hitAt1: number; hitAt5: number; mrrAt10: number };
   chat?: { answeredRight: number; answeredWrong: number; refused: number; absentRefused: number };
 }
@@ -118,6 +118,7 @@ async function main(): Promise<void> {
       let rightInsufficient = 0;
       let wrong = 0;
       let wrongAnswered = 0;
+      let wrongStrong = 0;
       let absent = 0;
       let absentInsufficient = 0;
       for (const q of test) {
@@ -136,6 +137,7 @@ async function main(): Promise<void> {
         } else {
           wrong++;
           if (!insufficient) wrongAnswered++;
+          if (body.relevanceLevel === 'PRECISE' || body.relevanceLevel === 'HIGHLY_RELEVANT') wrongStrong++;
         }
         if (!q.answerable) {
           absent++;
@@ -160,6 +162,7 @@ async function main(): Promise<void> {
           rightInsufficient: share(rightInsufficient, right),
           absentInsufficient: share(absentInsufficient, absent),
           wrongAnswered: share(wrongAnswered, wrong),
+          wrongStrong: share(wrongStrong, wrong),
           levels,
           lookupP50Ms: pct(latencies, 50),
           lookupP95Ms: pct(latencies, 95),
@@ -189,7 +192,7 @@ async function main(): Promise<void> {
       console.log(
         `${set.name} (${set.language}, ${report.documents} docs, ${report.answerableTest} answerable + ${absent} unanswerable test questions, ingest ${ingestSeconds.toFixed(1)} s)\n` +
           `  arbiter hit@1 ${a.hitAt1.toFixed(1)} hit@5 ${a.hitAt5.toFixed(1)} MRR@10 ${a.mrrAt10.toFixed(3)} | BM25 (MiniSearch) hit@1 ${report.bm25.hitAt1.toFixed(1)} hit@5 ${report.bm25.hitAt5.toFixed(1)} MRR@10 ${report.bm25.mrrAt10.toFixed(3)}\n` +
-          `  grading: right top-1 INSUFFICIENT ${a.rightInsufficient.toFixed(1)} % (<= 15), unanswerable INSUFFICIENT ${a.absentInsufficient.toFixed(1)} % (>= 70), wrong top-1 answerable ${a.wrongAnswered.toFixed(1)} % (<= 10)\n` +
+          `  grading: right top-1 INSUFFICIENT ${a.rightInsufficient.toFixed(1)} % (<= 15), unanswerable INSUFFICIENT ${a.absentInsufficient.toFixed(1)} % (>= 70), wrong top-1 graded PRECISE/HIGHLY_RELEVANT ${a.wrongStrong.toFixed(1)} % (<= 10), wrong top-1 not INSUFFICIENT ${a.wrongAnswered.toFixed(1)} %\n` +
           `  levels ${JSON.stringify(levels)}; lookup p50 ${a.lookupP50Ms.toFixed(1)} ms p95 ${a.lookupP95Ms.toFixed(1)} ms (sequential)` +
           (report.chat ? `\n  chat: answered with the right document ${report.chat.answeredRight.toFixed(1)} %, answered wrongly ${report.chat.answeredWrong.toFixed(1)} %, refused ${report.chat.refused.toFixed(1)} % (unanswerable refused ${report.chat.absentRefused.toFixed(1)} %)` : ''),
       );

@@ -10,8 +10,8 @@ import { normalizeSimilarity } from './relevance.js';
 import type { EffectiveRetrievalSettings } from './retrieval-settings.service.js';
 
 /** Chunks asked from each index: enough documents for topK = 20 plus action-memory fallbacks. */
-const VECTOR_CHUNKS = 60;
-const LEXICAL_CHUNKS = 60;
+const VECTOR_CHUNKS = 40;
+const LEXICAL_CHUNKS = 40;
 const EXACT_LIMIT = 50;
 
 export interface HybridSearchRequest {

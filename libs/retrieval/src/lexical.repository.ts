@@ -43,7 +43,7 @@ export interface LexicalSearchResult {
 }
 
 /** Postings read per query term: the best ones by impact, enough to rank the top 50 chunks. */
-export const POSTINGS_PER_TERM = 400;
+export const POSTINGS_PER_TERM = 200;
 
 /**
  * The BM25 lexical index (migrations/0070_retrieval_lexical.sql): postings with their impacts,
