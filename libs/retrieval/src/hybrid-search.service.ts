@@ -5,14 +5,13 @@ import { EMBEDDING_PROVIDER, type EmbeddingProvider } from '@arbiter/llm';
 import { KnowledgeRepository, type ChunkHit, type VectorSpace } from './knowledge.repository.js';
 import { LexicalRepository } from './lexical.repository.js';
 import { analyzeText } from './lexical/text-analyzer.js';
-import { assembleCandidates, type HitChunk, type HybridCandidate } from './lexical/hybrid.js';
+import { assembleCandidates, exactHits, type HitChunk, type HybridCandidate } from './lexical/hybrid.js';
 import { normalizeSimilarity } from './relevance.js';
 import type { EffectiveRetrievalSettings } from './retrieval-settings.service.js';
 
 /** Chunks asked from each index: enough documents for topK = 20 plus action-memory fallbacks. */
 const VECTOR_CHUNKS = 40;
 const LEXICAL_CHUNKS = 40;
-const EXACT_LIMIT = 50;
 
 export interface HybridSearchRequest {
   query: string;
@@ -52,10 +51,10 @@ export class HybridSearchService {
   async search(tenantId: TenantId, request: HybridSearchRequest, settings: EffectiveRetrievalSettings, tx: EntityManager): Promise<HybridSearchOutcome> {
     const space = this.space;
     const terms = [...new Set(analyzeText(request.query))];
-    const exact: HitChunk[] = await this.knowledge.findExactHits(tenantId, request.query, space, request.vector, request.domain, EXACT_LIMIT, tx);
     const vectorHits = await this.knowledge.nearestChunks(tenantId, space, request.vector, VECTOR_CHUNKS, request.domain, tx);
     const lexical = await this.lexical.search(tenantId, terms, space, request.vector, LEXICAL_CHUNKS, request.domain, tx);
     const toChunk = (h: ChunkHit): HitChunk => ({ documentId: h.documentId, filePath: h.filePath, title: h.title, domain: h.domain, content: h.content, distance: h.distance });
+    const exact = exactHits(request.query, [...lexical.hits, ...vectorHits]);
     const candidates = assembleCandidates({
       vector: vectorHits.map(toChunk),
       lexical: lexical.hits,

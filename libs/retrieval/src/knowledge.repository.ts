@@ -56,6 +56,8 @@ export interface ChunkHit {
   chunkIndex: number;
   content: string;
   distance: number;
+  /** The document's keywords (exact-hit check); empty where the query did not select them. */
+  keywords: string[];
 }
 
 interface RawDocument {
@@ -101,6 +103,7 @@ interface RawHit {
   chunk_index: number;
   content: string;
   distance: number;
+  keywords?: string[];
 }
 
 const toHit = (r: RawHit): ChunkHit => ({
@@ -111,6 +114,7 @@ const toHit = (r: RawHit): ChunkHit => ({
   chunkIndex: r.chunk_index,
   content: r.content,
   distance: Number(r.distance),
+  keywords: r.keywords ?? [],
 });
 
 /** All knowledge-base SQL. Every method is scoped by the tenant id it takes first. */
@@ -272,29 +276,6 @@ export class KnowledgeRepository {
   }
 
   /**
-   * L0 exact hits: documents whose title or one of whose keywords (>= 2 characters) occurs in the query
-   * (case-insensitive), with domain `domain` when given, each with its chunk nearest to `vector` in
-   * `space` (distance null and the document's beginning as content when it has none there).
-   */
-  async findExactHits(tenantId: TenantId, query: string, space: VectorSpace, vector: readonly number[], domain: string | undefined, limit: number, db: Db = this.ds): Promise<(Omit<ChunkHit, 'distance'> & { distance: number | null })[]> {
-    const rows: (Omit<RawHit, 'distance'> & { distance: number | null })[] = await db.query(
-      `SELECT d.id AS document_id, d.file_path, d.title, d.domain, coalesce(c.chunk_index, 0) AS chunk_index,
-              coalesce(c.content, left(d.content, 2000)) AS content, c.distance
-         FROM knowledge_document d
-         LEFT JOIN LATERAL (SELECT c.chunk_index, c.content, ${distanceSql(space.dim, '$5')} AS distance FROM knowledge_chunk c
-                             WHERE c.document_id = d.id AND c.embedding_model = $4 AND c.embedding_dim = ${space.dim}
-                             ORDER BY distance LIMIT 1) c ON TRUE
-        WHERE d.tenant_id = $1 AND ($3::varchar IS NULL OR d.domain = $3)
-          AND ((char_length(d.title) >= 2 AND strpos(lower($2), lower(d.title)) > 0)
-            OR EXISTS (SELECT 1 FROM jsonb_array_elements_text(d.keywords) k WHERE char_length(k) >= 2 AND strpos(lower($2), lower(k)) > 0))
-        ORDER BY d.created_at, d.id
-        LIMIT $6`,
-      [tenantId, query, domain ?? null, space.model, toVectorLiteral(vector), limit],
-    );
-    return rows.map((r) => ({ ...toHit({ ...r, distance: 0 }), distance: r.distance === null ? null : Number(r.distance) }));
-  }
-
-  /**
    * The nearest chunks (HNSW, L2) in `space`, optionally within one domain. Run inside a transaction
    * (`db` = the caller's, else a new one): the HNSW settings are transaction-local.
    */
@@ -304,7 +285,7 @@ export class KnowledgeRepository {
     // Enough candidates for the tenant/model filter applied during the index scan; pgvector >= 0.8 keeps scanning.
     await this.configureHnsw(db, Math.min(1000, Math.max(100, limit * 4)));
     const rows: RawHit[] = await db.query(
-      `SELECT h.document_id, d.file_path, d.title, h.domain, h.chunk_index, h.content, h.distance
+      `SELECT h.document_id, d.file_path, d.title, d.keywords, h.domain, h.chunk_index, h.content, h.distance
          FROM (SELECT c.document_id, c.domain, c.chunk_index, c.content, ${dist} AS distance
                  FROM knowledge_chunk c
                 WHERE c.embedding_dim = ${space.dim} AND c.tenant_id = $1 AND c.embedding_model = $2 ${domain ? 'AND c.domain = $5' : ''}

@@ -32,6 +32,7 @@ export interface LexicalHit {
   content: string;
   /** L2 distance of that chunk to the query vector; null when the document has no vector in the space. */
   distance: number | null;
+  keywords: string[];
 }
 
 export interface LexicalSearchResult {
@@ -147,10 +148,10 @@ export class LexicalRepository {
                        ORDER BY k.impact DESC LIMIT ${POSTINGS_PER_TERM}) t
                    GROUP BY t.document_id, t.chunk_index
                    ORDER BY score DESC, t.document_id, t.chunk_index LIMIT $3),
-            h AS (SELECT p.document_id, p.chunk_index, p.score, d.file_path, d.title, d.domain,
+            h AS (SELECT p.document_id, p.chunk_index, p.score, d.file_path, d.title, d.domain, d.keywords,
                          coalesce(c.content, left(d.content, 2000)) AS content, c.distance
                     FROM p
-                    CROSS JOIN LATERAL (SELECT file_path, title, domain, content FROM knowledge_document WHERE id = p.document_id AND tenant_id = $1) d
+                    CROSS JOIN LATERAL (SELECT file_path, title, domain, content, keywords FROM knowledge_document WHERE id = p.document_id AND tenant_id = $1) d
                     LEFT JOIN LATERAL (SELECT c.content, ${distanceSql(space.dim, '$5')} AS distance FROM knowledge_chunk c
                                         WHERE c.document_id = p.document_id AND c.embedding_model = $4 AND c.chunk_index = p.chunk_index AND c.embedding_dim = $6) c ON TRUE)
        SELECT (SELECT json_object_agg(term, idf) FROM q) AS idf, (SELECT n FROM s) AS n,
@@ -170,6 +171,7 @@ export class LexicalRepository {
         domain: h.domain,
         content: h.content,
         distance: h.distance === null ? null : Number(h.distance),
+        keywords: h.keywords ?? [],
       })),
     };
   }
@@ -210,4 +212,5 @@ interface RawLexicalHit {
   domain: string;
   content: string;
   distance: number | null;
+  keywords: string[] | null;
 }

@@ -57,6 +57,24 @@ export interface HybridCandidate {
   evidence: RelevanceEvidence;
 }
 
+/**
+ * Seed 002's L0 hits among the candidates: documents whose title or a keyword (>= 2 characters)
+ * occurs in the query, case-insensitively, each with its first (best) chunk. Checked on the lexical
+ * and vector candidates rather than on every document of the tenant (a scan of all titles and
+ * keywords cost ~90 ms at 10,000 documents): a document whose title or keyword is in the query
+ * shares those terms with it, and they count twice in its postings (docs/retrieval.md "Hybrid search").
+ */
+export function exactHits(query: string, candidates: readonly (HitChunk & { keywords: readonly string[] })[]): HitChunk[] {
+  const q = query.toLowerCase();
+  const contains = (phrase: string) => phrase.length >= 2 && q.includes(phrase.toLowerCase());
+  const out = new Map<string, HitChunk>();
+  for (const c of candidates) {
+    if (out.has(c.documentId)) continue;
+    if (contains(c.title) || c.keywords.some(contains)) out.set(c.documentId, { documentId: c.documentId, filePath: c.filePath, title: c.title, domain: c.domain, content: c.content, distance: c.distance });
+  }
+  return [...out.values()];
+}
+
 export function assembleCandidates(input: HybridInput): HybridCandidate[] {
   const { maxL2Distance } = input.normalization;
   // A character bigram no document contains usually spans two words ("屏幕不亮" → "幕不"): noise, not
