@@ -15,6 +15,17 @@ export interface TestDatabase {
   close(): Promise<void>;
 }
 
+/**
+ * The assertion pool. An idle connection the server closes (seen on PostgreSQL as 57P01 while other
+ * test files run in parallel) must not crash the test file as an unhandled 'error' event: the pool
+ * drops that client and the next query opens a new one; a query in flight still fails loudly.
+ */
+function assertionPool(url: string, max: number): pg.Pool {
+  const pool = new pg.Pool({ connectionString: url, max });
+  pool.on('error', () => undefined);
+  return pool;
+}
+
 /** A fresh, migrated, isolated database for one test file. */
 export async function createTestDatabase(): Promise<TestDatabase> {
   const template = await ensureTemplate();
@@ -25,7 +36,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
     await admin.end();
     const url = withDatabase(postgresAdminUrl(), name);
-    const pool = new pg.Pool({ connectionString: url, max: 4 });
+    const pool = assertionPool(url, 4);
     return {
       url,
       kind: 'postgres',
@@ -42,7 +53,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'arbiter-t-'));
   cpSync(template, dir, { recursive: true });
   const embedded = await startEmbeddedPostgres(dir, 24);
-  const pool = new pg.Pool({ connectionString: embedded.url, max: 2 });
+  const pool = assertionPool(embedded.url, 2);
   return {
     url: embedded.url,
     kind: 'pglite',
