@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { runMigrations, startEmbeddedPostgres } from '@arbiter/database';
+import { prng } from '@arbiter/testing';
 
 export type BenchDb = 'postgres' | 'pglite';
 
@@ -54,16 +55,7 @@ export async function createTarget(kind: BenchDb, maxConnections = 40): Promise<
 }
 
 /** Deterministic PRNG (mulberry32) so runs are comparable. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export const rng = prng;
 
 const SYLLABLES = ['ka', 'ro', 'mi', 'te', 'su', 'lan', 'vor', 'pex', 'qui', 'dal', 'nor', 'zen', 'bri', 'tok', 'mar', 'sel'];
 const HANZI = '机械臂控制器电源报警编码器伺服关节标定复位温度风扇负载速度精度程序示教器网络通信固件升级安装维护检查更换线缆模块'.split('');

@@ -6,6 +6,7 @@ import { ActionMemoryRepository } from './action-memory.repository.js';
 import type { LookupDto } from './dto/knowledge.dto.js';
 import { HybridSearchService } from './hybrid-search.service.js';
 import { gradeCalibrated } from './lexical/calibration.js';
+import type { HybridCandidate } from './lexical/hybrid.js';
 import type { CompletenessHint, RelevanceLevel } from './relevance.js';
 import { calculateRetrievalConfidence, DEFAULT_CONFIDENCE_PROFILE, isConfidenceProfile, type RetrievalConfidence } from './retrieval-confidence.js';
 import { RetrievalSettingsService } from './retrieval-settings.service.js';
@@ -19,22 +20,8 @@ export type ConfidenceProfileResolver = (tenantId: TenantId, intent: string) => 
 
 export const LOOKUP_TOOL_NAME = 'lookup_knowledge';
 
-export interface LookupResultItem {
-  documentId: string;
-  filePath: string;
-  title: string;
-  domain: string;
-  /** The document's best-matching chunk. */
-  content: string;
-  distance: number;
-  /** Seed 002's normalized vector similarity of `content`. */
-  similarity: number;
-  /** Calibrated relevance (0..1, the seed's scale): how likely this is the document asked about. */
-  relevance: number;
-  /** Chunks of the document that matched the query's words (seed 003 `matches`). */
-  matches: number;
-  source: 'L0' | 'L1';
-}
+/** One returned document: its best chunk (`content`), the seed's `distance`/`similarity`, the calibrated `relevance` (docs/retrieval.md "Grading"), `matches` and `source`. */
+export type LookupResultItem = Pick<HybridCandidate, 'documentId' | 'filePath' | 'title' | 'domain' | 'content' | 'distance' | 'similarity' | 'relevance' | 'matches' | 'source'>;
 
 export interface LookupResult {
   results: LookupResultItem[];
