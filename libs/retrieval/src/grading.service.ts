@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import type { TenantId } from '@arbiter/common';
 import type { FitGradingDto } from './dto/knowledge.dto.js';
 import { HybridSearchService } from './hybrid-search.service.js';
+import { KnowledgeRepository } from './knowledge.repository.js';
 import { LexicalRepository } from './lexical.repository.js';
 import { type Calibration, FEATURE_NAMES, type StoredGrading } from './lexical/calibration.js';
 import { DEFAULT_GRADE_TARGETS, evaluateGrading, fitCalibration, type GradingMetrics, type LabelledLookup } from './lexical/calibration-fit.js';
@@ -42,13 +43,14 @@ export class GradingService {
   constructor(
     private readonly search: HybridSearchService,
     private readonly lexical: LexicalRepository,
+    private readonly knowledge: KnowledgeRepository,
     private readonly settings: RetrievalSettingsService,
     private readonly settingsRepository: RetrievalSettingsRepository,
   ) {}
 
   async view(tenantId: TenantId): Promise<GradingView> {
     const effective = await this.settings.get(tenantId);
-    const stored = (await this.settingsRepository.get(tenantId)).grading as Partial<StoredGrading>;
+    const stored = effective.grading as Partial<StoredGrading>;
     const fitted = effective.calibrationSource === 'fitted';
     return {
       source: effective.calibrationSource,
@@ -76,7 +78,7 @@ export class GradingService {
       );
     }
     const paths = [...new Set(answerable.map((p) => p.filePath as string))];
-    const known = new Set(await this.lexical.existingPaths(tenantId, paths));
+    const known = new Set(await this.knowledge.existingPaths(tenantId, paths));
     const unknown = paths.filter((p) => !known.has(p));
     if (unknown.length) {
       throw new RetrievalException(RetrievalErrorCode.UNKNOWN_LABEL_PATHS, unknown.slice(0, 20).join(', ') + (unknown.length > 20 ? ` (+${unknown.length - 20} more)` : ''), { fields: ['pairs'], unknownFilePaths: unknown });

@@ -127,6 +127,13 @@ export class KnowledgeRepository {
     return rows[0] ? toSummary(rows[0]) : null;
   }
 
+  /** Which of these file paths the tenant's knowledge base holds. */
+  async existingPaths(tenantId: TenantId, filePaths: readonly string[]): Promise<string[]> {
+    if (!filePaths.length) return [];
+    const rows: { file_path: string }[] = await this.ds.query('SELECT file_path FROM knowledge_document WHERE tenant_id = $1 AND file_path = ANY($2::text[])', [tenantId, filePaths]);
+    return rows.map((r) => r.file_path);
+  }
+
   async get(tenantId: TenantId, id: string): Promise<(DocumentSummary & { content: string }) | null> {
     const rows: RawDocument[] = await this.ds.query(`SELECT ${DOC_COLUMNS}, content, length(content) AS content_length FROM knowledge_document WHERE tenant_id = $1 AND id = $2`, [tenantId, id]);
     return rows[0] ? { ...toSummary(rows[0]), content: rows[0].content ?? '' } : null;

@@ -191,13 +191,6 @@ export class LexicalRepository {
     return rows.map((r) => r.tenant_id);
   }
 
-  /** Which of these file paths the tenant's knowledge base holds. */
-  async existingPaths(tenantId: TenantId, filePaths: readonly string[]): Promise<string[]> {
-    if (!filePaths.length) return [];
-    const rows: { file_path: string }[] = await this.ds.query('SELECT file_path FROM knowledge_document WHERE tenant_id = $1 AND file_path = ANY($2::text[])', [tenantId, filePaths]);
-    return rows.map((r) => r.file_path);
-  }
-
   transaction<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
     return this.ds.transaction(work);
   }

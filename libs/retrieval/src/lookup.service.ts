@@ -37,7 +37,6 @@ export interface LookupResult {
 
 type Candidate = RetrievalCandidate & LookupResultItem;
 
-
 @Injectable()
 export class LookupService {
   private readonly logger = new Logger('KnowledgeLookup');

@@ -18,6 +18,8 @@ export interface EffectiveRetrievalSettings {
   /** The tenant's fitted grade calibration for the current embedder, else the built-in one. */
   calibration: Calibration;
   calibrationSource: 'default' | 'fitted';
+  /** The stored fit (calibration, fit time, metrics); `{}` when none. */
+  grading: Record<string, unknown>;
   memoryTtlSeconds: number;
   chunkSize: number;
   chunkOverlap: number;
@@ -40,6 +42,7 @@ export class RetrievalSettingsService {
       fusion: effectiveFusion(stored.fusion),
       calibration: fitted ?? DEFAULT_CALIBRATION,
       calibrationSource: fitted ? 'fitted' : 'default',
+      grading: stored.grading,
       memoryTtlSeconds: stored.memoryTtlSeconds,
       chunkSize: stored.chunkSize,
       chunkOverlap: stored.chunkOverlap,
