@@ -178,6 +178,11 @@ describe('hybrid lookup and calibrated grading (e2e)', () => {
       // The other tenant still grades with the built-in calibration.
       expect((await t.request({ method: 'GET', url: '/admin/knowledge/grading', headers: op(other) })).json<GradingBody>().source).toBe('default');
 
+      // Another tenant's reset touches only its own calibration; a client key may not reset.
+      expect((await t.request({ method: 'DELETE', url: '/admin/knowledge/grading', headers: op(other) })).statusCode).toBe(200);
+      expect((await t.request({ method: 'DELETE', url: '/admin/knowledge/grading', headers: { 'x-api-key': demo.clientKey } })).statusCode).toBe(403);
+      expect((await t.request({ method: 'GET', url: '/admin/knowledge/grading', headers: op(demo) })).json<GradingBody>().source).toBe('fitted');
+
       const reset = await t.request({ method: 'DELETE', url: '/admin/knowledge/grading', headers: op(demo) });
       expect(reset.statusCode).toBe(200);
       expect(reset.json<GradingBody>().source).toBe('default');
