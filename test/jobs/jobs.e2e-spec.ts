@@ -24,7 +24,7 @@ describe('jobs framework (e2e)', () => {
     other = await t.createTenant('jobs-other');
     jobs = t.app.get(JobsService);
     for (const service of [jobs, second.app.get(JobsService)]) {
-      service.define<BatchPayload>({
+      service.defineAdHoc<BatchPayload>({
         name: 'test.batches',
         maxAttempts: 3,
         handler: async (ctx: JobContext<BatchPayload>) => {
@@ -40,8 +40,8 @@ describe('jobs framework (e2e)', () => {
           }
         },
       });
-      service.define({ name: 'test.always-fails', maxAttempts: 2, handler: async () => Promise.reject(new Error('boom')) });
-      service.define({ name: 'test.scheduled', cron: '*/5 * * * *', handler: async () => undefined });
+      service.defineAdHoc({ name: 'test.always-fails', maxAttempts: 2, handler: async () => Promise.reject(new Error('boom')) });
+      service.defineAdHoc({ name: 'test.scheduled', cron: '*/5 * * * *', handler: async () => undefined });
     }
   });
   afterAll(async () => {

@@ -15,7 +15,7 @@ const app = await createApp({
 });
 const jobs = app.get(JobsService);
 let executed = 0;
-jobs.define({
+jobs.defineAdHoc({
   name: 'test.two-process',
   cron: '*/5 * * * *',
   handler: async (ctx) => {

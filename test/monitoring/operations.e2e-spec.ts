@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { asTenantId } from '@arbiter/common';
-import { JobsService } from '@arbiter/jobs';
-import { JOBS_CLEANUP_CRON, JOBS_CLEANUP_JOB } from '@arbiter/monitoring';
+import { JOB_CATALOG, JobsService } from '@arbiter/jobs';
 import { createTestApp, type TestApp, type TestTenant } from '../support/test-app.js';
 import { parsePrometheusText } from './prometheus-text.js';
+
+const JOBS_CLEANUP_JOB = 'jobs.cleanup';
+const JOBS_CLEANUP_CRON = JOB_CATALOG[JOBS_CLEANUP_JOB].cron;
 
 const METRICS_TOKEN = 'metrics-secret-0123';
 

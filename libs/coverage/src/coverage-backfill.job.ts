@@ -1,26 +1,17 @@
-import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import type { TenantId } from '@arbiter/common';
 import { AppConfig } from '@arbiter/config';
-import { JobsService, type JobContext } from '@arbiter/jobs';
+import { JobHandler, JobsService, type CoverageBackfillPayload, type JobContext, type JobName, type JobRunner } from '@arbiter/jobs';
 import { runCoverageBackfill, type BackfillState } from './coverage-backfill.js';
 import { CoverageRepository } from './coverage.repository.js';
 import { CoverageService } from './coverage.service.js';
 import { CoverageEvaluatorRegistry } from './evaluator/coverage-evaluator.registry.js';
 import { resolveOpenRange } from './report-range.js';
 
-export const COVERAGE_BACKFILL_JOB = 'coverage.backfill';
+export const COVERAGE_BACKFILL_JOB = 'coverage.backfill' satisfies JobName;
 /** Window of the scheduled sweep. */
 export const SCHEDULED_SWEEP_MS = 48 * 3_600_000;
 
-/** Job payload; the window is resolved to timestamps when enqueued so a retry uses the same one. */
-export interface CoverageBackfillPayload {
-  evaluatorVersion?: string;
-  from?: string | null;
-  to?: string | null;
-  fromTs?: string | null;
-  toTs?: string | null;
-  timeZone?: string;
-}
 
 function isState(value: unknown): value is BackfillState {
   if (!value || typeof value !== 'object') return false;
@@ -32,11 +23,12 @@ function isState(value: unknown): value is BackfillState {
  * `coverage.backfill`: decides every succeeded session of the tenant that has no decision for the
  * version, in keyset batches; each batch commits, then the cursor is checkpointed. A retried attempt
  * (crash, lost lease) resumes from the checkpoint; sessions decided in between are skipped by the
- * query itself, so nothing is skipped or doubled. Scheduled every 15 minutes (JOBS_SCHEDULES may
+ * query itself, so nothing is skipped or doubled. Scheduled (JOB_CATALOG, JOBS_SCHEDULES may
  * override) over the last 48 hours, to catch sessions whose finish hook failed.
  */
 @Injectable()
-export class CoverageBackfillJob implements OnModuleInit {
+@JobHandler(COVERAGE_BACKFILL_JOB)
+export class CoverageBackfillJob implements JobRunner<typeof COVERAGE_BACKFILL_JOB> {
   private readonly logger = new Logger('CoverageBackfill');
 
   constructor(
@@ -47,15 +39,6 @@ export class CoverageBackfillJob implements OnModuleInit {
     private readonly config: AppConfig,
   ) {}
 
-  onModuleInit(): void {
-    this.jobs.define<CoverageBackfillPayload>({
-      name: COVERAGE_BACKFILL_JOB,
-      maxAttempts: 5,
-      cron: '*/15 * * * *',
-      handler: (ctx) => this.run(ctx),
-    });
-  }
-
   /** Validates the request (400 on an unknown version or a bad window) and enqueues the run. */
   async enqueue(tenantId: TenantId, request: { evaluatorVersion?: string; from?: string; to?: string }): Promise<string> {
     const evaluatorVersion = this.registry.get(request.evaluatorVersion ?? this.registry.currentVersion).version;
@@ -63,12 +46,12 @@ export class CoverageBackfillJob implements OnModuleInit {
     const timeZone = await this.repository.tenantTimeZone(tenantId);
     const bounds = await this.repository.dayBounds(from, to, timeZone);
     const payload: CoverageBackfillPayload = { evaluatorVersion, from, to, timeZone, ...bounds };
-    const run = await this.jobs.enqueue(tenantId, COVERAGE_BACKFILL_JOB, { ...payload }, { trigger: 'manual' });
+    const run = await this.jobs.enqueue(tenantId, COVERAGE_BACKFILL_JOB, payload, { trigger: 'manual' });
     if (!run) throw new Error('coverage backfill run was not created');
     return run.id;
   }
 
-  private async run(ctx: JobContext<CoverageBackfillPayload>): Promise<void> {
+  async run(ctx: JobContext<CoverageBackfillPayload>): Promise<void> {
     const evaluator = this.registry.get(ctx.payload.evaluatorVersion ?? this.registry.currentVersion);
     const resume = isState(ctx.checkpoint) ? ctx.checkpoint : null;
     let reported = resume ? { scanned: resume.scanned, rejected: resume.rejected, decided: resume.decided } : { scanned: 0, rejected: 0, decided: 0 };

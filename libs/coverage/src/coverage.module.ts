@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AppConfig } from '@arbiter/config';
+import { JobsModule } from '@arbiter/jobs';
 import { CoverageBackfillJob } from './coverage-backfill.job.js';
 import { CoverageDecisionEntity } from './coverage-decision.entity.js';
 import { CoverageController } from './coverage.controller.js';
@@ -10,7 +11,7 @@ import { CoverageService } from './coverage.service.js';
 import { builtInCoverageEvaluators, CoverageEvaluatorRegistry } from './evaluator/coverage-evaluator.registry.js';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([CoverageDecisionEntity])],
+  imports: [TypeOrmModule.forFeature([CoverageDecisionEntity]), JobsModule],
   controllers: [CoverageController],
   providers: [
     {

@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { asTenantId, MetricsService } from '@arbiter/common';
 import { AppConfig, validateEnvironment } from '@arbiter/config';
-import type { JobContext, JobDefinition, JobsService } from '@arbiter/jobs';
+import type { JobContext, JobsService } from '@arbiter/jobs';
 import { LlmService } from '@arbiter/llm';
 import { SessionHooks, type DiagnosisSessionEntity, type SessionsService } from '@arbiter/sessions';
 import { FakeOpenAiServer } from '@arbiter/testing';
 import type { EvaluationRepository } from './evaluation.repository.js';
-import { EvaluationService, RETRY_FALLBACKS_JOB, SELF_EVALUATE_JOB, type StoredSelfEvaluation } from './evaluation.service.js';
+import { RetryFallbacksJob, SelfEvaluateJob } from './evaluation.jobs.js';
+import { EvaluationService, SELF_EVALUATE_JOB, type StoredSelfEvaluation } from './evaluation.service.js';
 
 const tenantId = asTenantId('00000000-0000-4000-8000-000000000001');
 
@@ -46,7 +47,8 @@ interface Harness {
   service: EvaluationService;
   stored: StoredSelfEvaluation[];
   enqueued: { name: string; payload: unknown }[];
-  definitions: Map<string, JobDefinition<never>>;
+  selfEvaluate: SelfEvaluateJob;
+  retryFallbacks: RetryFallbacksJob;
   hooks: SessionHooks;
   sessions: Map<string, DiagnosisSessionEntity>;
   fallbackIds: string[];
@@ -55,7 +57,6 @@ interface Harness {
 function harness(env: Record<string, string>): Harness {
   const stored: StoredSelfEvaluation[] = [];
   const enqueued: { name: string; payload: unknown }[] = [];
-  const definitions = new Map<string, JobDefinition<never>>();
   const sessions = new Map<string, DiagnosisSessionEntity>();
   const fallbackIds: string[] = [];
   const sessionsService = {
@@ -73,7 +74,6 @@ function harness(env: Record<string, string>): Harness {
     },
   } as unknown as SessionsService;
   const jobs = {
-    define: (d: JobDefinition<never>) => definitions.set(d.name, d),
     enqueue: async (_t: unknown, name: string, payload: unknown) => {
       enqueued.push({ name, payload });
       return { id: 'run' };
@@ -89,7 +89,7 @@ function harness(env: Record<string, string>): Harness {
   const llm = new LlmService(new AppConfig(validateEnvironment(env)));
   const service = new EvaluationService(llm, sessionsService, hooks, jobs, repository, new MetricsService());
   service.onModuleInit();
-  return { service, stored, enqueued, definitions, hooks, sessions, fallbackIds };
+  return { service, stored, enqueued, selfEvaluate: new SelfEvaluateJob(service), retryFallbacks: new RetryFallbacksJob(service, llm), hooks, sessions, fallbackIds };
 }
 
 function jobContext<P>(payload: P, attempt: number): JobContext<P> {
@@ -120,7 +120,7 @@ describe('EvaluationService', () => {
       expect(h.stored[0]).toMatchObject({ source: 'rule', confidence: 80, fallbackReason: 'llm_disabled' });
       expect(h.stored[0].reasoning).toMatch(/no LLM is configured/);
       expect(h.enqueued).toEqual([]);
-      expect(h.definitions.get(RETRY_FALLBACKS_JOB)?.cron).toBeUndefined();
+      expect(h.retryFallbacks.isScheduled()).toBe(false);
     });
 
     it('scores FAILED runs 0 on re-evaluation', async () => {
@@ -163,7 +163,7 @@ describe('EvaluationService', () => {
       expect(h.enqueued).toEqual([{ name: SELF_EVALUATE_JOB, payload: { sessionId: s.id } }]);
       expect(h.stored).toEqual([]);
       expect(fake.chatRequests()).toHaveLength(0);
-      expect(h.definitions.get(RETRY_FALLBACKS_JOB)?.cron).toBe('*/30 * * * *');
+      expect(h.retryFallbacks.isScheduled()).toBe(true);
     });
 
     it('does not bother the LLM with a run that has no answer', async () => {
@@ -184,7 +184,7 @@ describe('EvaluationService', () => {
       expect(h.enqueued).toEqual([]);
       expect(await h.service.evaluateNow(tenantId, s.id)).toMatchObject({ source: 'rule', confidence: 0, fallbackReason: 'run_failed' });
       // a job queued before the run failed stores the rule 0 too
-      await h.definitions.get(SELF_EVALUATE_JOB)!.handler(jobContext({ sessionId: s.id }, 1) as never);
+      await h.selfEvaluate.run(jobContext({ sessionId: s.id }, 1) as never);
       expect(h.stored.map((e) => [e.source, e.confidence, e.fallbackReason])).toEqual([
         ['rule', 0, 'run_failed'],
         ['rule', 0, 'run_failed'],
@@ -198,7 +198,7 @@ describe('EvaluationService', () => {
       const s = sessionRow();
       h.sessions.set(s.id, s);
       fake.replyWith('{"confidence": 86, "reasoning": "答案引用了《伺服报警手册》(score 0.82)，与 E102 对应。"}');
-      await h.definitions.get(SELF_EVALUATE_JOB)!.handler(jobContext({ sessionId: s.id }, 1) as never);
+      await h.selfEvaluate.run(jobContext({ sessionId: s.id }, 1) as never);
       expect(h.stored).toEqual([
         { confidence: 86, reasoning: '答案引用了《伺服报警手册》(score 0.82)，与 E102 对应。', source: 'llm', evaluatedAt: expect.any(String), model: 'judge-1' },
       ]);
@@ -223,7 +223,7 @@ describe('EvaluationService', () => {
       h.sessions.set(s.id, s);
       fake.enqueueChat(reply);
       const started = performance.now();
-      await expect(h.definitions.get(SELF_EVALUATE_JOB)!.handler(jobContext({ sessionId: s.id }, 1) as never)).rejects.toThrow(/retrying/);
+      await expect(h.selfEvaluate.run(jobContext({ sessionId: s.id }, 1) as never)).rejects.toThrow(/retrying/);
       expect(performance.now() - started).toBeLessThan(1_000);
       expect(h.stored[0]).toMatchObject({ source: 'rule', confidence: 80, fallbackReason: reason });
       expect(h.stored[0].reasoning).toMatch(why);
@@ -235,7 +235,7 @@ describe('EvaluationService', () => {
       const s = sessionRow();
       h.sessions.set(s.id, s);
       fake.enqueueChat({ kind: 'malformed' });
-      await expect(h.definitions.get(SELF_EVALUATE_JOB)!.handler(jobContext({ sessionId: s.id }, 3) as never)).resolves.toBeUndefined();
+      await expect(h.selfEvaluate.run(jobContext({ sessionId: s.id }, 3) as never)).resolves.toBeUndefined();
       expect(h.stored[0]).toMatchObject({ source: 'rule', fallbackReason: 'llm_error' });
     });
 

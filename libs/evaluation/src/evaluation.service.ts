@@ -1,7 +1,7 @@
 import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { SystemMessage, HumanMessage } from '@langchain/core/messages';
 import { MetricsService, type TenantId } from '@arbiter/common';
-import { JobsService, type JobContext } from '@arbiter/jobs';
+import { JOB_CATALOG, JobsService, type JobContext, type JobName } from '@arbiter/jobs';
 import { LlmErrorCode, LlmException, LlmService } from '@arbiter/llm';
 import { runFailed, SessionHooks, SessionsService, type DiagnosisSessionEntity, type SelfEvaluation } from '@arbiter/sessions';
 import { EvaluationErrorCode, EvaluationException } from './evaluation.exception.js';
@@ -14,9 +14,9 @@ export type StoredSelfEvaluation = SelfEvaluation & { fallbackReason?: FallbackR
 
 type LlmAttempt = { ok: true; evaluation: StoredSelfEvaluation } | { ok: false; reason: FallbackReason; detail?: string };
 
-export const SELF_EVALUATE_JOB = 'evaluation.self-evaluate';
-export const RETRY_FALLBACKS_JOB = 'evaluation.retry-fallbacks';
-const SELF_EVALUATE_ATTEMPTS = 3;
+export const SELF_EVALUATE_JOB = 'evaluation.self-evaluate' satisfies JobName;
+export const RETRY_FALLBACKS_JOB = 'evaluation.retry-fallbacks' satisfies JobName;
+const SELF_EVALUATE_ATTEMPTS = JOB_CATALOG[SELF_EVALUATE_JOB].maxAttempts;
 
 export interface RetryFallbacksResult {
   attempted: number;
@@ -49,14 +49,6 @@ export class EvaluationService implements OnModuleInit {
 
   onModuleInit(): void {
     this.hooks.onFinished('evaluation', (tenantId, session) => this.onSessionFinished(tenantId, session));
-    this.jobs.define<{ sessionId: string }>({ name: SELF_EVALUATE_JOB, maxAttempts: SELF_EVALUATE_ATTEMPTS, handler: (ctx) => this.runSelfEvaluationJob(ctx) });
-    this.jobs.define<Record<string, never>>({
-      name: RETRY_FALLBACKS_JOB,
-      maxAttempts: 2,
-      // Scheduled only when an LLM is configured (nothing to retry otherwise); manual runs are always possible.
-      ...(this.llm.enabled ? { cron: '*/30 * * * *' } : {}),
-      handler: (ctx) => this.runRetryFallbacksJob(ctx),
-    });
   }
 
   /** Finished-session hook: the rule result now (no LLM), or a durable LLM job. */
@@ -131,7 +123,8 @@ export class EvaluationService implements OnModuleInit {
     return result;
   }
 
-  private async runSelfEvaluationJob(ctx: JobContext<{ sessionId: string }>): Promise<void> {
+  /** The `evaluation.self-evaluate` job: the LLM track for one session; throws to retry while attempts remain. */
+  async runSelfEvaluationJob(ctx: JobContext<{ sessionId: string }>): Promise<void> {
     const session = await this.sessions.get(ctx.tenantId, ctx.payload.sessionId).catch(() => null);
     if (!session) return; // deleted meanwhile: nothing to evaluate
     const ruleOnly = this.ruleOnlyReason(session);
@@ -149,7 +142,8 @@ export class EvaluationService implements OnModuleInit {
     if (ctx.attempt < SELF_EVALUATE_ATTEMPTS) throw new Error(`LLM self-evaluation failed (${attempt.reason}${attempt.detail ? `: ${attempt.detail}` : ''}); retrying`);
   }
 
-  private async runRetryFallbacksJob(ctx: JobContext<Record<string, never>>): Promise<void> {
+  /** The `evaluation.retry-fallbacks` job. */
+  async runRetryFallbacksJob(ctx: JobContext<Record<string, never>>): Promise<void> {
     let reported = { attempted: 0, stillFallback: 0 };
     await this.retryRuleFallbacks(ctx.tenantId, {
       onProgress: async (r) => {

@@ -4,3 +4,4 @@ export * from './evaluation.exception.js';
 export * from './evaluation.repository.js';
 export * from './evaluation.service.js';
 export * from './evaluation.module.js';
+export * from './evaluation.jobs.js';

@@ -1,6 +1,6 @@
-import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { pageRequest, type Page, type TenantId } from '@arbiter/common';
-import { JobsService } from '@arbiter/jobs';
+import { JobsService, type JobName } from '@arbiter/jobs';
 import { EMBEDDING_PROVIDER, type EmbeddingProvider } from '@arbiter/llm';
 import type { CreateIntentRuleDto, UpdateIntentRuleDto } from './dto/intent-rule.dto.js';
 import { encodeVectors } from './intent-embeddings.js';
@@ -10,7 +10,7 @@ import { IntentRouterCache } from './intent-router.cache.js';
 import { INTENT_LIMITS, type IntentRuleView } from './intent.types.js';
 import { validateIntentRuleDef } from './routing/index.js';
 
-export const INTENT_REEMBED_JOB = 'intent.reembed';
+export const INTENT_REEMBED_JOB = 'intent.reembed' satisfies JobName;
 
 export function toRuleView(rule: StoredIntentRule, embedding: EmbeddingSummary | undefined): IntentRuleView {
   return {
@@ -45,7 +45,7 @@ export class IntentRulesService {
     private readonly repository: IntentRepository,
     private readonly cache: IntentRouterCache,
     @Inject(EMBEDDING_PROVIDER) private readonly provider: EmbeddingProvider,
-    @Optional() private readonly jobs?: JobsService,
+    private readonly jobs: JobsService,
   ) {}
 
   async create(tenantId: TenantId, dto: CreateIntentRuleDto): Promise<IntentRuleView> {
@@ -168,11 +168,9 @@ export class IntentRulesService {
       return this.pack(await this.provider.embedDocuments(examples));
     } catch (error) {
       this.logger.warn({ msg: 'embedding intent examples failed; saved without, re-embed queued', tenantId, err: error instanceof Error ? error.message : String(error) });
-      if (this.jobs !== undefined) {
-        await this.jobs.enqueue(tenantId, INTENT_REEMBED_JOB, {}, { trigger: 'event' }).catch((e: unknown) => {
-          this.logger.warn({ msg: 'could not queue intent re-embed', tenantId, err: e instanceof Error ? e.message : String(e) });
-        });
-      }
+      await this.jobs.enqueue(tenantId, INTENT_REEMBED_JOB, {}, { trigger: 'event' }).catch((e: unknown) => {
+        this.logger.warn({ msg: 'could not queue intent re-embed', tenantId, err: e instanceof Error ? e.message : String(e) });
+      });
       return null;
     }
   }

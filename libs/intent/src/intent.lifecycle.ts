@@ -1,16 +1,32 @@
-import { Inject, Injectable, Logger, Optional, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
 import { asTenantId } from '@arbiter/common';
-import { JobsService } from '@arbiter/jobs';
+import { JobHandler, JobsService, type BatchSizePayload, type JobContext, type JobRunner } from '@arbiter/jobs';
 import { EMBEDDING_PROVIDER, type EmbeddingProvider } from '@arbiter/llm';
 import { TenantSeeds } from '@arbiter/tenancy';
 import { IntentRepository } from './intent.repository.js';
 import { INTENT_REEMBED_JOB, IntentRulesService } from './intent-rules.service.js';
 import { DEMO_INTENT_RULES } from './intent.seeds.js';
 
+/** `intent.reembed`: re-embeds the tenant's rule examples (resumable: checkpoint = last rule id). */
+@Injectable()
+@JobHandler(INTENT_REEMBED_JOB)
+export class IntentReembedJob implements JobRunner<typeof INTENT_REEMBED_JOB> {
+  constructor(
+    private readonly rules: IntentRulesService,
+    @Inject(EMBEDDING_PROVIDER) private readonly provider: EmbeddingProvider,
+  ) {}
+
+  async run(ctx: JobContext<BatchSizePayload>): Promise<void> {
+    const checkpoint = typeof ctx.checkpoint === 'string' ? ctx.checkpoint : null;
+    const done = await this.rules.reembed(ctx.tenantId, checkpoint, ctx.payload.batchSize ?? 50, (processed, cp) => ctx.progress({ processed, checkpoint: cp }));
+    await ctx.progress({ details: { rules: done, space: this.provider.id } });
+  }
+}
+
 /**
- * Module wiring: the demo intent set, the `intent.reembed` job (resumable: checkpoint = last rule id),
- * and, at boot, a re-embed run for every tenant whose stored example embeddings belong to another
- * provider (the embedding provider changed) — re-embedding happens in the background, never per request.
+ * Module wiring: the demo intent set and, at boot, a re-embed run for every tenant whose stored
+ * example embeddings belong to another provider (the embedding provider changed) — re-embedding
+ * happens in the background, never per request.
  */
 @Injectable()
 export class IntentLifecycle implements OnModuleInit, OnApplicationBootstrap {
@@ -21,28 +37,16 @@ export class IntentLifecycle implements OnModuleInit, OnApplicationBootstrap {
     private readonly repository: IntentRepository,
     private readonly seeds: TenantSeeds,
     @Inject(EMBEDDING_PROVIDER) private readonly provider: EmbeddingProvider,
-    @Optional() private readonly jobs?: JobsService,
+    private readonly jobs: JobsService,
   ) {}
 
   onModuleInit(): void {
     this.seeds.register('intent', async (tenantId) => {
       for (const rule of DEMO_INTENT_RULES) await this.rules.create(tenantId, rule);
     });
-    this.jobs?.define<{ batchSize?: number }>({
-      name: INTENT_REEMBED_JOB,
-      maxAttempts: 5,
-      handler: async (ctx) => {
-        const checkpoint = typeof ctx.checkpoint === 'string' ? ctx.checkpoint : null;
-        const done = await this.rules.reembed(ctx.tenantId, checkpoint, ctx.payload.batchSize ?? 50, (processed, cp) =>
-          ctx.progress({ processed, checkpoint: cp }),
-        );
-        await ctx.progress({ details: { rules: done, space: this.provider.id } });
-      },
-    });
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    if (this.jobs === undefined) return;
     try {
       const tenants = await this.repository.tenantsWithStaleEmbeddings(this.provider.id);
       for (const tenantId of tenants) await this.jobs.enqueue(asTenantId(tenantId), INTENT_REEMBED_JOB, {}, { trigger: 'event' });

@@ -1,10 +1,11 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { JobsModule } from '@arbiter/jobs';
 import { LlmModule } from '@arbiter/llm';
 import { INTENT_ENTITIES } from './entities/index.js';
 import { IntentAdminController } from './intent-admin.controller.js';
 import { IntentConfigService } from './intent-config.service.js';
-import { IntentLifecycle } from './intent.lifecycle.js';
+import { IntentLifecycle, IntentReembedJob } from './intent.lifecycle.js';
 import { IntentMetrics } from './intent.metrics.js';
 import { IntentRepository } from './intent.repository.js';
 import { IntentRouteController } from './intent-route.controller.js';
@@ -14,9 +15,9 @@ import { IntentService } from './intent.service.js';
 
 /** Hybrid intent routing (seed 004): rule CRUD, tenant config, per-tenant compiled router cache, route + evaluation endpoints. */
 @Module({
-  imports: [TypeOrmModule.forFeature(INTENT_ENTITIES), LlmModule],
+  imports: [TypeOrmModule.forFeature(INTENT_ENTITIES), LlmModule, JobsModule],
   controllers: [IntentAdminController, IntentRouteController],
-  providers: [IntentRepository, IntentMetrics, IntentRouterCache, IntentRulesService, IntentConfigService, IntentService, IntentLifecycle],
+  providers: [IntentRepository, IntentMetrics, IntentRouterCache, IntentRulesService, IntentConfigService, IntentService, IntentLifecycle, IntentReembedJob],
   exports: [IntentService, IntentRulesService, IntentConfigService],
 })
 export class IntentModule {}

@@ -22,8 +22,12 @@ export interface JobContext<P = Record<string, unknown>> {
   progress(update: JobProgress): Promise<void>;
 }
 
+/** Names of ad-hoc jobs defined by the jobs framework's own tests (`JobsService.defineAdHoc`). */
+export type AdHocJobName = `test.${string}`;
+
+/** An ad-hoc job (tests); production jobs are declared in JOB_CATALOG with a `@JobHandler` provider. */
 export interface JobDefinition<P = Record<string, unknown>> {
-  name: string;
+  name: AdHocJobName;
   handler: (ctx: JobContext<P>) => Promise<void>;
   /** Attempts before the run is marked failed (default 3). */
   maxAttempts?: number;

@@ -1,16 +1,19 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { CommonModule } from '@arbiter/common';
 import { JobRunEntity } from './job-run.entity.js';
 import { JobQueueRepository } from './job-queue.repository.js';
 import { JobRunsRepository } from './job-runs.repository.js';
+import { JobsCleanupJob } from './jobs-cleanup.job.js';
 import { JobsController } from './jobs.controller.js';
 import { JobsService } from './jobs.service.js';
 
-@Global()
+/** Durable jobs (`JobsService`), the job-run endpoints and the `jobs.cleanup` job. Import it where you enqueue or handle a job. */
 @Module({
-  imports: [TypeOrmModule.forFeature([JobRunEntity])],
+  imports: [TypeOrmModule.forFeature([JobRunEntity]), DiscoveryModule, CommonModule],
   controllers: [JobsController],
-  providers: [JobRunsRepository, JobQueueRepository, JobsService],
+  providers: [JobRunsRepository, JobQueueRepository, JobsService, JobsCleanupJob],
   exports: [JobsService],
 })
 export class JobsModule {}

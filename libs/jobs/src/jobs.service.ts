@@ -1,4 +1,5 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { DiscoveryService } from '@nestjs/core';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { asTenantId, MetricsService, pageRequest, type Page, type TenantId } from '@arbiter/common';
@@ -6,20 +7,29 @@ import { AppConfig } from '@arbiter/config';
 import type { JobRunEntity, JobRunStatus, JobTrigger } from './job-run.entity.js';
 import { JobQueueRepository, type ClaimedRun } from './job-queue.repository.js';
 import { JobRunsRepository } from './job-runs.repository.js';
-import { JobLeaseLostError, retryDelayMs, type JobContext, type JobDefinition } from './job.types.js';
+import { JOB_CATALOG, JOB_NAMES, isJobName, type JobName, type JobPayload } from './job-catalog.js';
+import { bindJobHandlers, JobHandler, type JobRunner } from './job-handler.js';
+import { JobLeaseLostError, retryDelayMs, type AdHocJobName, type JobContext, type JobDefinition } from './job.types.js';
 import { JobsErrorCode, JobsException } from './jobs.exception.js';
 import { nextTick, parseScheduleOverrides, assertValidCron } from './schedule.js';
 
-const DEFAULT_MAX_ATTEMPTS = 3;
+/** A runnable job: a catalogued one bound to its handler at boot, or an ad-hoc test job. */
+interface BoundJob {
+  maxAttempts: number;
+  cron: string | null;
+  handler: (ctx: JobContext<never>) => Promise<void>;
+}
 
 /**
  * Durable jobs on PostgreSQL. Any process may enqueue; processes with JOBS_ENABLED execute
- * (one run at a time each, claimed with SKIP LOCKED under a renewable lease).
+ * (one run at a time each, claimed with SKIP LOCKED under a renewable lease). The jobs are those of
+ * JOB_CATALOG, each run by the provider marked `@JobHandler(name)`; the boot fails unless every
+ * catalogued name has exactly one handler.
  */
 @Injectable()
-export class JobsService implements OnApplicationBootstrap, OnModuleDestroy {
+export class JobsService implements OnModuleInit, OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('Jobs');
-  private readonly definitions = new Map<string, JobDefinition<never>>();
+  private readonly definitions = new Map<string, BoundJob>();
   private readonly workerId = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
   private readonly nextTicks = new Map<string, Date>();
   private readonly schedules: Record<string, string>;
@@ -33,6 +43,7 @@ export class JobsService implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly config: AppConfig,
     private readonly runs: JobRunsRepository,
     private readonly queue: JobQueueRepository,
+    private readonly discovery: DiscoveryService,
     metrics: MetricsService,
   ) {
     this.schedules = parseScheduleOverrides(config.jobs.schedules);
@@ -40,10 +51,26 @@ export class JobsService implements OnApplicationBootstrap, OnModuleDestroy {
     this.runDuration = metrics.histogram('arbiter_job_run_duration_seconds', 'Job run attempt duration', ['job'], [0.01, 0.1, 0.5, 1, 5, 15, 60, 300, 1800]);
   }
 
-  define<P>(definition: JobDefinition<P>): void {
+  /** The boot check: binds every catalogued job to its one `@JobHandler` provider (throws otherwise). */
+  onModuleInit(): void {
+    const found = this.discovery.getProviders({ metadataKey: JobHandler.KEY }).flatMap((wrapper) => {
+      const name = this.discovery.getMetadataByDecorator(JobHandler, wrapper);
+      return name && wrapper.instance ? [{ name, source: `${wrapper.name} in ${wrapper.host?.name ?? '?'}`, runner: wrapper.instance as JobRunner<JobName> }] : [];
+    });
+    for (const [name, { runner }] of bindJobHandlers(JOB_NAMES, found)) {
+      const spec: { maxAttempts: number; cron?: string } = JOB_CATALOG[name as JobName];
+      if (spec.cron) assertValidCron(spec.cron);
+      const scheduled = runner.isScheduled?.() ?? true;
+      this.definitions.set(name, { maxAttempts: spec.maxAttempts, cron: scheduled ? (spec.cron ?? null) : null, handler: (ctx) => runner.run(ctx) });
+    }
+  }
+
+  /** An ad-hoc job outside the catalog, for the jobs framework's own tests (names start with `test.`). */
+  defineAdHoc<P>(definition: JobDefinition<P>): void {
+    if (!definition.name.startsWith('test.') || isJobName(definition.name)) throw new Error(`Ad-hoc job names start with "test.": ${definition.name}`);
     if (this.definitions.has(definition.name)) throw new Error(`Job ${definition.name} is defined twice`);
     if (definition.cron) assertValidCron(definition.cron);
-    this.definitions.set(definition.name, definition as unknown as JobDefinition<never>);
+    this.definitions.set(definition.name, { maxAttempts: definition.maxAttempts ?? 3, cron: definition.cron ?? null, handler: definition.handler as (ctx: JobContext<never>) => Promise<void> });
   }
 
   /** The effective cron of a job (JOBS_SCHEDULES override, else its default), or null when unscheduled. */
@@ -53,14 +80,23 @@ export class JobsService implements OnApplicationBootstrap, OnModuleDestroy {
     return override ?? this.definitions.get(name)?.cron ?? null;
   }
 
-  async enqueue(tenantId: TenantId, name: string, payload: Record<string, unknown> = {}, options: { trigger?: JobTrigger; scheduleKey?: string } = {}): Promise<JobRunEntity | null> {
+  async enqueue<N extends JobName | AdHocJobName>(
+    tenantId: TenantId,
+    name: N,
+    payload?: N extends JobName ? JobPayload<N> : Record<string, unknown>,
+    options: { trigger?: JobTrigger; scheduleKey?: string } = {},
+  ): Promise<JobRunEntity | null> {
+    return this.insertRun(tenantId, name, { ...payload }, options);
+  }
+
+  private async insertRun(tenantId: TenantId, name: string, payload: Record<string, unknown>, options: { trigger?: JobTrigger; scheduleKey?: string }): Promise<JobRunEntity | null> {
     const definition = this.definitions.get(name);
     if (!definition) throw new JobsException(JobsErrorCode.UnknownJob, name);
     const run = await this.runs.insert(tenantId, {
       name,
       trigger: options.trigger ?? 'manual',
       payload,
-      maxAttempts: definition.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
+      maxAttempts: definition.maxAttempts,
       scheduleKey: options.scheduleKey,
     });
     if (run) this.wake();
@@ -100,7 +136,7 @@ export class JobsService implements OnApplicationBootstrap, OnModuleDestroy {
       if (due > now) continue;
       const slot = due.toISOString();
       for (const tenantId of await this.queue.tenantIds()) {
-        const run = await this.enqueue(asTenantId(tenantId), name, {}, { trigger: 'schedule', scheduleKey: `${name}@${slot}@${tenantId}` });
+        const run = await this.insertRun(asTenantId(tenantId), name, {}, { trigger: 'schedule', scheduleKey: `${name}@${slot}@${tenantId}` });
         if (run) created++;
       }
       this.nextTicks.set(name, nextTick(cron, now));

@@ -5,7 +5,6 @@ export * from './stats-assembler.js';
 // Nest module and its providers
 export * from './monitoring.repository.js';
 export * from './monitoring.service.js';
-export * from './jobs-cleanup.job.js';
 export * from './monitoring.module.js';
 export * from './dto/monitoring-query.dto.js';
 export * from './dto/monitoring-response.dto.js';

@@ -324,24 +324,4 @@ export class MonitoringRepository {
       return { sessions, coverage };
     });
   }
-
-  /**
-   * Deletes up to `limit` finished (succeeded/failed) job runs of the tenant created before the
-   * retention cutoff, never `keepRunId` (the cleanup run itself). Returns how many were deleted.
-   */
-  async deleteOldJobRuns(tenantId: TenantId, retentionDays: number, keepRunId: string, limit: number): Promise<number> {
-    const rows: unknown[] = await this.dataSource.query(
-      `WITH victims AS (
-         SELECT r.id FROM job_run r
-         WHERE r.tenant_id = $1 AND r.created_at < now() - make_interval(days => $2::int)
-           AND r.status IN ('succeeded', 'failed') AND r.id <> $3
-         ORDER BY r.created_at, r.id
-         LIMIT $4
-       ),
-       gone AS (DELETE FROM job_run r USING victims v WHERE r.id = v.id AND r.tenant_id = $1 RETURNING 1)
-       SELECT count(*)::int AS n FROM gone`,
-      [tenantId, retentionDays, keepRunId, limit],
-    );
-    return (rows[0] as { n: number } | undefined)?.n ?? 0;
-  }
 }

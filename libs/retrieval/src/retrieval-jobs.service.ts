@@ -1,7 +1,7 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleInit, Optional } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { asTenantId } from '@arbiter/common';
 import type { TenantId } from '@arbiter/common';
-import { JobsService } from '@arbiter/jobs';
+import { JobHandler, JobsService, type JobContext, type JobName, type JobRunner } from '@arbiter/jobs';
 import { EMBEDDING_PROVIDER, type EmbeddingProvider } from '@arbiter/llm';
 import { ActionMemoryService } from './action-memory.service.js';
 import { chunkText } from './chunker.js';
@@ -13,73 +13,27 @@ import { KnowledgeService } from './knowledge.service.js';
 import { RetrievalSettingsService } from './retrieval-settings.service.js';
 import { VectorIndexService } from './vector-index.service.js';
 
-export const MEMORY_EXPIRY_JOB = 'retrieval.memory-expiry';
-export const REEMBED_JOB = 'retrieval.reembed';
-export const LEXICAL_REINDEX_JOB = 'retrieval.lexical-reindex';
+export const MEMORY_EXPIRY_JOB = 'retrieval.memory-expiry' satisfies JobName;
+export const REEMBED_JOB = 'retrieval.reembed' satisfies JobName;
+export const LEXICAL_REINDEX_JOB = 'retrieval.lexical-reindex' satisfies JobName;
 
 /**
- * Jobs of the retrieval module: action-memory expiry (hourly) and re-embedding into the configured
- * provider's vector space (manual, resumable: the checkpoint is the last document id done). Lookups
- * keep working during a re-embed: they search the documents already in the new space, and chunks of
- * the old space are dropped only once every document has been re-embedded.
+ * The work behind the retrieval jobs: lexical re-index and re-embedding into the configured
+ * provider's vector space. Lookups keep working during a re-embed: they search the documents already
+ * in the new space, and chunks of the old space are dropped only once every document has been re-embedded.
  */
 @Injectable()
-export class RetrievalJobs implements OnModuleInit, OnApplicationBootstrap {
+export class RetrievalJobs {
   private readonly logger = new Logger('RetrievalJobs');
 
   constructor(
-    private readonly memory: ActionMemoryService,
     private readonly repository: KnowledgeRepository,
     private readonly knowledge: KnowledgeService,
     private readonly settings: RetrievalSettingsService,
     private readonly index: VectorIndexService,
     private readonly lexical: LexicalRepository,
     @Inject(EMBEDDING_PROVIDER) private readonly provider: EmbeddingProvider,
-    @Optional() private readonly jobs?: JobsService,
   ) {}
-
-  onModuleInit(): void {
-    if (!this.jobs) return;
-    this.jobs.define({
-      name: MEMORY_EXPIRY_JOB,
-      cron: '17 * * * *',
-      handler: async (ctx) => {
-        await this.memory.purgeExpired(ctx.tenantId, (deleted) => ctx.progress({ processed: deleted }));
-      },
-    });
-    this.jobs.define<{ batchSize?: number }>({
-      name: LEXICAL_REINDEX_JOB,
-      maxAttempts: 5,
-      handler: async (ctx) => {
-        const done = await this.reindexLexical(ctx.tenantId, (ctx.checkpoint as string | null) ?? null, ctx.payload.batchSize ?? 100, (processed, checkpoint) =>
-          ctx.progress({ processed, checkpoint }),
-        );
-        await ctx.progress({ details: { documents: done, analyzerVersion: LEXICAL_ANALYZER_VERSION } });
-      },
-    });
-    this.jobs.define<{ batchSize?: number }>({
-      name: REEMBED_JOB,
-      maxAttempts: 5,
-      handler: async (ctx) => {
-        const done = await this.reembed(ctx.tenantId, (ctx.checkpoint as string | null) ?? null, ctx.payload.batchSize ?? 50, (processed, checkpoint) =>
-          ctx.progress({ processed, checkpoint }),
-        );
-        await ctx.progress({ details: { documents: done, space: this.provider.id } });
-      },
-    });
-  }
-
-  /**
-   * Documents stored before the lexical index existed, or indexed by an older analyzer, are
-   * (re)indexed by a job enqueued once per tenant and analyzer version; lookups meanwhile find them
-   * through the vector index and exact hits.
-   */
-  async onApplicationBootstrap(): Promise<void> {
-    if (!this.jobs) return;
-    for (const tenantId of await this.lexical.tenantsWithStaleDocuments(LEXICAL_ANALYZER_VERSION)) {
-      await this.jobs.enqueue(asTenantId(tenantId), LEXICAL_REINDEX_JOB, {}, { scheduleKey: `${LEXICAL_REINDEX_JOB}@v${LEXICAL_ANALYZER_VERSION}@${tenantId}` });
-    }
-  }
 
   /** Rebuilds the lexical postings of every document indexed by another analyzer version; returns how many. */
   async reindexLexical(tenantId: TenantId, afterId: string | null, batchSize: number, progress?: (processed: number, checkpoint: string) => Promise<void>): Promise<number> {
@@ -125,5 +79,60 @@ export class RetrievalJobs implements OnModuleInit, OnApplicationBootstrap {
     const dropped = await this.repository.dropOtherSpaces(tenantId, space);
     this.logger.log({ msg: 're-embed finished', tenantId, documents: total, droppedChunks: dropped, space: space.model });
     return total;
+  }
+}
+
+/** `retrieval.memory-expiry`: deletes the tenant's expired action-memory rows in batches. */
+@Injectable()
+@JobHandler(MEMORY_EXPIRY_JOB)
+export class MemoryExpiryJob implements JobRunner<typeof MEMORY_EXPIRY_JOB> {
+  constructor(private readonly memory: ActionMemoryService) {}
+
+  async run(ctx: JobContext): Promise<void> {
+    await this.memory.purgeExpired(ctx.tenantId, (deleted) => ctx.progress({ processed: deleted }));
+  }
+}
+
+/** `retrieval.lexical-reindex` (resumable: the checkpoint is the last document id done). */
+@Injectable()
+@JobHandler(LEXICAL_REINDEX_JOB)
+export class LexicalReindexJob implements JobRunner<typeof LEXICAL_REINDEX_JOB>, OnApplicationBootstrap {
+  constructor(
+    private readonly work: RetrievalJobs,
+    private readonly lexical: LexicalRepository,
+    private readonly jobs: JobsService,
+  ) {}
+
+  /**
+   * Documents stored before the lexical index existed, or indexed by an older analyzer, are
+   * (re)indexed by a job enqueued once per tenant and analyzer version; lookups meanwhile find them
+   * through the vector index and exact hits.
+   */
+  async onApplicationBootstrap(): Promise<void> {
+    for (const tenantId of await this.lexical.tenantsWithStaleDocuments(LEXICAL_ANALYZER_VERSION)) {
+      await this.jobs.enqueue(asTenantId(tenantId), LEXICAL_REINDEX_JOB, {}, { scheduleKey: `${LEXICAL_REINDEX_JOB}@v${LEXICAL_ANALYZER_VERSION}@${tenantId}` });
+    }
+  }
+
+  async run(ctx: JobContext<{ batchSize?: number }>): Promise<void> {
+    const checkpoint = typeof ctx.checkpoint === 'string' ? ctx.checkpoint : null;
+    const done = await this.work.reindexLexical(ctx.tenantId, checkpoint, ctx.payload.batchSize ?? 100, (processed, cp) => ctx.progress({ processed, checkpoint: cp }));
+    await ctx.progress({ details: { documents: done, analyzerVersion: LEXICAL_ANALYZER_VERSION } });
+  }
+}
+
+/** `retrieval.reembed` (manual, resumable: the checkpoint is the last document id done). */
+@Injectable()
+@JobHandler(REEMBED_JOB)
+export class ReembedJob implements JobRunner<typeof REEMBED_JOB> {
+  constructor(
+    private readonly work: RetrievalJobs,
+    @Inject(EMBEDDING_PROVIDER) private readonly provider: EmbeddingProvider,
+  ) {}
+
+  async run(ctx: JobContext<{ batchSize?: number }>): Promise<void> {
+    const checkpoint = typeof ctx.checkpoint === 'string' ? ctx.checkpoint : null;
+    const done = await this.work.reembed(ctx.tenantId, checkpoint, ctx.payload.batchSize ?? 50, (processed, cp) => ctx.progress({ processed, checkpoint: cp }));
+    await ctx.progress({ details: { documents: done, space: this.provider.id } });
   }
 }

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { JobsModule } from '@arbiter/jobs';
 import { LlmModule } from '@arbiter/llm';
 import { ActionMemoryRepository } from './action-memory.repository.js';
 import { ActionMemoryService } from './action-memory.service.js';
@@ -12,14 +13,14 @@ import { LexicalRepository } from './lexical.repository.js';
 import { GradingService } from './grading.service.js';
 import { KnowledgeService } from './knowledge.service.js';
 import { LookupService } from './lookup.service.js';
-import { RetrievalJobs } from './retrieval-jobs.service.js';
+import { LexicalReindexJob, MemoryExpiryJob, ReembedJob, RetrievalJobs } from './retrieval-jobs.service.js';
 import { RetrievalSettingsRepository } from './retrieval-settings.repository.js';
 import { RetrievalSettingsService } from './retrieval-settings.service.js';
 import { VectorIndexService } from './vector-index.service.js';
 
 /** Knowledge base (pgvector), graded lookup with persisted action memory, retrieval confidence. */
 @Module({
-  imports: [TypeOrmModule.forFeature(RETRIEVAL_ENTITIES), LlmModule],
+  imports: [TypeOrmModule.forFeature(RETRIEVAL_ENTITIES), LlmModule, JobsModule],
   controllers: [KnowledgeController],
   providers: [
     KnowledgeHttpSetup,
@@ -35,6 +36,9 @@ import { VectorIndexService } from './vector-index.service.js';
     ActionMemoryService,
     VectorIndexService,
     RetrievalJobs,
+    MemoryExpiryJob,
+    LexicalReindexJob,
+    ReembedJob,
   ],
   exports: [KnowledgeService, LookupService, ActionMemoryService, RetrievalSettingsService],
 })

@@ -1,13 +1,11 @@
-import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from '@arbiter/config';
-import { JobsService, type JobContext } from '@arbiter/jobs';
+import { JobHandler, type JobContext, type JobName, type JobRunner } from '@arbiter/jobs';
 import type { DiagnosisSessionEntity } from './diagnosis-session.entity.js';
 import { SessionsRepository } from './sessions.repository.js';
 import { SessionsService } from './sessions.service.js';
 
-export const SESSIONS_REPAIR_JOB = 'sessions.repair';
-/** Every 5 minutes, at :02, :07, … (off the :00/:15 ticks of the other jobs; override with JOBS_SCHEDULES). */
-export const SESSIONS_REPAIR_CRON = '2-59/5 * * * *';
+export const SESSIONS_REPAIR_JOB = 'sessions.repair' satisfies JobName;
 export const SESSIONS_REPAIR_BATCH = 200;
 /** Hooks normally run right after the commit; only sessions finished longer ago than this are repaired. */
 export const HOOKS_GRACE_MS = 120_000;
@@ -27,25 +25,25 @@ export interface SessionsRepairResult {
  * Idempotent: the hooks are, and a session leaves the backlog once they all succeeded.
  */
 @Injectable()
-export class SessionsRepairJob implements OnModuleInit {
+@JobHandler(SESSIONS_REPAIR_JOB)
+export class SessionsRepairJob implements JobRunner<typeof SESSIONS_REPAIR_JOB> {
   private readonly logger = new Logger('SessionsRepair');
 
   constructor(
-    private readonly jobs: JobsService,
     private readonly repository: SessionsRepository,
     private readonly sessions: SessionsService,
     private readonly config: AppConfig,
   ) {}
 
-  onModuleInit(): void {
-    this.jobs.define<Record<string, unknown>>({ name: SESSIONS_REPAIR_JOB, cron: SESSIONS_REPAIR_CRON, maxAttempts: 3, handler: async (ctx) => void (await this.run(ctx)) });
+  async run(ctx: Pick<JobContext, 'tenantId' | 'progress'>): Promise<void> {
+    await this.repair(ctx);
   }
 
-  async run(ctx: Pick<JobContext, 'tenantId' | 'progress'>, now = new Date()): Promise<SessionsRepairResult> {
+  async repair(ctx: Pick<JobContext, 'tenantId' | 'progress'>, now = new Date()): Promise<SessionsRepairResult> {
     const timeoutMs = this.config.sessions.runningTimeoutMs;
     const reason = `abandoned: still RUNNING ${Math.round(timeoutMs / 1000)} s after it started (the process running the turn stopped); closed by ${SESSIONS_REPAIR_JOB}`;
     const result: SessionsRepairResult = { abandoned: 0, hooksRun: 0, hooksFailed: 0 };
-    const repair = async (session: DiagnosisSessionEntity) => {
+    const repairOne = async (session: DiagnosisSessionEntity) => {
       if (await this.sessions.runFinishedHooks(ctx.tenantId, session)) result.hooksRun++;
       else result.hooksFailed++;
     };
@@ -53,11 +51,11 @@ export class SessionsRepairJob implements OnModuleInit {
       const closed = await this.repository.failAbandoned(ctx.tenantId, new Date(now.getTime() - timeoutMs), reason, SESSIONS_REPAIR_BATCH);
       result.abandoned += closed.length;
       if (closed.length) this.logger.warn({ msg: 'abandoned RUNNING sessions closed as FAILED', tenantId: ctx.tenantId, sessionIds: closed.map((s) => s.id) });
-      for (const session of closed) await repair(session);
+      for (const session of closed) await repairOne(session);
       if (closed.length < SESSIONS_REPAIR_BATCH) break;
     }
     // One pass over the backlog: a session whose hooks keep failing is retried on the next tick, not in a loop.
-    for (const session of await this.repository.findHooksPending(ctx.tenantId, new Date(now.getTime() - HOOKS_GRACE_MS), SESSIONS_REPAIR_BATCH)) await repair(session);
+    for (const session of await this.repository.findHooksPending(ctx.tenantId, new Date(now.getTime() - HOOKS_GRACE_MS), SESSIONS_REPAIR_BATCH)) await repairOne(session);
     await ctx.progress({ processed: result.abandoned + result.hooksRun, failed: result.hooksFailed, details: { ...result } });
     return result;
   }

@@ -1,0 +1,33 @@
+import { Injectable } from '@nestjs/common';
+import { JobHandler, type JobContext, type JobRunner, type NoPayload } from '@arbiter/jobs';
+import { LlmService } from '@arbiter/llm';
+import { EvaluationService, RETRY_FALLBACKS_JOB, SELF_EVALUATE_JOB } from './evaluation.service.js';
+
+/** `evaluation.self-evaluate`: the LLM self-evaluation of one finished session. */
+@Injectable()
+@JobHandler(SELF_EVALUATE_JOB)
+export class SelfEvaluateJob implements JobRunner<typeof SELF_EVALUATE_JOB> {
+  constructor(private readonly evaluation: EvaluationService) {}
+
+  run(ctx: JobContext<{ sessionId: string }>): Promise<void> {
+    return this.evaluation.runSelfEvaluationJob(ctx);
+  }
+}
+
+/** `evaluation.retry-fallbacks`: scheduled only when an LLM is configured (nothing to retry otherwise); manual runs always work. */
+@Injectable()
+@JobHandler(RETRY_FALLBACKS_JOB)
+export class RetryFallbacksJob implements JobRunner<typeof RETRY_FALLBACKS_JOB> {
+  constructor(
+    private readonly evaluation: EvaluationService,
+    private readonly llm: LlmService,
+  ) {}
+
+  isScheduled(): boolean {
+    return this.llm.enabled;
+  }
+
+  run(ctx: JobContext<NoPayload>): Promise<void> {
+    return this.evaluation.runRetryFallbacksJob(ctx);
+  }
+}

@@ -1,0 +1,71 @@
+/**
+ * The one registry of background jobs: every job's name, payload type, retry policy and default
+ * schedule. A job's handler is a provider in its owner's lib marked `@JobHandler('<name>')`
+ * (see `job-handler.ts`); at boot `JobsService` checks that every name here has exactly one handler.
+ *
+ * Adding a job: one entry here, one `<job>.job.ts` handler class in the owner lib, listed in that
+ * lib module's providers. Schedules are overridable per name with JOBS_SCHEDULES (`"off"` disables).
+ */
+
+/** Payload of jobs that walk a tenant's documents or rules in batches (the checkpoint is the last id done). */
+export interface BatchSizePayload {
+  batchSize?: number;
+}
+
+/** `coverage.backfill`: the window is resolved to timestamps when enqueued so a retry uses the same one. */
+export interface CoverageBackfillPayload {
+  evaluatorVersion?: string;
+  from?: string | null;
+  to?: string | null;
+  fromTs?: string | null;
+  toTs?: string | null;
+  timeZone?: string;
+}
+
+/** A job without payload (scheduled sweeps). */
+export type NoPayload = Record<string, never>;
+
+export interface JobSpec<P extends object> {
+  /** The lib whose handler runs the job. */
+  readonly owner: string;
+  /** Attempts before the run is marked failed (retried with exponential backoff in between). */
+  readonly maxAttempts: number;
+  /** Default cron schedule (UTC): one run per tenant per tick, exactly once across replicas. */
+  readonly cron?: string;
+  /** Type-only: the payload the job is enqueued with. */
+  readonly payload?: P;
+}
+
+function job<P extends object = NoPayload>(spec: Omit<JobSpec<P>, 'payload'>): JobSpec<P> {
+  return spec;
+}
+
+export const JOB_CATALOG = {
+  /** Decides succeeded sessions that have no coverage decision for a version (manual window, or a 48 h sweep). */
+  'coverage.backfill': job<CoverageBackfillPayload>({ owner: 'coverage', maxAttempts: 5, cron: '*/15 * * * *' }),
+  /** The LLM self-evaluation of one finished session, off the request path. */
+  'evaluation.self-evaluate': job<{ sessionId: string }>({ owner: 'evaluation', maxAttempts: 3 }),
+  /** Re-runs the LLM track for rule fallbacks whose LLM call failed; scheduled only when an LLM is configured. */
+  'evaluation.retry-fallbacks': job({ owner: 'evaluation', maxAttempts: 2, cron: '*/30 * * * *' }),
+  /** Re-embeds intent examples into the configured embedding provider's space. */
+  'intent.reembed': job<BatchSizePayload>({ owner: 'intent', maxAttempts: 5 }),
+  /** Deletes finished job runs older than JOBS_RUN_RETENTION_DAYS (daily, 03:17 UTC). */
+  'jobs.cleanup': job({ owner: 'jobs', maxAttempts: 3, cron: '17 3 * * *' }),
+  /** Deletes expired action-memory rows (hourly at :17). */
+  'retrieval.memory-expiry': job({ owner: 'retrieval', maxAttempts: 3, cron: '17 * * * *' }),
+  /** Re-embeds knowledge documents into the configured provider's vector space. */
+  'retrieval.reembed': job<BatchSizePayload>({ owner: 'retrieval', maxAttempts: 5 }),
+  /** Rebuilds lexical postings of documents indexed by another analyzer version. */
+  'retrieval.lexical-reindex': job<BatchSizePayload>({ owner: 'retrieval', maxAttempts: 5 }),
+  /** Crash recovery: closes abandoned RUNNING sessions, runs finished-session hooks a crash skipped (:02, :07, …). */
+  'sessions.repair': job({ owner: 'sessions', maxAttempts: 3, cron: '2-59/5 * * * *' }),
+} as const satisfies Record<string, JobSpec<object>>;
+
+export type JobName = keyof typeof JOB_CATALOG;
+export type JobPayload<N extends JobName> = (typeof JOB_CATALOG)[N] extends JobSpec<infer P> ? P : never;
+
+export const JOB_NAMES = Object.keys(JOB_CATALOG) as JobName[];
+
+export function isJobName(name: string): name is JobName {
+  return Object.hasOwn(JOB_CATALOG, name);
+}
