@@ -1,9 +1,9 @@
 import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { DataSource } from 'typeorm';
+import { DataSource, type Logger } from 'typeorm';
 import { asTenantId, type TenantId } from '@arbiter/common';
 import { detectSchemaDrift } from '@arbiter/database';
-import { ConversationEntity, DiagnosisSessionEntity, ToolInvocationEntity } from '@arbiter/sessions';
+import { ConversationEntity, DiagnosisSessionEntity, SessionFeedbackState, ToolInvocationEntity } from '@arbiter/sessions';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
 import { CaseLibraryEntity } from './case-library.entity.js';
 import { FeedbackRepository } from './feedback.repository.js';
@@ -15,6 +15,25 @@ describe('FeedbackRepository on a real database', () => {
   let repo: FeedbackRepository;
   let tenant: TenantId;
   let other: TenantId;
+  /** Statements this DataSource sent while `counting` (BEGIN/COMMIT included: TypeORM logs every query). */
+  let counting: string[] | null = null;
+  const countingLogger: Logger = {
+    logQuery: (query) => void counting?.push(query.replace(/\s+/g, ' ').slice(0, 60)),
+    logQueryError: () => undefined,
+    logQuerySlow: () => undefined,
+    logSchemaBuild: () => undefined,
+    logMigration: () => undefined,
+    log: () => undefined,
+  };
+  async function statementsOf(fn: () => Promise<unknown>): Promise<string[]> {
+    counting = [];
+    try {
+      await fn();
+      return counting;
+    } finally {
+      counting = null;
+    }
+  }
 
   async function session(tenantId: TenantId, status: string, answer: string | null = '请按住急停复位键三秒'): Promise<string> {
     const conv = await db.pool.query<{ id: string }>(`INSERT INTO conversation (tenant_id) VALUES ($1) RETURNING id`, [tenantId]);
@@ -40,10 +59,10 @@ describe('FeedbackRepository on a real database', () => {
       entities: [ConversationEntity, DiagnosisSessionEntity, ToolInvocationEntity, SessionFeedbackEntity, CaseLibraryEntity],
       synchronize: false,
       installExtensions: false,
-      logging: false,
+      logger: countingLogger,
       extra: { max: 8 },
     }).initialize();
-    repo = new FeedbackRepository(ds);
+    repo = new FeedbackRepository(ds, new SessionFeedbackState());
     const t = await db.pool.query<{ id: string }>(`INSERT INTO tenant (name) VALUES ('fb-a'), ('fb-b') RETURNING id`);
     tenant = asTenantId(t.rows[0].id);
     other = asTenantId(t.rows[1].id);
@@ -89,6 +108,15 @@ describe('FeedbackRepository on a real database', () => {
     const foreign = await session(other, 'SUCCESS');
     expect(await repo.applyFeedback(tenant, foreign, 'useful', undefined)).toEqual({ kind: 'not_found' });
     expect(await state(foreign)).toMatchObject({ status: 'SUCCESS', feedback: null, cases: [] });
+  });
+
+  it('a first post is two statements (read, then one CTE write), a repeat one read, a rejection one read (docs/hot-paths.md)', async () => {
+    const id = await session(tenant, 'SUCCESS');
+    expect(await statementsOf(() => repo.applyFeedback(tenant, id, 'useful', undefined))).toHaveLength(2);
+    expect(await statementsOf(() => repo.applyFeedback(tenant, id, 'useful', undefined))).toHaveLength(1);
+    expect(await statementsOf(() => repo.applyFeedback(tenant, id, 'not_useful', undefined))).toHaveLength(2);
+    const running = await session(tenant, 'RUNNING');
+    expect(await statementsOf(() => repo.applyFeedback(tenant, running, 'useful', undefined))).toHaveLength(1);
   });
 
   it('50 concurrent identical posts create exactly one case', async () => {

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { Keyset, type KeysetCursor, type KeysetRow, type TenantId } from '@arbiter/common';
-import type { FeedbackValue, SelfEvaluation, SessionStatus } from '@arbiter/sessions';
+import { SessionFeedbackState, type FeedbackValue, type SelfEvaluation, type SessionStatus } from '@arbiter/sessions';
 import { decideFeedback, type FeedbackRejection } from './feedback-transition.js';
 import type { CaseSourceType, FaultCategory } from './feedback.types.js';
 
@@ -53,6 +53,9 @@ const CASE_KEYSET = new Keyset('created_at', 'id');
 const CASE_COLUMNS = `id, session_id AS "sessionId", query, answer, fault_category AS "faultCategory", error_code AS "errorCode",
   source_type AS "sourceType", created_at AS "createdAt", updated_at AS "updatedAt", ${CASE_KEYSET.columns}`;
 
+/** Attempts of one post; every failed one means another post on the same session applied meanwhile. */
+const MAX_FEEDBACK_ATTEMPTS = 100;
+
 /** Rows of `em.query`: TypeORM returns `[rows, affected]` for UPDATE/DELETE and `rows` otherwise. */
 function rowsOf<T>(result: unknown): T[] {
   if (Array.isArray(result) && result.length === 2 && Array.isArray(result[0]) && typeof result[1] === 'number') return result[0] as T[];
@@ -62,86 +65,106 @@ function rowsOf<T>(result: unknown): T[] {
 /** Feedback and case-library SQL; every method is scoped by the tenant id it takes first. */
 @Injectable()
 export class FeedbackRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly sessionState: SessionFeedbackState,
+  ) {}
 
   /**
-   * Applies one feedback post in a single transaction, serialized per session by a row lock on the
-   * session: the state machine decides from what is committed, so concurrent posts cannot
-   * interleave (one case per session, status and feedback always consistent).
+   * Applies one feedback post in at most two statements and no explicit transaction (docs/hot-paths.md,
+   * "Feedback"): one read of the session, its feedback row and its active case (one snapshot), the pure
+   * state machine, then — when the state changes — one statement whose CTEs compare-and-set the session's
+   * status and feedback (the sessions lib's fragment) and, only if that applied, upsert the feedback row
+   * and activate or retract the case: all or nothing. Concurrent posts that decided from the same state
+   * serialize on the session row lock the UPDATE takes; exactly one applies, the others see no row back
+   * and decide again from what is now committed (a repeat is then `unchanged`). A repeat is one read.
    */
-  applyFeedback(tenantId: TenantId, sessionId: string, requested: FeedbackValue, comment: string | undefined): Promise<FeedbackOutcome> {
-    return this.dataSource.transaction(async (em) => {
-      // Lock the session row in a statement of its own, then read the feedback and case rows in a
-      // second statement. Under READ COMMITTED each statement takes a new snapshot: a post that waited
-      // for the lock must see the case the first post committed. (Joined into the locking statement,
-      // those rows would come from the snapshot taken before the wait — only the locked row is re-read.)
-      const [session] = rowsOf<{ status: SessionStatus; feedback: FeedbackValue | null; answer: string | null; query: string }>(
-        await em.query(`SELECT status, feedback, answer, query FROM diagnosis_session WHERE tenant_id = $1 AND id = $2 FOR UPDATE`, [tenantId, sessionId]),
-      );
-      if (!session) return { kind: 'not_found' };
-      const [related] = rowsOf<{ status_before: 'SUCCESS' | 'FAILED' | null; active_case_id: string | null }>(
-        await em.query(
-          `SELECT (SELECT f.status_before FROM session_feedback f WHERE f.tenant_id = $1 AND f.session_id = $2) AS status_before,
-                  (SELECT c.id FROM case_library c WHERE c.tenant_id = $1 AND c.session_id = $2 AND c.retracted_at IS NULL) AS active_case_id`,
-          [tenantId, sessionId],
-        ),
-      );
-      const row = { ...session, status_before: related?.status_before ?? null, active_case_id: related?.active_case_id ?? null };
-      const decision = decideFeedback(
-        { status: row.status, feedback: row.feedback, statusBefore: row.status_before, hasAnswer: !!row.answer && row.answer.trim() !== '' },
-        requested,
-      );
-      switch (decision.kind) {
-        case 'reject':
-          return { kind: 'rejected', reason: decision.reason };
-        case 'unchanged': {
-          if (comment !== undefined) {
-            await em.query(`UPDATE session_feedback SET comment = $3 WHERE tenant_id = $1 AND session_id = $2 AND comment IS DISTINCT FROM $3`, [tenantId, sessionId, comment]);
-          }
-          return { kind: 'ok', changed: false, feedback: requested, status: row.status, caseId: row.active_case_id, caseEvent: null };
+  async applyFeedback(tenantId: TenantId, sessionId: string, requested: FeedbackValue, comment: string | undefined): Promise<FeedbackOutcome> {
+    for (let attempt = 0; attempt < MAX_FEEDBACK_ATTEMPTS; attempt++) {
+      const outcome = await this.tryApplyFeedback(tenantId, sessionId, requested, comment);
+      if (outcome !== 'conflict') return outcome;
+    }
+    // Each conflict means another post applied in between; this many in a row on one session is not feedback traffic.
+    throw new Error(`feedback on session ${sessionId}: state changed under ${MAX_FEEDBACK_ATTEMPTS} attempts in a row`);
+  }
+
+  private async tryApplyFeedback(tenantId: TenantId, sessionId: string, requested: FeedbackValue, comment: string | undefined): Promise<FeedbackOutcome | 'conflict'> {
+    const [row] = rowsOf<{ status: SessionStatus; feedback: FeedbackValue | null; answer: string | null; query: string; status_before: 'SUCCESS' | 'FAILED' | null; active_case_id: string | null }>(
+      await this.dataSource.query(
+        `WITH s AS (${this.sessionState.readCte({ tenantId: '$1', sessionId: '$2' })})
+         SELECT s.status, s.feedback, s.answer, s.query,
+                (SELECT f.status_before FROM session_feedback f WHERE f.tenant_id = $1 AND f.session_id = $2) AS status_before,
+                (SELECT c.id FROM case_library c WHERE c.tenant_id = $1 AND c.session_id = $2 AND c.retracted_at IS NULL) AS active_case_id
+           FROM s`,
+        [tenantId, sessionId],
+      ),
+    );
+    if (!row) return { kind: 'not_found' };
+    const decision = decideFeedback(
+      { status: row.status, feedback: row.feedback, statusBefore: row.status_before, hasAnswer: !!row.answer && row.answer.trim() !== '' },
+      requested,
+    );
+    switch (decision.kind) {
+      case 'reject':
+        return { kind: 'rejected', reason: decision.reason };
+      case 'unchanged': {
+        if (comment !== undefined) {
+          await this.dataSource.query(`UPDATE session_feedback SET comment = $3 WHERE tenant_id = $1 AND session_id = $2 AND comment IS DISTINCT FROM $3`, [tenantId, sessionId, comment]);
         }
-        case 'apply': {
-          // One round trip for the whole change: session status/feedback, the feedback row and the
-          // case action run as data-modifying CTEs of a single statement (all or nothing, in this transaction).
-          const params: unknown[] = [tenantId, sessionId, decision.status, requested, comment ?? null, decision.statusBefore];
-          let caseCte: string;
-          switch (decision.caseAction) {
-            case 'activate':
-              params.push(row.query, row.answer);
-              caseCte = `INSERT INTO case_library (tenant_id, session_id, query, answer, fault_category, error_code, source_type)
-                         VALUES ($1, $2, $7, $8, 'GENERAL', NULL, 'AUTO')
-                         ON CONFLICT (session_id) DO UPDATE SET retracted_at = NULL, updated_at = now()
-                         RETURNING id, (xmax = 0) AS inserted`;
-              break;
-            case 'retract':
-              caseCte = `UPDATE case_library SET retracted_at = now(), updated_at = now()
-                          WHERE tenant_id = $1 AND session_id = $2 AND source_type = 'AUTO' AND retracted_at IS NULL
-                         RETURNING id, false AS inserted`;
-              break;
-            case 'none':
-              caseCte = `SELECT NULL::uuid AS id, NULL::boolean AS inserted WHERE false`;
-              break;
-          }
-          const [changedCase] = rowsOf<{ id: string; inserted: boolean }>(
-            await em.query(
-              `WITH session_update AS (
-                 UPDATE diagnosis_session SET status = $3, feedback = $4, updated_at = now() WHERE tenant_id = $1 AND id = $2 RETURNING id
-               ), feedback_upsert AS (
-                 INSERT INTO session_feedback (tenant_id, session_id, feedback, comment, status_before) VALUES ($1, $2, $4, $5, $6)
-                 ON CONFLICT (session_id) DO UPDATE
-                   SET feedback = EXCLUDED.feedback, comment = EXCLUDED.comment, status_before = EXCLUDED.status_before, updated_at = now()
-                 RETURNING id
-               ), case_change AS (${caseCte})
-               SELECT id, inserted FROM case_change`,
-              params,
-            ),
-          );
-          const caseId = decision.caseAction === 'activate' ? (changedCase?.id ?? null) : null;
-          const caseEvent = !changedCase ? null : decision.caseAction === 'retract' ? 'retracted' : changedCase.inserted ? 'created' : 'restored';
-          return { kind: 'ok', changed: true, feedback: requested, status: decision.status, caseId, caseEvent };
-        }
+        return { kind: 'ok', changed: false, feedback: requested, status: row.status, caseId: row.active_case_id, caseEvent: null };
       }
-    });
+      case 'apply': {
+        // $1 tenant, $2 session, $3 new status, $4 requested, $5 comment, $6 status_before, $7/$8 what was read.
+        const params: unknown[] = [tenantId, sessionId, decision.status, requested, comment ?? null, decision.statusBefore, row.status, row.feedback];
+        let caseCte: string;
+        switch (decision.caseAction) {
+          case 'activate':
+            params.push(row.query, row.answer);
+            caseCte = `INSERT INTO case_library (tenant_id, session_id, query, answer, fault_category, error_code, source_type)
+                       SELECT $1, $2, $9, $10, 'GENERAL', NULL, 'AUTO' FROM session_update
+                       ON CONFLICT (session_id) DO UPDATE SET retracted_at = NULL, updated_at = now()
+                       RETURNING id, (xmax = 0) AS inserted`;
+            break;
+          case 'retract':
+            caseCte = `UPDATE case_library SET retracted_at = now(), updated_at = now()
+                        WHERE tenant_id = $1 AND session_id = $2 AND source_type = 'AUTO' AND retracted_at IS NULL
+                          AND EXISTS (SELECT 1 FROM session_update)
+                       RETURNING id, false AS inserted`;
+            break;
+          case 'none':
+            caseCte = `SELECT NULL::uuid AS id, NULL::boolean AS inserted WHERE false`;
+            break;
+        }
+        const sessionUpdate = this.sessionState.compareAndSetCte({
+          tenantId: '$1',
+          sessionId: '$2',
+          status: '$3',
+          feedback: '$4',
+          expectedStatus: '$7',
+          expectedFeedback: '$8::varchar',
+        });
+        const [result] = rowsOf<{ applied: boolean; case_id: string | null; inserted: boolean | null }>(
+          await this.dataSource.query(
+            `WITH session_update AS (${sessionUpdate}),
+             feedback_upsert AS (
+               INSERT INTO session_feedback (tenant_id, session_id, feedback, comment, status_before)
+               SELECT $1, $2, $4, $5, $6 FROM session_update
+               ON CONFLICT (session_id) DO UPDATE
+                 SET feedback = EXCLUDED.feedback, comment = EXCLUDED.comment, status_before = EXCLUDED.status_before, updated_at = now()
+               RETURNING id
+             ), case_change AS (${caseCte})
+             SELECT EXISTS (SELECT 1 FROM session_update) AS applied,
+                    (SELECT id FROM case_change) AS case_id, (SELECT inserted FROM case_change) AS inserted`,
+            params,
+          ),
+        );
+        if (!result?.applied) return 'conflict';
+        const changedCase = result.case_id ? { id: result.case_id, inserted: result.inserted === true } : null;
+        const caseId = decision.caseAction === 'activate' ? (changedCase?.id ?? null) : null;
+        const caseEvent = !changedCase ? null : decision.caseAction === 'retract' ? 'retracted' : changedCase.inserted ? 'created' : 'restored';
+        return { kind: 'ok', changed: true, feedback: requested, status: decision.status, caseId, caseEvent };
+      }
+    }
   }
 
   /** Sessions marked not_useful, newest verdict first. */

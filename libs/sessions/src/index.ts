@@ -4,6 +4,7 @@ export * from './diagnosis-session.entity.js';
 export * from './tool-invocation.entity.js';
 export * from './session-view.js';
 export * from './session-hooks.js';
+export * from './session-feedback-state.js';
 export * from './sessions.exception.js';
 export * from './sessions.repository.js';
 export * from './sessions.service.js';

@@ -2,6 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ConversationEntity } from './conversation.entity.js';
 import { DiagnosisSessionEntity } from './diagnosis-session.entity.js';
+import { SessionFeedbackState } from './session-feedback-state.js';
 import { SessionHooks } from './session-hooks.js';
 import { SessionsController } from './sessions.controller.js';
 import { SessionsRepairJob } from './sessions-repair.job.js';
@@ -13,7 +14,7 @@ import { ToolInvocationEntity } from './tool-invocation.entity.js';
 @Module({
   imports: [TypeOrmModule.forFeature([ConversationEntity, DiagnosisSessionEntity, ToolInvocationEntity])],
   controllers: [SessionsController],
-  providers: [SessionsRepository, SessionsService, SessionHooks, SessionsRepairJob],
-  exports: [SessionsService, SessionHooks, SessionsRepairJob],
+  providers: [SessionsRepository, SessionsService, SessionHooks, SessionsRepairJob, SessionFeedbackState],
+  exports: [SessionsService, SessionHooks, SessionsRepairJob, SessionFeedbackState],
 })
 export class SessionsModule {}
