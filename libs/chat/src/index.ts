@@ -7,11 +7,14 @@ export * from './reply-confidence.js';
 export * from './carried-references.js';
 export * from './answer-composer.js';
 export * from './knowledge-agent.js';
+export * from './lookup-ranking.js';
+export type { ChatBranch, ChatReference, ChatTrace } from './chat-turn.js';
 export * from './demo-knowledge.js';
 // Nest module and its services.
 export * from './chat-intent.port.js';
 export * from './chat.exception.js';
 export * from './dto/chat.dto.js';
-export { ChatService, pickBestLookup, itemLevel, type ChatResponse, type ChatReference, type ChatTrace, type ChatBranch } from './chat.service.js';
+export { ChatService, type ChatResponse } from './chat.service.js';
+export { KnowledgeAgentRunner } from './knowledge-agent.runner.js';
 export { ChatDemoSeeds, seedDemoKnowledge } from './chat-demo.seeds.js';
 export * from './chat.module.js';

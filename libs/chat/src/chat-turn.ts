@@ -1,0 +1,160 @@
+/**
+ * One chat turn's context and its trace (`route_trace.chat` on the session). Pure: no Nest, no
+ * database. The orchestrator (chat.service.ts) creates the context, every step records into its
+ * trace, and `routeTrace` is what the session stores (monitoring and feedback read it).
+ */
+import type { TenantId } from '@arbiter/common';
+import type { LookupResult, LookupResultItem } from '@arbiter/retrieval';
+import type { SessionReference } from '@arbiter/sessions';
+import type { ChatRouteResult } from './chat-intent.port.js';
+import type { ChatLanguage } from './chat-language.js';
+import type { ChatConfidenceEvent, PolicyDecision } from './confidence-policy.js';
+import type { AgentRunResult, LookupToolArgs } from './knowledge-agent.js';
+
+export interface ChatReference {
+  filePath: string;
+  title: string;
+  similarity: number;
+  relevanceLevel: string;
+}
+
+export type ChatBranch = 'clarify' | 'rule_answer' | 'transfer' | 'knowledge';
+
+/** One lookup of this turn (the retrieval lib records its tool_invocation row). */
+export interface LookupRecord {
+  args: LookupToolArgs;
+  result: LookupResult;
+  /** The lookup's results minus the documents already cited earlier in the conversation. */
+  items: LookupResultItem[];
+  /** Results withheld because they were cited earlier in the conversation. */
+  withheld: LookupResultItem[];
+  durationMs: number;
+}
+
+/** The chat part of the session's route trace (`route_trace.chat`). */
+export interface ChatTrace {
+  version: 1;
+  language: ChatLanguage;
+  mode: 'offline' | 'llm';
+  branch?: ChatBranch;
+  /** Confidence events in order (BRIEF §4.3), e.g. ["medium-confidence"], ["fallback-triggered", "high-confidence"]. */
+  events: ChatConfidenceEvent[];
+  /**
+   * What `confidence` reported (see `replyConfidence`): the lookup's retrieval confidence for a knowledge
+   * answer, 0 for the not-found exit (the lookup's score beside it), else the routing confidence.
+   */
+  confidence?: { source: 'retrieval' | 'routing' | 'not_found'; score: number; level?: string; reasons?: string[]; profile?: string | null; retrieval?: number };
+  policy?: PolicyDecision;
+  lookups: {
+    query: string;
+    domain?: string;
+    relevanceLevel: string;
+    completenessHint: string | null;
+    dedupReason: string | null;
+    l0MatchCount: number;
+    l1TopSimilarity: number | null;
+    resultFilePaths: string[];
+    /** Results dropped because they were already cited in this conversation (conversation-level memory). */
+    alreadyCitedFilePaths: string[];
+    confidence: { score: number; level: string; event: string; reasons: string[] };
+    durationMs: number;
+  }[];
+  agent?: { ok: boolean; stepCount: number; toolCallCount: number; totalTokens: number; steps: AgentRunResult<unknown>['steps']; error?: string; errorCode?: string; answerOverridden?: boolean };
+  fallback?: { reason: string; error?: string };
+  /** File paths of the earlier references an "already provided" reply carried onto the session. */
+  carriedReferences?: string[];
+  error?: string;
+  durationMs?: number;
+}
+
+export interface TurnContext {
+  tenantId: TenantId;
+  session: { id: string; conversationId: string };
+  message: string;
+  lang: ChatLanguage;
+  intent: string | null;
+  /** The routed rule's seed-003 profile for the retrieval confidence (null → the lookup's default). */
+  confidenceProfile: string | null;
+  trace: ChatTrace;
+  route?: ChatRouteResult;
+  /** Documents already cited in this conversation, with their strongest stored reference (empty for a new conversation). */
+  cited: ReadonlyMap<string, SessionReference>;
+  /** The message continues an existing conversation. */
+  continued: boolean;
+  /** CHAT_TIMEOUT_MS from the start of the turn: one deadline across every model call and tool. */
+  deadline: AbortSignal;
+}
+
+export interface TurnOutcome {
+  branch: ChatBranch;
+  reply: string;
+  /** The retrieval confidence score of the turn's best lookup; null when the turn made none. */
+  retrievalConfidence: number | null;
+  /** The knowledge turn took the legitimate exit: the reply carries no answer. */
+  notFound?: boolean;
+  shouldTransfer: boolean;
+  needClarify: boolean;
+  references: (ChatReference & { documentId: string })[];
+  /**
+   * References stored on the session although the reply quotes nothing new: the documents an
+   * "already provided" reply points back to (see `carriedReferences`).
+   */
+  carriedReferences?: SessionReference[];
+  knowledgeSearched: boolean;
+  stepCount: number;
+  toolCallCount: number;
+}
+
+export function newTurnContext(init: Pick<TurnContext, 'tenantId' | 'session' | 'message' | 'lang' | 'continued' | 'deadline'> & { mode: ChatTrace['mode'] }): TurnContext {
+  const { mode, ...rest } = init;
+  return { ...rest, intent: null, confidenceProfile: null, cited: new Map<string, SessionReference>(), trace: { version: 1, language: init.lang, mode, events: [], lookups: [] } };
+}
+
+/**
+ * A lookup's record for this turn: the conversation level of the memory withholds the documents
+ * already cited in earlier turns (at most 5 new ones are kept), and the lookup goes into the trace.
+ */
+export function recordLookup(ctx: TurnContext, args: LookupToolArgs, result: LookupResult, durationMs: number): LookupRecord {
+  const items = result.results.filter((r) => !ctx.cited.has(r.filePath)).slice(0, 5);
+  const withheld = result.results.filter((r) => ctx.cited.has(r.filePath));
+  ctx.trace.lookups.push({
+    query: args.query,
+    ...(args.domain ? { domain: args.domain } : {}),
+    relevanceLevel: result.relevanceLevel,
+    completenessHint: result.completenessHint,
+    dedupReason: result.dedupReason,
+    l0MatchCount: result.l0MatchCount,
+    l1TopSimilarity: result.l1TopSimilarity,
+    resultFilePaths: items.map((r) => r.filePath),
+    alreadyCitedFilePaths: withheld.map((r) => r.filePath),
+    confidence: { score: result.confidence.score, level: result.confidence.level, event: result.confidence.event, reasons: result.confidence.reasons },
+    durationMs,
+  });
+  return { args, result, items, withheld, durationMs };
+}
+
+/** RouteResult flattened (finalIntent … + ruleMatch/semanticMatch/llmJudge/fusion) plus `chat`, as monitoring and feedback read it. */
+export function routeTrace(ctx: Pick<TurnContext, 'route' | 'trace'>): Record<string, unknown> {
+  const route = ctx.route;
+  const base: Record<string, unknown> = route
+    ? {
+        finalIntent: route.finalIntent,
+        ruleId: route.ruleId,
+        finalConfidence: route.finalConfidence,
+        decisionReason: route.decisionReason,
+        needClarify: route.needClarify,
+        candidates: route.candidates,
+        ...(route.routeTrace as Record<string, unknown>),
+      }
+    : {};
+  return { ...base, chat: ctx.trace };
+}
+
+/** The highest retrieval confidence among the turn's lookups; null when it made none. */
+export function bestRetrievalScore(trace: ChatTrace): number | null {
+  return trace.lookups.length ? Math.max(...trace.lookups.map((l) => l.confidence.score)) : null;
+}
+
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
