@@ -19,7 +19,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { DEMO_KNOWLEDGE } from '@arbiter/chat';
+import { DEMO_KNOWLEDGE } from '@arbiter/retrieval';
 import { DEMO_INTENT_RULES } from '@arbiter/intent';
 
 /** The slice of autocannon's API used here (the package ships no types). */

@@ -1,5 +1,5 @@
 /**
- * Labelled questions for the demo knowledge base (libs/chat/src/demo-knowledge.ts, our own content):
+ * Labelled questions for the demo knowledge base (libs/retrieval/src/demo-knowledge.ts, our own content):
  * paraphrases a support desk receives, each with the document that answers it, or null when the
  * knowledge base has no answer. Used by `bench:retrieval:quality` (set `demo-kb`) and to fit the
  * built-in calibration: the public FAQ sets have no keywords, this one teaches what an exact

@@ -14,7 +14,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { DEMO_KNOWLEDGE } from '@arbiter/chat';
+import { DEMO_KNOWLEDGE } from '@arbiter/retrieval';
 import { rng } from './common.js';
 import { DEMO_LABELS } from './demo-labels.js';
 
@@ -115,7 +115,7 @@ export function demoKb(): FaqSet {
   return {
     name: 'demo-kb',
     language: 'zh',
-    source: "Arbiter's demo knowledge base (libs/chat/src/demo-knowledge.ts) with bench/retrieval/demo-labels.ts, our own content",
+    source: "Arbiter's demo knowledge base (libs/retrieval/src/demo-knowledge.ts) with bench/retrieval/demo-labels.ts, our own content",
     documents: DEMO_KNOWLEDGE.map((d) => ({ filePath: d.filePath, title: d.title, content: d.content, domain: d.domain, label: d.filePath, keywords: [...d.keywords] })),
     questions: DEMO_LABELS.map((l, i) => ({ text: l.q, label: l.path ?? `absent-${i}`, answerable: l.path !== null, split: i % 2 === 0 ? ('fit' as const) : ('test' as const) })),
   };

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { DEMO_KNOWLEDGE } from '@arbiter/chat';
+import { DEMO_KNOWLEDGE } from '@arbiter/retrieval';
 import { createTestApp, type TestApp, type TestTenant } from '../support/test-app.js';
 
 /** Deterministic rules (keyword hits → `rule_high_confidence`) so each branch is reached on purpose. */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { DEMO_KNOWLEDGE } from '@arbiter/chat';
+import { DEMO_KNOWLEDGE } from '@arbiter/retrieval';
 import { FakeOpenAiServer, type FakeChatRequestBody } from '@arbiter/testing';
 import { createTestApp, type TestApp, type TestTenant } from '../support/test-app.js';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { DataSource } from 'typeorm';
-import { DEMO_KNOWLEDGE } from '@arbiter/chat';
+import { DEMO_KNOWLEDGE } from '@arbiter/retrieval';
 import { createTestApp, type TestApp, type TestTenant } from '../support/test-app.js';
 
 interface SessionBody {

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { asTenantId } from '@arbiter/common';
-import { DEMO_KNOWLEDGE } from '@arbiter/chat';
-import { KnowledgeService, MIN_FIT_PAIRS } from '@arbiter/retrieval';
+import { DEMO_KNOWLEDGE, KnowledgeService, MIN_FIT_PAIRS } from '@arbiter/retrieval';
 import { createTestApp, type TestApp, type TestTenant } from '../support/test-app.js';
 
 interface LookupBody {

@@ -289,12 +289,12 @@ describe('knowledge base and lookup (e2e)', () => {
       const demo = await t.createTenant();
       const knowledge = t.app.get(KnowledgeService);
       for (const doc of DEMO_KNOWLEDGE) await knowledge.upsert(asTenantId(demo.id), doc);
-      const zh = (await lookup(demo, { sessionId: 'demo-zh', query: '控制器报 E-042 怎么处理' })).json<LookupBody>();
-      expect(zh).toMatchObject({ relevanceLevel: 'PRECISE', domain: 'robot-arm' });
-      expect(zh.results[0].filePath).toBe('robot-arm/alarm-codes.md');
-      const en = (await lookup(demo, { sessionId: 'demo-en', query: 'Where can I download my invoice?' })).json<LookupBody>();
-      expect(en).toMatchObject({ relevanceLevel: 'PRECISE', domain: 'account' });
-      expect(en.results[0].filePath).toBe('account/invoice-en.md');
+      const zh = (await lookup(demo, { sessionId: 'demo-zh', query: '机械臂报警 E201 怎么处理？' })).json<LookupBody>();
+      expect(zh).toMatchObject({ relevanceLevel: 'PRECISE', domain: 'fault-codes' });
+      expect(zh.results[0].filePath).toBe('faults/e201-servo-overcurrent.md');
+      const en = (await lookup(demo, { sessionId: 'demo-en', query: 'When is the VAT invoice issued after payment?' })).json<LookupBody>();
+      expect(en).toMatchObject({ relevanceLevel: 'PRECISE', domain: 'orders' });
+      expect(en.results[0].filePath).toBe('orders/invoice.md');
     });
 
     it('writes a tool_invocation row with the seed T6 fields for a known session', async () => {

@@ -1,8 +1,7 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import type { TenantId } from '@arbiter/common';
-import { KnowledgeService } from '@arbiter/retrieval';
+import { DEMO_KNOWLEDGE, KnowledgeService } from '@arbiter/retrieval';
 import { TenantSeeds } from '@arbiter/tenancy';
-import { DEMO_KNOWLEDGE } from './demo-knowledge.js';
 
 /** Upserts the demo knowledge documents for a tenant (idempotent: unchanged documents are skipped). */
 export async function seedDemoKnowledge(knowledge: KnowledgeService, tenantId: TenantId): Promise<number> {

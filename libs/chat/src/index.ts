@@ -9,7 +9,6 @@ export * from './answer-composer.js';
 export * from './knowledge-agent.js';
 export * from './lookup-ranking.js';
 export type { ChatBranch, ChatReference, ChatTrace } from './chat-turn.js';
-export * from './demo-knowledge.js';
 // Nest module and its services.
 export * from './chat-intent.port.js';
 export * from './chat.exception.js';
