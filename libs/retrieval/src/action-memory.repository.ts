@@ -5,7 +5,7 @@ import type { TenantId } from '@arbiter/common';
 import { type MemoryMark, type SessionMemoryState } from './action-memory.js';
 import { isStrongRelevance, type RelevanceLevel } from './relevance.js';
 
-/** A transaction holding the session's lock; only valid inside `withSessionLock`. */
+/** A transaction that took the session's lock (`transaction` then `lockSession`). */
 export type SessionTx = EntityManager;
 
 /** SQL of the persisted action memory (`retrieval_memory`). Scoped by tenant, then session. */
@@ -26,14 +26,6 @@ export class ActionMemoryRepository {
   async lockSession(tx: SessionTx, tenantId: TenantId, sessionId: string): Promise<void> {
     await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 7260311020))', [`${tenantId}:${sessionId}`]);
     await tx.query('DELETE FROM retrieval_memory WHERE tenant_id = $1 AND session_id = $2 AND expires_at <= now()', [tenantId, sessionId]);
-  }
-
-  /** `fn` inside a transaction holding the session lock. */
-  async withSessionLock<R>(tenantId: TenantId, sessionId: string, fn: (tx: SessionTx) => Promise<R>): Promise<R> {
-    return this.ds.transaction(async (tx) => {
-      await this.lockSession(tx, tenantId, sessionId);
-      return fn(tx);
-    });
   }
 
   async load(tenantId: TenantId, sessionId: string, tx: SessionTx | DataSource = this.ds): Promise<SessionMemoryState> {
@@ -66,10 +58,6 @@ export class ActionMemoryRepository {
       );
     }
     await tx.query('UPDATE retrieval_memory SET expires_at = now() + make_interval(secs => $3) WHERE tenant_id = $1 AND session_id = $2', [tenantId, sessionId, ttlSeconds]);
-  }
-
-  async clearSession(tenantId: TenantId, sessionId: string): Promise<void> {
-    await this.ds.query('DELETE FROM retrieval_memory WHERE tenant_id = $1 AND session_id = $2', [tenantId, sessionId]);
   }
 
   /** Deletes up to `limit` expired rows of the tenant; returns how many (expiry job, in batches). */

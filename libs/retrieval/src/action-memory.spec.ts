@@ -3,7 +3,6 @@ import {
   applyMarks,
   decideRetrieval,
   EMPTY_SESSION_MEMORY,
-  InMemoryActionMemory,
   lookupDomain,
   type RetrievalCandidate,
   type SessionMemoryState,
@@ -181,55 +180,5 @@ describe('decideRetrieval (BRIEF §4.2)', () => {
     const vague = decideRetrieval({ candidates: [l1('arm/other.md', 'arm')], relevanceLevel: 'REFERENCE', memory: state, topK: 5 });
     expect(vague.dedupReason).toBe('domain_retrieved');
     expect(vague.retrievedDomainsThisSession).toEqual(['arm']);
-  });
-});
-
-describe('InMemoryActionMemory', () => {
-  it('implements the seed tracker (T1)', async () => {
-    const m = new InMemoryActionMemory();
-    await m.markRetrieved('s1', 'arm', 'arm/a.md', 'REFERENCE');
-    await m.markRetrieved('s1', 'pay', 'pay/b.md', 'PRECISE');
-    expect(await m.isDocRetrieved('s1', 'arm/a.md')).toBe(true);
-    expect(await m.isDocRetrieved('s1', 'pay/b.md')).toBe(true);
-    expect(await m.isDocRetrieved('s1', 'x.md')).toBe(false);
-    expect(await m.isDocRetrieved('s2', 'arm/a.md')).toBe(false);
-    expect(await m.isDomainRetrieved('s1', 'arm')).toBe(true);
-    expect(await m.isDomainRetrieved('s1', 'arm', 'strong')).toBe(false);
-    expect(await m.isDomainRetrieved('s1', 'pay', 'strong')).toBe(true);
-    expect(await m.isDomainRetrieved('s1', 'zzz')).toBe(false);
-    expect(await m.getRetrievedDomains('s1')).toEqual(['arm', 'pay']);
-    expect(await m.getRetrievedDomains('nobody')).toEqual([]);
-    await m.clearSession('s1');
-    expect(await m.getRetrievedDomains('s1')).toEqual([]);
-    expect(await m.isDocRetrieved('s1', 'arm/a.md')).toBe(false);
-  });
-
-  it('expires idle sessions', async () => {
-    let t = 1_000;
-    const m = new InMemoryActionMemory(500, () => t);
-    await m.markRetrieved('s', 'arm', 'a.md', 'PRECISE');
-    t += 400;
-    expect(await m.isDocRetrieved('s', 'a.md')).toBe(true);
-    t += 501;
-    expect(await m.isDocRetrieved('s', 'a.md')).toBe(false);
-    expect(await m.getRetrievedDomains('s')).toEqual([]);
-  });
-
-  it('20 parallel lookups in one session never return a document twice', async () => {
-    const m = new InMemoryActionMemory();
-    const candidates = Array.from({ length: 10 }, (_, i) => l1(`doc${i}.md`, 'arm'));
-    const decisions = await Promise.all(
-      Array.from({ length: 20 }, () => m.lookup('s', { candidates, relevanceLevel: 'HIGHLY_RELEVANT', topK: 1 })),
-    );
-    const returned = decisions.flatMap((d) => d.results.map((r) => r.filePath));
-    expect(new Set(returned).size).toBe(returned.length);
-    expect(returned).toHaveLength(10);
-    expect(decisions.filter((d) => d.dedupReason === 'doc_retrieved')).toHaveLength(10);
-  });
-
-  it('a failing lookup does not block the session', async () => {
-    const m = new InMemoryActionMemory();
-    await expect(m.withSession('s', async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
-    await expect(m.withSession('s', async () => 42)).resolves.toBe(42);
   });
 });

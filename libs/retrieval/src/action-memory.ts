@@ -1,15 +1,13 @@
 /**
  * Seed 002 T1/T4, BRIEF §4.2: the executor's per-session action memory (`session → domain → filePath`)
- * and the pure decision of what a lookup returns given that memory. No Nest, no database: the
- * persisted memory (PostgreSQL) implements the same interface and feeds the same decision.
+ * and the pure decision of what a lookup returns given that memory. No Nest, no database: the memory
+ * itself is stored in PostgreSQL (`ActionMemoryRepository`, read and marked under a session lock by
+ * `LookupService`) and feeds this decision.
  */
 import { isStrongRelevance, type RelevanceLevel } from './relevance.js';
 
 export const DEDUP_REASONS = ['doc_retrieved', 'domain_retrieved'] as const;
 export type DedupReason = (typeof DEDUP_REASONS)[number];
-
-/** `any`: the domain key exists (the seed's check); `strong`: retrieved at PRECISE/HIGHLY_RELEVANT. */
-export type DomainRetrievalScope = 'any' | 'strong';
 
 /** What one session has retrieved so far. */
 export interface SessionMemoryState {
@@ -20,17 +18,6 @@ export interface SessionMemoryState {
 }
 
 export const EMPTY_SESSION_MEMORY: SessionMemoryState = Object.freeze({ docs: new Set<string>(), domains: new Map<string, { strong: boolean }>() });
-
-/** The seed's `RetrievedDocTracker`, asynchronous so the persisted implementation fits it. */
-export interface ActionMemory {
-  /** Records that `filePath` (of `domain`) was returned; `level` is the lookup's relevance level. */
-  markRetrieved(sessionId: string, domain: string, filePath: string, level?: RelevanceLevel): Promise<void>;
-  isDocRetrieved(sessionId: string, filePath: string): Promise<boolean>;
-  isDomainRetrieved(sessionId: string, domain: string, scope?: DomainRetrievalScope): Promise<boolean>;
-  /** Domains in first-retrieved order. */
-  getRetrievedDomains(sessionId: string): Promise<string[]>;
-  clearSession(sessionId: string): Promise<void>;
-}
 
 export interface RetrievalCandidate {
   filePath: string;
@@ -124,107 +111,4 @@ export function applyMarks(state: SessionMemoryState, marks: readonly MemoryMark
     domains.set(m.domain, { strong: (prev?.strong ?? false) || strong });
   }
   return { docs, domains };
-}
-
-interface SessionRecord {
-  /** domain → filePath → strongest level seen (insertion order = first retrieved). */
-  domains: Map<string, Map<string, boolean>>;
-  touchedAt: number;
-}
-
-/**
- * In-process memory for tests and single-process tools. Sessions idle longer than `ttlMs` read as
- * empty (expiry). `withSession` serializes decide-and-mark per session, so concurrent lookups in one
- * session never return a document twice.
- */
-export class InMemoryActionMemory implements ActionMemory {
-  private readonly sessions = new Map<string, SessionRecord>();
-  private readonly locks = new Map<string, Promise<unknown>>();
-
-  constructor(
-    private readonly ttlMs: number = Number.POSITIVE_INFINITY,
-    private readonly now: () => number = Date.now,
-  ) {}
-
-  private record(sessionId: string): SessionRecord | undefined {
-    const rec = this.sessions.get(sessionId);
-    if (rec && this.now() - rec.touchedAt > this.ttlMs) {
-      this.sessions.delete(sessionId);
-      return undefined;
-    }
-    return rec;
-  }
-
-  async markRetrieved(sessionId: string, domain: string, filePath: string, level: RelevanceLevel = 'REFERENCE'): Promise<void> {
-    let rec = this.record(sessionId);
-    if (!rec) {
-      rec = { domains: new Map(), touchedAt: this.now() };
-      this.sessions.set(sessionId, rec);
-    }
-    rec.touchedAt = this.now();
-    let files = rec.domains.get(domain);
-    if (!files) {
-      files = new Map();
-      rec.domains.set(domain, files);
-    }
-    files.set(filePath, (files.get(filePath) ?? false) || isStrongRelevance(level));
-  }
-
-  async isDocRetrieved(sessionId: string, filePath: string): Promise<boolean> {
-    const rec = this.record(sessionId);
-    if (!rec) return false;
-    for (const files of rec.domains.values()) if (files.has(filePath)) return true;
-    return false;
-  }
-
-  async isDomainRetrieved(sessionId: string, domain: string, scope: DomainRetrievalScope = 'any'): Promise<boolean> {
-    const files = this.record(sessionId)?.domains.get(domain);
-    if (!files) return false;
-    return scope === 'any' ? true : [...files.values()].some(Boolean);
-  }
-
-  async getRetrievedDomains(sessionId: string): Promise<string[]> {
-    return [...(this.record(sessionId)?.domains.keys() ?? [])];
-  }
-
-  async clearSession(sessionId: string): Promise<void> {
-    this.sessions.delete(sessionId);
-  }
-
-  async snapshot(sessionId: string): Promise<SessionMemoryState> {
-    const rec = this.record(sessionId);
-    if (!rec) return EMPTY_SESSION_MEMORY;
-    const docs = new Set<string>();
-    const domains = new Map<string, { strong: boolean }>();
-    for (const [domain, files] of rec.domains) {
-      domains.set(domain, { strong: [...files.values()].some(Boolean) });
-      for (const f of files.keys()) docs.add(f);
-    }
-    return { docs, domains };
-  }
-
-  /** Runs `fn` exclusively for `sessionId` (other sessions proceed in parallel). */
-  async withSession<R>(sessionId: string, fn: () => Promise<R>): Promise<R> {
-    const prev = this.locks.get(sessionId) ?? Promise.resolve();
-    const run = prev.then(fn, fn);
-    const settled = run.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.locks.set(sessionId, settled);
-    try {
-      return await run;
-    } finally {
-      if (this.locks.get(sessionId) === settled) this.locks.delete(sessionId);
-    }
-  }
-
-  /** Snapshot → `decideRetrieval` → mark, atomically per session. */
-  async lookup<T extends RetrievalCandidate>(sessionId: string, input: Omit<RetrievalDecisionInput<T>, 'memory'>): Promise<RetrievalDecision<T>> {
-    return this.withSession(sessionId, async () => {
-      const decision = decideRetrieval({ ...input, memory: await this.snapshot(sessionId) });
-      for (const m of decision.marks) await this.markRetrieved(sessionId, m.domain, m.filePath, m.level);
-      return decision;
-    });
-  }
 }

@@ -5,7 +5,6 @@ import { asTenantId } from '@arbiter/common';
 import { LocalEmbeddingProvider } from '@arbiter/llm';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
 import { ActionMemoryRepository } from './action-memory.repository.js';
-import { ActionMemoryService } from './action-memory.service.js';
 import { RETRIEVAL_ENTITIES } from './entities/index.js';
 import { KnowledgeRepository } from './knowledge.repository.js';
 import { LexicalRepository } from './lexical.repository.js';
@@ -27,7 +26,6 @@ describe('knowledge store on pgvector (integration)', () => {
   let knowledge: KnowledgeService;
   let index: VectorIndexService;
   let memoryRepo: ActionMemoryRepository;
-  let memory: ActionMemoryService;
   let lexical: LexicalRepository;
 
   beforeAll(async () => {
@@ -40,7 +38,6 @@ describe('knowledge store on pgvector (integration)', () => {
     index = new VectorIndexService(repo, provider);
     await index.onModuleInit();
     memoryRepo = new ActionMemoryRepository(ds);
-    memory = new ActionMemoryService(memoryRepo, settings);
   }, 60_000);
   afterAll(async () => {
     await ds?.destroy();
@@ -108,28 +105,29 @@ describe('knowledge store on pgvector (integration)', () => {
     expect(two.every((h) => h.content.includes('Tenant two'))).toBe(true);
   });
 
-  it('persisted action memory: the seed tracker contract, strong domains, expiry and purge', async () => {
-    const m = await memory.forTenant(T1);
-    await m.markRetrieved('sess', 'arm', 'a.md', 'REFERENCE');
-    await m.markRetrieved('sess', 'pay', 'b.md', 'PRECISE');
-    expect(await m.isDocRetrieved('sess', 'a.md')).toBe(true);
-    expect(await m.isDocRetrieved('sess', 'zzz.md')).toBe(false);
-    expect(await m.isDomainRetrieved('sess', 'arm')).toBe(true);
-    expect(await m.isDomainRetrieved('sess', 'arm', 'strong')).toBe(false);
-    expect(await m.isDomainRetrieved('sess', 'pay', 'strong')).toBe(true);
-    expect(await m.getRetrievedDomains('sess')).toEqual(['arm', 'pay']);
+  it('persisted action memory: per tenant, strong domains never downgraded, expiry and purge', async () => {
+    const mark = (tenantId: typeof T1, sessionId: string, domain: string, filePath: string, level: 'REFERENCE' | 'PRECISE') =>
+      memoryRepo.transaction(async (tx) => {
+        await memoryRepo.lockSession(tx, tenantId, sessionId);
+        await memoryRepo.mark(tx, tenantId, sessionId, [{ domain, filePath, level }], 3600);
+      });
+    await mark(T1, 'sess', 'arm', 'a.md', 'REFERENCE');
+    await mark(T1, 'sess', 'pay', 'b.md', 'PRECISE');
+    const state = await memoryRepo.load(T1, 'sess');
+    expect([...state.docs].sort()).toEqual(['a.md', 'b.md']);
+    expect([...state.domains]).toEqual([
+      ['arm', { strong: false }],
+      ['pay', { strong: true }],
+    ]);
     // another tenant with the same session id has its own memory
-    expect(await (await memory.forTenant(T2)).getRetrievedDomains('sess')).toEqual([]);
+    expect((await memoryRepo.load(T2, 'sess')).domains.size).toBe(0);
     // a later REFERENCE mark never downgrades a strong one
-    await m.markRetrieved('sess', 'pay', 'b.md', 'REFERENCE');
-    expect(await m.isDomainRetrieved('sess', 'pay', 'strong')).toBe(true);
+    await mark(T1, 'sess', 'pay', 'b.md', 'REFERENCE');
+    expect((await memoryRepo.load(T1, 'sess')).domains.get('pay')).toEqual({ strong: true });
 
     await memoryRepo.expireSession(T1, 'sess');
-    expect(await m.getRetrievedDomains('sess')).toEqual([]);
-    expect(await memory.purgeExpired(T1)).toBe(2);
-    await m.markRetrieved('sess2', 'arm', 'a.md');
-    await m.clearSession('sess2');
-    expect(await m.isDocRetrieved('sess2', 'a.md')).toBe(false);
+    expect((await memoryRepo.load(T1, 'sess')).domains.size).toBe(0);
+    expect(await memoryRepo.purgeExpired(T1)).toBe(2);
   });
 
   it('changing the embedding provider needs no migration: re-embed into a new space, lookups keep working', async () => {

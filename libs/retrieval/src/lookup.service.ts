@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { DomainException, FAST_LATENCY_BUCKETS, MetricsService, type TenantId } from '@arbiter/common';
 import { SessionsService } from '@arbiter/sessions';
 import { decideRetrieval, type DedupReason, type RetrievalCandidate } from './action-memory.js';
@@ -10,13 +10,6 @@ import type { HybridCandidate } from './lexical/hybrid.js';
 import type { CompletenessHint, RelevanceLevel } from './relevance.js';
 import { calculateRetrievalConfidence, DEFAULT_CONFIDENCE_PROFILE, isConfidenceProfile, type RetrievalConfidence } from './retrieval-confidence.js';
 import { RetrievalSettingsService } from './retrieval-settings.service.js';
-
-/**
- * Optional seam for the intent module: resolves a routed intent to its rule's `confidenceProfile`.
- * Provide it under this token; without it, an intent that is itself a profile name is used, else "search".
- */
-export const CONFIDENCE_PROFILE_RESOLVER = Symbol.for('arbiter.CONFIDENCE_PROFILE_RESOLVER');
-export type ConfidenceProfileResolver = (tenantId: TenantId, intent: string) => Promise<string | null>;
 
 export const LOOKUP_TOOL_NAME = 'lookup_knowledge';
 
@@ -49,7 +42,6 @@ export class LookupService {
     private readonly settings: RetrievalSettingsService,
     private readonly sessions: SessionsService,
     metrics: MetricsService,
-    @Optional() @Inject(CONFIDENCE_PROFILE_RESOLVER) private readonly profileResolver?: ConfidenceProfileResolver,
   ) {
     this.lookups = metrics.counter('arbiter_retrieval_lookups_total', 'Knowledge lookups by relevance level and dedup reason', ['relevance_level', 'dedup_reason']);
     this.latency = metrics.histogram('arbiter_retrieval_lookup_seconds', 'Knowledge lookup latency', [], FAST_LATENCY_BUCKETS);
@@ -90,7 +82,7 @@ export class LookupService {
       return { grade: g, decision: d, l0MatchCount: found.exactMatchCount, l1TopSimilarity: found.vectorTopSimilarity };
     });
 
-    const profile = await this.resolveProfile(tenantId, dto);
+    const profile = this.resolveProfile(dto);
     const results: LookupResultItem[] = decision.results.map(({ documentId, filePath, title, domain, content, distance, similarity, relevance, matches, source }) => ({ documentId, filePath, title, domain, content, distance, similarity, relevance, matches, source }));
     // Seed 003's relevance is the calibrated one (docs/retrieval.md "Grading"): it means the same with any embedder.
     const confidence = calculateRetrievalConfidence(results.map((r) => ({ relevance: r.relevance, matches: r.matches })), profile);
@@ -124,15 +116,10 @@ export class LookupService {
     return result;
   }
 
-  private async resolveProfile(tenantId: TenantId, dto: LookupDto): Promise<string> {
+  /** The caller's profile (the chat passes its routed rule's), else an intent that is itself a profile name, else "search". */
+  private resolveProfile(dto: LookupDto): string {
     if (dto.confidenceProfile) return dto.confidenceProfile;
-    if (dto.intent) {
-      if (this.profileResolver) {
-        const resolved = await this.profileResolver(tenantId, dto.intent).catch(() => null);
-        if (resolved) return resolved;
-      }
-      if (isConfidenceProfile(dto.intent)) return dto.intent;
-    }
+    if (dto.intent && isConfidenceProfile(dto.intent)) return dto.intent;
     return DEFAULT_CONFIDENCE_PROFILE;
   }
 

@@ -1,14 +1,14 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
-import { asTenantId } from '@arbiter/common';
+import { asTenantId, mapSliced } from '@arbiter/common';
 import type { TenantId } from '@arbiter/common';
 import { JobHandler, JobsService, type JobContext, type JobName, type JobRunner } from '@arbiter/jobs';
 import { EMBEDDING_PROVIDER, type EmbeddingProvider } from '@arbiter/llm';
-import { ActionMemoryService } from './action-memory.service.js';
+import { ActionMemoryRepository } from './action-memory.repository.js';
 import { chunkText } from './chunker.js';
 import { KnowledgeRepository, type VectorSpace } from './knowledge.repository.js';
 import { LexicalRepository } from './lexical.repository.js';
-import { indexChunks } from './lexical/indexing.js';
-import { LEXICAL_ANALYZER_VERSION } from './lexical/text-analyzer.js';
+import { analyzeHeading, indexAnalyzed } from './lexical/indexing.js';
+import { analyzeText, LEXICAL_ANALYZER_VERSION } from './lexical/text-analyzer.js';
 import { KnowledgeService } from './knowledge.service.js';
 import { RetrievalSettingsService } from './retrieval-settings.service.js';
 import { VectorIndexService } from './vector-index.service.js';
@@ -46,7 +46,9 @@ export class RetrievalJobs {
       for (const doc of docs) {
         const stats = await this.lexical.stats(tenantId);
         const pieces = chunkText(doc.content, { chunkSize, overlap: chunkOverlap }).map((p) => p.content);
-        const indexed = indexChunks(doc.title, doc.keywords, pieces, stats.averageLength);
+        // Jobs may run in the API process: analysis is paced like an import's.
+        const bodies = await mapSliced(pieces, (piece) => analyzeText(piece));
+        const indexed = indexAnalyzed(analyzeHeading(doc.title, doc.keywords), bodies, stats.averageLength);
         await this.lexical.transaction((em) => this.lexical.replaceDocuments(em, tenantId, [{ documentId: doc.id, domain: doc.domain, chunks: indexed }], LEXICAL_ANALYZER_VERSION));
       }
       total += docs.length;
@@ -82,14 +84,20 @@ export class RetrievalJobs {
   }
 }
 
+export const MEMORY_EXPIRY_BATCH = 5000;
+
 /** `retrieval.memory-expiry`: deletes the tenant's expired action-memory rows in batches. */
 @Injectable()
 @JobHandler(MEMORY_EXPIRY_JOB)
 export class MemoryExpiryJob implements JobRunner<typeof MEMORY_EXPIRY_JOB> {
-  constructor(private readonly memory: ActionMemoryService) {}
+  constructor(private readonly memory: ActionMemoryRepository) {}
 
   async run(ctx: JobContext): Promise<void> {
-    await this.memory.purgeExpired(ctx.tenantId, (deleted) => ctx.progress({ processed: deleted }));
+    for (;;) {
+      const deleted = await this.memory.purgeExpired(ctx.tenantId, MEMORY_EXPIRY_BATCH);
+      if (deleted) await ctx.progress({ processed: deleted });
+      if (deleted < MEMORY_EXPIRY_BATCH) return;
+    }
   }
 }
 

@@ -3,7 +3,6 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { JobsModule } from '@arbiter/jobs';
 import { LlmModule } from '@arbiter/llm';
 import { ActionMemoryRepository } from './action-memory.repository.js';
-import { ActionMemoryService } from './action-memory.service.js';
 import { RETRIEVAL_ENTITIES } from './entities/index.js';
 import { KnowledgeController } from './knowledge.controller.js';
 import { KnowledgeHttpSetup } from './knowledge-http.js';
@@ -33,13 +32,12 @@ import { VectorIndexService } from './vector-index.service.js';
     RetrievalSettingsService,
     KnowledgeService,
     LookupService,
-    ActionMemoryService,
     VectorIndexService,
     RetrievalJobs,
     MemoryExpiryJob,
     LexicalReindexJob,
     ReembedJob,
   ],
-  exports: [KnowledgeService, LookupService, ActionMemoryService, RetrievalSettingsService],
+  exports: [KnowledgeService, LookupService, RetrievalSettingsService],
 })
 export class RetrievalModule {}
