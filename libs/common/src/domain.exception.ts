@@ -8,20 +8,25 @@ export interface DomainErrorSpec {
 
 /**
  * Base of every module's typed exception. A module declares a code enum and an exhaustive
- * `Record<Code, DomainErrorSpec>`; the global filter turns it into the one error shape.
+ * code → {@link DomainErrorSpec} map; its exception passes the code's spec and an optional detail:
+ * `super(code, xErrorSpec(code), detail, details)` → message "<spec message>: <detail>".
+ * The global filter turns it into the one error shape. (A bare status and message is for the few
+ * errors of the shared code that belong to no module, e.g. a malformed cursor.)
  */
 export class DomainException<Code extends string = string> extends Error {
+  readonly status: DomainErrorStatus;
+
+  constructor(code: Code, spec: DomainErrorSpec, detail?: string, details?: unknown);
+  constructor(code: Code, status: DomainErrorStatus, message: string, details?: unknown);
   constructor(
     readonly code: Code,
-    readonly status: DomainErrorStatus,
-    message: string,
+    specOrStatus: DomainErrorSpec | DomainErrorStatus,
+    detailOrMessage?: string,
     readonly details?: unknown,
   ) {
-    super(message);
+    const spec = typeof specOrStatus === 'number' ? null : specOrStatus;
+    super(spec ? (detailOrMessage ? `${spec.message}: ${detailOrMessage}` : spec.message) : (detailOrMessage ?? ''));
+    this.status = spec ? spec.status : (specOrStatus as DomainErrorStatus);
     this.name = new.target.name;
-  }
-
-  static fromSpec<C extends string>(code: C, spec: DomainErrorSpec, detailMessage?: string, details?: unknown): DomainException<C> {
-    return new DomainException(code, spec.status, detailMessage ? `${spec.message}: ${detailMessage}` : spec.message, details);
   }
 }

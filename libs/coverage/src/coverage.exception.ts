@@ -34,7 +34,6 @@ export function coverageErrorSpec(code: CoverageErrorCode): DomainErrorSpec {
 
 export class CoverageException extends DomainException<CoverageErrorCode> {
   constructor(code: CoverageErrorCode, detail?: string, details?: unknown) {
-    const spec = coverageErrorSpec(code);
-    super(code, spec.status, detail ? `${spec.message}: ${detail}` : spec.message, details);
+    super(code, coverageErrorSpec(code), detail, details);
   }
 }

@@ -15,7 +15,6 @@ export function evaluationErrorSpec(code: EvaluationErrorCode): DomainErrorSpec 
 
 export class EvaluationException extends DomainException<EvaluationErrorCode> {
   constructor(code: EvaluationErrorCode, detail?: string) {
-    const spec = evaluationErrorSpec(code);
-    super(code, spec.status, detail ? `${spec.message}: ${detail}` : spec.message);
+    super(code, evaluationErrorSpec(code), detail);
   }
 }

@@ -18,7 +18,6 @@ export const INTENT_ERRORS: Record<IntentErrorCode, DomainErrorSpec> = {
 
 export class IntentException extends DomainException<IntentErrorCode> {
   constructor(code: IntentErrorCode, detail?: string, details?: unknown) {
-    const spec = INTENT_ERRORS[code];
-    super(code, spec.status, detail ? `${spec.message}: ${detail}` : spec.message, details);
+    super(code, INTENT_ERRORS[code], detail, details);
   }
 }

@@ -18,7 +18,6 @@ export function jobsErrorSpec(code: JobsErrorCode): DomainErrorSpec {
 
 export class JobsException extends DomainException<JobsErrorCode> {
   constructor(code: JobsErrorCode, detail?: string) {
-    const spec = jobsErrorSpec(code);
-    super(code, spec.status, detail ? `${spec.message}: ${detail}` : spec.message);
+    super(code, jobsErrorSpec(code), detail);
   }
 }

@@ -27,8 +27,7 @@ export const LLM_ERRORS: Record<LlmErrorCode, DomainErrorSpec> = {
 /** Errors of the LLM and embedding providers (`code` tells callers whether to fall back). */
 export class LlmException extends DomainException<LlmErrorCode> {
   constructor(code: LlmErrorCode, detail?: string, details?: unknown, options?: { cause?: unknown }) {
-    const spec = LLM_ERRORS[code];
-    super(code, spec.status, detail ? `${spec.message}: ${detail}` : spec.message, details);
+    super(code, LLM_ERRORS[code], detail, details);
     if (options?.cause !== undefined) (this as { cause?: unknown }).cause = options.cause;
   }
 }

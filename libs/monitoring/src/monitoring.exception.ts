@@ -22,7 +22,6 @@ export function monitoringErrorSpec(code: MonitoringErrorCode): DomainErrorSpec 
 
 export class MonitoringException extends DomainException<MonitoringErrorCode> {
   constructor(code: MonitoringErrorCode, detail?: string, details?: unknown) {
-    const spec = monitoringErrorSpec(code);
-    super(code, spec.status, detail ? `${spec.message}: ${detail}` : spec.message, details);
+    super(code, monitoringErrorSpec(code), detail, details);
   }
 }

@@ -24,7 +24,6 @@ export const RETRIEVAL_ERRORS: Record<RetrievalErrorCode, DomainErrorSpec> = {
 
 export class RetrievalException extends DomainException<RetrievalErrorCode> {
   constructor(code: RetrievalErrorCode, detail?: string, details?: unknown) {
-    const spec = RETRIEVAL_ERRORS[code];
-    super(code, spec.status, detail ? `${spec.message}: ${detail}` : spec.message, details);
+    super(code, RETRIEVAL_ERRORS[code], detail, details);
   }
 }

@@ -27,7 +27,6 @@ export function sessionsErrorSpec(code: SessionsErrorCode): DomainErrorSpec {
 
 export class SessionsException extends DomainException<SessionsErrorCode> {
   constructor(code: SessionsErrorCode, detail?: string) {
-    const spec = sessionsErrorSpec(code);
-    super(code, spec.status, detail ? `${spec.message}: ${detail}` : spec.message);
+    super(code, sessionsErrorSpec(code), detail);
   }
 }

@@ -27,7 +27,6 @@ export function tenancyErrorSpec(code: TenancyErrorCode): DomainErrorSpec {
 
 export class TenancyException extends DomainException<TenancyErrorCode> {
   constructor(code: TenancyErrorCode, detail?: string) {
-    const spec = tenancyErrorSpec(code);
-    super(code, spec.status, detail ? `${spec.message}: ${detail}` : spec.message);
+    super(code, tenancyErrorSpec(code), detail);
   }
 }
