@@ -13,7 +13,7 @@ import { EMBEDDED_POSTGRES } from './database.tokens.js';
         if (!db.embedded) return null;
         const started = Date.now();
         const logger = new Logger('Database');
-        // Pool connections plus headroom for the migrator, pg-boss and LISTEN/NOTIFY clients.
+        // Pool connections plus headroom for the migrator and LISTEN/NOTIFY clients.
         const embedded = await startEmbeddedPostgres(db.dataDir, db.poolMax + 8, {
           onUnexpectedExit: (error) => logger.error({ msg: 'embedded PostgreSQL thread died: every query will fail until restart', error: error.message }),
         });
