@@ -2,6 +2,7 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { LightMyRequestResponse } from 'fastify';
 import { DataSource } from 'typeorm';
+import { resetStoragePressure } from '@arbiter/common';
 import { createApp } from '../../apps/api/src/create-app.js';
 import { DatabaseProxy } from '../support/tcp-proxy.js';
 import { createTestApp, TEST_ADMIN_TOKEN, type TestApp, type TestTenant } from '../support/test-app.js';
@@ -89,6 +90,49 @@ describe('faults: database restore in progress (e2e)', () => {
       await t.db.pool.query('ALTER TABLE api_key_restoring RENAME TO api_key');
     }
     expect((await t.request({ method: 'GET', url: '/admin/jobs', headers: { 'x-api-key': tenant.operatorKey } })).statusCode).toBe(200);
+  });
+
+  it('key table emptied by a restore still loading its rows: an uncached valid key gets 503, then 200 once restored', async () => {
+    const tenant = await t.createTenant();
+    await t.db.pool.query('CREATE TABLE api_key_backup AS SELECT * FROM api_key');
+    await t.db.pool.query('DELETE FROM api_key');
+    try {
+      expectUnavailable(await t.request({ method: 'GET', url: '/admin/jobs', headers: { 'x-api-key': tenant.operatorKey } }));
+    } finally {
+      await t.db.pool.query('INSERT INTO api_key SELECT * FROM api_key_backup');
+      await t.db.pool.query('DROP TABLE api_key_backup');
+    }
+    expect((await t.request({ method: 'GET', url: '/admin/jobs', headers: { 'x-api-key': tenant.operatorKey } })).statusCode).toBe(200);
+    // A key that never existed is still 401 while the table has rows.
+    expect((await t.request({ method: 'GET', url: '/admin/jobs', headers: { 'x-api-key': 'ak_op_not-a-real-key-000000000000' } })).statusCode).toBe(401);
+  });
+
+  it('disk full: a refused write is 507 STORAGE_FULL with Retry-After (nothing stored), /health degraded, reads still work', async () => {
+    const tenant = await t.createTenant();
+    const headers = { 'x-api-key': tenant.clientKey };
+    // The driver's own disk_full (53100), as PostgreSQL raises it when it cannot extend a file.
+    await t.db.pool.query(`CREATE FUNCTION fault_disk_full() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN RAISE EXCEPTION 'could not extend file "base/1/2": No space left on device' USING ERRCODE = 'disk_full'; END $$`);
+    await t.db.pool.query('CREATE TRIGGER fault_disk_full BEFORE INSERT ON diagnosis_session FOR EACH ROW EXECUTE FUNCTION fault_disk_full()');
+    try {
+      const res = await t.request({ method: 'POST', url: '/api/sessions', headers, payload: session });
+      expect(res.statusCode).toBe(507);
+      expect(res.json()).toMatchObject({ statusCode: 507, code: 'STORAGE_FULL', message: 'Storage full: the database cannot store more data until space is freed' });
+      expect(res.body).not.toMatch(/base\/1|extend file/);
+      expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+      const health = await t.request({ method: 'GET', url: '/health' });
+      expect(health.statusCode).toBe(200);
+      expect(health.json()).toMatchObject({ status: 'degraded', database: { status: 'up' }, storage: { status: 'full', reason: 'write_refused' } });
+      expect((await t.request({ method: 'GET', url: '/admin/knowledge/documents', headers: { 'x-api-key': tenant.operatorKey } })).statusCode).toBe(200);
+      const stored = await t.db.pool.query('SELECT 1 FROM diagnosis_session WHERE tenant_id = $1', [tenant.id]);
+      expect(stored.rowCount).toBe(0);
+    } finally {
+      await t.db.pool.query('DROP TRIGGER fault_disk_full ON diagnosis_session');
+      await t.db.pool.query('DROP FUNCTION fault_disk_full()');
+      resetStoragePressure(); // the one-minute window is unit-tested (StorageHealth)
+    }
+    expect((await t.request({ method: 'POST', url: '/api/sessions', headers, payload: session })).statusCode).toBe(201);
+    expect((await t.request({ method: 'GET', url: '/health' })).json()).toMatchObject({ status: 'ok', storage: { status: 'ok' } });
   });
 });
 

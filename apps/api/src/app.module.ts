@@ -15,6 +15,7 @@ import { SessionsModule } from '@arbiter/sessions';
 import { TenancyModule } from '@arbiter/tenancy';
 import { HealthController } from './health.controller.js';
 import { MetricsController } from './metrics.controller.js';
+import { StorageHealth } from './storage-health.js';
 
 /** Domain modules; each lib registers itself here (one line each). */
 const DOMAIN_MODULES = [TenancyModule, SessionsModule, JobsModule, CoverageModule, RetrievalModule, LlmModule, EvaluationModule, FeedbackModule, MonitoringModule, IntentModule, ChatModule];
@@ -26,6 +27,7 @@ export class AppModule {
       module: AppModule,
       imports: [AppConfigModule.forRoot(config), CommonModule, DatabaseModule.forRoot(), ...DOMAIN_MODULES],
       controllers: [HealthController, MetricsController],
+      providers: [StorageHealth],
     };
   }
 }

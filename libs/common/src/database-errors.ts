@@ -20,10 +20,19 @@ const DB_UNAVAILABLE_CODES = new Set([
   // boot-time schema check guarantees they exist otherwise, so this is "not ready", not a bug to 500.
   '3D000',
   '42P01',
+  'DATABASE_NOT_READY',
 ]);
 
 const DB_UNAVAILABLE_MESSAGES =
   /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect|Cannot use a pool after calling end|Client has encountered a connection error|not queryable|canceling statement due to statement timeout|the database system is (starting up|shutting down|in recovery)/i;
+
+/**
+ * The database answers but its data is not there yet (e.g. the API-key table emptied by a restore in
+ * progress): answered like an outage, 503 with Retry-After, so valid credentials never get a 401.
+ */
+export class DatabaseNotReadyError extends Error {
+  readonly code = 'DATABASE_NOT_READY';
+}
 
 /** The `code` of the 503 every route answers while the database is unreachable. */
 export const DATABASE_UNAVAILABLE_CODE = 'DATABASE_UNAVAILABLE';
@@ -44,4 +53,25 @@ export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   // Node's happy-eyeballs connect (localhost → ::1 and 127.0.0.1) fails with an AggregateError.
   if (Array.isArray(e.errors) && e.errors.some((inner) => isDatabaseUnavailable(inner, depth + 1))) return true;
   return isDatabaseUnavailable(e.driverError, depth + 1) || isDatabaseUnavailable(e.cause, depth + 1);
+}
+
+/** The `code` of the 507 a write answers while the database's disk is full. */
+export const STORAGE_FULL_CODE = 'STORAGE_FULL';
+
+/** Seconds a client should wait before retrying a `STORAGE_FULL` answer (an operator must free space). */
+export const STORAGE_RETRY_AFTER_SECONDS = 60;
+
+// 53100 disk_full (PostgreSQL "could not extend file … No space left on device", also raised by the
+// embedded database's file system), 53400 configuration_limit_exceeded (temp_file_limit); ENOSPC/EDQUOT
+// from Node's own writes. Emscripten (the embedded database) reports ENOSPC as errno 51.
+const STORAGE_FULL_CODES = new Set(['53100', 'ENOSPC', 'EDQUOT']);
+const STORAGE_FULL_MESSAGES = /No space left on device|could not extend file|disk quota exceeded/i;
+
+/** Whether an error means the storage under the database (or the data directory) is full. */
+export function isStorageFull(error: unknown, depth = 0): boolean {
+  if (!error || typeof error !== 'object' || depth > 3) return false;
+  const e = error as { code?: unknown; errno?: unknown; message?: unknown; driverError?: unknown; cause?: unknown };
+  if (typeof e.code === 'string' && STORAGE_FULL_CODES.has(e.code)) return true;
+  if (typeof e.message === 'string' && STORAGE_FULL_MESSAGES.test(e.message)) return true;
+  return isStorageFull(e.driverError, depth + 1) || isStorageFull(e.cause, depth + 1);
 }

@@ -24,6 +24,7 @@ const REASON: Record<number, string> = {
   431: 'Request Header Fields Too Large',
   500: 'Internal Server Error',
   503: 'Service Unavailable',
+  507: 'Insufficient Storage',
 };
 
 export function reasonPhrase(status: number): string {

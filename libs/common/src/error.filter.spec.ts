@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { HttpException, NotFoundException, type ArgumentsHost } from '@nestjs/common';
 import { GlobalErrorFilter } from './error.filter.js';
+import { resetStoragePressure, storageFullSeenWithin } from './storage-pressure.js';
 import type { ErrorBody } from './error-body.js';
 
 /** Runs the filter on `exception` and returns what it sent. */
@@ -69,5 +70,19 @@ describe('GlobalErrorFilter: framework errors are client-safe', () => {
     expect(other.status).toBe(500);
     expect(other.body).toEqual({ statusCode: 500, error: 'Internal Server Error', message: 'Internal server error', requestId: 'req-1' });
     expect(other.headers['retry-after']).toBeUndefined();
+  });
+
+  it.each([
+    ['PostgreSQL disk_full', Object.assign(new Error('could not extend file "base/16384/2619": No space left on device'), { code: '53100' })],
+    ['wrapped by TypeORM', { message: 'query failed', driverError: { code: '53100', message: 'x' } }],
+    ['Node ENOSPC', Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' })],
+  ])('answers a full disk (%s) with 507 STORAGE_FULL, Retry-After, and marks storage pressure', (_name, exception) => {
+    resetStoragePressure();
+    const { status, body, headers } = render(exception);
+    expect(status).toBe(507);
+    expect(body).toEqual({ statusCode: 507, error: 'Insufficient Storage', message: 'Storage full: the database cannot store more data until space is freed', code: 'STORAGE_FULL', requestId: 'req-1' });
+    expect(headers['retry-after']).toBe('60');
+    expect(storageFullSeenWithin(60_000)).toBeInstanceOf(Date);
+    expect(storageFullSeenWithin(60_000, Date.now() + 61_000)).toBeUndefined();
   });
 });

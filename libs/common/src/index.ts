@@ -8,6 +8,8 @@ export * from './page-query.dto.js';
 export * from './validation.js';
 export * from './error-body.js';
 export * from './database-errors.js';
+export * from './storage-pressure.js';
+export * from './time-slice.js';
 export * from './error.filter.js';
 export * from './metrics.service.js';
 export * from './common.module.js';

@@ -216,7 +216,8 @@ export class KnowledgeRepository {
   }
 
   private async insertChunksOf(em: EntityManager, tenantId: TenantId, docs: readonly { documentId: string; domain: string; chunks: readonly NewChunk[] }[], space: VectorSpace): Promise<void> {
-    const BATCH = 500;
+    // Bounded statements: the driver serialises each (vectors as text) on the API's thread.
+    const BATCH = 100;
     const flat = docs.flatMap((d) => d.chunks.map((c, index) => ({ documentId: d.documentId, domain: d.domain, index, c })));
     for (let i = 0; i < flat.length; i += BATCH) {
       const batch = flat.slice(i, i + BATCH);

@@ -1,15 +1,15 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
-import { DomainException, flattenValidationErrors, type Page, type TenantId } from '@arbiter/common';
+import { DomainException, flattenValidationErrors, mapSliced, type Page, type TenantId } from '@arbiter/common';
 import { EMBEDDING_PROVIDER, type EmbeddingProvider } from '@arbiter/llm';
 import { chunkText } from './chunker.js';
 import { UpsertDocumentDto } from './dto/knowledge.dto.js';
 import { KnowledgeRepository, type DocumentSummary, type NewChunk, type NewDocument, type VectorSpace } from './knowledge.repository.js';
 import { LexicalRepository } from './lexical.repository.js';
-import { type IndexedChunk, indexChunks } from './lexical/indexing.js';
-import { LEXICAL_ANALYZER_VERSION } from './lexical/text-analyzer.js';
+import { analyzeHeading, type IndexedChunk, indexChunk, lengthNorm } from './lexical/indexing.js';
+import { analyzeText, LEXICAL_ANALYZER_VERSION, warmAnalyzer } from './lexical/text-analyzer.js';
 import { RetrievalErrorCode, RetrievalException } from './retrieval.exception.js';
 import { RetrievalSettingsService } from './retrieval-settings.service.js';
 import { l2Norm } from './vector-sql.js';
@@ -74,8 +74,13 @@ function failedItem(index: number, filePath: string | null, error: unknown): Bul
 }
 
 @Injectable()
-export class KnowledgeService {
+export class KnowledgeService implements OnModuleInit {
   private readonly logger = new Logger('Knowledge');
+
+  /** The analyzer's dictionary loads at boot, not inside the first import or lookup (README, Faults and outages). */
+  onModuleInit(): void {
+    warmAnalyzer();
+  }
 
   constructor(
     private readonly repository: KnowledgeRepository,
@@ -124,7 +129,12 @@ export class KnowledgeService {
         continue;
       }
       const chunks = await this.embedChunks(doc.title, contents);
-      group.push({ i, doc, chunks, indexed: indexChunks(doc.title, doc.keywords, contents, stats.averageLength) });
+      // Analysis is CPU work on this thread: paced like the embedding.
+      const bodies = await mapSliced(contents, (c) => analyzeText(c));
+      const heading = analyzeHeading(doc.title, doc.keywords);
+      const avg = lengthNorm(heading, bodies, stats.averageLength);
+      const indexed = await mapSliced(bodies, (body, k) => indexChunk(heading, body, k, avg));
+      group.push({ i, doc, chunks, indexed });
       groupChunks += chunks.length;
       if (groupChunks >= WRITE_GROUP_CHUNKS) {
         await writing;

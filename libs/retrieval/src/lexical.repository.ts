@@ -94,14 +94,19 @@ export class LexicalRepository {
         });
       }
     }
+    // Document frequencies move by the new postings per term (pre-counted here: one array element per
+    // distinct term, not per posting, keeps the statement and its serialisation small).
+    const added = new Map<string, number>();
+    for (const t of terms) added.set(t, (added.get(t) ?? 0) + 1);
     await em.query(
       `WITH old AS (DELETE FROM knowledge_term WHERE tenant_id = $1 AND document_id = ANY($2::uuid[]) RETURNING term),
-            delta AS (SELECT term, sum(d)::int AS d FROM (SELECT term, -1 AS d FROM old UNION ALL SELECT t, 1 FROM unnest($3::text[]) AS t) x GROUP BY term HAVING sum(d) <> 0)
+            delta AS (SELECT term, sum(d)::int AS d FROM (SELECT term, -1 AS d FROM old UNION ALL SELECT t, n FROM unnest($3::text[], $4::int[]) AS a(t, n)) x GROUP BY term HAVING sum(d) <> 0)
        INSERT INTO knowledge_term_df (tenant_id, term, df) SELECT $1, term, d FROM delta ORDER BY term
        ON CONFLICT ON CONSTRAINT pk_knowledge_term_df DO UPDATE SET df = knowledge_term_df.df + EXCLUDED.df`,
-      [tenantId, ids, terms],
+      [tenantId, ids, [...added.keys()], [...added.values()]],
     );
-    const BATCH = 20_000;
+    // Statements of bounded size: the driver serialises each on the API's thread (README, Faults and outages).
+    const BATCH = 5_000;
     for (let i = 0; i < terms.length; i += BATCH) {
       await em.query(
         `INSERT INTO knowledge_term (tenant_id, term, impact, document_id, chunk_index, domain)

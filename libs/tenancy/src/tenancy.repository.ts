@@ -46,6 +46,12 @@ export class TenancyRepository {
     return this.tenants.findOneBy({ id: tenantId });
   }
 
+  /** Whether the key table holds any row at all (revoked included). */
+  async anyApiKey(): Promise<boolean> {
+    const rows = await this.keys.query<Array<{ any: boolean }>>('SELECT EXISTS (SELECT 1 FROM api_key) AS any');
+    return rows[0]?.any === true;
+  }
+
   findActiveKeyByHash(hash: string): Promise<ApiKeyEntity | null> {
     return this.keys.findOneBy({ keyHash: hash, revokedAt: IsNull() });
   }

@@ -82,6 +82,11 @@ export class LocalEmbedder {
     this.id = `local:${LOCAL_EMBEDDER_VERSION}:${dimension}`;
   }
 
+  /** Loads the segmenter's dictionary now (at boot) instead of on the first Chinese text of a request. */
+  warm(): void {
+    segmenter();
+  }
+
   /** Feature → raw count, namespaced as `<ns>\u0001<feature>` (exposed for tests and diagnostics). */
   features(text: string): Map<string, number> {
     const counts = new Map<string, number>();

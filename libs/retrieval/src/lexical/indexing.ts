@@ -22,16 +22,51 @@ export function indexChunks(
   averageLength: number,
   options: { params?: Bm25Params; titleWeight?: number } = {},
 ): IndexedChunk[] {
+  return indexAnalyzed(analyzeHeading(title, keywords), chunks.map((c) => analyzeText(c)), averageLength, options);
+}
+
+/** The title's and keywords' terms, which count for every chunk of the document. */
+export function analyzeHeading(title: string, keywords: readonly string[]): string[] {
+  return [...analyzeText(title), ...analyzeText(keywords.join(' \n '))];
+}
+
+/**
+ * {@link indexChunks} after analysis: callers on the API's thread analyse chunk by chunk with pauses
+ * (analysis is the costly part) and then compute the postings here.
+ */
+export function indexAnalyzed(
+  heading: readonly string[],
+  bodies: readonly string[][],
+  averageLength: number,
+  options: { params?: Bm25Params; titleWeight?: number } = {},
+): IndexedChunk[] {
+  const avg = lengthNorm(heading, bodies, averageLength, options);
+  return bodies.map((body, chunkIndex) => indexChunk(heading, body, chunkIndex, avg, options));
+}
+
+/**
+ * The average chunk length BM25 normalises by: the tenant's corpus average, or for a tenant's first
+ * document (no average yet) the document's own.
+ */
+export function lengthNorm(heading: readonly string[], bodies: readonly string[][], averageLength: number, options: { titleWeight?: number } = {}): number {
+  if (averageLength > 0) return averageLength;
+  const titleWeight = options.titleWeight ?? DEFAULT_TITLE_WEIGHT;
+  const total = bodies.reduce((s, b) => s + b.length + titleWeight * heading.length, 0);
+  return total / Math.max(bodies.length, 1);
+}
+
+/** One chunk's postings (see {@link indexChunks}); `averageLength` from {@link lengthNorm}. */
+export function indexChunk(
+  heading: readonly string[],
+  body: readonly string[],
+  chunkIndex: number,
+  averageLength: number,
+  options: { params?: Bm25Params; titleWeight?: number } = {},
+): IndexedChunk {
   const params = options.params ?? DEFAULT_BM25;
   const titleWeight = options.titleWeight ?? DEFAULT_TITLE_WEIGHT;
-  const heading = [...analyzeText(title), ...analyzeText(keywords.join(' \n '))];
-  const bodies = chunks.map((c) => analyzeText(c));
-  const lengths = bodies.map((b) => b.length + titleWeight * heading.length);
-  // The first document of a tenant has no corpus average yet: its own average stands in.
-  const avg = averageLength > 0 ? averageLength : lengths.reduce((s, l) => s + l, 0) / Math.max(lengths.length, 1);
-  return bodies.map((body, chunkIndex) => {
-    const tf = termFrequencies(heading, titleWeight, termFrequencies(body));
-    const postings = chunkPostings(tf, lengths[chunkIndex], avg, params);
-    return { chunkIndex, terms: postings.map((p) => p.term), impacts: postings.map((p) => p.impact), length: lengths[chunkIndex] };
-  });
+  const length = body.length + titleWeight * heading.length;
+  const tf = termFrequencies(heading, titleWeight, termFrequencies(body));
+  const postings = chunkPostings(tf, length, averageLength, params);
+  return { chunkIndex, terms: postings.map((p) => p.term), impacts: postings.map((p) => p.impact), length };
 }

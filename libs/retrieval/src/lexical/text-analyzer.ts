@@ -32,6 +32,14 @@ function segmenter(): Jieba {
   return jieba;
 }
 
+/**
+ * Loads the segmenter's dictionary now (~200–500 ms of one thread): called at boot so that the first
+ * import or lookup does not pay it on the request path while other requests wait.
+ */
+export function warmAnalyzer(): void {
+  segmenter();
+}
+
 export interface AnalyzerOptions {
   /** Character bigrams of Chinese runs (default true). */
   cjkBigrams?: boolean;
