@@ -28,4 +28,16 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // Modules import what they use (docs/CONVENTIONS.md "Modules"); jobs are declared in JOB_CATALOG.
+    files: ['libs/**/*.ts', 'apps/**/*.ts'],
+    ignores: ['libs/config/src/config.module.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: "Decorator[expression.callee.name='Global']", message: 'No @Global modules: import the module where you use its providers (docs/CONVENTIONS.md "Modules").' },
+        { selector: "CallExpression[callee.property.name='defineAdHoc']", message: 'Declare jobs in JOB_CATALOG with a @JobHandler provider (docs/FOUNDATION.md "Jobs"); defineAdHoc is for the jobs framework tests.' },
+      ],
+    },
+  },
 );

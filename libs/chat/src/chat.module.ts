@@ -1,6 +1,10 @@
 import { Module } from '@nestjs/common';
+import { CommonModule } from '@arbiter/common';
 import { IntentModule } from '@arbiter/intent';
+import { LlmModule } from '@arbiter/llm';
 import { RetrievalModule } from '@arbiter/retrieval';
+import { SessionsModule } from '@arbiter/sessions';
+import { TenancyModule } from '@arbiter/tenancy';
 import { ChatDemoSeeds } from './chat-demo.seeds.js';
 import { CHAT_INTENT_ROUTER } from './chat-intent.port.js';
 import { ChatController } from './chat.controller.js';
@@ -9,9 +13,9 @@ import { ChatService } from './chat.service.js';
 import { IntentChatRouter } from './intent-chat-router.js';
 import { KnowledgeAgentRunner } from './knowledge-agent.runner.js';
 
-/** `POST /ai/chat`: the full pipeline (intent → knowledge → confidence → session, evaluation, coverage). Needs the global Sessions, Llm and Tenancy modules. */
+/** `POST /ai/chat`: the full pipeline (intent → knowledge → confidence → session, evaluation, coverage). */
 @Module({
-  imports: [IntentModule, RetrievalModule],
+  imports: [IntentModule, RetrievalModule, SessionsModule, LlmModule, TenancyModule, CommonModule],
   controllers: [ChatController],
   providers: [ChatRepository, IntentChatRouter, { provide: CHAT_INTENT_ROUTER, useExisting: IntentChatRouter }, KnowledgeAgentRunner, ChatService, ChatDemoSeeds],
   exports: [ChatService],

@@ -1,6 +1,6 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { MetricsService } from './metrics.service.js';
 
-@Global()
+/** The metrics registry (`MetricsService`, one per process): import it where you inject it. */
 @Module({ providers: [MetricsService], exports: [MetricsService] })
 export class CommonModule {}

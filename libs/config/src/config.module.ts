@@ -11,6 +11,11 @@ export interface AppConfigModuleOptions {
 
 const ALL_KEYS = [...Object.keys(new EnvironmentVariables()), ...OPTIONAL_KEYS];
 
+/**
+ * The one module left global (docs/CONVENTIONS.md "Modules"): `AppConfig` is built once, by the app
+ * root, from the environment it is given (`AppModule.forRoot({ env })` in tests and tools), and nearly
+ * every provider reads it. A lib importing `AppConfigModule` itself could not know those options.
+ */
 @Global()
 @Module({})
 export class AppConfigModule {

@@ -1,7 +1,9 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { CommonModule } from '@arbiter/common';
 import { AppConfig } from '@arbiter/config';
 import { JobsModule } from '@arbiter/jobs';
+import { SessionsModule } from '@arbiter/sessions';
 import { CoverageBackfillJob } from './coverage-backfill.job.js';
 import { CoverageDecisionEntity } from './coverage-decision.entity.js';
 import { CoverageController } from './coverage.controller.js';
@@ -11,7 +13,7 @@ import { CoverageService } from './coverage.service.js';
 import { builtInCoverageEvaluators, CoverageEvaluatorRegistry } from './evaluator/coverage-evaluator.registry.js';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([CoverageDecisionEntity]), JobsModule],
+  imports: [TypeOrmModule.forFeature([CoverageDecisionEntity]), JobsModule, SessionsModule, CommonModule],
   controllers: [CoverageController],
   providers: [
     {

@@ -1,4 +1,4 @@
-import { DynamicModule, Global, Logger, Module } from '@nestjs/common';
+import { DynamicModule, Logger, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AppConfig } from '@arbiter/config';
 import type { EmbeddedPostgres } from './embedded-postgres.js';
@@ -11,16 +11,23 @@ import { runMigrations } from './migrator.js';
 import { boundedPoolOptions } from './pool-options.js';
 
 /**
- * PostgreSQL via DATABASE_URL, or embedded PGlite when unset. Migrations (SQL files) run before
- * TypeORM connects; TypeORM never changes the schema (synchronize off, validate-only at boot).
+ * `DatabaseHealth` and `DatabaseConnectionInfo`: import `DatabaseModule` where you inject them.
+ * The connection itself is `DatabaseModule.forRoot()`, imported once by the app module: PostgreSQL
+ * via DATABASE_URL, or embedded PGlite when unset. Migrations (SQL files) run before TypeORM
+ * connects; TypeORM never changes the schema (synchronize off, validate-only at boot). The
+ * `DataSource` and `TypeOrmModule.forFeature` repositories are provided app-wide by @nestjs/typeorm.
  */
-@Global()
-@Module({})
+@Module({
+  imports: [EmbeddedDatabaseModule],
+  providers: [DatabaseConnectionInfo, DatabaseHealth],
+  exports: [DatabaseConnectionInfo, DatabaseHealth],
+})
 export class DatabaseModule {
   static forRoot(): DynamicModule {
     return {
-      module: DatabaseModule,
+      module: DatabaseRootModule,
       imports: [
+        DatabaseModule,
         EmbeddedDatabaseModule,
         TypeOrmModule.forRootAsync({
           imports: [EmbeddedDatabaseModule],
@@ -45,8 +52,12 @@ export class DatabaseModule {
           },
         }),
       ],
-      providers: [DatabaseConnectionInfo, DatabaseHealth, DatabaseLifecycle],
-      exports: [DatabaseConnectionInfo, DatabaseHealth, EmbeddedDatabaseModule],
+      providers: [DatabaseLifecycle],
+      exports: [DatabaseModule, EmbeddedDatabaseModule],
     };
   }
 }
+
+/** The root connection (see `DatabaseModule.forRoot`). */
+@Module({})
+class DatabaseRootModule {}

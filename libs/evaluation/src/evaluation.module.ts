@@ -1,14 +1,15 @@
 import { Module } from '@nestjs/common';
+import { CommonModule } from '@arbiter/common';
 import { JobsModule } from '@arbiter/jobs';
 import { LlmModule } from '@arbiter/llm';
+import { SessionsModule } from '@arbiter/sessions';
 import { EvaluationController } from './evaluation.controller.js';
 import { RetryFallbacksJob, SelfEvaluateJob } from './evaluation.jobs.js';
 import { EvaluationRepository } from './evaluation.repository.js';
 import { EvaluationService } from './evaluation.service.js';
 
-/** Needs the SessionsModule (global). */
 @Module({
-  imports: [LlmModule, JobsModule],
+  imports: [LlmModule, JobsModule, SessionsModule, CommonModule],
   controllers: [EvaluationController],
   providers: [EvaluationRepository, EvaluationService, SelfEvaluateJob, RetryFallbacksJob],
   exports: [EvaluationService],

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { CommonModule } from '@arbiter/common';
 import { SessionsModule } from '@arbiter/sessions';
 import { CaseLibraryEntity } from './case-library.entity.js';
 import { FeedbackController, ReviewController } from './feedback.controller.js';
@@ -8,7 +9,7 @@ import { FeedbackService } from './feedback.service.js';
 import { SessionFeedbackEntity } from './session-feedback.entity.js';
 
 @Module({
-  imports: [SessionsModule, TypeOrmModule.forFeature([SessionFeedbackEntity, CaseLibraryEntity])],
+  imports: [SessionsModule, CommonModule, TypeOrmModule.forFeature([SessionFeedbackEntity, CaseLibraryEntity])],
   controllers: [FeedbackController, ReviewController],
   providers: [FeedbackRepository, FeedbackService],
   exports: [FeedbackService],

@@ -1,7 +1,9 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { CommonModule } from '@arbiter/common';
 import { JobsModule } from '@arbiter/jobs';
 import { LlmModule } from '@arbiter/llm';
+import { TenancyModule } from '@arbiter/tenancy';
 import { INTENT_ENTITIES } from './entities/index.js';
 import { IntentAdminController } from './intent-admin.controller.js';
 import { IntentConfigService } from './intent-config.service.js';
@@ -15,7 +17,7 @@ import { IntentService } from './intent.service.js';
 
 /** Hybrid intent routing (seed 004): rule CRUD, tenant config, per-tenant compiled router cache, route + evaluation endpoints. */
 @Module({
-  imports: [TypeOrmModule.forFeature(INTENT_ENTITIES), LlmModule, JobsModule],
+  imports: [TypeOrmModule.forFeature(INTENT_ENTITIES), LlmModule, JobsModule, TenancyModule, CommonModule],
   controllers: [IntentAdminController, IntentRouteController],
   providers: [IntentRepository, IntentMetrics, IntentRouterCache, IntentRulesService, IntentConfigService, IntentService, IntentLifecycle, IntentReembedJob],
   exports: [IntentService, IntentRulesService, IntentConfigService],

@@ -1,4 +1,5 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
+import { CommonModule } from '@arbiter/common';
 import { AppConfig } from '@arbiter/config';
 import { createEmbeddingProvider } from './embedding/create-embedding-provider.js';
 import { EMBEDDING_PROVIDER, type EmbeddingProvider } from './embedding/embedding-provider.js';
@@ -6,10 +7,10 @@ import { LlmService } from './llm.service.js';
 
 /**
  * Provides `LlmService` and the `EMBEDDING_PROVIDER` token (an {@link EmbeddingProvider}), both built
- * from `AppConfig` (`config.llm`, `config.embedding`). Global: import it once in the app module.
+ * from `AppConfig` (`config.llm`, `config.embedding`). Import it in every module that injects them.
  */
-@Global()
 @Module({
+  imports: [CommonModule],
   providers: [
     LlmService,
     { provide: EMBEDDING_PROVIDER, inject: [AppConfig], useFactory: (config: AppConfig): EmbeddingProvider => createEmbeddingProvider(config.embedding) },

@@ -1,4 +1,4 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ConversationEntity } from './conversation.entity.js';
 import { DiagnosisSessionEntity } from './diagnosis-session.entity.js';
@@ -10,7 +10,7 @@ import { SessionsRepository } from './sessions.repository.js';
 import { SessionsService } from './sessions.service.js';
 import { ToolInvocationEntity } from './tool-invocation.entity.js';
 
-@Global()
+/** Sessions, their tool invocations and the finished-session hooks: import it where you use `SessionsService`, `SessionHooks` or `SessionFeedbackState`. */
 @Module({
   imports: [TypeOrmModule.forFeature([ConversationEntity, DiagnosisSessionEntity, ToolInvocationEntity])],
   controllers: [SessionsController],

@@ -1,6 +1,7 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { DatabaseModule } from '@arbiter/database';
 import { AdminToken } from './admin-token.js';
 import { ApiKeyEntity } from './api-key.entity.js';
 import { AuthGuard } from './auth.guard.js';
@@ -10,9 +11,9 @@ import { TenantEntity } from './tenant.entity.js';
 import { TenantSeeds } from './tenant-seeds.js';
 import { TenantsController } from './tenants.controller.js';
 
-@Global()
+/** Tenants, API keys, the auth guard (an app-wide APP_GUARD) and `TenantSeeds`: import it where you inject its providers. */
 @Module({
-  imports: [TypeOrmModule.forFeature([TenantEntity, ApiKeyEntity])],
+  imports: [TypeOrmModule.forFeature([TenantEntity, ApiKeyEntity]), DatabaseModule],
   controllers: [TenantsController],
   providers: [TenancyRepository, TenancyService, AdminToken, TenantSeeds, { provide: APP_GUARD, useClass: AuthGuard }],
   exports: [TenancyService, AdminToken, TenantSeeds],
