@@ -13,7 +13,7 @@ export function pgAsDataSource(db: pg.Pool | pg.Client): DataSource {
     const work = args[args.length - 1] as (m: { query: Rows }) => Promise<T>;
     const client = 'connect' in db && 'totalCount' in db ? await db.connect() : (db as pg.Client);
     try {
-      await client.query('BEGIN');
+      await client.query(args.length === 2 ? `BEGIN ISOLATION LEVEL ${args[0]}` : 'BEGIN');
       const result = await work({ query: async (sql, params) => (await client.query(sql, params)).rows });
       await client.query('COMMIT');
       return result;

@@ -1,9 +1,9 @@
-import { Controller, Get, Param, ParseUUIDPipe, Query } from '@nestjs/common';
+import { Controller, Get, HttpCode, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { TenantId } from '@arbiter/common';
 import { Auth, CurrentTenant } from '@arbiter/tenancy';
 import { ListConversationsQueryDto, StatsQueryDto } from './dto/monitoring-query.dto.js';
-import { ConversationDetailDto, ConversationPageDto, StatsDto } from './dto/monitoring-response.dto.js';
+import { ConversationDetailDto, ConversationPageDto, StatsDto, StatsRebuildDto } from './dto/monitoring-response.dto.js';
 import { MonitoringService } from './monitoring.service.js';
 
 @ApiTags('monitoring')
@@ -32,5 +32,12 @@ export class MonitoringController {
   @ApiBadRequestResponse({ description: 'Bad date, from after to, window over 366 days, unknown groupBy' })
   stats(@CurrentTenant() tenantId: TenantId, @Query() query: StatsQueryDto): Promise<StatsDto> {
     return this.monitoring.stats(tenantId, query);
+  }
+
+  @Post('stats/rebuild')
+  @HttpCode(200)
+  @ApiOkResponse({ type: StatsRebuildDto, description: "Rebuilds this tenant's stats rollup from its sessions and coverage decisions (the backfill; the stats stay exact meanwhile)" })
+  rebuildStats(@CurrentTenant() tenantId: TenantId): Promise<StatsRebuildDto> {
+    return this.monitoring.rebuildStats(tenantId);
   }
 }

@@ -2,11 +2,12 @@ import { Module } from '@nestjs/common';
 import { MonitoringController } from './monitoring.controller.js';
 import { MonitoringRepository } from './monitoring.repository.js';
 import { MonitoringService } from './monitoring.service.js';
+import { StatsRollupRepository } from './stats-rollup.repository.js';
 
 /** Operator monitoring (conversation traces, stats). */
 @Module({
   controllers: [MonitoringController],
-  providers: [MonitoringRepository, MonitoringService],
+  providers: [MonitoringRepository, StatsRollupRepository, MonitoringService],
   exports: [MonitoringService],
 })
 export class MonitoringModule {}

@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { pageRequest, toPage, type TenantId } from '@arbiter/common';
 import { AppConfig } from '@arbiter/config';
-import type { ConversationDetailDto, ConversationPageDto, SessionTraceDto, StatsDto, ToolInvocationTraceDto } from './dto/monitoring-response.dto.js';
+import type { ConversationDetailDto, ConversationPageDto, SessionTraceDto, StatsDto, StatsRebuildDto, ToolInvocationTraceDto } from './dto/monitoring-response.dto.js';
 import type { ListConversationsQueryDto, StatsQueryDto } from './dto/monitoring-query.dto.js';
 import { MonitoringErrorCode, MonitoringException } from './monitoring.exception.js';
 import { MonitoringRepository, type ResolvedWindow, type SessionDetailRow, type ToolInvocationRow } from './monitoring.repository.js';
 import { assembleStats, camelKeys } from './stats-assembler.js';
+import { StatsRollupRepository } from './stats-rollup.repository.js';
 import { DEFAULT_STATS_DAYS, MAX_STATS_DAYS, parseTimeBound, type TimeBound } from './time-bound.js';
 
 const DEFAULT_PAGE_SIZE = 50;
@@ -19,6 +20,7 @@ const isoOrNull = (d: Date | string | null): string | null => (d === null ? null
 export class MonitoringService {
   constructor(
     private readonly repository: MonitoringRepository,
+    private readonly rollups: StatsRollupRepository,
     private readonly config: AppConfig,
   ) {}
 
@@ -74,7 +76,10 @@ export class MonitoringService {
     }
     const evaluatorVersion = this.config.coverage.evaluatorVersion;
     const byDay = query.groupBy === 'day';
-    const rows = await this.repository.stats(tenantId, { timeZone: window.timeZone, fromTs, toTs }, evaluatorVersion, byDay);
+    // From the rollups (docs/hot-paths.md, "Stats"): fold the deltas appended since the last read, then
+    // read rollup + any newer deltas + the window's partial-bucket edges — exact, not eventually so.
+    await this.rollups.fold(tenantId);
+    const rows = await this.rollups.stats(tenantId, { timeZone: window.timeZone, fromTs, toTs }, evaluatorVersion, byDay);
     const assembled = assembleStats(rows.sessions, rows.coverage);
     return {
       from: fromTs,
@@ -85,6 +90,13 @@ export class MonitoringService {
       totals: assembled.totals,
       ...(byDay ? { byDay: assembled.byDay } : {}),
     };
+  }
+
+  /** The backfill: recomputes this tenant's stats rollup from its sessions and coverage decisions. */
+  async rebuildStats(tenantId: TenantId): Promise<StatsRebuildDto> {
+    const started = performance.now();
+    const result = await this.rollups.rebuild(tenantId);
+    return { ...result, durationMs: Math.round(performance.now() - started) };
   }
 
   private async window(tenantId: TenantId, rawFrom: string | undefined, rawTo: string | undefined, defaultDays: number | null): Promise<ResolvedWindow> {

@@ -128,3 +128,9 @@ export class StatsDto {
   @ApiProperty({ type: StatsBucketDto }) totals: StatsBucketDto;
   @ApiPropertyOptional({ type: [DayStatsDto], description: 'With groupBy=day: days (tenant time zone) that have sessions or decisions' }) byDay?: DayStatsDto[];
 }
+
+export class StatsRebuildDto {
+  @ApiProperty({ description: '15-minute buckets of session figures rebuilt' }) sessionBuckets: number;
+  @ApiProperty({ description: '15-minute buckets of coverage figures rebuilt (per evaluator version)' }) coverageBuckets: number;
+  @ApiProperty() durationMs: number;
+}
