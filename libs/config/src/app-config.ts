@@ -3,10 +3,11 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { EnvironmentVariables } from './environment.js';
 
-/** The repository root: the nearest folder above this file holding package.json (works from src and dist). */
+/** The repository root: the nearest folder above this file holding package.json and migrations/ (works from src and dist). */
 export function findProjectRoot(start = path.dirname(fileURLToPath(import.meta.url))): string {
   let dir = start;
-  while (!existsSync(path.join(dir, 'package.json'))) {
+  // The project root holds migrations/ next to its package.json (each lib has a package.json of its own).
+  while (!(existsSync(path.join(dir, 'package.json')) && existsSync(path.join(dir, 'migrations')))) {
     const parent = path.dirname(dir);
     if (parent === dir) return process.cwd();
     dir = parent;
