@@ -23,11 +23,13 @@ const common = {
   },
   transformIgnorePatterns: [`/node_modules/(?!(${REQUIRED_ESM_PACKAGES.join('|')})/)`],
   extensionsToTreatAsEsm: ['.ts'],
+  // `./x.js` in a .ts file is the .ts source. `@arbiter/<lib>` resolves as the npm workspace package
+  // libs/<lib> through its "arbiter-source" export (src/index.ts), like the type checker does.
   moduleNameMapper: {
-    '^@arbiter/([a-z-]+)$': '<rootDir>/libs/$1/src/index.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
   testEnvironment: 'node',
+  testEnvironmentOptions: { customExportConditions: ['arbiter-source', 'node', 'node-addons'] },
   rootDir: '.',
   modulePathIgnorePatterns: ['<rootDir>/dist/'],
 };

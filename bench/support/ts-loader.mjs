@@ -1,20 +1,18 @@
-// Minimal ESM loader so benchmarks run the TypeScript sources directly (no build, no dist/):
-// `@arbiter/<lib>` → libs/<lib>/src/index.ts, `./x.js` → `./x.ts` when that exists, .ts compiled by SWC.
+// Minimal ESM loader so benchmarks and test child processes run the TypeScript sources directly (no
+// build, no dist/): `@arbiter/<lib>` is the npm workspace package libs/<lib>, resolved through its
+// "arbiter-source" export (src/index.ts); `./x.js` → `./x.ts` when that exists; .ts compiled by SWC.
 import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath, pathToFileURL, URL } from 'node:url';
-import path from 'node:path';
+import { fileURLToPath, URL } from 'node:url';
 import { transformSync } from '@swc/core';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const SOURCE_CONDITION = 'arbiter-source';
 
 export async function resolve(specifier, context, next) {
-  const alias = /^@arbiter\/([a-z-]+)$/.exec(specifier);
-  if (alias) return { url: pathToFileURL(path.join(root, 'libs', alias[1], 'src', 'index.ts')).href, shortCircuit: true };
   if ((specifier.startsWith('./') || specifier.startsWith('../')) && specifier.endsWith('.js') && context.parentURL?.endsWith('.ts')) {
     const candidate = new URL(specifier.replace(/\.js$/, '.ts'), context.parentURL);
     if (existsSync(fileURLToPath(candidate))) return { url: candidate.href, shortCircuit: true };
   }
-  return next(specifier, context);
+  return next(specifier, context.conditions.includes(SOURCE_CONDITION) ? context : { ...context, conditions: [SOURCE_CONDITION, ...context.conditions] });
 }
 
 export async function load(url, context, next) {
