@@ -1,9 +1,14 @@
 /**
- * Coverage backfill benchmark (issue 6): seeds N sessions, then times the real backfill
- * (`runCoverageBackfill` + `CoverageRepository`: keyset batches, evaluator v1, one INSERT per batch)
- * and samples the process's peak RSS. Env:
+ * Coverage backfill benchmark (issues 6 and 13): seeds N sessions, then times the real v1 backfill the
+ * job runs — set-based (`runSetBasedCoverageBackfill` + `CoverageBackfillRepository`: one statement per
+ * keyset page reads, decides and inserts in the database) — and samples the process's peak RSS
+ * (bars: >= 20,000 sessions/s, RSS < 300 MB on PostgreSQL). Same-run baseline: the decisions of the
+ * first BENCH_BASELINE_SESSIONS succeeded sessions are set aside and deleted, the row-by-row backfill
+ * (`runCoverageBackfill` + `CoverageRepository`) decides them again, timed, and both sets of decisions
+ * must be identical. Env:
  *   BENCH_DB=postgres|pglite (default postgres), BENCH_SESSIONS (default 1,000,000 / 100,000 on pglite),
- *   BENCH_BATCH (default 5000), BENCH_POSTGRES_URL (admin URL, default postgres://postgres@127.0.0.1:5432/postgres).
+ *   BENCH_BATCH (default 5000), BENCH_BASELINE_SESSIONS (default 100,000),
+ *   BENCH_POSTGRES_URL (admin URL, default postgres://postgres@127.0.0.1:5432/postgres).
  * Run: npm run bench:coverage   (BENCH_DB=pglite npm run bench:coverage)
  */
 import { randomBytes } from 'node:crypto';
@@ -13,12 +18,21 @@ import path from 'node:path';
 import pg from 'pg';
 import { pgAsDataSource } from '../support/pg-data-source.js';
 import { asTenantId } from '@arbiter/common';
-import { CoverageEvaluatorV1, CoverageRepository, runCoverageBackfill, type BackfillStorage } from '@arbiter/coverage';
+import {
+  CoverageBackfillRepository,
+  CoverageEvaluatorV1,
+  CoverageRepository,
+  runCoverageBackfill,
+  runSetBasedCoverageBackfill,
+  type BackfillStorage,
+  type SetBasedBackfillStorage,
+} from '@arbiter/coverage';
 import { runMigrations, startEmbeddedPostgres } from '@arbiter/database';
 
 const kind = (process.env.BENCH_DB ?? 'postgres') as 'postgres' | 'pglite';
 const total = Number(process.env.BENCH_SESSIONS ?? (kind === 'postgres' ? 1_000_000 : 100_000));
 const batchSize = Number(process.env.BENCH_BATCH ?? 5000);
+const baselineSessions = Number(process.env.BENCH_BASELINE_SESSIONS ?? 100_000);
 const adminUrl = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const migrationsDir = path.resolve('migrations');
 
@@ -86,23 +100,30 @@ async function main(): Promise<void> {
     for (let start = 0; start < total; start += 100_000) {
       await pool.query(SEED_SQL, [tenant, conv, start, Math.min(start + 100_000, total) - 1]);
     }
-    await pool.query('ANALYZE');
+    // VACUUM too: hint bits and the visibility map set before either backfill reads (the first reader of
+    // freshly inserted rows would otherwise pay for writing them).
+    await pool.query('VACUUM (ANALYZE)');
     const seedSeconds = (performance.now() - t) / 1000;
     const succeeded = (await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM diagnosis_session WHERE status IN ('SUCCESS', 'BAD_CASE')`)).rows[0]!.n;
     console.error(`seeded ${total} sessions (${succeeded} succeeded) in ${seedSeconds.toFixed(1)} s on ${kind}`);
 
-    // The repository only needs query() and transaction(); a pg pool stands in for the TypeORM DataSource.
+    // The repositories only need query() and transaction(); a pg pool stands in for the TypeORM DataSource.
     const executor = pgAsDataSource(pool);
     const repository = new CoverageRepository(executor);
-    // Time spent in each storage call (reads overlap the writes: the next page is prefetched).
-    const spent = { readMs: 0, writeMs: 0 };
-    const timed: BackfillStorage = {
-      nextUndecided: async (...a) => {
+    const setBasedRepository = new CoverageBackfillRepository(executor);
+    const evaluator = new CoverageEvaluatorV1();
+    const all = { evaluatorVersion: 'v1', fromTs: null, toTs: null, batchSize };
+    // Where the time goes: the page statements (read + decide + insert in SQL) and the TypeScript remainder's inserts.
+    const spent = { pageMs: 0, insertMs: 0, leftToTypeScript: 0 };
+    const setBased: SetBasedBackfillStorage = {
+      decideV1Page: async (...a) => {
         const s0 = performance.now();
         try {
-          return await repository.nextUndecided(...a);
+          const page = await setBasedRepository.decideV1Page(...a);
+          spent.leftToTypeScript += page.rest.length;
+          return page;
         } finally {
-          spent.readMs += performance.now() - s0;
+          spent.pageMs += performance.now() - s0;
         }
       },
       insertDecisions: async (...a) => {
@@ -110,7 +131,7 @@ async function main(): Promise<void> {
         try {
           return await repository.insertDecisions(...a);
         } finally {
-          spent.writeMs += performance.now() - s0;
+          spent.insertMs += performance.now() - s0;
         }
       },
     };
@@ -119,7 +140,7 @@ async function main(): Promise<void> {
     let peakRss = rssBefore;
     const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 20);
     t = performance.now();
-    const state = await runCoverageBackfill(timed, new CoverageEvaluatorV1(), tenant, { evaluatorVersion: 'v1', fromTs: null, toTs: null, batchSize }, null);
+    const state = await runSetBasedCoverageBackfill(setBased, evaluator, tenant, all, null);
     const seconds = (performance.now() - t) / 1000;
     clearInterval(sampler);
     peakRss = Math.max(peakRss, process.memoryUsage().rss);
@@ -129,27 +150,90 @@ async function main(): Promise<void> {
       throw new Error(`mismatch: stored ${stored}, decided ${state.decided}, rejected ${state.rejected}, succeeded ${succeeded}`);
     }
     t = performance.now();
-    const rerun = await runCoverageBackfill(repository, new CoverageEvaluatorV1(), tenant, { evaluatorVersion: 'v1', fromTs: null, toTs: null, batchSize }, null);
+    const rerun = await runSetBasedCoverageBackfill(setBased, evaluator, tenant, all, null);
     const rerunSeconds = (performance.now() - t) / 1000;
 
+    // Same-run baseline: the first K succeeded sessions' decisions set aside, deleted, and decided again row by row.
+    const k = Math.min(baselineSessions, succeeded - 1);
+    const bound = (
+      await pool.query<{ ts: string }>(
+        `SELECT created_at::text AS ts FROM diagnosis_session WHERE tenant_id = $1 AND status IN ('SUCCESS', 'BAD_CASE') ORDER BY created_at, id OFFSET $2 LIMIT 1`,
+        [tenant, k],
+      )
+    ).rows[0]!.ts;
+    await pool.query(`CREATE TABLE bench_set_based_decisions AS SELECT * FROM coverage_decision WHERE tenant_id = $1 AND session_created_at < $2::timestamptz`, [tenant, bound]);
+    await pool.query(`DELETE FROM coverage_decision WHERE tenant_id = $1 AND session_created_at < $2::timestamptz`, [tenant, bound]);
+    const spentRows = { readMs: 0, writeMs: 0 };
+    const rowByRow: BackfillStorage = {
+      nextUndecided: async (...a) => {
+        const s0 = performance.now();
+        try {
+          return await repository.nextUndecided(...a);
+        } finally {
+          spentRows.readMs += performance.now() - s0;
+        }
+      },
+      insertDecisions: async (...a) => {
+        const s0 = performance.now();
+        try {
+          return await repository.insertDecisions(...a);
+        } finally {
+          spentRows.writeMs += performance.now() - s0;
+        }
+      },
+    };
+    t = performance.now();
+    const baseline = await runCoverageBackfill(rowByRow, evaluator, tenant, { ...all, toTs: bound }, null);
+    const baselineSeconds = (performance.now() - t) / 1000;
+    const compared = (
+      await pool.query<{ set_based: number; row_by_row: number; different: number }>(
+        `SELECT (SELECT count(*)::int FROM bench_set_based_decisions) AS set_based,
+                (SELECT count(*)::int FROM coverage_decision WHERE tenant_id = $1 AND session_created_at < $2::timestamptz) AS row_by_row,
+                (SELECT count(*)::int FROM bench_set_based_decisions a
+                   FULL JOIN (SELECT * FROM coverage_decision WHERE tenant_id = $1 AND session_created_at < $2::timestamptz) b
+                     ON b.session_id = a.session_id AND b.evaluator_version = a.evaluator_version
+                  WHERE a.session_id IS NULL OR b.session_id IS NULL
+                     OR (a.verdict, a.reason_code, a.reference_count, a.top_score, a.gap_key, a.channel, a.session_created_at)
+                        IS DISTINCT FROM (b.verdict, b.reason_code, b.reference_count, b.top_score, b.gap_key, b.channel, b.session_created_at)) AS different`,
+        [tenant, bound],
+      )
+    ).rows[0]!;
+    await pool.query('DROP TABLE bench_set_based_decisions');
+
+    const rate = Math.round(state.scanned / seconds);
+    const baselineRate = Math.round(baseline.scanned / baselineSeconds);
+    const peakRssMB = Math.round(peakRss / 2 ** 20);
     const result = {
       database: kind,
       sessions: total,
       succeededSessions: succeeded,
       decided: state.decided,
       rejectedMalformed: state.rejected,
+      decidedInTypeScript: spent.leftToTypeScript,
       batchSize,
       batches: state.batches,
       seconds: Number(seconds.toFixed(2)),
-      readSeconds: Number((spent.readMs / 1000).toFixed(2)),
-      writeSeconds: Number((spent.writeMs / 1000).toFixed(2)),
-      succeededSessionsPerSecond: Math.round(state.scanned / seconds),
+      pageStatementSeconds: Number((spent.pageMs / 1000).toFixed(2)),
+      typeScriptInsertSeconds: Number((spent.insertMs / 1000).toFixed(2)),
+      succeededSessionsPerSecond: rate,
       allSessionsPerSecond: Math.round(total / seconds),
-      peakRssMB: Math.round(peakRss / 2 ** 20),
+      peakRssMB,
       rssBeforeMB: Math.round(rssBefore / 2 ** 20),
       maxRssMB: Math.round(process.resourceUsage().maxRSS / 1024),
       idempotentRerunSeconds: Number(rerunSeconds.toFixed(2)),
       idempotentRerunDecided: rerun.decided,
+      baseline: {
+        what: 'row-by-row backfill (read page, evaluate in TypeScript, insert) of the first sessions, same database, same run',
+        sessions: baseline.scanned,
+        seconds: Number(baselineSeconds.toFixed(2)),
+        readSeconds: Number((spentRows.readMs / 1000).toFixed(2)),
+        writeSeconds: Number((spentRows.writeMs / 1000).toFixed(2)),
+        succeededSessionsPerSecond: baselineRate,
+        speedup: Number((rate / baselineRate).toFixed(2)),
+      },
+      decisionsIdentical: { ...compared, ok: compared.different === 0 && compared.set_based === compared.row_by_row },
+      bars: { minSessionsPerSecond: 20_000, maxRssMB: 300 },
+      pass: kind === 'postgres' ? rate >= 20_000 && peakRssMB < 300 && compared.different === 0 : null,
       node: process.version,
     };
     console.log(JSON.stringify(result, null, 2));

@@ -2,10 +2,12 @@ import { Injectable, Logger } from '@nestjs/common';
 import type { TenantId } from '@arbiter/common';
 import { AppConfig } from '@arbiter/config';
 import { JobHandler, JobsService, type CoverageBackfillPayload, type JobContext, type JobName, type JobRunner } from '@arbiter/jobs';
-import { runCoverageBackfill, type BackfillState } from './coverage-backfill.js';
+import { runCoverageBackfill, runSetBasedCoverageBackfill, type BackfillRunOptions, type BackfillState } from './coverage-backfill.js';
+import { CoverageBackfillRepository } from './coverage-backfill.repository.js';
 import { CoverageRepository } from './coverage.repository.js';
 import { CoverageService } from './coverage.service.js';
 import { CoverageEvaluatorRegistry } from './evaluator/coverage-evaluator.registry.js';
+import { CoverageEvaluatorV1 } from './evaluator/coverage-evaluator.v1.js';
 import { resolveOpenRange } from './report-range.js';
 
 export const COVERAGE_BACKFILL_JOB = 'coverage.backfill' satisfies JobName;
@@ -34,6 +36,7 @@ export class CoverageBackfillJob implements JobRunner<typeof COVERAGE_BACKFILL_J
   constructor(
     private readonly jobs: JobsService,
     private readonly repository: CoverageRepository,
+    private readonly setBased: CoverageBackfillRepository,
     private readonly registry: CoverageEvaluatorRegistry,
     private readonly coverage: CoverageService,
     private readonly config: AppConfig,
@@ -59,32 +62,31 @@ export class CoverageBackfillJob implements JobRunner<typeof COVERAGE_BACKFILL_J
     // sessions, so the sweep just catches the ones whose hook failed. Manual runs take their window.
     const scheduled = ctx.payload.evaluatorVersion === undefined;
     const fromTs = scheduled ? new Date(Date.now() - SCHEDULED_SWEEP_MS).toISOString() : (ctx.payload.fromTs ?? null);
-    const final = await runCoverageBackfill(
-      this.repository,
-      evaluator,
-      ctx.tenantId,
-      { evaluatorVersion: evaluator.version, fromTs, toTs: ctx.payload.toTs ?? null, batchSize: this.config.coverage.backfillBatchSize },
-      resume,
-      {
-        onBatch: async (state) => {
-          this.coverage.countBackfilled(state.decided - reported.decided);
-          await ctx.progress({
-            processed: state.scanned - reported.scanned,
-            failed: state.rejected - reported.rejected,
-            checkpoint: state,
-            details: {
-              evaluatorVersion: evaluator.version,
-              decided: state.decided,
-              alreadyDecided: state.alreadyDecided,
-              rejected: state.rejected,
-              rejectedSessions: state.rejectedSamples,
-              batches: state.batches,
-            },
-          });
-          reported = { scanned: state.scanned, rejected: state.rejected, decided: state.decided };
-        },
+    // v1 runs set-based (docs/hot-paths.md, "Coverage backfill"); another version row by row.
+    const params = { evaluatorVersion: evaluator.version, fromTs, toTs: ctx.payload.toTs ?? null, batchSize: this.config.coverage.backfillBatchSize };
+    const options: BackfillRunOptions = {
+      onBatch: async (state) => {
+        this.coverage.countBackfilled(state.decided - reported.decided);
+        await ctx.progress({
+          processed: state.scanned - reported.scanned,
+          failed: state.rejected - reported.rejected,
+          checkpoint: state,
+          details: {
+            evaluatorVersion: evaluator.version,
+            decided: state.decided,
+            alreadyDecided: state.alreadyDecided,
+            rejected: state.rejected,
+            rejectedSessions: state.rejectedSamples,
+            batches: state.batches,
+          },
+        });
+        reported = { scanned: state.scanned, rejected: state.rejected, decided: state.decided };
       },
-    );
+    };
+    const final =
+      evaluator.version === CoverageEvaluatorV1.VERSION
+        ? await runSetBasedCoverageBackfill({ decideV1Page: (...a) => this.setBased.decideV1Page(...a), insertDecisions: (t, rows) => this.repository.insertDecisions(t, rows) }, evaluator, ctx.tenantId, params, resume, options)
+        : await runCoverageBackfill(this.repository, evaluator, ctx.tenantId, params, resume, options);
     await ctx.progress({ details: { evaluatorVersion: evaluator.version, decided: final.decided, rejected: final.rejected, batches: final.batches, done: true } });
     if (final.rejected) this.logger.warn({ msg: 'sessions with malformed references were not decided', runId: ctx.runId, rejected: final.rejected });
   }

@@ -105,3 +105,60 @@ export async function runCoverageBackfill(
   state.done = true;
   return state;
 }
+
+/** What the set-based backfill needs from storage (CoverageBackfillRepository + CoverageRepository). */
+export interface SetBasedBackfillStorage {
+  /** One page decided in SQL where SQL can (see coverage-v1-sql.ts); the rest comes back to be decided here. */
+  decideV1Page(
+    tenantId: TenantId,
+    evaluatorVersion: string,
+    after: KeysetPosition | null,
+    window: { fromTs: string | null; toTs: string | null },
+    limit: number,
+  ): Promise<{ scanned: number; decidedInSql: number; inserted: number; last: KeysetPosition | null; rest: CandidateSession[] }>;
+  insertDecisions(tenantId: TenantId, rows: readonly DecisionRow[]): Promise<number>;
+}
+
+/**
+ * The v1 backfill, set-based (docs/hot-paths.md, "Coverage backfill"): each page is one statement that
+ * reads, decides and inserts inside the database; the few sessions SQL leaves (text outside its
+ * alphabet, malformed references) are decided by `evaluator` here and inserted like the row-by-row
+ * backfill does. Same state, checkpoints and guarantees as `runCoverageBackfill` (a crash re-reads the
+ * page from the last checkpoint; the NOT EXISTS filter drops what was decided), and a checkpoint of one
+ * resumes the other. Memory is O(rows SQL leaves per page).
+ */
+export async function runSetBasedCoverageBackfill(
+  storage: SetBasedBackfillStorage,
+  evaluator: CoverageEvaluator,
+  tenantId: TenantId,
+  params: BackfillParams,
+  resumeFrom: BackfillState | null,
+  options: BackfillRunOptions = {},
+): Promise<BackfillState> {
+  const state: BackfillState = resumeFrom ? { ...resumeFrom, rejectedSamples: [...resumeFrom.rejectedSamples], done: false } : initialBackfillState();
+  const window = { fromTs: params.fromTs, toTs: params.toTs };
+  for (;;) {
+    if (options.signal?.aborted) return state;
+    const page = await storage.decideV1Page(tenantId, params.evaluatorVersion, state.cursor, window, params.batchSize);
+    if (page.scanned === 0 || !page.last) break;
+    const rows: DecisionRow[] = [];
+    for (const session of page.rest) {
+      const outcome = decideStoredSession(evaluator, tenantId, session);
+      if (outcome.ok) rows.push(outcome.row);
+      else {
+        state.rejected++;
+        if (state.rejectedSamples.length < MAX_REJECTED_SAMPLES) state.rejectedSamples.push(outcome.rejected);
+      }
+    }
+    const inserted = page.inserted + (rows.length ? await storage.insertDecisions(tenantId, rows) : 0);
+    state.decided += inserted;
+    state.alreadyDecided += page.decidedInSql + rows.length - inserted;
+    state.scanned += page.scanned;
+    state.batches++;
+    state.cursor = page.last;
+    await options.onBatch?.(state);
+    if (page.scanned < params.batchSize) break;
+  }
+  state.done = true;
+  return state;
+}

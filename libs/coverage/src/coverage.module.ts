@@ -5,6 +5,7 @@ import { AppConfig } from '@arbiter/config';
 import { JobsModule } from '@arbiter/jobs';
 import { SessionsModule } from '@arbiter/sessions';
 import { CoverageBackfillJob } from './coverage-backfill.job.js';
+import { CoverageBackfillRepository } from './coverage-backfill.repository.js';
 import { CoverageDecisionEntity } from './coverage-decision.entity.js';
 import { CoverageController } from './coverage.controller.js';
 import { CoverageHooks } from './coverage.hooks.js';
@@ -23,6 +24,7 @@ import { builtInCoverageEvaluators, CoverageEvaluatorRegistry } from './evaluato
       useFactory: (config: AppConfig) => new CoverageEvaluatorRegistry(builtInCoverageEvaluators(), config.coverage.evaluatorVersion),
     },
     CoverageRepository,
+    CoverageBackfillRepository,
     CoverageService,
     CoverageHooks,
     CoverageBackfillJob,

@@ -10,12 +10,12 @@
  * "reset arm" and "reset arms" are different gaps. Deliberate consequence of punctuation
  * insensitivity: "E1.5" and "E15" share a key. Pure and idempotent.
  */
-const REMOVABLE = /[\s\p{P}$+<=>^`|~\p{Cc}\p{Cf}]/gu;
+export const GAP_TEXT_REMOVABLE = /[\s\p{P}$+<=>^`|~\p{Cc}\p{Cf}]/gu;
 
 export function normalizeGapText(query: string | null | undefined): string {
   if (!query) return '';
   const folded = query.normalize('NFKC');
   const lower = folded.toLowerCase();
   // Lower-casing can (rarely) produce a non-NFKC sequence; re-normalize only when it changed something.
-  return (lower === folded ? lower : lower.normalize('NFKC')).replace(REMOVABLE, '');
+  return (lower === folded ? lower : lower.normalize('NFKC')).replace(GAP_TEXT_REMOVABLE, '');
 }

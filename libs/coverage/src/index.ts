@@ -7,9 +7,11 @@ export * from './evaluator/coverage-evaluator.v1.js';
 export * from './evaluator/coverage-evaluator.registry.js';
 export * from './coverage-decider.js';
 export * from './coverage-backfill.js';
+export * from './coverage-v1-sql.js';
 // Nest module and its providers
 export * from './coverage-decision.entity.js';
 export * from './coverage.repository.js';
+export * from './coverage-backfill.repository.js';
 export * from './coverage.service.js';
 export * from './coverage-backfill.job.js';
 export * from './coverage.module.js';
