@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { JOB_CATALOG, JOB_NAMES } from './job-catalog.js';
 import { bindJobHandlers, JobRegistryError, type DiscoveredHandler } from './job-handler.js';
-import { assertValidCron } from './schedule.js';
+import { assertKnownScheduleNames, assertValidCron } from './schedule.js';
 
 const handler = (name: string, source = `${name}-handler`): DiscoveredHandler => ({ name, source, runner: { run: async () => undefined } });
 
@@ -42,5 +42,10 @@ describe('job registry boot check', () => {
       expect(spec.maxAttempts).toBeGreaterThan(0);
       if (spec.cron) expect(() => assertValidCron(spec.cron!)).not.toThrow();
     }
+  });
+
+  it('JOBS_SCHEDULES may only name catalogued jobs', () => {
+    expect(() => assertKnownScheduleNames({ 'sessions.repair': 'off' }, JOB_NAMES)).not.toThrow();
+    expect(() => assertKnownScheduleNames({ 'memory.expire': 'off' }, JOB_NAMES)).toThrow(/unknown jobs: memory.expire/);
   });
 });

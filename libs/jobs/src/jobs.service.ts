@@ -11,7 +11,7 @@ import { JOB_CATALOG, JOB_NAMES, isJobName, type JobName, type JobPayload } from
 import { bindJobHandlers, JobHandler, type JobRunner } from './job-handler.js';
 import { JobLeaseLostError, retryDelayMs, type AdHocJobName, type JobContext, type JobDefinition } from './job.types.js';
 import { JobsErrorCode, JobsException } from './jobs.exception.js';
-import { nextTick, parseScheduleOverrides, assertValidCron } from './schedule.js';
+import { assertKnownScheduleNames, assertValidCron, nextTick, parseScheduleOverrides } from './schedule.js';
 
 /** A runnable job: a catalogued one bound to its handler at boot, or an ad-hoc test job. */
 interface BoundJob {
@@ -57,6 +57,7 @@ export class JobsService implements OnModuleInit, OnApplicationBootstrap, OnModu
       const name = this.discovery.getMetadataByDecorator(JobHandler, wrapper);
       return name && wrapper.instance ? [{ name, source: `${wrapper.name} in ${wrapper.host?.name ?? '?'}`, runner: wrapper.instance as JobRunner<JobName> }] : [];
     });
+    assertKnownScheduleNames(this.schedules, JOB_NAMES);
     for (const [name, { runner }] of bindJobHandlers(JOB_NAMES, found)) {
       const spec: { maxAttempts: number; cron?: string } = JOB_CATALOG[name as JobName];
       if (spec.cron) assertValidCron(spec.cron);

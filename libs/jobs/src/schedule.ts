@@ -14,6 +14,12 @@ export function parseScheduleOverrides(raw: string | undefined): Record<string, 
   return out;
 }
 
+/** A JOBS_SCHEDULES entry must name a catalogued job (a typo would otherwise silently keep the default). */
+export function assertKnownScheduleNames(overrides: Record<string, string>, names: readonly string[]): void {
+  const unknown = Object.keys(overrides).filter((name) => !names.includes(name));
+  if (unknown.length) throw new Error(`JOBS_SCHEDULES names unknown jobs: ${unknown.join(', ')} (jobs: ${names.join(', ')})`);
+}
+
 export function assertValidCron(cron: string): void {
   try {
     new CronTime(cron, 'UTC');
