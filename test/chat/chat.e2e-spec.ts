@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { DEMO_KNOWLEDGE } from '@arbiter/retrieval';
+import { roundTripCounter } from '../support/round-trips.js';
 import { createTestApp, type TestApp, type TestTenant } from '../support/test-app.js';
 
 /** Deterministic rules (keyword hits → `rule_high_confidence`) so each branch is reached on purpose. */
@@ -269,6 +270,37 @@ describe('POST /ai/chat offline (e2e)', () => {
     const body = await ok(acme, { message: 'E105 报警', channel: 'wechat', userRef: 'u-42', media: [{ type: 'image', url: 'https://cdn.example.com/a.png' }] });
     const res = await t.request({ method: 'GET', url: `/api/sessions/${body.sessionId}`, headers: { 'x-api-key': acme.clientKey } });
     expect(res.json()).toMatchObject({ channel: 'wechat', media: [{ type: 'image', url: 'https://cdn.example.com/a.png' }], coverage: { reasonCode: 'covered_has_references' } });
+  });
+
+  describe('database round trips of one turn (docs/hot-paths.md "Chat turn")', () => {
+    /** Steady state (API key and intent rules cached): at most this many round trips per turn kind. */
+    const BUDGET = { knowledge: 6, clarify: 2, rule_answer: 2, transfer: 2 } as const;
+    /** The intent cache's cross-replica version poll runs on a timer, not for the turn. */
+    const background = (sql: string) => /FROM intent_tenant_config WHERE tenant_id = ANY/.test(sql);
+
+    it.each([
+      ['knowledge', 'acme', { message: '机械臂报警 E105 怎么处理？' }],
+      ['clarify', 'picky', { message: '机械臂报警了，固件要不要升级？' }],
+      ['rule_answer', 'acme', { message: '你好' }],
+      ['transfer', 'acme', { message: '帮我转人工' }],
+    ] as const)('%s turn', async (kind, tenantName, payload) => {
+      const tenant = tenantName === 'acme' ? acme : picky;
+      await ok(tenant, payload); // warm: the key and the rules are cached after the first turn
+      const counter = roundTripCounter(t.app);
+      try {
+        const { result, trips } = await counter.measure(() => ok(tenant, payload));
+        const statements = trips.statements.filter((sql) => !background(sql));
+        expect((await trace(result.sessionId)).route_trace.chat).toMatchObject({ branch: kind });
+        // On failure the statements are listed.
+        expect([kind, statements.length, statements]).toEqual([kind, Math.min(statements.length, BUDGET[kind]), statements]);
+        // The finish hooks ran once, in the finish statement.
+        expect(await view(tenant, result.sessionId)).toMatchObject({ status: 'SUCCESS', selfEvaluation: { source: 'rule' }, coverage: { evaluatorVersion: 'v1' } });
+        const hooks = await t.db.pool.query<{ hooks_done: boolean; n: number }>('SELECT s.hooks_done, (SELECT count(*)::int FROM coverage_decision d WHERE d.session_id = s.id) AS n FROM diagnosis_session s WHERE s.id = $1', [result.sessionId]);
+        expect(hooks.rows[0]).toEqual({ hooks_done: true, n: 1 });
+      } finally {
+        counter.restore();
+      }
+    });
   });
 
   describe('bad input', () => {

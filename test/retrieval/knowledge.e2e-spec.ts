@@ -318,5 +318,39 @@ describe('knowledge base and lookup (e2e)', () => {
       const after = await t.db.pool.query('SELECT 1 FROM tool_invocation WHERE session_id = $1', [sessionId]);
       expect(after.rowCount).toBe(3);
     });
+
+    it("leaves a tool_invocation for an external agent's lookups too: on the tenant's external session for that id, created on first sight, never on another tenant's session", async () => {
+      type Row = { session_id: string; tenant_id: string; relevance_level: string; dedup_reason: string | null; channel: string; status: string; tool_call_count: number; knowledge_searched: boolean; route_trace: { externalSessionId?: string } | null };
+      const traced = async (tenant: TestTenant, externalId: string) =>
+        (await t.db.pool.query<Row>(
+          `SELECT i.session_id, i.tenant_id, i.relevance_level, i.dedup_reason, s.channel, s.status, s.tool_call_count, s.knowledge_searched, s.route_trace
+             FROM tool_invocation i JOIN diagnosis_session s ON s.id = i.session_id
+            WHERE s.tenant_id = $1 AND s.route_trace->>'externalSessionId' = $2 ORDER BY i.created_at`,
+          [tenant.id, externalId],
+        )).rows;
+      // No sessionId-shaped id: the external run "bot-run-7" of acme, twice (the second is deduplicated by the memory).
+      expect((await lookup(acme, { sessionId: 'bot-run-7', query: '机械臂怎么复位？' })).statusCode).toBe(200);
+      expect((await lookup(acme, { sessionId: 'bot-run-7', query: '机械臂怎么复位？', topK: 20 })).statusCode).toBe(200);
+      const mine = await traced(acme, 'bot-run-7');
+      expect(mine).toHaveLength(2);
+      expect(new Set(mine.map((r) => r.session_id)).size).toBe(1);
+      expect(mine[0]).toMatchObject({ tenant_id: acme.id, relevance_level: 'PRECISE', dedup_reason: null, channel: 'external', status: 'PENDING', knowledge_searched: true });
+      expect(mine[1]).toMatchObject({ tool_call_count: 2 });
+      // The same external id in another tenant is that tenant's own external session.
+      await lookup(other, { sessionId: 'bot-run-7', query: '复位' });
+      const theirs = await traced(other, 'bot-run-7');
+      expect(theirs).toHaveLength(1);
+      expect(theirs[0]!.session_id).not.toBe(mine[0]!.session_id);
+      expect(await traced(acme, 'bot-run-7')).toHaveLength(2);
+      // An id that is acme's Arbiter session, used by the other tenant: an external session of the other tenant, acme's session untouched.
+      const session = (await t.request({ method: 'POST', url: '/api/sessions', headers: cl(acme), payload: { query: 'q', answer: 'a', status: 'SUCCESS' } })).json<{ id: string }>().id;
+      await lookup(other, { sessionId: session, query: '复位' });
+      expect((await t.db.pool.query('SELECT 1 FROM tool_invocation WHERE session_id = $1', [session])).rowCount).toBe(0);
+      expect(await traced(other, session)).toEqual([expect.objectContaining({ tenant_id: other.id, channel: 'external' })]);
+      // Monitoring lists the external run with its lookups.
+      const list = await t.request({ method: 'GET', url: `/admin/monitoring/conversations/${(await t.db.pool.query<{ conversation_id: string }>('SELECT conversation_id FROM diagnosis_session WHERE id = $1', [mine[0]!.session_id])).rows[0]!.conversation_id}`, headers: op(acme) });
+      expect(list.statusCode).toBe(200);
+      expect(list.json<{ sessions: { toolInvocations: unknown[] }[] }>().sessions[0]!.toolInvocations).toHaveLength(2);
+    });
   });
 });

@@ -75,9 +75,9 @@ export class ChatService {
       outcome = await this.answer(ctx);
       const durationMs = Math.round(performance.now() - started);
       ctx.trace.durationMs = durationMs;
-      finished = await this.finishSuccess(ctx, outcome, durationMs);
+      finished = await this.finishSuccess(ctx, outcome, durationMs, session);
     } catch (error) {
-      return this.fail(ctx, error, started);
+      return this.fail(ctx, error, started, session);
     }
     this.turns.inc({ branch: outcome.branch, mode, outcome: 'success' });
     this.latency.observe({ mode }, (ctx.trace.durationMs ?? 0) / 1000);
@@ -94,22 +94,14 @@ export class ChatService {
     };
   }
 
-  private async finishSuccess(ctx: TurnContext, outcome: TurnOutcome, durationMs: number): Promise<DiagnosisSessionEntity> {
-    const { tenantId, session } = ctx;
-    return this.sessions.finish(tenantId, session.id, {
-      status: 'SUCCESS',
-      answer: outcome.reply,
-      intent: ctx.intent,
-      stepCount: outcome.stepCount,
-      toolCallCount: outcome.toolCallCount,
-      references: [
-        ...outcome.references.map((r): SessionReference => ({ documentId: r.documentId, filePath: r.filePath, title: r.title, score: r.similarity })),
-        ...(outcome.carriedReferences ?? []),
-      ],
-      knowledgeSearched: outcome.knowledgeSearched,
-      routeTrace: routeTrace(ctx),
-      latencyMs: durationMs,
-    });
+  private async finishSuccess(ctx: TurnContext, outcome: TurnOutcome, durationMs: number, running: DiagnosisSessionEntity): Promise<DiagnosisSessionEntity> {
+    const references = [
+      ...outcome.references.map((r): SessionReference => ({ documentId: r.documentId, filePath: r.filePath, title: r.title, score: r.similarity })),
+      ...(outcome.carriedReferences ?? []),
+    ];
+    const patch = { status: 'SUCCESS' as const, answer: outcome.reply, intent: ctx.intent, stepCount: outcome.stepCount, toolCallCount: outcome.toolCallCount, references, knowledgeSearched: outcome.knowledgeSearched, routeTrace: routeTrace(ctx), latencyMs: durationMs };
+    // Given the running row, the finish is one statement with the evaluation and coverage writes (docs/hot-paths.md "Chat turn").
+    return this.sessions.finish(ctx.tenantId, running.id, patch, running);
   }
 
   private async startSession(tenantId: TenantId, dto: ChatRequestDto, message: string): Promise<DiagnosisSessionEntity> {
@@ -135,7 +127,7 @@ export class ChatService {
    * - the database is unavailable: 503 (retry), after closing the session when the database answers
    *   again within a short retry; if it never does, the session stays RUNNING and is logged.
    */
-  private async fail(ctx: TurnContext, error: unknown, started: number): Promise<ChatResponse> {
+  private async fail(ctx: TurnContext, error: unknown, started: number, running: DiagnosisSessionEntity): Promise<ChatResponse> {
     const durationMs = Math.round(performance.now() - started);
     const message = errorMessage(error);
     const dbDown = isDatabaseUnavailable(error);
@@ -158,7 +150,7 @@ export class ChatService {
     for (let attempt = 0; attempt < (dbDown ? 3 : 1) && !closed; attempt++) {
       if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 250 * attempt));
       try {
-        closed = await this.sessions.finish(ctx.tenantId, ctx.session.id, patch);
+        closed = await this.sessions.finish(ctx.tenantId, ctx.session.id, patch, running);
       } catch (finishError) {
         this.logger.error({ msg: 'could not record the failed chat turn', sessionId: ctx.session.id, attempt, err: errorMessage(finishError) });
       }

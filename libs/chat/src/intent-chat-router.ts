@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { TenantId } from '@arbiter/common';
-import { IntentRulesService, IntentService } from '@arbiter/intent';
+import { IntentService } from '@arbiter/intent';
 import type { ChatIntentRouter, ChatRouting } from './chat-intent.port.js';
 
 /** The chat's view of the intent module: RouteResult + the decided rule, and rule descriptions for clarifications. */
@@ -8,10 +8,7 @@ import type { ChatIntentRouter, ChatRouting } from './chat-intent.port.js';
 export class IntentChatRouter implements ChatIntentRouter {
   private readonly logger = new Logger('ChatRouting');
 
-  constructor(
-    private readonly intents: IntentService,
-    private readonly rules: IntentRulesService,
-  ) {}
+  constructor(private readonly intents: IntentService) {}
 
   async route(tenantId: TenantId, message: string): Promise<ChatRouting> {
     const routed = await this.intents.routeWithRule(tenantId, message);
@@ -21,18 +18,13 @@ export class IntentChatRouter implements ChatIntentRouter {
     };
   }
 
-  /** Best effort: a clarification without labels still lists the intent names. */
+  /** Best effort, from the intent module's cached rules: a clarification without labels still lists the intent names. */
   async labels(tenantId: TenantId, intents: readonly string[]): Promise<Map<string, string>> {
-    const labels = new Map<string, string>();
-    for (const intent of new Set(intents)) {
-      try {
-        const page = await this.rules.list(tenantId, { intent, limit: 5 });
-        const described = page.items.filter((r) => r.enabled && r.description?.trim()).sort((a, b) => b.priority - a.priority)[0];
-        if (described?.description) labels.set(intent, described.description.trim());
-      } catch (error) {
-        this.logger.warn({ msg: 'intent label lookup failed', intent, err: (error as Error).message });
-      }
+    try {
+      return await this.intents.intentLabels(tenantId, intents);
+    } catch (error) {
+      this.logger.warn({ msg: 'intent label lookup failed', err: (error as Error).message });
+      return new Map();
     }
-    return labels;
   }
 }

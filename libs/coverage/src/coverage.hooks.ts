@@ -11,7 +11,11 @@ export class CoverageHooks implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.hooks.onFinished('coverage', (tenantId, session) => this.coverage.onSessionFinished(tenantId, session));
+    this.hooks.onFinished(
+      'coverage',
+      (tenantId, session) => this.coverage.onSessionFinished(tenantId, session),
+      (tenantId, session) => this.coverage.planSessionFinished(tenantId, session),
+    );
     this.hooks.addViewEnricher('coverage', (tenantId, ids) => this.coverage.summaries(tenantId, ids));
   }
 }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { TenantId } from '@arbiter/common';
-import { runSucceededSql } from '@arbiter/sessions';
+import { runSucceededSql, type SqlParams } from '@arbiter/sessions';
 import type { CoverageDecision, CoverageReasonCode, CoverageVerdict } from './evaluator/coverage.types.js';
 import type { DateRange } from './report-range.js';
 
@@ -113,6 +113,20 @@ export class CoverageRepository {
       ],
     );
     return inserted.length;
+  }
+
+  /**
+   * One decision as a CTE of the session's finish statement (docs/hot-paths.md "Chat turn"): inserted
+   * only when `sessionCte` returned the session row; `RETURNING 1` when inserted.
+   */
+  insertDecisionCte(p: SqlParams, sessionCte: string, r: DecisionRow): string {
+    return `INSERT INTO coverage_decision
+         (session_id, evaluator_version, tenant_id, channel, verdict, reason_code, reference_count, top_score, gap_key, session_created_at)
+       SELECT ${sessionCte}.id, ${p.add(r.evaluatorVersion)}, ${sessionCte}.tenant_id, ${p.add(r.channel)}, ${p.add(r.verdict)}, ${p.add(r.reasonCode)},
+              ${p.add(r.referenceCount, 'int')}, ${p.add(r.topScore, 'float8')}, ${p.add(r.gapKey, 'text')}, ${sessionCte}.created_at
+         FROM ${sessionCte} WHERE ${sessionCte}.id = ${p.add(r.sessionId, 'uuid')} AND ${sessionCte}.tenant_id = ${p.add(r.tenantId, 'uuid')}
+       ON CONFLICT ON CONSTRAINT pk_coverage_decision DO NOTHING
+       RETURNING 1`;
   }
 
   async findDecision(tenantId: TenantId, sessionId: string, evaluatorVersion: string): Promise<StoredDecision | null> {

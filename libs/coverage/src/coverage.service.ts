@@ -1,8 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { MetricsService, type TenantId } from '@arbiter/common';
-import { runSucceeded, type DiagnosisSessionEntity, type SessionCoverageSummary } from '@arbiter/sessions';
+import { runSucceeded, type DiagnosisSessionEntity, type FinishPlan, type SessionCoverageSummary } from '@arbiter/sessions';
 import { decideStoredSession } from './coverage-decider.js';
-import { CoverageRepository, type GapRow, type StoredDecision } from './coverage.repository.js';
+import { CoverageRepository, type DecisionRow, type GapRow, type StoredDecision } from './coverage.repository.js';
 import { CoverageEvaluatorRegistry } from './evaluator/coverage-evaluator.registry.js';
 import { COVERAGE_REASON_CODES, type CoverageReasonCode } from './evaluator/coverage.types.js';
 import { resolveDateRange, type DateRange } from './report-range.js';
@@ -106,7 +106,30 @@ export class CoverageService {
    * coverage, also once feedback made them BAD_CASE). Idempotent. A session with malformed stored references is logged and counted.
    */
   async onSessionFinished(tenantId: TenantId, session: DiagnosisSessionEntity): Promise<void> {
-    if (!runSucceeded(session)) return;
+    const row = this.decide(tenantId, session);
+    if (!row) return;
+    const inserted = await this.repository.insertDecisions(tenantId, [row]);
+    if (inserted) this.decisionsCounter.inc({ verdict: row.verdict, reason_code: row.reasonCode, source: 'hook' });
+  }
+
+  /**
+   * The same as `onSessionFinished`, planned into the session's finish statement (docs/hot-paths.md
+   * "Chat turn"): the decision row is inserted by a CTE of that statement.
+   */
+  planSessionFinished(tenantId: TenantId, session: DiagnosisSessionEntity): FinishPlan {
+    const row = this.decide(tenantId, session);
+    if (!row) return {};
+    return {
+      cte: (params, sessionCte) => this.repository.insertDecisionCte(params, sessionCte, row),
+      done: (inserted) => {
+        if (inserted) this.decisionsCounter.inc({ verdict: row.verdict, reason_code: row.reasonCode, source: 'hook' });
+      },
+    };
+  }
+
+  /** The current evaluator's decision row for a finished session; null when it is not decided (failed run, or rejected: counted and logged). */
+  private decide(tenantId: TenantId, session: DiagnosisSessionEntity): DecisionRow | null {
+    if (!runSucceeded(session)) return null;
     const evaluator = this.registry.current();
     const outcome = decideStoredSession(evaluator, tenantId, {
       id: session.id,
@@ -123,10 +146,9 @@ export class CoverageService {
     if (!outcome.ok) {
       this.rejectedCounter.inc({ code: outcome.rejected.code, source: 'hook' });
       this.logger.warn({ msg: 'coverage not decided', sessionId: session.id, code: outcome.rejected.code, reason: outcome.rejected.message });
-      return;
+      return null;
     }
-    const inserted = await this.repository.insertDecisions(tenantId, [outcome.row]);
-    if (inserted) this.decisionsCounter.inc({ verdict: outcome.row.verdict, reason_code: outcome.row.reasonCode, source: 'hook' });
+    return outcome.row;
   }
 
   /** Session-view enricher: the current-version decision of each session, when there is one. */

@@ -3,7 +3,7 @@ import { SystemMessage, HumanMessage } from '@langchain/core/messages';
 import { MetricsService, type TenantId } from '@arbiter/common';
 import { JOB_CATALOG, JobsService, type JobContext, type JobName } from '@arbiter/jobs';
 import { LlmErrorCode, LlmException, LlmService } from '@arbiter/llm';
-import { runFailed, SessionHooks, SessionsService, type DiagnosisSessionEntity, type SelfEvaluation } from '@arbiter/sessions';
+import { runFailed, SessionHooks, SessionsService, type DiagnosisSessionEntity, type FinishPlan, type SelfEvaluation } from '@arbiter/sessions';
 import { EvaluationErrorCode, EvaluationException } from './evaluation.exception.js';
 import { EvaluationRepository } from './evaluation.repository.js';
 import { buildEvaluationPrompt, parseLlmEvaluation } from './llm-evaluator.js';
@@ -48,7 +48,11 @@ export class EvaluationService implements OnModuleInit {
   }
 
   onModuleInit(): void {
-    this.hooks.onFinished('evaluation', (tenantId, session) => this.onSessionFinished(tenantId, session));
+    this.hooks.onFinished(
+      'evaluation',
+      (tenantId, session) => this.onSessionFinished(tenantId, session),
+      (_tenantId, session) => this.planSessionFinished(session),
+    );
   }
 
   /** Finished-session hook: the rule result now (no LLM), or a durable LLM job. */
@@ -69,6 +73,18 @@ export class EvaluationService implements OnModuleInit {
       this.logger.warn({ msg: 'could not queue the LLM self-evaluation', sessionId: session.id, err: (error as Error).message });
       await this.store(tenantId, session.id, this.ruleResult(session, 'llm_error', 'the evaluation job could not be queued'));
     }
+  }
+
+  /**
+   * The same as `onSessionFinished`, planned into the session's finish statement (docs/hot-paths.md
+   * "Chat turn"): the rule result is a column of the finish UPDATE. The LLM track declines (null): its
+   * job is queued by the handler.
+   */
+  planSessionFinished(session: DiagnosisSessionEntity): FinishPlan | null {
+    const reason: FallbackReason | null = !this.llm.enabled ? 'llm_disabled' : this.ruleOnlyReason(session);
+    if (reason === null) return null;
+    const evaluation = this.ruleResult(session, reason);
+    return { session: { selfEvaluation: evaluation }, done: () => this.count(evaluation) };
   }
 
   /** POST /admin/sessions/:id/evaluate: evaluates now (LLM inline when configured, else rules) and stores it. */
@@ -200,6 +216,10 @@ export class EvaluationService implements OnModuleInit {
 
   private async store(tenantId: TenantId, sessionId: string, evaluation: StoredSelfEvaluation): Promise<void> {
     await this.sessions.update(tenantId, sessionId, { selfEvaluation: evaluation });
+    this.count(evaluation);
+  }
+
+  private count(evaluation: StoredSelfEvaluation): void {
     this.evaluations.inc({ source: evaluation.source, reason: evaluation.source === 'llm' ? 'llm' : (evaluation.fallbackReason ?? 'unknown') });
   }
 }

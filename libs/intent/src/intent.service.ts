@@ -49,6 +49,22 @@ export class IntentService {
     };
   }
 
+  /**
+   * Human labels of intents from the cached rules (no database round trip): per intent, the description
+   * of its enabled rule with the highest priority that has one. Intents without one are left out.
+   */
+  async intentLabels(tenantId: TenantId, intents: readonly string[]): Promise<Map<string, string>> {
+    const wanted = new Set(intents);
+    const best = new Map<string, { priority: number; label: string }>();
+    for (const rule of (await this.cache.get(tenantId)).rules) {
+      const label = rule.description?.trim();
+      if (!wanted.has(rule.intent) || !rule.enabled || !label) continue;
+      const current = best.get(rule.intent);
+      if (current === undefined || rule.priority > current.priority) best.set(rule.intent, { priority: rule.priority, label });
+    }
+    return new Map([...best].map(([intent, { label }]) => [intent, label]));
+  }
+
   /** Routes labelled examples with the tenant's rules (and optionally a trial config) → evaluation report. */
   async evaluate(tenantId: TenantId, dto: EvaluateIntentRulesDto): Promise<EvaluationReport & { config: IntentConfig }> {
     const routing = await this.cache.get(tenantId);

@@ -29,7 +29,7 @@ export interface HybridSearchOutcome {
 
 /**
  * Hybrid candidate generation (docs/retrieval.md "Hybrid search"): exact (L0) hits, the vector index
- * and the BM25 lexical index, read in the caller's transaction, fused and calibrated by
+ * and the BM25 lexical index, read in the caller's transaction or as single statements, fused and calibrated by
  * {@link assembleCandidates}. No memory, no side effects: the lookup and the grade fit share it.
  */
 @Injectable()
@@ -48,7 +48,8 @@ export class HybridSearchService {
     return this.provider.embedQuery(query);
   }
 
-  async search(tenantId: TenantId, request: HybridSearchRequest, settings: EffectiveRetrievalSettings, tx: EntityManager): Promise<HybridSearchOutcome> {
+  /** `tx`: read in the caller's transaction; without it, each index is one statement of its own (the lookup). */
+  async search(tenantId: TenantId, request: HybridSearchRequest, settings: EffectiveRetrievalSettings, tx?: EntityManager): Promise<HybridSearchOutcome> {
     const space = this.space;
     const terms = [...new Set(analyzeText(request.query))];
     const vectorHits = await this.knowledge.nearestChunks(tenantId, space, request.vector, VECTOR_CHUNKS, request.domain, tx);

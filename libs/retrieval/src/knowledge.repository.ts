@@ -287,16 +287,26 @@ export class KnowledgeRepository {
    * The nearest chunks (HNSW, L2) in `space`, optionally within one domain. Run inside a transaction
    * (`db` = the caller's, else a new one): the HNSW settings are transaction-local.
    */
-  async nearestChunks(tenantId: TenantId, space: VectorSpace, vector: readonly number[], limit: number, domain?: string, db?: EntityManager): Promise<ChunkHit[]> {
-    if (!db) return this.ds.transaction((tx) => this.nearestChunks(tenantId, space, vector, limit, domain, tx));
+  /**
+   * The `limit` nearest chunks by L2 distance. One statement, in `db`'s transaction or on its own: the
+   * HNSW settings for this scan (`hnsw.ef_search`, and `hnsw.iterative_scan` on pgvector >= 0.8) are
+   * set by a CTE that a one-time filter evaluates before the index scan starts, local to the statement's
+   * transaction (docs/hot-paths.md "Chat turn": no BEGIN/SET/COMMIT round trips).
+   */
+  async nearestChunks(tenantId: TenantId, space: VectorSpace, vector: readonly number[], limit: number, domain?: string, db: DataSource | EntityManager = this.ds): Promise<ChunkHit[]> {
     const dist = distanceSql(space.dim, '$3');
     // Enough candidates for the tenant/model filter applied during the index scan; pgvector >= 0.8 keeps scanning.
-    await this.configureHnsw(db, Math.min(1000, Math.max(100, limit * 4)));
+    const efSearch = Math.min(1000, Math.max(100, limit * 4));
+    const settings = (await this.iterativeScanSupported())
+      ? `set_config('hnsw.ef_search', '${efSearch}', true) || set_config('hnsw.iterative_scan', 'relaxed_order', true)`
+      : `set_config('hnsw.ef_search', '${efSearch}', true)`;
     const rows: RawHit[] = await db.query(
-      `SELECT h.document_id, d.file_path, d.title, d.keywords, h.domain, h.chunk_index, h.content, h.distance
+      `WITH hnsw AS MATERIALIZED (SELECT ${settings} AS applied)
+       SELECT h.document_id, d.file_path, d.title, d.keywords, h.domain, h.chunk_index, h.content, h.distance
          FROM (SELECT c.document_id, c.domain, c.chunk_index, c.content, ${dist} AS distance
                  FROM knowledge_chunk c
-                WHERE c.embedding_dim = ${space.dim} AND c.tenant_id = $1 AND c.embedding_model = $2 ${domain ? 'AND c.domain = $5' : ''}
+                WHERE (SELECT applied FROM hnsw) IS NOT NULL
+                  AND c.embedding_dim = ${space.dim} AND c.tenant_id = $1 AND c.embedding_model = $2 ${domain ? 'AND c.domain = $5' : ''}
                 ORDER BY ${dist}
                 LIMIT $4) h
          JOIN knowledge_document d ON d.id = h.document_id AND d.tenant_id = $1
@@ -306,30 +316,20 @@ export class KnowledgeRepository {
     return rows.map(toHit);
   }
 
-  private iterativeScan: boolean | undefined;
+  private iterativeScan: Promise<boolean> | undefined;
 
-  /**
-   * `hnsw.ef_search` and, on pgvector >= 0.8, `hnsw.iterative_scan` for this transaction in one
-   * statement; whether the server knows iterative scans is probed once behind a savepoint.
-   */
-  private async configureHnsw(db: EntityManager, efSearch: number): Promise<void> {
-    if (this.iterativeScan === undefined) {
-      await db.query('SAVEPOINT hnsw_probe');
-      try {
-        await db.query(`SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true)`);
-        await db.query('RELEASE SAVEPOINT hnsw_probe');
-        this.iterativeScan = true;
-      } catch {
-        await db.query('ROLLBACK TO SAVEPOINT hnsw_probe');
-        this.iterativeScan = false;
-      }
-    }
-    await db.query(
-      this.iterativeScan
-        ? `SELECT set_config('hnsw.ef_search', $1, true), set_config('hnsw.iterative_scan', 'relaxed_order', true)`
-        : `SELECT set_config('hnsw.ef_search', $1, true)`,
-      [String(efSearch)],
+  /** Whether the server knows `hnsw.iterative_scan` (pgvector >= 0.8): probed once, by a statement of its own. */
+  private iterativeScanSupported(): Promise<boolean> {
+    this.iterativeScan ??= this.ds.query(`SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true)`).then(
+      () => true,
+      (error: { code?: string; driverError?: { code?: string } }) => {
+        const code = error.code ?? error.driverError?.code;
+        // An unknown parameter or value: an older pgvector. Anything else (e.g. the database is away): ask again next time.
+        if (code !== '42704' && code !== '22023') this.iterativeScan = undefined;
+        return false;
+      },
     );
+    return this.iterativeScan;
   }
 
   /** Exact (no index) nearest chunks: the recall baseline of the benchmark. */

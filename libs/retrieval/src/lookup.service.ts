@@ -1,17 +1,21 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { DomainException, FAST_LATENCY_BUCKETS, MetricsService, type TenantId } from '@arbiter/common';
-import { SessionsService } from '@arbiter/sessions';
+import { FAST_LATENCY_BUCKETS, MetricsService, type TenantId } from '@arbiter/common';
+import { SessionToolTrace, SqlParams, type TracedInvocation } from '@arbiter/sessions';
 import { decideRetrieval, type DedupReason, type RetrievalCandidate } from './action-memory.js';
-import { ActionMemoryRepository } from './action-memory.repository.js';
+import { ActionMemoryRepository, ClaimLostError } from './action-memory.repository.js';
 import type { LookupDto } from './dto/knowledge.dto.js';
 import { HybridSearchService } from './hybrid-search.service.js';
 import { gradeCalibrated } from './lexical/calibration.js';
 import type { HybridCandidate } from './lexical/hybrid.js';
 import type { CompletenessHint, RelevanceLevel } from './relevance.js';
 import { calculateRetrievalConfidence, DEFAULT_CONFIDENCE_PROFILE, isConfidenceProfile, type RetrievalConfidence } from './retrieval-confidence.js';
+import { RetrievalSettingsRepository, storedSettings, type StoredSettingsRow } from './retrieval-settings.repository.js';
 import { RetrievalSettingsService } from './retrieval-settings.service.js';
 
 export const LOOKUP_TOOL_NAME = 'lookup_knowledge';
+
+/** Write attempts of one lookup whose memory claims keep losing to concurrent lookups of its session. */
+const MAX_CLAIM_ROUNDS = 50;
 
 /** One returned document: its best chunk (`content`), the seed's `distance`/`similarity`, the calibrated `relevance` (docs/retrieval.md "Grading"), `matches` and `source`. */
 export type LookupResultItem = Pick<HybridCandidate, 'documentId' | 'filePath' | 'title' | 'domain' | 'content' | 'distance' | 'similarity' | 'relevance' | 'matches' | 'source'>;
@@ -40,80 +44,91 @@ export class LookupService {
     private readonly search: HybridSearchService,
     private readonly memory: ActionMemoryRepository,
     private readonly settings: RetrievalSettingsService,
-    private readonly sessions: SessionsService,
+    private readonly settingsRepository: RetrievalSettingsRepository,
+    private readonly toolTrace: SessionToolTrace,
     metrics: MetricsService,
   ) {
     this.lookups = metrics.counter('arbiter_retrieval_lookups_total', 'Knowledge lookups by relevance level and dedup reason', ['relevance_level', 'dedup_reason']);
     this.latency = metrics.histogram('arbiter_retrieval_lookup_seconds', 'Knowledge lookup latency', [], FAST_LATENCY_BUCKETS);
   }
 
+  /**
+   * One lookup in four statements and no transaction round trips (docs/hot-paths.md "Chat turn"): the
+   * session's memory with the tenant's settings, the vector index, the lexical index, then one write of
+   * the memory claims and the tool invocation. A claim lost to a concurrent lookup of the same session
+   * writes nothing: the memory is read again and the decision made again (at most `MAX_CLAIM_ROUNDS`).
+   */
   async lookup(tenantId: TenantId, dto: LookupDto): Promise<LookupResult> {
     const started = performance.now();
     const topK = dto.topK ?? 5;
     const query = dto.query.trim();
     const domainFilter = dto.domain?.trim() || undefined;
-    // Embed before the transaction: a remote provider must never hold a connection or the session lock.
+    // Embed first: a remote provider must never hold a connection.
     const vector = await this.search.embed(query);
-
-    // One READ COMMITTED transaction per lookup: one connection, each read a consistent statement
-    // (a document being replaced is seen wholly old or wholly new), then the session lock.
-    const { grade, decision, l0MatchCount, l1TopSimilarity } = await this.memory.transaction(async (tx) => {
-      const settings = await this.settings.get(tenantId, tx);
-      const found = await this.search.search(tenantId, { query, vector, domain: domainFilter }, settings, tx);
-      const candidates: Candidate[] = found.candidates.map((c) => ({
-        documentId: c.documentId,
-        filePath: c.filePath,
-        title: c.title,
-        domain: c.domain,
-        content: c.content,
-        distance: c.distance,
-        similarity: c.similarity,
-        relevance: c.relevance,
-        matches: c.matches,
-        source: c.source,
-      }));
-      const top = found.candidates[0];
-      const g = gradeCalibrated(top ? { relevance: top.relevance, exactHit: top.evidence.exactHit } : null, settings.normalization);
-
-      await this.memory.lockSession(tx, tenantId, dto.sessionId);
-      const state = await this.memory.load(tenantId, dto.sessionId, tx);
-      const d = decideRetrieval({ candidates, relevanceLevel: g.relevanceLevel, memory: state, topK });
-      await this.memory.mark(tx, tenantId, dto.sessionId, d.marks, settings.memoryTtlSeconds);
-      return { grade: g, decision: d, l0MatchCount: found.exactMatchCount, l1TopSimilarity: found.vectorTopSimilarity };
-    });
-
+    const first = await this.memory.readForLookup(tenantId, dto.sessionId, (tenant) => this.settingsRepository.jsonSubquery(tenant));
+    const settings = this.settings.effective(storedSettings(first.settings as StoredSettingsRow | null));
+    // Each index is read by one statement (a document being replaced is seen wholly old or wholly new).
+    const found = await this.search.search(tenantId, { query, vector, domain: domainFilter }, settings);
+    const candidates: Candidate[] = found.candidates.map((c) => ({
+      documentId: c.documentId,
+      filePath: c.filePath,
+      title: c.title,
+      domain: c.domain,
+      content: c.content,
+      distance: c.distance,
+      similarity: c.similarity,
+      relevance: c.relevance,
+      matches: c.matches,
+      source: c.source,
+    }));
+    const top = found.candidates[0];
+    const grade = gradeCalibrated(top ? { relevance: top.relevance, exactHit: top.evidence.exactHit } : null, settings.normalization);
     const profile = this.resolveProfile(dto);
-    const results: LookupResultItem[] = decision.results.map(({ documentId, filePath, title, domain, content, distance, similarity, relevance, matches, source }) => ({ documentId, filePath, title, domain, content, distance, similarity, relevance, matches, source }));
-    // Seed 003's relevance is the calibrated one (docs/retrieval.md "Grading"): it means the same with any embedder.
-    const confidence = calculateRetrievalConfidence(results.map((r) => ({ relevance: r.relevance, matches: r.matches })), profile);
-    const result: LookupResult = {
-      results,
-      relevanceLevel: grade.relevanceLevel,
-      completenessHint: grade.completenessHint,
-      l0MatchCount,
-      l1TopSimilarity,
-      domain: decision.domain,
-      retrievedDomainsThisSession: decision.retrievedDomainsThisSession,
-      dedupReason: decision.dedupReason,
-      confidence,
-    };
-    const durationMs = Math.round(performance.now() - started);
-    this.lookups.inc({ relevance_level: grade.relevanceLevel, dedup_reason: decision.dedupReason ?? 'none' });
-    this.latency.observe(durationMs / 1000);
-    this.logger.log({
-      msg: 'knowledge lookup',
-      sessionId: dto.sessionId,
-      relevanceLevel: result.relevanceLevel,
-      completenessHint: result.completenessHint,
-      dedupReason: result.dedupReason,
-      l0MatchCount: result.l0MatchCount,
-      l1TopSimilarity: result.l1TopSimilarity,
-      returned: results.length,
-      confidence: confidence.level,
-      durationMs,
-    });
-    await this.recordInvocation(tenantId, dto, result, durationMs);
-    return result;
+
+    let memory = first.memory;
+    for (let round = 1; ; round++) {
+      const decision = decideRetrieval({ candidates, relevanceLevel: grade.relevanceLevel, memory, topK });
+      const results: LookupResultItem[] = decision.results.map(({ documentId, filePath, title, domain, content, distance, similarity, relevance, matches, source }) => ({ documentId, filePath, title, domain, content, distance, similarity, relevance, matches, source }));
+      // Seed 003's relevance is the calibrated one (docs/retrieval.md "Grading"): it means the same with any embedder.
+      const confidence = calculateRetrievalConfidence(results.map((r) => ({ relevance: r.relevance, matches: r.matches })), profile);
+      const result: LookupResult = {
+        results,
+        relevanceLevel: grade.relevanceLevel,
+        completenessHint: grade.completenessHint,
+        l0MatchCount: found.exactMatchCount,
+        l1TopSimilarity: found.vectorTopSimilarity,
+        domain: decision.domain,
+        retrievedDomainsThisSession: decision.retrievedDomainsThisSession,
+        dedupReason: decision.dedupReason,
+        confidence,
+      };
+      const durationMs = Math.round(performance.now() - started);
+      try {
+        await this.memory.commitLookup(tenantId, dto.sessionId, decision.marks, settings.memoryTtlSeconds, new SqlParams(), (p) =>
+          this.toolTrace.invocationCtes(p, tenantId, dto.sessionId, query, this.invocation(dto, result, durationMs)),
+        );
+      } catch (error) {
+        if (!(error instanceof ClaimLostError) || round >= MAX_CLAIM_ROUNDS) throw error;
+        memory = (await this.memory.readForLookup(tenantId, dto.sessionId)).memory;
+        continue;
+      }
+      this.lookups.inc({ relevance_level: grade.relevanceLevel, dedup_reason: decision.dedupReason ?? 'none' });
+      this.latency.observe(durationMs / 1000);
+      this.logger.log({
+        msg: 'knowledge lookup',
+        sessionId: dto.sessionId,
+        relevanceLevel: result.relevanceLevel,
+        completenessHint: result.completenessHint,
+        dedupReason: result.dedupReason,
+        l0MatchCount: result.l0MatchCount,
+        l1TopSimilarity: result.l1TopSimilarity,
+        returned: results.length,
+        confidence: confidence.level,
+        durationMs,
+        ...(round > 1 ? { claimRounds: round } : {}),
+      });
+      return result;
+    }
   }
 
   /** The caller's profile (the chat passes its routed rule's), else an intent that is itself a profile name, else "search". */
@@ -124,19 +139,12 @@ export class LookupService {
   }
 
   /**
-   * Seed T6: one tool_invocation row per lookup. The row belongs to a diagnosis session, so it is written
-   * when `sessionId` is a session of this tenant; lookups of external agent runs are logged only.
+   * Seed T6: one tool_invocation row per lookup, written with the memory claims: on the tenant's session
+   * when `sessionId` is one, else on the external session standing for that id (the sessions lib's
+   * `SessionToolTrace`), so external agents' lookups are seen by monitoring and coverage too.
    */
-  private async recordInvocation(tenantId: TenantId, dto: LookupDto, r: LookupResult, durationMs: number): Promise<void> {
-    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(dto.sessionId)) return;
-    try {
-      await this.sessions.get(tenantId, dto.sessionId);
-    } catch (error) {
-      if (error instanceof DomainException && error.status === 404) return;
-      throw error;
-    }
-    await this.sessions.recordToolInvocation(tenantId, {
-      sessionId: dto.sessionId,
+  private invocation(dto: LookupDto, r: LookupResult, durationMs: number): TracedInvocation {
+    return {
       toolName: LOOKUP_TOOL_NAME,
       arguments: { query: dto.query, ...(dto.domain ? { domain: dto.domain } : {}), topK: dto.topK ?? 5, ...(dto.intent ? { intent: dto.intent } : {}) },
       status: 'SUCCESS',
@@ -157,6 +165,6 @@ export class LookupService {
       },
       durationMs,
       error: null,
-    });
+    };
   }
 }

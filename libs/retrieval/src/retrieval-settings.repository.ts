@@ -15,17 +15,34 @@ export interface StoredRetrievalSettings {
 
 export const DEFAULT_STORED_SETTINGS: Readonly<StoredRetrievalSettings> = Object.freeze({ normalization: {}, fusion: {}, grading: {}, memoryTtlSeconds: 86_400, chunkSize: 512, chunkOverlap: 64 });
 
+const SETTINGS_SELECT = 'SELECT normalization, fusion, grading, memory_ttl_seconds, chunk_size, chunk_overlap FROM retrieval_settings';
+
+export interface StoredSettingsRow {
+  normalization: Partial<RetrievalNormalizationConfig>;
+  fusion: Record<string, unknown>;
+  grading: Record<string, unknown>;
+  memory_ttl_seconds: number;
+  chunk_size: number;
+  chunk_overlap: number;
+}
+
+/** The stored settings of a row (`RetrievalSettingsRepository.get` or `jsonSubquery`); the defaults without one. */
+export function storedSettings(r: StoredSettingsRow | null | undefined): StoredRetrievalSettings {
+  return r ? { normalization: r.normalization, fusion: r.fusion, grading: r.grading, memoryTtlSeconds: r.memory_ttl_seconds, chunkSize: r.chunk_size, chunkOverlap: r.chunk_overlap } : { ...DEFAULT_STORED_SETTINGS };
+}
+
 @Injectable()
 export class RetrievalSettingsRepository {
   constructor(@InjectDataSource() private readonly ds: DataSource) {}
 
   async get(tenantId: TenantId, db: DataSource | EntityManager = this.ds): Promise<StoredRetrievalSettings> {
-    const rows: { normalization: Partial<RetrievalNormalizationConfig>; fusion: Record<string, unknown>; grading: Record<string, unknown>; memory_ttl_seconds: number; chunk_size: number; chunk_overlap: number }[] = await db.query(
-      'SELECT normalization, fusion, grading, memory_ttl_seconds, chunk_size, chunk_overlap FROM retrieval_settings WHERE tenant_id = $1',
-      [tenantId],
-    );
-    const r = rows[0];
-    return r ? { normalization: r.normalization, fusion: r.fusion, grading: r.grading, memoryTtlSeconds: r.memory_ttl_seconds, chunkSize: r.chunk_size, chunkOverlap: r.chunk_overlap } : { ...DEFAULT_STORED_SETTINGS };
+    const rows: StoredSettingsRow[] = await db.query(`${SETTINGS_SELECT} WHERE tenant_id = $1`, [tenantId]);
+    return storedSettings(rows[0]);
+  }
+
+  /** A scalar subquery of the tenant's settings row as json (null when none): for a statement that reads more than the settings. */
+  jsonSubquery(tenantPlaceholder: string): string {
+    return `(SELECT row_to_json(r) FROM (${SETTINGS_SELECT} WHERE tenant_id = ${tenantPlaceholder}) r)`;
   }
 
   async put(tenantId: TenantId, s: StoredRetrievalSettings): Promise<void> {

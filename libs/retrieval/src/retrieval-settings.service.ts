@@ -9,7 +9,7 @@ import { validateChunkerOptions } from './chunker.js';
 import type { RetrievalSettingsDto } from './dto/knowledge.dto.js';
 import { DEFAULT_RETRIEVAL_NORMALIZATION, type RetrievalNormalizationConfig, validateNormalizationConfig } from './relevance.js';
 import { RetrievalErrorCode, RetrievalException } from './retrieval.exception.js';
-import { RetrievalSettingsRepository } from './retrieval-settings.repository.js';
+import { RetrievalSettingsRepository, type StoredRetrievalSettings } from './retrieval-settings.repository.js';
 
 /** The effective retrieval settings of a tenant (defaults merged with its override). */
 export interface EffectiveRetrievalSettings {
@@ -34,7 +34,11 @@ export class RetrievalSettingsService {
 
   /** `tx`: read inside the caller's transaction (lookups). */
   async get(tenantId: TenantId, tx?: EntityManager): Promise<EffectiveRetrievalSettings> {
-    const stored = await this.repository.get(tenantId, tx);
+    return this.effective(await this.repository.get(tenantId, tx));
+  }
+
+  /** The effective settings of stored ones (read by the caller, e.g. with the session memory in one statement). */
+  effective(stored: StoredRetrievalSettings): EffectiveRetrievalSettings {
     const merged = validateNormalizationConfig(stored.normalization);
     const fitted = storedCalibration(stored.grading, this.provider.id);
     return {

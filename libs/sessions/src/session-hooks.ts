@@ -2,9 +2,34 @@ import { Injectable, Logger } from '@nestjs/common';
 import type { TenantId } from '@arbiter/common';
 import type { DiagnosisSessionEntity } from './diagnosis-session.entity.js';
 import type { SessionViewExtras } from './session-view.js';
+import type { SqlParams } from './sql-params.js';
 
 /** Called once a session reached SUCCESS or FAILED (ingested or produced by chat). */
 export type SessionFinishedHandler = (tenantId: TenantId, session: DiagnosisSessionEntity) => Promise<void>;
+
+/**
+ * A finished-session hook's writes, planned so that they commit in the session's finish statement
+ * (one round trip, atomic with `hooks_done = true`; docs/hot-paths.md "Chat turn").
+ */
+export interface FinishPlan {
+  /** Values of session columns set by the finish UPDATE itself (e.g. the rule self-evaluation). */
+  session?: { selfEvaluation?: DiagnosisSessionEntity['selfEvaluation'] };
+  /**
+   * A data-modifying statement of the hook's own tables, run as a CTE of the finish statement; `session`
+   * names the CTE that holds the updated session row (select from it so nothing is written when the
+   * session is not the tenant's). It should end with `RETURNING` something: `done` gets the row count.
+   */
+  cte?: (params: SqlParams, session: string) => string;
+  /** Called after the finish statement committed (metrics, logs). */
+  done?: (cteRows: number) => void;
+}
+
+/**
+ * Plans a hook's writes for a session as it will be once finished; `null` when this session needs the
+ * hook's ordinary handler (e.g. an LLM call or a queued job): the finish then runs the handlers.
+ */
+export type SessionFinishPlanner = (tenantId: TenantId, session: DiagnosisSessionEntity) => FinishPlan | null;
+
 /** Adds module-owned fields (e.g. coverage) to session views, for many sessions in one query. */
 export type SessionViewEnricher = (tenantId: TenantId, sessionIds: string[]) => Promise<Map<string, Partial<SessionViewExtras>>>;
 
@@ -15,11 +40,35 @@ export type SessionViewEnricher = (tenantId: TenantId, sessionIds: string[]) => 
 @Injectable()
 export class SessionHooks {
   private readonly logger = new Logger('SessionHooks');
-  private readonly finishedHandlers: { name: string; handler: SessionFinishedHandler }[] = [];
+  private readonly finishedHandlers: { name: string; handler: SessionFinishedHandler; planner?: SessionFinishPlanner }[] = [];
   private readonly enrichers: { name: string; enrich: SessionViewEnricher }[] = [];
 
-  onFinished(name: string, handler: SessionFinishedHandler): void {
-    this.finishedHandlers.push({ name, handler });
+  /**
+   * `planner` (optional) lets the hook's writes join the finish statement of a live run (chat); the
+   * handler stays what ingest and the `sessions.repair` job run, and must write the same.
+   */
+  onFinished(name: string, handler: SessionFinishedHandler, planner?: SessionFinishPlanner): void {
+    this.finishedHandlers.push({ name, handler, ...(planner ? { planner } : {}) });
+  }
+
+  /**
+   * Every hook's plan for this session, in registration order; null when a hook has no planner, its
+   * planner declines, or it throws (logged): the caller then runs the handlers (`sessionFinished`).
+   */
+  planFinished(tenantId: TenantId, session: DiagnosisSessionEntity): FinishPlan[] | null {
+    const plans: FinishPlan[] = [];
+    for (const { name, planner } of this.finishedHandlers) {
+      if (!planner) return null;
+      try {
+        const plan = planner(tenantId, session);
+        if (!plan) return null;
+        plans.push(plan);
+      } catch (error) {
+        this.logger.warn({ msg: 'session-finished planner failed; running the handlers', handler: name, sessionId: session.id, err: (error as Error).message });
+        return null;
+      }
+    }
+    return plans;
   }
 
   addViewEnricher(name: string, enrich: SessionViewEnricher): void {

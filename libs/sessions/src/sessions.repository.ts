@@ -4,6 +4,8 @@ import { In, LessThan, type EntityManager, type Repository } from 'typeorm';
 import type { TenantId } from '@arbiter/common';
 import { ConversationEntity } from './conversation.entity.js';
 import { DiagnosisSessionEntity } from './diagnosis-session.entity.js';
+import type { FinishPlan } from './session-hooks.js';
+import { SqlParams } from './sql-params.js';
 import { ToolInvocationEntity } from './tool-invocation.entity.js';
 
 export type NewSession = Omit<
@@ -75,6 +77,79 @@ export class SessionsRepository {
   private async createConversation(em: EntityManager, tenantId: TenantId, channel: string, userRef: string | null): Promise<string> {
     const saved = await em.save(em.create(ConversationEntity, { tenantId, channel, userRef }));
     return saved.id;
+  }
+
+  /**
+   * `insertSession` in one statement (the chat's session start, docs/hot-paths.md "Chat turn"): the new
+   * conversation, or the touch of the given one, and the session are data-modifying CTEs of one INSERT,
+   * so they commit together without BEGIN/COMMIT round trips. Null when the conversation is not this tenant's.
+   */
+  async insertSessionAtOnce(tenantId: TenantId, conversation: { id?: string; channel: string; userRef: string | null }, session: NewSession): Promise<DiagnosisSessionEntity | null> {
+    const p = new SqlParams();
+    const tenant = p.add(tenantId, 'uuid');
+    const conversationSql = conversation.id
+      ? `UPDATE conversation SET last_activity_at = now() WHERE tenant_id = ${tenant} AND id = ${p.add(conversation.id, 'uuid')} RETURNING id`
+      : `INSERT INTO conversation (tenant_id, channel, user_ref) VALUES (${tenant}, ${p.add(conversation.channel)}, ${p.add(conversation.userRef)}) RETURNING id`;
+    // hooks_done stays false until the finished-session hooks ran (sessions.repair finishes the job after a crash).
+    const values: Record<string, string> = { tenant_id: tenant, conversation_id: 'c.id', hooks_done: 'false' };
+    for (const [property, value] of Object.entries(session)) {
+      if (value === undefined) continue;
+      const column = this.column(property);
+      values[column.name] = column.jsonb ? p.json(value) : p.add(value);
+    }
+    const rows: Record<string, unknown>[] = await this.sessions.query(
+      `WITH c AS (${conversationSql})
+       INSERT INTO diagnosis_session (${Object.keys(values).join(', ')}) SELECT ${Object.values(values).join(', ')} FROM c RETURNING *`,
+      p.values,
+    );
+    return rows[0] ? this.fromRow(rows[0]) : null;
+  }
+
+  /**
+   * Applies a finishing patch and the finished-session hooks' planned writes in one statement (docs/hot-paths.md
+   * "Chat turn"): the session UPDATE (with `hooks_done = true` and the columns the hooks set) and each
+   * hook's CTE commit together, so the hooks ran exactly once exactly when the session is finished.
+   * Returns the updated row and each plan's CTE row count; null when the session is not this tenant's.
+   */
+  async finishPlanned(tenantId: TenantId, sessionId: string, patch: SessionPatch, plans: readonly FinishPlan[]): Promise<{ session: DiagnosisSessionEntity; cteRows: number[] } | null> {
+    const p = new SqlParams();
+    const sets: string[] = ['hooks_done = true', 'updated_at = now()'];
+    const columns: Record<string, unknown> = { ...patch };
+    for (const plan of plans) Object.assign(columns, plan.session ?? {});
+    for (const [property, value] of Object.entries(columns)) {
+      if (value === undefined) continue;
+      const column = this.column(property);
+      sets.push(`${column.name} = ${column.jsonb ? p.json(value) : p.add(value)}`);
+    }
+    const ctes = [`s AS (UPDATE diagnosis_session SET ${sets.join(', ')} WHERE tenant_id = ${p.add(tenantId, 'uuid')} AND id = ${p.add(sessionId, 'uuid')} RETURNING *)`];
+    const counts: string[] = [];
+    plans.forEach((plan, i) => {
+      if (!plan.cte) return counts.push('0');
+      ctes.push(`h${i} AS (${plan.cte(p, 's')})`);
+      counts.push(`(SELECT count(*) FROM h${i})::int`);
+    });
+    const rows: Record<string, unknown>[] = await this.sessions.query(`WITH ${ctes.join(',\n')} SELECT s.*, ARRAY[${counts.join(', ') || '0'}]::int[] AS "__cte_rows" FROM s`, p.values);
+    const row = rows[0];
+    if (!row) return null;
+    const cteRows = (row.__cte_rows as number[]).slice(0, plans.length);
+    delete row.__cte_rows;
+    return { session: this.fromRow(row), cteRows };
+  }
+
+  /** The stored column of an entity property, and whether it is jsonb. */
+  private column(property: string): { name: string; jsonb: boolean } {
+    const column = this.sessions.metadata.findColumnWithPropertyName(property);
+    if (!column) throw new Error(`diagnosis_session has no column for "${property}"`);
+    return { name: column.databaseName, jsonb: column.type === 'jsonb' };
+  }
+
+  /** An entity from a raw `RETURNING *` row (pg already parsed the types). */
+  private fromRow(row: Record<string, unknown>): DiagnosisSessionEntity {
+    const entity = this.sessions.create();
+    for (const column of this.sessions.metadata.columns) {
+      if (column.databaseName in row) (entity as unknown as Record<string, unknown>)[column.propertyName] = row[column.databaseName];
+    }
+    return entity;
   }
 
   findSession(tenantId: TenantId, sessionId: string): Promise<DiagnosisSessionEntity | null> {

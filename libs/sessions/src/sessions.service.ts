@@ -96,7 +96,7 @@ export class SessionsService {
 
   /** Opens a RUNNING session for a live agent run (chat pipeline). */
   async start(tenantId: TenantId, input: StartSessionInput): Promise<DiagnosisSessionEntity> {
-    const session = await this.repository.insertSession(
+    const session = await this.repository.insertSessionAtOnce(
       tenantId,
       { id: input.conversationId, channel: input.channel, userRef: input.userRef ?? null },
       {
@@ -128,9 +128,24 @@ export class SessionsService {
     return session;
   }
 
-  /** Marks the run finished and runs the finished-session hooks (evaluation, coverage). */
-  async finish(tenantId: TenantId, sessionId: string, patch: FinishSessionInput): Promise<DiagnosisSessionEntity> {
-    const session = await this.update(tenantId, sessionId, { ...patch, outcome: patch.status, finishedAt: new Date() });
+  /**
+   * Marks the run finished and runs the finished-session hooks (evaluation, coverage). Given the session
+   * as `start` returned it (`running`), the hooks plan their writes and everything commits in one
+   * statement, without re-reading the row (docs/hot-paths.md "Chat turn"); otherwise, or when a hook
+   * cannot plan (e.g. an LLM self-evaluation job), the update, the handlers and a re-read run in turn.
+   */
+  async finish(tenantId: TenantId, sessionId: string, patch: FinishSessionInput, running?: DiagnosisSessionEntity): Promise<DiagnosisSessionEntity> {
+    const full: SessionPatch = { ...patch, outcome: patch.status, finishedAt: new Date() };
+    if (running && running.id === sessionId) {
+      const plans = this.hooks.planFinished(tenantId, Object.assign(Object.create(Object.getPrototypeOf(running) as object) as DiagnosisSessionEntity, running, full));
+      if (plans) {
+        const done = await this.repository.finishPlanned(tenantId, sessionId, full, plans);
+        if (!done) throw new SessionsException(SessionsErrorCode.SessionNotFound, sessionId);
+        plans.forEach((plan, i) => plan.done?.(done.cteRows[i] ?? 0));
+        return done.session;
+      }
+    }
+    const session = await this.update(tenantId, sessionId, full);
     await this.runFinishedHooks(tenantId, session);
     return (await this.repository.findSession(tenantId, sessionId)) ?? session;
   }

@@ -1,0 +1,70 @@
+import { createHash } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import type { TenantId } from '@arbiter/common';
+import type { SqlParams } from './sql-params.js';
+import type { NewToolInvocation } from './sessions.repository.js';
+
+/** The channel of the sessions that stand for external agents' runs (seen only through their lookups). */
+export const EXTERNAL_CHANNEL = 'external';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Namespace of the name-based (v5) ids of external sessions and their conversations. */
+const NAMESPACE = Buffer.from('5b0c3f7e8d2a4e61a9f04c1d2b3e4f50', 'hex');
+
+/** RFC 4122 version-5 (SHA-1, name-based) UUID of `name` in this lib's namespace. */
+function nameUuid(name: string): string {
+  const bytes = createHash('sha1').update(NAMESPACE).update(name, 'utf8').digest().subarray(0, 16);
+  bytes[6] = (bytes[6]! & 0x0f) | 0x50;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = bytes.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/**
+ * The session (and conversation) standing for an external agent's run `externalId` in this tenant.
+ * Derived from the tenant and the id, so the same external id of another tenant is another session,
+ * and an id that happens to be another tenant's session id never reaches that session.
+ */
+export function externalSessionIds(tenantId: TenantId, externalId: string): { sessionId: string; conversationId: string } {
+  return { sessionId: nameUuid(`session:${tenantId}:${externalId}`), conversationId: nameUuid(`conversation:${tenantId}:${externalId}`) };
+}
+
+export type TracedInvocation = Omit<NewToolInvocation, 'sessionId'>;
+
+/**
+ * The sessions lib's part of a lookup's write (docs/hot-paths.md "Chat turn"): `tool_invocation` and
+ * `diagnosis_session` are this lib's tables; the retrieval lib embeds these CTEs in its own statement
+ * so a lookup stays one write round trip.
+ *
+ * Every lookup leaves a `tool_invocation` row (BRIEF §4.2): on the tenant's session when `sessionId`
+ * is one, else on the tenant's external session for that id, created on first sight (channel
+ * `external`, status PENDING: a run Arbiter did not execute and that has no outcome; it counts the
+ * lookups as tool calls and is marked as having searched the knowledge base).
+ */
+@Injectable()
+export class SessionToolTrace {
+  /** CTEs named `ti_own`, `ti_conv`, `ti_ext`, `ti_inv`; `ti_inv` returns the invocation's `id` and `session_id`. */
+  invocationCtes(p: SqlParams, tenantId: TenantId, sessionId: string, query: string, invocation: TracedInvocation): string {
+    const tenant = p.add(tenantId, 'uuid');
+    const own = UUID.test(sessionId) ? p.add(sessionId, 'uuid') : 'NULL::uuid';
+    const ext = externalSessionIds(tenantId, sessionId);
+    const extSession = p.add(ext.sessionId, 'uuid');
+    const extConversation = p.add(ext.conversationId, 'uuid');
+    const channel = p.add(EXTERNAL_CHANNEL);
+    return `ti_own AS (SELECT id FROM diagnosis_session WHERE tenant_id = ${tenant} AND id = ${own}),
+      ti_conv AS (INSERT INTO conversation (id, tenant_id, channel) SELECT ${extConversation}, ${tenant}, ${channel}
+                   WHERE NOT EXISTS (SELECT 1 FROM ti_own) ON CONFLICT ON CONSTRAINT pk_conversation DO NOTHING RETURNING id),
+      ti_ext AS (INSERT INTO diagnosis_session (id, tenant_id, conversation_id, channel, query, status, knowledge_searched, step_count, tool_call_count, hooks_done, route_trace)
+                  SELECT ${extSession}, ${tenant}, ${extConversation}, ${channel}, ${p.add(query.slice(0, 4000))}, 'PENDING', true, 1, 1, true, ${p.json({ externalSessionId: sessionId })}
+                   WHERE NOT EXISTS (SELECT 1 FROM ti_own)
+                  ON CONFLICT ON CONSTRAINT pk_diagnosis_session DO UPDATE
+                    SET step_count = diagnosis_session.step_count + 1, tool_call_count = diagnosis_session.tool_call_count + 1, updated_at = now()
+                    WHERE diagnosis_session.tenant_id = EXCLUDED.tenant_id AND diagnosis_session.channel = EXCLUDED.channel
+                  RETURNING id),
+      ti_inv AS (INSERT INTO tool_invocation (tenant_id, session_id, tool_name, arguments, status, result_summary, relevance_level, dedup_reason, retrieval_details, duration_ms, error)
+                  VALUES (${tenant}, coalesce((SELECT id FROM ti_own), ${extSession}), ${p.add(invocation.toolName)}, ${p.json(invocation.arguments)}, ${p.add(invocation.status)},
+                          ${p.add(invocation.resultSummary)}, ${p.add(invocation.relevanceLevel)}, ${p.add(invocation.dedupReason)}, ${p.json(invocation.retrievalDetails)},
+                          ${p.add(invocation.durationMs, 'int')}, ${p.add(invocation.error)})
+                  RETURNING id, session_id)`;
+  }
+}

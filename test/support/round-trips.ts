@@ -1,0 +1,53 @@
+import type { INestApplicationContext } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+
+/** What one measured window sent to the database: one entry per round trip (one `client.query`). */
+export interface RoundTripLog {
+  count: number;
+  statements: string[];
+}
+
+export interface RoundTripCounter {
+  /** Runs `fn` and returns what the app's pool sent meanwhile (only the app's pool: assertion pools are not counted). */
+  measure<T>(fn: () => Promise<T>): Promise<{ result: T; trips: RoundTripLog }>;
+  restore(): void;
+}
+
+type QueryFn = (this: unknown, ...args: unknown[]) => unknown;
+
+/**
+ * Counts the database round trips of the app: every `query` call on a client of the app's pg pool is
+ * one round trip (the extended protocol sends parse/bind/execute/sync together). The pool's client
+ * class is the app's own subclass of `pg.Client` (libs/database pool options), so patching its
+ * prototype counts the app's connections only, whatever else runs in the test process.
+ */
+export function roundTripCounter(app: INestApplicationContext): RoundTripCounter {
+  const driver = app.get(DataSource).driver as unknown as { master: { options: { Client: { prototype: Record<string, unknown> } } } };
+  const proto = driver.master.options.Client.prototype;
+  const hadOwn = Object.prototype.hasOwnProperty.call(proto, 'query');
+  const original = proto.query as QueryFn;
+  let log: RoundTripLog | null = null;
+  proto.query = function (this: unknown, ...args: unknown[]) {
+    if (log) {
+      const first = args[0] as string | { text?: string } | undefined;
+      log.count++;
+      log.statements.push((typeof first === 'string' ? first : (first?.text ?? '?')).replace(/\s+/g, ' ').trim().slice(0, 160));
+    }
+    return original.apply(this, args);
+  } satisfies QueryFn;
+  return {
+    async measure(fn) {
+      log = { count: 0, statements: [] };
+      try {
+        const result = await fn();
+        return { result, trips: log };
+      } finally {
+        log = null;
+      }
+    },
+    restore() {
+      if (hadOwn) proto.query = original;
+      else delete proto.query;
+    },
+  };
+}
