@@ -4,7 +4,9 @@
  * sessions `useful`, odd `not_useful`), then a second round repeating every post (idempotent path).
  * Afterwards the database is checked: exactly one active AUTO case per useful session, none for the
  * others, no duplicates, every session's status/feedback consistent.
- * Bar: >= 1,000 req/s and p99 <= 100 ms on the 2-core machine.
+ * Bar: >= 1,000 req/s and p99 <= 100 ms on the 2-core machine. Each round also reports the database
+ * transactions committed per request (pg_stat_database.xact_commit; a post is 2 autocommit statements
+ * when it changes the state, 1 when it repeats — docs/hot-paths.md), next to the same-run baselines.
  *
  * Env: BENCH_SESSIONS (default 10000), BENCH_CONNECTIONS (default 64), BENCH_POOL (API DB_POOL_MAX,
  * default 20), BENCH_POSTGRES_URL (admin URL, default postgres://postgres@127.0.0.1:5432/postgres),
@@ -115,7 +117,13 @@ async function main(): Promise<void> {
     const ids = seeded.rows.map((r) => r.id);
     const valueOf = (i: number): 'useful' | 'not_useful' => (i % 2 === 0 ? 'useful' : 'not_useful');
 
-    const round = async (label: string): Promise<AutocannonResult & { label: string }> => {
+    // Transactions the server committed (each autocommit statement is one): per request, a same-run view of the round trips.
+    const commits = async (): Promise<number> =>
+      Number((await pool.query<{ n: string }>(`SELECT xact_commit::text AS n FROM pg_stat_database WHERE datname = current_database()`)).rows[0]!.n);
+    const round = async (label: string): Promise<AutocannonResult & { label: string; commitsPerRequest?: number }> => {
+      // pg_stat counters are flushed by each backend at most every second or so: wait for a settled reading.
+      await new Promise((r) => setTimeout(r, 1500));
+      const c0 = await commits();
       let next = 0;
       const result = await autocannon({
         url: base,
@@ -134,7 +142,10 @@ async function main(): Promise<void> {
           },
         ],
       });
-      return { ...result, label };
+      await new Promise((r) => setTimeout(r, 1500));
+      // Minus this pool's own reading statement(s).
+      const commitsPerRequest = Math.round(((await commits()) - c0 - 1) / result.requests.total * 100) / 100;
+      return { ...result, label, commitsPerRequest };
     };
 
     // Short warm-up on separate sessions so JIT and pools are hot.
@@ -211,8 +222,9 @@ async function main(): Promise<void> {
       check.case_rows === check.distinct_case_sessions &&
       check.inconsistent === 0;
 
-    const summarize = (r: AutocannonResult & { label: string }) => ({
+    const summarize = (r: AutocannonResult & { label: string; commitsPerRequest?: number }) => ({
       label: r.label,
+      ...(r.commitsPerRequest !== undefined ? { databaseCommitsPerRequest: r.commitsPerRequest } : {}),
       requests: r.requests.total,
       durationS: r.duration,
       throughputRps: Math.round((r.requests.total / r.duration) * 10) / 10,
@@ -239,7 +251,8 @@ async function main(): Promise<void> {
     const file = `bench/results/feedback-${report.at.replace(/[:.]/g, '-')}.json`;
     writeFileSync(file, JSON.stringify({ ...report, pass }, null, 2));
     for (const r of [...report.baselines, ...report.rounds]) {
-      console.log(`${r.label}: ${r.requests} req in ${r.durationS}s → ${r.throughputRps} req/s, p50 ${r.latencyMs.p50} ms, p99 ${r.latencyMs.p99} ms, non2xx ${r.non2xx}, errors ${r.errors}`);
+      const commitsNote = 'databaseCommitsPerRequest' in r ? `, ${r.databaseCommitsPerRequest} commits/request` : '';
+      console.log(`${r.label}: ${r.requests} req in ${r.durationS}s → ${r.throughputRps} req/s, p50 ${r.latencyMs.p50} ms, p99 ${r.latencyMs.p99} ms, non2xx ${r.non2xx}, errors ${r.errors}${commitsNote}`);
     }
     console.log(`database check: ${JSON.stringify(report.databaseCheck)}`);
     console.log(`${pass ? 'PASS' : 'FAIL'} (bar: >= 1000 req/s, p99 <= 100 ms, zero lost/duplicated cases) → ${file}`);
