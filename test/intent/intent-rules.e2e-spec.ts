@@ -461,6 +461,29 @@ describe('intent rules, config and routing (e2e)', () => {
       expect(foreign.json()).toMatchObject({ accuracy: 0, decisionReasons: { no_match: 1 } });
     });
 
+    it('5,000 examples do not hold the event loop: /health answers meanwhile (p99 ≤ 100 ms)', async () => {
+      const texts = ['reset the robot arm', 'power is off', 'how do I calibrate the touch screen', 'reset please', 'the unit has no power'];
+      const examples = Array.from({ length: 5_000 }, (_, i) => ({ text: `${texts[i % texts.length]} ${i}`, intent: i % 5 === 2 ? null : i % 2 ? 'power' : 'reset' }));
+      let done = false;
+      const evaluation = t.request({ method: 'POST', url: '/admin/intent-rules/evaluate', headers: op(acme), payload: { examples } }).finally(() => (done = true));
+      const latencies: number[] = [];
+      let due = performance.now();
+      while (!done) {
+        expect((await t.request({ method: 'GET', url: '/health' })).statusCode).toBe(200);
+        latencies.push(performance.now() - due);
+        due = performance.now() + 10;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      const res = await evaluation;
+      expect(res.statusCode).toBe(200);
+      expect(res.json<{ total: number }>().total).toBe(5_000);
+      latencies.sort((a, b) => a - b);
+      const p99 = latencies[Math.floor(latencies.length * 0.99)]!;
+      process.stdout.write(`/health during a 5,000-example evaluation: ${latencies.length} polls, p99 ${p99.toFixed(1)} / max ${latencies.at(-1)!.toFixed(1)} ms\n`);
+      expect(latencies.length).toBeGreaterThan(5);
+      expect(p99).toBeLessThanOrEqual(100);
+    });
+
     it('rejects bad input (400)', async () => {
       const cases: [object, string][] = [
         [{ examples: [] }, 'examples'],

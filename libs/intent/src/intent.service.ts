@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { clientSafeError, type TenantId } from '@arbiter/common';
-import type { EvaluateIntentRulesDto } from './dto/intent-rule.dto.js';
+import { parseEvaluateBody } from './dto/labelled-examples.js';
 import { IntentConfigService } from './intent-config.service.js';
 import { IntentErrorCode, IntentException } from './intent.exception.js';
 import { IntentMetrics } from './intent.metrics.js';
@@ -66,11 +66,12 @@ export class IntentService {
   }
 
   /** Routes labelled examples with the tenant's rules (and optionally a trial config) → evaluation report. */
-  async evaluate(tenantId: TenantId, dto: EvaluateIntentRulesDto): Promise<EvaluationReport & { config: IntentConfig }> {
+  async evaluate(tenantId: TenantId, body: unknown): Promise<EvaluationReport & { config: IntentConfig }> {
+    const { examples, ...dto } = parseEvaluateBody(body);
     const routing = await this.cache.get(tenantId);
     const cfg = dto.config !== undefined ? this.configs.resolve(routing.config, dto.config) : routing.config;
     await Promise.race([routing.trained, new Promise((resolve) => setTimeout(resolve, EVALUATION_TRAINING_WAIT_MS).unref())]);
-    const report = await evaluateIntentRouting(dto.examples, (text) => this.routeWith(routing, text, cfg), {
+    const report = await evaluateIntentRouting(examples, (text) => this.routeWith(routing, text, cfg), {
       ...(dto.topConfusions !== undefined ? { topConfusions: dto.topConfusions } : {}),
     });
     return { ...report, config: cfg };

@@ -1,8 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
-  ArrayMinSize,
   IsArray,
   IsBoolean,
   IsDefined,
@@ -18,7 +16,6 @@ import {
   Min,
   MinLength,
   ValidateIf,
-  ValidateNested,
 } from 'class-validator';
 import { PageQueryDto } from '@arbiter/common';
 import { INTENT_ACTIONS, INTENT_CONFIDENCE_PROFILES, INTENT_LIMITS } from '../intent.types.js';
@@ -212,15 +209,8 @@ export class LabelledExampleDto {
   intent: string | null;
 }
 
-export class EvaluateIntentRulesDto {
-  @ApiProperty({ type: [LabelledExampleDto] })
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(L.evaluationExamples)
-  @ValidateNested({ each: true })
-  @Type(() => LabelledExampleDto)
-  examples: LabelledExampleDto[];
-
+/** The evaluation body's options (validated by class-validator; the examples are checked by checkLabelledExamples). */
+export class EvaluateOptionsDto {
   @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'A partial config override to evaluate instead of the saved one (not saved)' })
   @IsOptional()
   @IsObject()
@@ -232,4 +222,10 @@ export class EvaluateIntentRulesDto {
   @Min(1)
   @Max(100)
   topConfusions?: number;
+}
+
+/** The documented body of POST /admin/intent-rules/evaluate (see parseEvaluateBody). */
+export class EvaluateIntentRulesDto extends EvaluateOptionsDto {
+  @ApiProperty({ type: [LabelledExampleDto], minItems: 1, maxItems: L.evaluationExamples })
+  examples: LabelledExampleDto[];
 }
