@@ -55,6 +55,8 @@ export const JOB_CATALOG = {
   'retrieval.memory-expiry': job({ owner: 'retrieval', maxAttempts: 3, cron: '17 * * * *' }),
   /** Re-embeds knowledge documents into the configured provider's vector space. */
   'retrieval.reembed': job<BatchSizePayload>({ owner: 'retrieval', maxAttempts: 5 }),
+  /** Writes a stored knowledge import in batches (resumable: items without an outcome are pending). */
+  'retrieval.import': job<{ importId: string }>({ owner: 'retrieval', maxAttempts: 5 }),
   /** Rebuilds lexical postings of documents indexed by another analyzer version. */
   'retrieval.lexical-reindex': job<BatchSizePayload>({ owner: 'retrieval', maxAttempts: 5 }),
   /** Crash recovery: closes abandoned RUNNING sessions, runs finished-session hooks a crash skipped (:02, :07, …). */

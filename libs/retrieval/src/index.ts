@@ -29,3 +29,4 @@ export { LexicalRepository } from './lexical.repository.js';
 export { KnowledgeRepository, type DocumentSummary, type ChunkHit, type VectorSpace } from './knowledge.repository.js';
 export { DEMO_KNOWLEDGE, type DemoDocument } from './demo-knowledge.js';
 export * from './retrieval.module.js';
+export { IMPORT_JOB, KnowledgeImportJob, KnowledgeImportService, MAX_IMPORT_ITEMS } from './knowledge-import.service.js';

@@ -8,7 +8,7 @@ export const BULK_BODY_LIMIT = 64 * 1024 * 1024;
 
 /**
  * Raises Fastify's body limit for the knowledge document routes and accepts `application/x-ndjson` for
- * bulk import. Runs at provider construction, before Nest registers routes.
+ * bulk import and imports. Runs at provider construction, before Nest registers routes.
  */
 @Injectable()
 export class KnowledgeHttpSetup {
@@ -16,7 +16,7 @@ export class KnowledgeHttpSetup {
     const fastify = host.httpAdapter?.getInstance?.() as FastifyInstance | undefined;
     if (!fastify || typeof fastify.addHook !== 'function') return;
     fastify.addHook('onRoute', (route) => {
-      if (route.url === '/admin/knowledge/documents/bulk') route.bodyLimit = BULK_BODY_LIMIT;
+      if (route.url === '/admin/knowledge/documents/bulk' || (route.url === '/admin/knowledge/imports' && route.method === 'POST')) route.bodyLimit = BULK_BODY_LIMIT;
       else if (route.url === '/admin/knowledge/documents' && route.method === 'POST') route.bodyLimit = DOCUMENT_BODY_LIMIT;
     });
     if (!fastify.hasContentTypeParser('application/x-ndjson')) {

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
-import { DomainException, flattenValidationErrors, mapSliced, type Page, type TenantId } from '@arbiter/common';
+import { DomainException, flattenValidationErrors, mapSliced, type Page, type TenantId, TimeSlice } from '@arbiter/common';
 import { EMBEDDING_PROVIDER, type EmbeddingProvider } from '@arbiter/llm';
 import { chunkText } from './chunker.js';
 import { UpsertDocumentDto } from './dto/knowledge.dto.js';
@@ -65,6 +65,40 @@ export function normalizeDocument(dto: UpsertDocumentDto): NewDocument {
     metadata: dto.metadata ?? {},
     contentHash: createHash('sha256').update(dto.content, 'utf8').digest('hex'),
   };
+}
+
+/**
+ * Validates and normalises the items of a bulk body or an import: per item a failed result (validation,
+ * a `filePath` repeated within the body) or a document to write. `results` holds null where valid.
+ */
+export async function checkBulkItems(items: readonly unknown[]): Promise<{ results: (BulkItemResult | null)[]; valid: { index: number; doc: NewDocument }[] }> {
+  const results: (BulkItemResult | null)[] = [];
+  const seen = new Set<string>();
+  const valid: { index: number; doc: NewDocument }[] = [];
+  const slice = new TimeSlice();
+  for (const [index, raw] of items.entries()) {
+    await slice.pause();
+    const filePath = typeof (raw as { filePath?: unknown } | null)?.filePath === 'string' ? ((raw as { filePath: string }).filePath.trim() || null) : null;
+    const dto = plainToInstance(UpsertDocumentDto, raw ?? {});
+    const errors = typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? await validate(dto, { whitelist: true, forbidNonWhitelisted: true }) : null;
+    if (errors === null || errors.length) {
+      const details = errors ? flattenValidationErrors(errors) : [{ field: '', errors: ['item must be an object'] }];
+      results.push({ index, filePath, status: 'failed', error: { code: 'VALIDATION_FAILED', message: details.map((d) => `${d.field}: ${d.errors.join('; ')}`).join(' | '), fields: details.map((d) => d.field) } });
+      continue;
+    }
+    if (filePath && seen.has(filePath)) {
+      results.push({ index, filePath, status: 'failed', error: { code: 'DUPLICATE_FILE_PATH', message: 'filePath appears earlier in this import', fields: ['filePath'] } });
+      continue;
+    }
+    if (filePath) seen.add(filePath);
+    try {
+      valid.push({ index, doc: normalizeDocument(dto) });
+      results.push(null);
+    } catch (error) {
+      results.push(failedItem(index, filePath, error));
+    }
+  }
+  return { results, valid };
 }
 
 function failedItem(index: number, filePath: string | null, error: unknown): BulkItemResult {
@@ -194,30 +228,7 @@ export class KnowledgeService implements OnModuleInit {
   /** Imports many documents; each item succeeds or fails on its own (per-item results, in order). */
   async bulk(tenantId: TenantId, items: readonly unknown[]): Promise<{ results: BulkItemResult[]; summary: Record<UpsertStatus | 'failed', number> }> {
     if (items.length > MAX_BULK_ITEMS) throw new RetrievalException(RetrievalErrorCode.INVALID_BULK_BODY, `at most ${MAX_BULK_ITEMS} documents per request, got ${items.length}`);
-    const results: (BulkItemResult | null)[] = [];
-    const seen = new Set<string>();
-    const valid: { index: number; doc: NewDocument }[] = [];
-    for (const [index, raw] of items.entries()) {
-      const filePath = typeof (raw as { filePath?: unknown } | null)?.filePath === 'string' ? ((raw as { filePath: string }).filePath.trim() || null) : null;
-      const dto = plainToInstance(UpsertDocumentDto, raw ?? {});
-      const errors = typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? await validate(dto, { whitelist: true, forbidNonWhitelisted: true }) : null;
-      if (errors === null || errors.length) {
-        const details = errors ? flattenValidationErrors(errors) : [{ field: '', errors: ['item must be an object'] }];
-        results.push({ index, filePath, status: 'failed', error: { code: 'VALIDATION_FAILED', message: details.map((d) => `${d.field}: ${d.errors.join('; ')}`).join(' | '), fields: details.map((d) => d.field) } });
-        continue;
-      }
-      if (filePath && seen.has(filePath)) {
-        results.push({ index, filePath, status: 'failed', error: { code: 'DUPLICATE_FILE_PATH', message: 'filePath appears earlier in this import', fields: ['filePath'] } });
-        continue;
-      }
-      if (filePath) seen.add(filePath);
-      try {
-        valid.push({ index, doc: normalizeDocument(dto) });
-        results.push(null);
-      } catch (error) {
-        results.push(failedItem(index, filePath, error));
-      }
-    }
+    const { results, valid } = await checkBulkItems(items);
     const written = await this.upsertMany(tenantId, valid.map((v) => v.doc));
     valid.forEach(({ index, doc }, k) => {
       const r = written[k];

@@ -5,6 +5,7 @@ import { JobHandler, JobsService, type JobContext, type JobName, type JobRunner 
 import { EMBEDDING_PROVIDER, type EmbeddingProvider } from '@arbiter/llm';
 import { ActionMemoryRepository } from './action-memory.repository.js';
 import { chunkText } from './chunker.js';
+import { KnowledgeImportRepository } from './knowledge-import.repository.js';
 import { KnowledgeRepository, type VectorSpace } from './knowledge.repository.js';
 import { LexicalRepository } from './lexical.repository.js';
 import { analyzeHeading, indexAnalyzed } from './lexical/indexing.js';
@@ -86,13 +87,20 @@ export class RetrievalJobs {
 
 export const MEMORY_EXPIRY_BATCH = 5000;
 
-/** `retrieval.memory-expiry`: deletes the tenant's expired action-memory rows in batches. */
+/** How long a finished import's per-item outcomes stay readable (GET /admin/knowledge/imports/:id). */
+export const IMPORT_RETENTION_MS = 7 * 24 * 3600 * 1000;
+
+/** `retrieval.memory-expiry`: deletes the tenant's expired action-memory rows in batches, and imports older than a week. */
 @Injectable()
 @JobHandler(MEMORY_EXPIRY_JOB)
 export class MemoryExpiryJob implements JobRunner<typeof MEMORY_EXPIRY_JOB> {
-  constructor(private readonly memory: ActionMemoryRepository) {}
+  constructor(
+    private readonly memory: ActionMemoryRepository,
+    private readonly imports: KnowledgeImportRepository,
+  ) {}
 
   async run(ctx: JobContext): Promise<void> {
+    await this.imports.purgeBefore(ctx.tenantId, new Date(Date.now() - IMPORT_RETENTION_MS));
     for (;;) {
       const deleted = await this.memory.purgeExpired(ctx.tenantId, MEMORY_EXPIRY_BATCH);
       if (deleted) await ctx.progress({ processed: deleted });

@@ -9,6 +9,7 @@ export enum RetrievalErrorCode {
   UNSUPPORTED_EMBEDDING_DIMENSION = 'UNSUPPORTED_EMBEDDING_DIMENSION',
   TOO_FEW_LABELLED_PAIRS = 'TOO_FEW_LABELLED_PAIRS',
   UNKNOWN_LABEL_PATHS = 'UNKNOWN_LABEL_PATHS',
+  IMPORT_NOT_FOUND = 'IMPORT_NOT_FOUND',
 }
 
 export const RETRIEVAL_ERRORS: Record<RetrievalErrorCode, DomainErrorSpec> = {
@@ -20,6 +21,7 @@ export const RETRIEVAL_ERRORS: Record<RetrievalErrorCode, DomainErrorSpec> = {
   [RetrievalErrorCode.UNSUPPORTED_EMBEDDING_DIMENSION]: { status: 503, message: 'The embedding dimension is not supported by the vector index' },
   [RetrievalErrorCode.TOO_FEW_LABELLED_PAIRS]: { status: 400, message: 'Too few labelled pairs to fit the grade' },
   [RetrievalErrorCode.UNKNOWN_LABEL_PATHS]: { status: 400, message: 'Labels name documents that are not in the knowledge base' },
+  [RetrievalErrorCode.IMPORT_NOT_FOUND]: { status: 404, message: 'Knowledge import not found' },
 };
 
 export class RetrievalException extends DomainException<RetrievalErrorCode> {

@@ -7,6 +7,9 @@ import { SessionsModule } from '@arbiter/sessions';
 import { ActionMemoryRepository } from './action-memory.repository.js';
 import { RETRIEVAL_ENTITIES } from './entities/index.js';
 import { KnowledgeController } from './knowledge.controller.js';
+import { KnowledgeImportController } from './knowledge-import.controller.js';
+import { KnowledgeImportRepository } from './knowledge-import.repository.js';
+import { KnowledgeImportJob, KnowledgeImportService } from './knowledge-import.service.js';
 import { KnowledgeHttpSetup } from './knowledge-http.js';
 import { KnowledgeRepository } from './knowledge.repository.js';
 import { HybridSearchService } from './hybrid-search.service.js';
@@ -22,7 +25,7 @@ import { VectorIndexService } from './vector-index.service.js';
 /** Knowledge base (pgvector), graded lookup with persisted action memory, retrieval confidence. */
 @Module({
   imports: [TypeOrmModule.forFeature(RETRIEVAL_ENTITIES), LlmModule, JobsModule, SessionsModule, CommonModule],
-  controllers: [KnowledgeController],
+  controllers: [KnowledgeController, KnowledgeImportController],
   providers: [
     KnowledgeHttpSetup,
     KnowledgeRepository,
@@ -36,6 +39,9 @@ import { VectorIndexService } from './vector-index.service.js';
     LookupService,
     VectorIndexService,
     RetrievalJobs,
+    KnowledgeImportRepository,
+    KnowledgeImportService,
+    KnowledgeImportJob,
     MemoryExpiryJob,
     LexicalReindexJob,
     ReembedJob,

@@ -146,3 +146,30 @@ export class GradingFitResultDto {
   @ApiProperty({ type: GradingMetricsDto, description: 'The fitted calibration, on the same questions (in-sample)' }) after: GradingMetricsDto;
   @ApiProperty({ description: 'Candidates learned from' }) samples: number;
 }
+
+export class ImportCountsDto {
+  @ApiProperty() created: number;
+  @ApiProperty() updated: number;
+  @ApiProperty() unchanged: number;
+  @ApiProperty() failed: number;
+  @ApiProperty({ description: 'Items not written yet' }) pending: number;
+}
+
+export class ImportStartedDto {
+  @ApiProperty({ format: 'uuid' }) importId: string;
+  @ApiProperty({ format: 'uuid', nullable: true, type: String, description: 'The `retrieval.import` job run (GET /admin/jobs/:id)' }) jobId: string | null;
+  @ApiProperty() total: number;
+  @ApiProperty({ description: 'Valid items queued for writing' }) queued: number;
+  @ApiProperty({ type: [BulkItemResultDto], description: 'Items refused at once (validation, a filePath repeated in the body)' }) failed: BulkItemResultDto[];
+}
+
+export class ImportStatusDto {
+  @ApiProperty({ format: 'uuid' }) importId: string;
+  @ApiProperty({ format: 'uuid', nullable: true, type: String }) jobId: string | null;
+  @ApiProperty({ enum: ['queued', 'running', 'succeeded', 'failed'], description: 'The job run\'s status; `succeeded` once every item has an outcome' }) status: string;
+  @ApiProperty() total: number;
+  @ApiProperty({ description: 'Items with an outcome' }) done: number;
+  @ApiProperty({ type: ImportCountsDto }) counts: ImportCountsDto;
+  @ApiProperty({ type: [BulkItemResultDto], description: 'The first 100 failed items, in body order' }) failures: BulkItemResultDto[];
+  @ApiProperty() createdAt: string;
+}

@@ -1,0 +1,117 @@
+import { Injectable } from '@nestjs/common';
+import { DomainException, type TenantId } from '@arbiter/common';
+import { JobHandler, JobsService, type JobContext, type JobName, type JobRunner, type JobRunStatus } from '@arbiter/jobs';
+import { KnowledgeImportRepository, type ImportItemOutcome, type ImportSummary } from './knowledge-import.repository.js';
+import { type BulkItemResult, checkBulkItems, KnowledgeService } from './knowledge.service.js';
+import { RetrievalErrorCode, RetrievalException } from './retrieval.exception.js';
+
+export const IMPORT_JOB = 'retrieval.import' satisfies JobName;
+/** Documents per import request (the body limit, BODY_LIMIT_BYTES, also bounds it). */
+export const MAX_IMPORT_ITEMS = 10_000;
+/** Documents the import job writes per step (one `upsertMany`, then the outcomes and progress). */
+export const IMPORT_BATCH = 20;
+/** Failed items an import's status lists. */
+const FAILURES_SHOWN = 100;
+
+export interface ImportStarted {
+  importId: string;
+  jobId: string | null;
+  total: number;
+  queued: number;
+  failed: BulkItemResult[];
+}
+
+export interface ImportStatus {
+  importId: string;
+  jobId: string | null;
+  status: JobRunStatus;
+  total: number;
+  done: number;
+  counts: ImportSummary['counts'];
+  failures: BulkItemResult[];
+  createdAt: Date;
+}
+
+/**
+ * Large imports as a resumable job (README, Faults and outages): the request validates and stores the
+ * documents and answers at once; the `retrieval.import` job writes them in batches of {@link IMPORT_BATCH}
+ * with progress, and after a crash resumes at the first item without an outcome (writes are idempotent by
+ * `filePath` and content hash, so an item written just before a crash comes out `unchanged`).
+ */
+@Injectable()
+export class KnowledgeImportService {
+  constructor(
+    private readonly imports: KnowledgeImportRepository,
+    private readonly jobs: JobsService,
+  ) {}
+
+  async start(tenantId: TenantId, items: readonly unknown[]): Promise<ImportStarted> {
+    if (!items.length) throw new RetrievalException(RetrievalErrorCode.INVALID_BULK_BODY, 'the import holds no documents');
+    if (items.length > MAX_IMPORT_ITEMS) throw new RetrievalException(RetrievalErrorCode.INVALID_BULK_BODY, `at most ${MAX_IMPORT_ITEMS} documents per import, got ${items.length}`);
+    const { results, valid } = await checkBulkItems(items);
+    const documents = new Map(valid.map((v) => [v.index, v.doc]));
+    const rows = results.map((failed, seq) => ({ seq, filePath: failed?.filePath ?? documents.get(seq)?.filePath ?? null, document: documents.get(seq) ?? null, failed }));
+    const { id } = await this.imports.create(tenantId, rows);
+    // Enqueued after the import committed, so the job never runs before its items exist.
+    let jobId: string | null;
+    try {
+      jobId = valid.length ? ((await this.jobs.enqueue(tenantId, IMPORT_JOB, { importId: id }))?.id ?? null) : null;
+    } catch (error) {
+      await this.imports.remove(tenantId, id); // a refused request leaves nothing behind
+      throw error;
+    }
+    if (jobId) await this.imports.attachJob(tenantId, id, jobId);
+    return { importId: id, jobId, total: items.length, queued: valid.length, failed: results.filter((r): r is BulkItemResult => r !== null) };
+  }
+
+  async status(tenantId: TenantId, importId: string): Promise<ImportStatus> {
+    const summary = await this.imports.summary(tenantId, importId);
+    if (!summary) throw new RetrievalException(RetrievalErrorCode.IMPORT_NOT_FOUND, importId);
+    const run = summary.jobId ? await this.jobs.get(tenantId, summary.jobId) : null;
+    const failures = summary.counts.failed ? await this.imports.failures(tenantId, importId, FAILURES_SHOWN) : [];
+    return {
+      importId: summary.id,
+      jobId: summary.jobId,
+      // An import whose every item failed validation has no job: it is finished.
+      status: run?.status ?? 'succeeded',
+      total: summary.total,
+      done: summary.total - summary.counts.pending,
+      counts: summary.counts,
+      failures,
+      createdAt: summary.createdAt,
+    };
+  }
+}
+
+/** `retrieval.import`: writes a stored import's pending items in batches. */
+@Injectable()
+@JobHandler(IMPORT_JOB)
+export class KnowledgeImportJob implements JobRunner<typeof IMPORT_JOB> {
+  constructor(
+    private readonly imports: KnowledgeImportRepository,
+    private readonly knowledge: KnowledgeService,
+  ) {}
+
+  async run(ctx: JobContext<{ importId: string }>): Promise<void> {
+    const { importId } = ctx.payload;
+    for (;;) {
+      const items = await this.imports.pending(ctx.tenantId, importId, IMPORT_BATCH);
+      if (!items.length) return;
+      const written = await this.knowledge.upsertMany(ctx.tenantId, items.map((i) => i.document));
+      const outcomes: ImportItemOutcome[] = items.map((item, k) => {
+        const r = written[k]!;
+        return r instanceof DomainException
+          ? { seq: item.seq, status: 'failed', error: { code: r.code, message: r.message, ...(fieldsOf(r) ? { fields: fieldsOf(r) } : {}) } }
+          : { seq: item.seq, status: r.status, documentId: r.document.id };
+      });
+      await this.imports.record(ctx.tenantId, importId, outcomes);
+      const failed = outcomes.filter((o) => o.status === 'failed').length;
+      await ctx.progress({ processed: outcomes.length - failed, failed, checkpoint: items.at(-1)!.seq });
+    }
+  }
+}
+
+function fieldsOf(error: DomainException): string[] | undefined {
+  const fields = (error.details as { fields?: unknown } | undefined)?.fields;
+  return Array.isArray(fields) ? fields.map(String) : undefined;
+}
