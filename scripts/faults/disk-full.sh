@@ -9,7 +9,7 @@ PORT=${DISK_FULL_PORT:-3927}
 MNT=$(mktemp -d)
 LOG=$(mktemp)
 mount -t tmpfs -o size="${SIZE_MB}m" arbiter-disk-full "$MNT"
-trap 'kill -9 "${PID:-0}" 2>/dev/null || true; sleep 0.5; umount "$MNT" 2>/dev/null || umount -l "$MNT"; rm -rf "$MNT" "$LOG"' EXIT
+trap 'kill -9 "${PID:-0}" 2>/dev/null || true; sleep 0.5; umount "$MNT" 2>/dev/null || umount -l "$MNT"; rm -rf "$MNT" "$LOG" "${BODY:-}"' EXIT
 DATA_DIR="$MNT/data" PORT="$PORT" HOST=127.0.0.1 LOG_LEVEL=warn node dist/apps/api/src/main.js >>"$LOG" 2>&1 &
 PID=$!
 for _ in $(seq 1 120); do curl -sf "http://127.0.0.1:$PORT/health" >/dev/null 2>&1 && break; sleep 0.5; done
@@ -21,9 +21,10 @@ echo "disk-full: booted; $(df -h "$MNT" | tail -1)"
 dd if=/dev/zero of="$MNT/filler" bs=1M status=none 2>/dev/null || true
 echo "disk-full: filled; $(df -h "$MNT" | tail -1)"
 declare -A seen=()
-body=$(node -e "console.log(JSON.stringify({domain:'fill',filePath:'fill/'+Date.now()+'.md',title:'filler',content:'填充 '.repeat(60000)}))")
+BODY=$(mktemp)
 for i in $(seq 1 40); do
-  code=$(curl -s -o /dev/null -w '%{http_code}' -X POST "http://127.0.0.1:$PORT/admin/knowledge/documents" -H "X-Api-Key: $OP" -H 'content-type: application/json' -d "${body/fill\//fill\/$i-}")
+  node -e "console.log(JSON.stringify({domain:'fill',filePath:'fill/$i.md',title:'filler $i',content:'填充 第$i段 '.repeat(40000)}))" >"$BODY"
+  code=$(curl -s -o /dev/null -w '%{http_code}' -X POST "http://127.0.0.1:$PORT/admin/knowledge/documents" -H "X-Api-Key: $OP" -H 'content-type: application/json' --data-binary @"$BODY")
   seen[$code]=$(( ${seen[$code]:-0} + 1 ))
   [ "$code" = 507 ] && break
 done
