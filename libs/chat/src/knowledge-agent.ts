@@ -11,6 +11,13 @@
  *
  * `signal` is the turn's overall deadline: it is handed to every model call, and once it fires no
  * further step or tool call starts; the result is `ok: false` with `errorCode: "CHAT_DEADLINE"`.
+ *
+ * Built on `@langchain/core` (messages, tools, `bindTools`) rather than the `langchain` package's
+ * `createAgent` (a LangGraph graph), which was measured against the same fake OpenAI server, two model
+ * calls and one tool call per turn, 40 turns after a warm-up, two runs on a shared machine: 6–22 ms per
+ * turn here vs 18–62 ms with `createAgent` (2–4× in every round), the same two model requests, and
+ * 450–730 ms to import `langchain`; and it has no per-step `tool_choice: "none"` for the last step.
+ * So `langchain` (with LangGraph, ~19 MB installed) is not a dependency.
  */
 import { HumanMessage, SystemMessage, ToolMessage, type AIMessage, type AIMessageChunk, type BaseMessage } from '@langchain/core/messages';
 import { tool, type StructuredToolInterface } from '@langchain/core/tools';
