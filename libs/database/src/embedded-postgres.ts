@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { EmbeddedWorkerData, EmbeddedWorkerMessage } from './embedded-postgres.worker.js';
+import { describeEmbeddedStartError } from './embedded-start-error.js';
 
 export interface EmbeddedPostgres {
   /** `pg` connection string to the Unix socket (no TCP port is opened). */
@@ -38,7 +39,11 @@ const CLOSE_TIMEOUT_MS = 15_000;
  */
 export async function startEmbeddedPostgres(dataDir: string, maxConnections: number, options: EmbeddedPostgresOptions = {}): Promise<EmbeddedPostgres> {
   dataDir = path.resolve(dataDir);
-  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  try {
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  } catch (error) {
+    throw new Error(`Could not start the embedded database in ${dataDir}: ${describeEmbeddedStartError(error)}`);
+  }
   const socketDir = await prepareSocketDir(dataDir);
   const socketPath = path.join(socketDir.path, SOCKET_FILE);
   const workerData: EmbeddedWorkerData = { dataDir, socketPath, maxConnections };
@@ -64,7 +69,7 @@ export async function startEmbeddedPostgres(dataDir: string, maxConnections: num
   if (first.type !== 'ready') {
     closing = true;
     await worker.terminate();
-    throw new Error(`Could not start the embedded database: ${first.type === 'failed' ? first.message : first.type}`);
+    throw new Error(`Could not start the embedded database in ${dataDir}: ${first.type === 'failed' ? first.message : first.type}`);
   }
 
   let closed: Promise<void> | undefined;

@@ -3,6 +3,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { ProtocolQueryQueue } from './protocol-query-queue.js';
+import { describeEmbeddedStartError } from './embedded-start-error.js';
 
 /** What the main thread passes to the worker (see embedded-postgres.ts). */
 export interface EmbeddedWorkerData {
@@ -31,7 +32,7 @@ async function main(port: NonNullable<typeof parentPort>, data: EmbeddedWorkerDa
     await server.start();
   } catch (error) {
     await db?.close().catch(() => undefined);
-    send({ type: 'failed', message: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+    send({ type: 'failed', message: describeEmbeddedStartError(error) });
     port.close();
     return;
   }
