@@ -1,8 +1,8 @@
 /**
  * Seed 002 T1/T4, BRIEF §4.2: the executor's per-session action memory (`session → domain → filePath`)
  * and the pure decision of what a lookup returns given that memory. No Nest, no database: the memory
- * itself is stored in PostgreSQL (`ActionMemoryRepository`, read and marked under a session lock by
- * `LookupService`) and feeds this decision.
+ * itself is stored in PostgreSQL (`ActionMemoryRepository`: read, then the returned documents claimed
+ * by `LookupService`; docs/hot-paths.md "Chat turn") and feeds this decision.
  */
 import { isStrongRelevance, type RelevanceLevel } from './relevance.js';
 

@@ -3,8 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { DataSource } from 'typeorm';
 import { asTenantId } from '@arbiter/common';
 import { LocalEmbeddingProvider } from '@arbiter/llm';
+import { SqlParams } from '@arbiter/sessions';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
-import { ActionMemoryRepository } from './action-memory.repository.js';
+import { ActionMemoryRepository, ClaimLostError } from './action-memory.repository.js';
 import { RETRIEVAL_ENTITIES } from './entities/index.js';
 import { KnowledgeRepository } from './knowledge.repository.js';
 import { LexicalRepository } from './lexical.repository.js';
@@ -105,28 +106,31 @@ describe('knowledge store on pgvector (integration)', () => {
     expect(two.every((h) => h.content.includes('Tenant two'))).toBe(true);
   });
 
-  it('persisted action memory: per tenant, strong domains never downgraded, expiry and purge', async () => {
+  it('persisted action memory: per tenant, a live document claimed once, expiry and purge', async () => {
     const mark = (tenantId: typeof T1, sessionId: string, domain: string, filePath: string, level: 'REFERENCE' | 'PRECISE') =>
-      memoryRepo.transaction(async (tx) => {
-        await memoryRepo.lockSession(tx, tenantId, sessionId);
-        await memoryRepo.mark(tx, tenantId, sessionId, [{ domain, filePath, level }], 3600);
-      });
+      memoryRepo.commitLookup(tenantId, sessionId, [{ domain, filePath, level }], 3600, new SqlParams());
+    const load = async (tenantId: typeof T1, sessionId: string) => (await memoryRepo.readForLookup(tenantId, sessionId)).memory;
     await mark(T1, 'sess', 'arm', 'a.md', 'REFERENCE');
     await mark(T1, 'sess', 'pay', 'b.md', 'PRECISE');
-    const state = await memoryRepo.load(T1, 'sess');
+    const state = await load(T1, 'sess');
     expect([...state.docs].sort()).toEqual(['a.md', 'b.md']);
     expect([...state.domains]).toEqual([
       ['arm', { strong: false }],
       ['pay', { strong: true }],
     ]);
     // another tenant with the same session id has its own memory
-    expect((await memoryRepo.load(T2, 'sess')).domains.size).toBe(0);
-    // a later REFERENCE mark never downgrades a strong one
-    await mark(T1, 'sess', 'pay', 'b.md', 'REFERENCE');
-    expect((await memoryRepo.load(T1, 'sess')).domains.get('pay')).toEqual({ strong: true });
+    expect((await load(T2, 'sess')).domains.size).toBe(0);
+    await mark(T2, 'sess', 'pay', 'b.md', 'REFERENCE');
+    // a live document is claimed once: a second claim writes nothing (the lookup decides again)
+    await expect(mark(T1, 'sess', 'pay', 'b.md', 'REFERENCE')).rejects.toBeInstanceOf(ClaimLostError);
+    expect((await load(T1, 'sess')).domains.get('pay')).toEqual({ strong: true });
 
     await memoryRepo.expireSession(T1, 'sess');
-    expect((await memoryRepo.load(T1, 'sess')).domains.size).toBe(0);
+    expect((await load(T1, 'sess')).domains.size).toBe(0);
+    // an expired document can be claimed again
+    await mark(T1, 'sess', 'pay', 'b.md', 'REFERENCE');
+    expect([...(await load(T1, 'sess')).domains]).toEqual([['pay', { strong: false }]]);
+    await memoryRepo.expireSession(T1, 'sess');
     expect(await memoryRepo.purgeExpired(T1)).toBe(2);
   });
 

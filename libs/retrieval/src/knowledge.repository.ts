@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 
-/** Where a read runs: the pool, or a transaction of the caller (`ActionMemoryRepository.transaction`). */
+/** Where a read runs: the pool, or a transaction of the caller (e.g. the grade fit's). */
 export type Db = DataSource | EntityManager;
 import { Keyset, type KeysetRow, type Page, pageRequest, type TenantId, toPage } from '@arbiter/common';
 
