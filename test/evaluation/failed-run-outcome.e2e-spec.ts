@@ -4,8 +4,8 @@ import { FakeOpenAiServer } from '@arbiter/testing';
 import { createTestApp } from '../support/test-app.js';
 
 /**
- * A FAILED run marked not useful becomes BAD_CASE (review queue) but stays a failed run: seed 000
- * scores it 0 and assesses only successful runs; seed 001 covers succeeded turns only. The run's
+ * A FAILED run marked not useful becomes BAD_CASE (review queue) but stays a failed run: docs/spec/evaluation.md §1
+ * scores it 0 and assesses only successful runs; docs/spec/coverage.md covers succeeded turns only. The run's
  * outcome is kept apart from the feedback state (`diagnosis_session.outcome`).
  */
 const FAILED_TURN = { query: '机械臂报警 E102 怎么处理？', answer: '抱歉，处理您的问题时出现了异常，请稍后再试。', status: 'FAILED', stepCount: 1, toolCallCount: 1 };

@@ -68,7 +68,7 @@ describe('hybrid lookup and calibrated grading (e2e)', () => {
     const body = res.json<LookupBody>();
     expect(body.results[0].filePath).toBe('orders/refund-policy.md');
     for (const r of body.results) {
-      expect(r.similarity).toBeCloseTo(1 - Math.min(r.distance, 2) / 2, 6); // seed 002 formula, L2 on unit vectors
+      expect(r.similarity).toBeCloseTo(1 - Math.min(r.distance, 2) / 2, 6); // docs/spec/retrieval.md formula, L2 on unit vectors
       expect(r.relevance).toBeGreaterThanOrEqual(0);
       expect(r.relevance).toBeLessThanOrEqual(1);
     }
@@ -102,7 +102,7 @@ describe('hybrid lookup and calibrated grading (e2e)', () => {
     expect(body.completenessHint).not.toBe('INSUFFICIENT');
   });
 
-  it('callers name the scenario: impact scores results with several matching chunks (seed 003 发现多处引用)', async () => {
+  it('callers name the scenario: impact scores results with several matching chunks (docs/spec/evaluation.md §2 发现多处引用)', async () => {
     const paragraph = (n: number) => `Section ${n}. The harness cable of axis ${n} runs through the cable chain; inspect the harness cable for wear every month. ${'Filler text about other topics. '.repeat(12)}`;
     const created = await t.request({ method: 'POST', url: '/admin/knowledge/documents', headers: op(other), payload: { domain: 'arm', filePath: 'arm/harness.md', title: 'Cable routing', content: [1, 2, 3, 4].map(paragraph).join('\n\n') } });
     expect(created.json<{ document: { chunkCount: number } }>().document.chunkCount).toBeGreaterThan(1);

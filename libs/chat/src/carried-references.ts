@@ -9,7 +9,7 @@ export interface WithheldDocument {
 }
 
 /**
- * The references an "already provided" reply carries onto its session (BRIEF §4.5 coverage reads
+ * The references an "already provided" reply carries onto its session (docs/spec/coverage.md: coverage reads
  * the session's references): the documents it points back to — those the action memory withheld
  * because an earlier turn of the conversation already cited them — with the reference that earlier
  * turn stored (its score), else this lookup's own similarity. The reply quotes nothing new, but the

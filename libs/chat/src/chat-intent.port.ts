@@ -5,7 +5,7 @@ export const CHAT_INTENT_ROUTER = Symbol.for('arbiter.CHAT_INTENT_ROUTER');
 
 export type ChatIntentAction = 'knowledge' | 'answer' | 'transfer';
 
-/** BRIEF §4.1 RouteResult, structurally. */
+/** docs/spec/intent-routing.md RouteResult, structurally. */
 export interface ChatRouteResult {
   finalIntent: string | null;
   ruleId: string | null;

@@ -1,7 +1,7 @@
 /**
  * The chat's fixed texts in the user's language. Pure logic: no Nest, no database.
  *
- * The not-found exit must be recognised by the coverage evaluator v1 (BRIEF §4.5 rule 1) in both
+ * The not-found exit must be recognised by the coverage evaluator v1 (docs/spec/coverage.md rule 1) in both
  * languages: the v1 phrase lists are Chinese only, so the English exit carries the Chinese marker
  * "未找到相关资料" next to its English wording. The other texts must never contain a v1 no-answer
  * phrase (未找到, 没有找到, 无法确定, 暂无相关, 知识库中没有 …), or a good answer would count as a miss.
@@ -37,7 +37,7 @@ export function handoffText(lang: ChatLanguage): string {
     : 'OK, I am transferring you to a human agent. Please hold on; they will pick up your question from here.';
 }
 
-/** The legitimate exit (seed 002 rule 3): nothing found, suggest support — recognised by coverage v1. */
+/** The legitimate exit (docs/spec/retrieval.md §3): nothing found, suggest support — recognised by coverage v1. */
 export function notFoundText(lang: ChatLanguage): string {
   return lang === 'zh'
     ? '抱歉，知识库中未找到与您的问题相关的资料。建议您联系技术支持或人工客服，以便进一步确认。'
@@ -54,7 +54,7 @@ export function alreadyProvidedText(lang: ChatLanguage, sources: readonly Source
   return `The relevant material was already given earlier in this conversation${en ? ` (${en})` : ''}; please see the answers above. If the problem persists, a human agent can look into it further.`;
 }
 
-/** Prefix of an answer given at medium confidence (BRIEF §4.3). */
+/** Prefix of an answer given at medium confidence (docs/spec/evaluation.md §3). */
 export function caveatText(lang: ChatLanguage): string {
   return lang === 'zh'
     ? '提示：以下内容来自相关度一般的资料，仅供参考，可能不完整；如有疑问可转人工客服确认。'

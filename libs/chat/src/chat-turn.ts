@@ -37,7 +37,7 @@ export interface ChatTrace {
   language: ChatLanguage;
   mode: 'offline' | 'llm';
   branch?: ChatBranch;
-  /** Confidence events in order (BRIEF §4.3), e.g. ["medium-confidence"], ["fallback-triggered", "high-confidence"]. */
+  /** Confidence events in order (docs/spec/evaluation.md §3), e.g. ["medium-confidence"], ["fallback-triggered", "high-confidence"]. */
   events: ChatConfidenceEvent[];
   /**
    * What `confidence` reported (see `replyConfidence`): the lookup's retrieval confidence for a knowledge

@@ -30,7 +30,7 @@ export interface ChatResponse extends ReplyConfidence {
 /**
  * `POST /ai/chat`: one user message → route → clarify / rule answer / hand-off / knowledge answer
  * (offline extractive, or the LLM agent of knowledge-agent.runner.ts when an LLM is configured), with
- * the confidence policy of BRIEF §4.3 (knowledge-answer.ts), every step recorded on the session
+ * the confidence policy of docs/spec/evaluation.md §3 (knowledge-answer.ts), every step recorded on the session
  * (chat-turn.ts) and its tool invocations. This class only orchestrates the turn.
  */
 @Injectable()
@@ -216,7 +216,7 @@ export class ChatService {
       topK: Math.min(20, 5 + ctx.cited.size),
       ...(args.domain ? { domain: args.domain } : {}),
       ...(ctx.intent ? { intent: ctx.intent } : {}),
-      // The agent may name the question's scenario (seed 003); else the routed intent's profile.
+      // The agent may name the question's scenario (docs/spec/evaluation.md §2); else the routed intent's profile.
       ...(args.scenario ? { confidenceProfile: args.scenario } : isConfidenceProfile(ctx.confidenceProfile) ? { confidenceProfile: ctx.confidenceProfile } : {}),
     });
     return recordLookup(ctx, args, result, Math.round(performance.now() - started));

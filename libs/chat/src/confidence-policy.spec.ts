@@ -3,7 +3,7 @@ import { confidenceEventOf, decideAnswerPolicy, type PolicyDecision, type Policy
 
 const base: PolicyInput = { relevanceLevel: 'REFERENCE', completenessHint: 'PARTIAL', confidenceLevel: 'high', resultCount: 3, dedupReason: null };
 
-describe('decideAnswerPolicy (BRIEF §4.3)', () => {
+describe('decideAnswerPolicy (docs/spec/evaluation.md §3)', () => {
   const table: [string, Partial<PolicyInput>, PolicyDecision][] = [
     ['reference + high → answer', {}, { action: 'answer', reason: 'high_confidence', shouldTransfer: false }],
     ['reference + medium → caveat', { confidenceLevel: 'medium' }, { action: 'answer_with_caveat', reason: 'medium_confidence', shouldTransfer: false }],

@@ -1,6 +1,6 @@
 import { confidenceEvent } from '@arbiter/retrieval';
 /**
- * BRIEF §4.3: how the chat answers given a knowledge lookup's quality signals. Pure logic.
+ * docs/spec/evaluation.md §3: how the chat answers given a knowledge lookup's quality signals. Pure logic.
  *
  * - `completenessHint: INSUFFICIENT` (or no result at all) → always the legitimate exit (+ transfer);
  * - PRECISE / HIGHLY_RELEVANT → always answered; a medium or low count-driven score only adds the caveat;

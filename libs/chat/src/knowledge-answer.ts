@@ -1,5 +1,5 @@
 /**
- * The knowledge branch's reply from the turn's lookups: the confidence policy (BRIEF §4.3) applied to
+ * The knowledge branch's reply from the turn's lookups: the confidence policy (docs/spec/evaluation.md §3) applied to
  * the best lookup, then the LLM's answer (caveat prefixed, sources appended) or the extractive one.
  * Pure: no Nest, no database; records the policy, event and confidence in the turn's trace.
  */

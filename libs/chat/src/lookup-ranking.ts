@@ -1,6 +1,6 @@
 /**
  * Ranking the lookups of one chat turn and grading the documents they returned. Pure: no Nest, no
- * database. The agent may look up several times in one turn; the answer policy (BRIEF §4.3) is
+ * database. The agent may look up several times in one turn; the answer policy (docs/spec/evaluation.md §3) is
  * applied to the best lookup, and the reply cites every returned document once, strongest first.
  */
 import { DEFAULT_RETRIEVAL_NORMALIZATION, type LookupResult, type LookupResultItem } from '@arbiter/retrieval';

@@ -4,8 +4,8 @@
  * - `routingConfidence`: how sure the intent router is of the intent (`finalConfidence`), whatever
  *   the reply turned out to be;
  * - `retrievalConfidence`: the retrieval confidence score of the turn's (best) knowledge lookup
- *   (seed 003: count 40 % + quality 40 % + scenario 20 %); null when no lookup was made;
- * - `answerConfidence`: the self-evaluation of the answer (seed 000, 0–100 scaled to 0–1) when it is
+ *   (docs/spec/evaluation.md §2: count 40 % + quality 40 % + scenario 20 %); null when no lookup was made;
+ * - `answerConfidence`: the self-evaluation of the answer (docs/spec/evaluation.md §1, 0–100 scaled to 0–1) when it is
  *   already stored as the reply leaves (rule evaluation without an LLM); null otherwise (an LLM
  *   evaluation runs off the request path: read it later from the session);
  * - `confidence` (kept for compatibility): how far to trust the reply as an answer —

@@ -81,7 +81,7 @@ export class EnvironmentVariables {
   /** A session still RUNNING this long after it started (a crashed process) is marked FAILED by the `sessions.repair` job. */
   @Type(() => Number) @IsInt() @Min(10_000) SESSION_RUNNING_TIMEOUT_MS = 600_000;
 
-  // Coverage: evaluator version new decisions use (must be registered; `v1` = seed 001 rules)
+  // Coverage: evaluator version new decisions use (must be registered; `v1` = docs/spec/coverage.md rules)
   @Matches(/^v[0-9]{1,3}$/, { message: 'COVERAGE_EVALUATOR_VERSION must look like v1' }) COVERAGE_EVALUATOR_VERSION = 'v1';
   @Type(() => Number) @IsInt() @Min(1) @Max(50_000) COVERAGE_BACKFILL_BATCH_SIZE = 2000;
 }

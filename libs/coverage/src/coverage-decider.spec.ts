@@ -19,7 +19,7 @@ const session = (overrides: Partial<CandidateSession>): CandidateSession => ({
   ...overrides,
 });
 
-describe('decideStoredSession: succeeded turns only (seed 001)', () => {
+describe('decideStoredSession: succeeded turns only (docs/spec/coverage.md)', () => {
   it('decides SUCCESS and BAD_CASE of a successful run', () => {
     expect(decideStoredSession(v1, 't', session({})).ok).toBe(true);
     expect(decideStoredSession(v1, 't', session({ status: 'BAD_CASE' })).ok).toBe(true);

@@ -26,7 +26,7 @@ export function decideStoredSession(evaluator: CoverageEvaluator, tenantId: stri
       sessionId: session.id,
       tenantId,
       channel: session.channel,
-      // A failed run marked not useful is BAD_CASE but not a succeeded turn (seed 001): judged as FAILED.
+      // A failed run marked not useful is BAD_CASE but not a succeeded turn (docs/spec/coverage.md): judged as FAILED.
       status: session.outcome === 'FAILED' ? 'FAILED' : session.status,
       answer: session.answer,
       references,

@@ -1,5 +1,5 @@
 /**
- * Grouping key for knowledge gaps (BRIEF §4.5): two user queries that differ only in letter case,
+ * Grouping key for knowledge gaps (docs/spec/coverage.md): two user queries that differ only in letter case,
  * full-/half-width form, whitespace or punctuation (Chinese or ASCII) group together.
  *
  * Steps: NFKC (full-width letters, digits, punctuation and the ideographic space become their ASCII

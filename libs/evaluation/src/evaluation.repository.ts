@@ -12,7 +12,7 @@ export class EvaluationRepository {
 
   /**
    * Succeeded runs whose stored self-evaluation is a rule fallback caused by a failing LLM call, oldest
-   * first (a failed run keeps its rule 0: seed 000 assesses successful runs only).
+   * first (a failed run keeps its rule 0: docs/spec/evaluation.md §1 assesses successful runs only).
    */
   async findRetryableFallbacks(tenantId: TenantId, limit: number, afterCreatedAt?: string): Promise<{ id: string; createdAt: string }[]> {
     const params: unknown[] = [tenantId, [...RETRYABLE_FALLBACK_REASONS], limit];

@@ -176,7 +176,7 @@ describe('EvaluationService', () => {
     it.each([
       ['FAILED with an answer', { status: 'FAILED', outcome: 'FAILED' }],
       ['FAILED marked not useful (BAD_CASE)', { status: 'BAD_CASE', outcome: 'FAILED' }],
-    ] as const)('never asks the LLM about a failed run (seed 000: FAILED → 0): %s', async (_label, state) => {
+    ] as const)('never asks the LLM about a failed run (docs/spec/evaluation.md §1: FAILED → 0): %s', async (_label, state) => {
       const h = harness(llmEnv());
       const s = sessionRow({ ...state, answer: '抱歉，处理您的问题时出现了异常。' });
       h.sessions.set(s.id, s);

@@ -26,7 +26,7 @@ export interface RetryFallbacksResult {
 }
 
 /**
- * Self-evaluation of finished sessions (seed 000 + BRIEF §4.3). No LLM: the rule result is stored
+ * Self-evaluation of finished sessions (docs/spec/evaluation.md §1, §3). No LLM: the rule result is stored
  * inside the finished-session hook, i.e. before the ingest response. With an LLM: a durable job
  * (`evaluation.self-evaluate`, retried with backoff) makes the LLM call off the request path; a failed
  * attempt stores the rule fallback at once (and the reason), a later success replaces it.
@@ -200,7 +200,7 @@ export class EvaluationService implements OnModuleInit {
   }
 
   /**
-   * Sessions the LLM never assesses: a failed run (seed 000: FAILED → 0, evaluated after SUCCESS only —
+   * Sessions the LLM never assesses: a failed run (docs/spec/evaluation.md §1: FAILED → 0, evaluated after SUCCESS only —
    * also once feedback made it BAD_CASE) and a run without an answer.
    */
   private ruleOnlyReason(session: DiagnosisSessionEntity): FallbackReason | null {

@@ -1,5 +1,5 @@
 /**
- * Rule track of the self-evaluation (seed 000, BRIEF §4.3), pure: base 60; +5 per tool call, at
+ * Rule track of the self-evaluation (docs/spec/evaluation.md §1), pure: base 60; +5 per tool call, at
  * most +20; +10 when stepCount <= 3; status FAILED → 0. The reasoning names every rule applied and
  * why the LLM track was not used.
  */
@@ -43,7 +43,7 @@ export function describeFallback(reason: FallbackReason, detail?: string): strin
     case 'llm_pending':
       return `the LLM evaluation has not completed yet${suffix}`;
     case 'run_failed':
-      return 'the run failed (seed 000: a FAILED run scores 0; only successful runs are assessed)';
+      return 'the run failed (docs/spec/evaluation.md §1: a FAILED run scores 0; only successful runs are assessed)';
   }
 }
 

@@ -25,7 +25,7 @@ export type FeedbackDecision =
     };
 
 /**
- * The feedback state machine (BRIEF §4.4), pure:
+ * The feedback state machine (docs/spec/feedback.md), pure:
  * - PENDING/RUNNING sessions take no feedback (409);
  * - `useful` needs an answer to keep: a FAILED run (or a BAD_CASE that was FAILED) or a blank answer → 409;
  * - repeat → unchanged; `not_useful` → BAD_CASE (retracting the auto case after `useful`);

@@ -26,7 +26,7 @@ function pick<T>(value: unknown, guard: (v: unknown) => v is T): T | null {
 const isString = (v: unknown): v is string => typeof v === 'string';
 const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 
-/** The route trace (BRIEF RouteResult) reduced to what a reviewer scans. */
+/** The route trace (docs/spec/intent-routing.md §4) reduced to what a reviewer scans. */
 export function summarizeRouteTrace(trace: Record<string, unknown> | null): BadCaseDto['routeSummary'] {
   if (!trace || typeof trace !== 'object') return null;
   const fusion = (trace.fusion ?? {}) as Record<string, unknown>;

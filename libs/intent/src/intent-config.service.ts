@@ -23,7 +23,7 @@ export function configErrorDetails(errors: ConfigValidationError[]): { fields: s
   return { fields: [...new Set(errors.map((e) => e.field))], errors };
 }
 
-/** The tenant's routing config: defaults (BRIEF §4.1) overlaid with its validated override. */
+/** The tenant's routing config: defaults (docs/spec/intent-routing.md) overlaid with its validated override. */
 @Injectable()
 export class IntentConfigService {
   constructor(

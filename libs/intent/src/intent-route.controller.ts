@@ -16,7 +16,7 @@ export class IntentRouteController {
   @Auth('client')
   @HttpCode(200)
   @ApiOperation({ summary: 'Hybrid intent routing (rules + semantic + LLM judge when triggered) → RouteResult with the full routeTrace' })
-  @ApiOkResponse({ type: RouteResultDto, description: 'RouteResult (BRIEF §4.1)' })
+  @ApiOkResponse({ type: RouteResultDto, description: 'RouteResult (docs/spec/intent-routing.md)' })
   route(@CurrentTenant() tenantId: TenantId, @Body() dto: RouteIntentDto): Promise<RouteResult> {
     return this.intents.route(tenantId, dto.message);
   }

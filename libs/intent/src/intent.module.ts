@@ -15,7 +15,7 @@ import { IntentRouterCache } from './intent-router.cache.js';
 import { IntentRulesService } from './intent-rules.service.js';
 import { IntentService } from './intent.service.js';
 
-/** Hybrid intent routing (seed 004): rule CRUD, tenant config, per-tenant compiled router cache, route + evaluation endpoints. */
+/** Hybrid intent routing (docs/spec/intent-routing.md): rule CRUD, tenant config, per-tenant compiled router cache, route + evaluation endpoints. */
 @Module({
   imports: [TypeOrmModule.forFeature(INTENT_ENTITIES), LlmModule, JobsModule, TenancyModule, CommonModule],
   controllers: [IntentAdminController, IntentRouteController],

@@ -1,7 +1,7 @@
 import type { CreateIntentRuleDto } from './dto/intent-rule.dto.js';
 
 /**
- * Demo intent set (BRIEF §2): a robot-arm vendor's support desk, Chinese and English. Technical
+ * Demo intent set (docs/spec/contract.md §1): a robot-arm vendor's support desk, Chinese and English. Technical
  * intents route to the knowledge base; 转人工 transfers; 问候 answers with a canned reply. Priorities:
  * 转人工 > technical/service intents > 问候, so "你好，机械臂报警了" is a fault, not a greeting.
  */

@@ -12,7 +12,7 @@ import { evaluateIntentRouting, type EvaluationReport, type IntentConfig, type R
 const EVALUATION_TRAINING_WAIT_MS = 30_000;
 
 /**
- * Hybrid intent routing for a tenant (BRIEF §4.1): the compiled router from the per-tenant cache and
+ * Hybrid intent routing for a tenant (docs/spec/intent-routing.md): the compiled router from the per-tenant cache and
  * the effective config. `route` is what `POST /ai/intent/route` and the chat pipeline call.
  */
 @Injectable()

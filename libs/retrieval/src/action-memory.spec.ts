@@ -26,7 +26,7 @@ describe('lookupDomain', () => {
   });
 });
 
-describe('decideRetrieval (BRIEF §4.2)', () => {
+describe('decideRetrieval (docs/spec/retrieval.md)', () => {
   const table: {
     name: string;
     candidates: RetrievalCandidate[];

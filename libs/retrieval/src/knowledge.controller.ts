@@ -134,7 +134,7 @@ export class KnowledgeController {
   @Auth('client')
   @HttpCode(200)
   @ApiOperation({ summary: 'Graded knowledge lookup (hybrid: exact L0 + BM25 + vector, fused and calibrated) with per-session action memory and retrieval confidence' })
-  @ApiOkResponse({ type: LookupResultDto, description: 'LookupResult (BRIEF §4.2)' })
+  @ApiOkResponse({ type: LookupResultDto, description: 'LookupResult (docs/spec/retrieval.md)' })
   lookup(@CurrentTenant() tenantId: TenantId, @Body() dto: LookupDto): Promise<LookupResult> {
     return this.lookups.lookup(tenantId, dto);
   }

@@ -41,7 +41,7 @@ describe('normalizeSimilarity (1 − min(d, max)/max)', () => {
   });
 });
 
-describe('gradeRelevance (BRIEF §4.2)', () => {
+describe('gradeRelevance (docs/spec/retrieval.md)', () => {
   const cases: [string, RelevanceInput, RelevanceGrade][] = [
     ['L0 hit wins even with a weak L1', { l0MatchCount: 1, l1TopSimilarity: 0.1, hasResults: true }, { relevanceLevel: 'PRECISE', completenessHint: null }],
     ['L0 hit without L1', { l0MatchCount: 3, l1TopSimilarity: null, hasResults: true }, { relevanceLevel: 'PRECISE', completenessHint: null }],

@@ -1,5 +1,5 @@
 /**
- * Seed 002 T3 / BRIEF §4.2: L2 distance → normalized similarity → relevance level + completeness hint.
+ * Seed 002 T3 / docs/spec/retrieval.md: L2 distance → normalized similarity → relevance level + completeness hint.
  * Pure logic: no Nest, no database.
  */
 
@@ -54,7 +54,7 @@ export interface RelevanceGrade {
 }
 
 /**
- * BRIEF §4.2, in priority order:
+ * docs/spec/retrieval.md, in priority order:
  * 1. `l0MatchCount > 0` → PRECISE, hint null;
  * 2. top similarity >= highlyRelevantThreshold → HIGHLY_RELEVANT, hint null;
  * 3. otherwise REFERENCE, hint PARTIAL when top similarity >= referenceThreshold, else INSUFFICIENT

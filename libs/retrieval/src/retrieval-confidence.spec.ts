@@ -12,7 +12,7 @@ const rel = (...values: number[]): ConfidenceResultInput[] => values.map((releva
 const fill = (n: number, relevance: number, extra: Partial<ConfidenceResultInput> = {}): ConfidenceResultInput[] =>
   Array.from({ length: n }, () => ({ relevance, ...extra }));
 
-describe('calculateRetrievalConfidence (seed 003, BRIEF §4.3)', () => {
+describe('calculateRetrievalConfidence (docs/spec/evaluation.md §2)', () => {
   const table: [string, string | undefined, ConfidenceResultInput[], number, ConfidenceLevel, string[]][] = [
     // name, profile, results, score, level, reasons
     ['no results (search)', 'search', [], 0, 'low', ['无搜索结果']],

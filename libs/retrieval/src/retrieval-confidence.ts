@@ -1,5 +1,5 @@
 /**
- * Retrieval confidence from result quality (seed 003 `calculateConfidence`, BRIEF §4.3).
+ * Retrieval confidence from result quality (docs/spec/evaluation.md §2).
  * Pure logic: no Nest, no database. Usable by the chat pipeline as well as by lookups.
  *
  * score = countScore + qualityScore + scenarioScore, where

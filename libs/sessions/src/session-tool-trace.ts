@@ -36,7 +36,7 @@ export type TracedInvocation = Omit<NewToolInvocation, 'sessionId'>;
  * `diagnosis_session` are this lib's tables; the retrieval lib embeds these CTEs in its own statement
  * so a lookup stays one write round trip.
  *
- * Every lookup leaves a `tool_invocation` row (BRIEF §4.2): on the tenant's session when `sessionId`
+ * Every lookup leaves a `tool_invocation` row (docs/spec/retrieval.md): on the tenant's session when `sessionId`
  * is one, else on the tenant's external session for that id, created on first sight (channel
  * `external`, status PENDING: a run Arbiter did not execute and that has no outcome; it counts the
  * lookups as tool calls and is marked as having searched the knowledge base).

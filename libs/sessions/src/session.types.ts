@@ -18,12 +18,12 @@ export interface RunState {
   outcome: RunOutcome | null;
 }
 
-/** The run failed (seed 000: self-evaluation 0, no LLM assessment), whatever feedback made of its status. */
+/** The run failed (docs/spec/evaluation.md §1: self-evaluation 0, no LLM assessment), whatever feedback made of its status. */
 export function runFailed(s: RunState): boolean {
   return s.status === 'FAILED' || s.outcome === 'FAILED';
 }
 
-/** The run produced an answer (SUCCESS, or BAD_CASE of a successful run): the only runs coverage evaluates (seed 001). */
+/** The run produced an answer (SUCCESS, or BAD_CASE of a successful run): the only runs coverage evaluates (docs/spec/coverage.md). */
 export function runSucceeded(s: RunState): boolean {
   return (s.status === 'SUCCESS' || s.status === 'BAD_CASE') && s.outcome !== 'FAILED';
 }
@@ -40,7 +40,7 @@ export const MEDIA_TYPES = ['image', 'audio', 'video', 'file'] as const;
 export type MediaType = (typeof MEDIA_TYPES)[number];
 
 /**
- * A media type as the coverage rules read it (seed 001 `hasImageMedia`: trimmed, case-folded), so
+ * A media type as the coverage rules read it (docs/spec/coverage.md `hasImageMedia`: trimmed, case-folded), so
  * `" IMAGE "` is accepted at ingest and stored as `image`. Non-strings pass through (validation
  * rejects them, like any type outside MEDIA_TYPES).
  */

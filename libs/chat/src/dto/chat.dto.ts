@@ -58,7 +58,7 @@ export class ChatResponseDto {
     minimum: 0,
     maximum: 1,
     example: 0.82,
-    description: 'Retrieval confidence score of the turn\'s best knowledge lookup (seed 003: result count 40 % + mean relevance 40 % + scenario 20 %); null when no lookup was made',
+    description: 'Retrieval confidence score of the turn\'s best knowledge lookup (docs/spec/evaluation.md §2: result count 40 % + mean relevance 40 % + scenario 20 %); null when no lookup was made',
   })
   retrievalConfidence: number | null;
   @ApiProperty({
@@ -68,7 +68,7 @@ export class ChatResponseDto {
     maximum: 1,
     example: 0.75,
     description:
-      'Self-evaluation of the answer (seed 000: 0–100, here scaled to 0–1) when it is stored before the reply leaves — the rule evaluation when no LLM is configured; ' +
+      'Self-evaluation of the answer (docs/spec/evaluation.md §1: 0–100, here scaled to 0–1) when it is stored before the reply leaves — the rule evaluation when no LLM is configured; ' +
       'null otherwise (an LLM self-evaluation runs after the reply: read `selfEvaluation` from GET /api/sessions/:id)',
   })
   answerConfidence: number | null;

@@ -39,7 +39,7 @@ interface Row {
   topScore: number;
 }
 
-/** Every rule of seed 001, in priority order, with the neighbouring cases that must not fire. */
+/** Every rule of docs/spec/coverage.md, in priority order, with the neighbouring cases that must not fire. */
 const TABLE: Row[] = [
   // Rule 1 — explicit no-answer beats everything below it.
   { name: 'no-answer phrase, text, no refs, not searched', given: { answer: '抱歉，未找到相关资料。' }, verdict: 'uncovered', reasonCode: 'uncovered_explicit_no_answer', referenceCount: 0, topScore: 0 },

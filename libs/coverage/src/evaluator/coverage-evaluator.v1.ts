@@ -11,7 +11,7 @@ import type {
 } from './coverage.types.js';
 
 /**
- * Explicit "no answer" phrases the assistant uses when the knowledge base has nothing (seed 001
+ * Explicit "no answer" phrases the assistant uses when the knowledge base has nothing (docs/spec/coverage.md
  * `noAnswerPhrases`). Matched as case-insensitive substrings of the trimmed answer.
  */
 export const NO_ANSWER_PHRASES: readonly string[] = ['未找到', '没有找到', '无法确定', '暂无相关', '暂无已发布的权威知识', '知识库中没有', '产品不存在于资料中'];
@@ -25,7 +25,7 @@ export const RETRIEVAL_GAP_PHRASES: readonly string[] = ['未查询到', '未检
 /** Human-escalation phrases (seed `humanEscalationPhrases`). */
 export const HUMAN_ESCALATION_PHRASES: readonly string[] = ['建议您联系', '建议联系', '请联系', '联系技术支持', '联系官方销售'];
 
-/** Statuses the seed calls "succeeded" (BRIEF §4.5: BAD_CASE is a succeeded session with bad feedback). */
+/** Statuses the seed calls "succeeded" (docs/spec/coverage.md: BAD_CASE is a succeeded session with bad feedback). */
 const SUCCEEDED_STATUSES: ReadonlySet<string> = new Set(['SUCCESS', 'BAD_CASE']);
 
 const lower = (phrases: readonly string[]): readonly string[] => phrases.map((p) => p.toLowerCase());
@@ -94,7 +94,7 @@ export function verdictOf(reason: CoverageReasonCode): CoverageVerdict {
 }
 
 /**
- * Coverage evaluator v1: exactly seed 001's rules, in priority order —
+ * Coverage evaluator v1: exactly the rules of docs/spec/coverage.md, in priority order —
  * 0. not SUCCESS/BAD_CASE → SESSION_NOT_SUCCEEDED (409);
  * 1. explicit no-answer (phrase, or retrieval gap + escalation) → uncovered_explicit_no_answer;
  * 2. image media: references → covered_has_references; none + searched → uncovered_no_references;

@@ -1,4 +1,4 @@
-/** Pure types of the coverage evaluator (BRIEF §4.5, seed 001). No Nest, no database. */
+/** Pure types of the coverage evaluator (docs/spec/coverage.md). No Nest, no database. */
 
 export type CoverageVerdict = 'covered' | 'uncovered';
 
@@ -19,7 +19,7 @@ export const COVERAGE_REASON_CODES: readonly CoverageReasonCode[] = [
   'uncovered_no_references',
 ];
 
-/** Session statuses (BRIEF §3). Only SUCCESS and BAD_CASE are "succeeded". */
+/** Session statuses (docs/spec/contract.md §2). Only SUCCESS and BAD_CASE are "succeeded". */
 export type CoverageSessionStatus = 'PENDING' | 'RUNNING' | 'SUCCESS' | 'FAILED' | 'BAD_CASE';
 
 /**

@@ -66,12 +66,12 @@ export class RouteResultDto {
   @ApiProperty({
     enum: DECISION_REASONS,
     description:
-      'BRIEF §4.1 decision order. `fusion_fallback`: step 4 without a judge answer (no trigger, judge disabled, failed or timed out) takes the top candidate of the rule + semantic fusion. Route traces stored before 2026-11-30 may carry the retired `semantic_fallback` (the semantic top).',
+      'docs/spec/intent-routing.md decision order. `fusion_fallback`: step 4 without a judge answer (no trigger, judge disabled, failed or timed out) takes the top candidate of the rule + semantic fusion. Route traces stored before 2026-11-30 may carry the retired `semantic_fallback` (the semantic top).',
   })
   decisionReason: DecisionReason;
   @ApiProperty() needClarify: boolean;
   @ApiProperty({ type: [IntentCandidateDto] }) candidates: IntentCandidateDto[];
-  @ApiProperty({ type: Object, description: '{ruleMatch, semanticMatch, llmJudge, fusion} — see BRIEF §4.1' }) routeTrace: Record<string, unknown>;
+  @ApiProperty({ type: Object, description: '{ruleMatch, semanticMatch, llmJudge, fusion} — see docs/spec/intent-routing.md' }) routeTrace: Record<string, unknown>;
 }
 
 export class IntentEvaluationReportDto {

@@ -1,7 +1,7 @@
 import { Check, Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 import type { IntentAction } from '../routing/index.js';
 
-/** One tenant intent rule (BRIEF §4.1 Rule); several rules may share an intent. */
+/** One tenant intent rule (docs/spec/intent-routing.md Rule); several rules may share an intent. */
 @Entity('intent_rule')
 @Check('chk_intent_rule_action', `action IN ('knowledge', 'answer', 'transfer')`)
 @Check(

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { DEFAULT_INTENT_CONFIG, mergeIntentConfig, validateIntentConfig, type ConfigErrorCode } from './config.js';
 
 describe('DEFAULT_INTENT_CONFIG', () => {
-  it('has the defaults of BRIEF §4.1', () => {
+  it('has the defaults of docs/spec/intent-routing.md', () => {
     expect(DEFAULT_INTENT_CONFIG).toMatchObject({
       weights: { rule: 0.5, semantic: 0.3, llm: 0.2 },
       semanticThreshold: 0.7,

@@ -33,7 +33,7 @@ describe('fuseScores: weights renormalised over the paths that produced a result
   });
 });
 
-describe('preDecide / decideAfterJudge: decision order of BRIEF §4.1 (AC-117)', () => {
+describe('preDecide / decideAfterJudge: decision order of docs/spec/intent-routing.md (AC-117)', () => {
   type Row = [string, RuleMatchResult | null, SemanticCandidate[], DecisionReason | 'arbitrate', string | null, number, JudgeTriggerReason[]];
   const rows: Row[] = [
     ['1. rule hit, no semantic', ruleHit('a'), [], 'rule_high_confidence', 'a', 1, []],

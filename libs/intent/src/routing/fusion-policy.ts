@@ -116,7 +116,7 @@ function decision(
   };
 }
 
-/** Decision steps 1–3 of BRIEF §4.1 (AC-117); step 4 needs `decideAfterJudge`. */
+/** Decision steps 1–3 of docs/spec/intent-routing.md (AC-117); step 4 needs `decideAfterJudge`. */
 export function preDecide(paths: Omit<FusionPaths, 'judge'>, cfg: Cfg): PreDecision {
   const base: FusionPaths = { rule: paths.rule, semantic: paths.semantic };
   const fused = fuseScores(base, cfg.weights);
@@ -141,7 +141,7 @@ export function preDecide(paths: Omit<FusionPaths, 'judge'>, cfg: Cfg): PreDecis
 }
 
 /**
- * Decision step 4 (BRIEF §4.1, contract of 2026-11-30): the judge's intent when it answered
+ * Decision step 4 (docs/spec/intent-routing.md, contract of 2026-11-30): the judge's intent when it answered
  * (`llm_judge`), else — no trigger, judge disabled, failed or timed out — the top candidate of the
  * rule + semantic fusion (seed AC-120, `fusion_fallback`). The older "semantic top" fallback let a
  * strong semantic match of another intent beat an operator's keyword rule whenever no judge answered.

@@ -3,7 +3,7 @@ import { judgeTriggers, runJudge, type IntentJudgeClient, type JudgeAnswer } fro
 import { config, ruleHit, sem } from './testing/fixtures.js';
 import type { JudgeTriggerReason, RuleMatchResult, SemanticCandidate } from './types.js';
 
-describe('judgeTriggers (BRIEF §4.1, AC-118)', () => {
+describe('judgeTriggers (docs/spec/intent-routing.md, AC-118)', () => {
   const cfg = config();
   const rows: [string, RuleMatchResult | null, SemanticCandidate[], number, JudgeTriggerReason[]][] = [
     ['conflict: different intents, |1 - 0.85| < 0.2', ruleHit('a'), sem(['b', 0.85]), 0.9, ['conflict']],

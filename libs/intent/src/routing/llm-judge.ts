@@ -29,7 +29,7 @@ export interface TriggerInput {
 /** Gaps are compared with this tolerance so that e.g. 1 - 0.8 counts as exactly 0.2 (not below it). */
 const EPS = 1e-9;
 
-/** Every judge trigger of BRIEF §4.1 that holds, in the order conflict, gray_zone, multi_intent. */
+/** Every judge trigger of docs/spec/intent-routing.md that holds, in the order conflict, gray_zone, multi_intent. */
 export function judgeTriggers(
   input: TriggerInput,
   cfg: Pick<IntentConfig, 'conflictThreshold' | 'grayZoneThreshold' | 'minTriggerThreshold' | 'multiIntentThreshold'>,

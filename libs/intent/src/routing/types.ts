@@ -1,4 +1,4 @@
-/** Pure types of the intent routing core (BRIEF §4.1). No Nest, no database. */
+/** Pure types of the intent routing core (docs/spec/intent-routing.md). No Nest, no database. */
 
 export type IntentAction = 'knowledge' | 'answer' | 'transfer';
 
@@ -91,7 +91,7 @@ export interface LlmJudgeTrace {
   skipped?: 'disabled' | 'no_client';
 }
 
-/** Decision reasons the router produces today, in the BRIEF §4.1 decision order. */
+/** Decision reasons the router produces today, in the docs/spec/intent-routing.md decision order. */
 export const DECISION_REASONS = ['rule_high_confidence', 'semantic_override', 'no_match', 'llm_judge', 'fusion_fallback'] as const;
 export type DecisionReason = (typeof DECISION_REASONS)[number];
 

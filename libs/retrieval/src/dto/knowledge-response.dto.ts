@@ -87,7 +87,7 @@ export class LookupResultItemDto {
   @ApiProperty({ description: 'L2 distance in [0, 2] (L0 hits: 0)' }) distance: number;
   @ApiProperty({ description: '1 − min(d, maxL2Distance)/maxL2Distance' }) similarity: number;
   @ApiProperty({ minimum: 0, maximum: 1, description: 'Calibrated relevance on the same scale as the thresholds: how likely this is the document asked about (lexical and vector evidence)' }) relevance: number;
-  @ApiProperty({ description: "Chunks of the document that matched the query's words; more than one scores the `impact` scenario (seed 003 发现多处引用)" }) matches: number;
+  @ApiProperty({ description: "Chunks of the document that matched the query's words; more than one scores the `impact` scenario (docs/spec/evaluation.md §2 发现多处引用)" }) matches: number;
   @ApiProperty({ enum: ['L0', 'L1'], description: 'L0: the query contains its title or a keyword' }) source: string;
 }
 

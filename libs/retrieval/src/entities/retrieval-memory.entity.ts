@@ -1,7 +1,7 @@
 import { Check, Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
 import type { RelevanceLevel } from '../relevance.js';
 
-/** Persisted action memory (seed 002 T1): one row per document returned in a session. */
+/** Persisted action memory (docs/spec/retrieval.md T1): one row per document returned in a session. */
 @Entity('retrieval_memory')
 @Unique('uq_retrieval_memory_doc', ['tenantId', 'sessionId', 'filePath'])
 @Check('chk_retrieval_memory_level', `relevance_level IN ('PRECISE', 'HIGHLY_RELEVANT', 'REFERENCE')`)

@@ -45,14 +45,14 @@ export interface HybridCandidate {
   content: string;
   distance: number;
   similarity: number;
-  /** `L0` for exact title/keyword hits (seed 002), else `L1`. */
+  /** `L0` for exact title/keyword hits (docs/spec/retrieval.md), else `L1`. */
   source: 'L0' | 'L1';
   /** Calibrated relevance on the seed scale, 0..1. */
   relevance: number;
   /** Calibrated probability that this is the right document. */
   probability: number;
   lexicalScore: number;
-  /** Chunks of this document the lexical index matched (seed 003's `matches`: more than one is "multiple references"). */
+  /** Chunks of this document the lexical index matched (docs/spec/evaluation.md §2's `matches`: more than one is "multiple references"). */
   matches: number;
   evidence: RelevanceEvidence;
 }

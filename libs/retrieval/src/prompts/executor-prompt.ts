@@ -3,7 +3,7 @@ import path from 'node:path';
 import { findProjectRoot } from '@arbiter/config';
 
 /**
- * Versioned executor prompts (seed 002 T5). Files live in `libs/retrieval/src/prompts/` and are read
+ * Versioned executor prompts (docs/spec/retrieval.md T5). Files live in `libs/retrieval/src/prompts/` and are read
  * from there at runtime (the production build copies no assets), relative to the project root.
  */
 export const EXECUTOR_PROMPT_VERSIONS = ['v1'] as const;

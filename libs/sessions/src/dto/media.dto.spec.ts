@@ -3,7 +3,7 @@ import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { MediaDto } from './media.dto.js';
 
-/** The media type is normalised the way the coverage rules read it (seed 001: trimmed, case-folded). */
+/** The media type is normalised the way the coverage rules read it (docs/spec/coverage.md: trimmed, case-folded). */
 describe('MediaDto type: normalised at ingest, unknown types still rejected', () => {
   const accepted: [unknown, string][] = [
     ['image', 'image'],
