@@ -1,5 +1,5 @@
 /**
- * Seed 002 T1/T4, BRIEF §4.2: the executor's per-session action memory (`session → domain → filePath`)
+ * docs/spec/retrieval.md §4: the executor's per-session action memory (`session → domain → filePath`)
  * and the pure decision of what a lookup returns given that memory. No Nest, no database: the memory
  * itself is stored in PostgreSQL (`ActionMemoryRepository`: read, then the returned documents claimed
  * by `LookupService`; docs/hot-paths.md "Chat turn") and feeds this decision.
@@ -66,7 +66,7 @@ export function lookupDomain(candidates: readonly RetrievalCandidate[]): string 
 }
 
 /**
- * BRIEF §4.2 in order:
+ * docs/spec/retrieval.md §4 in order:
  * 1. the lookup is only REFERENCE and its domain was already retrieved this session at
  *    PRECISE/HIGHLY_RELEVANT → nothing returned, `domain_retrieved`;
  * 2. otherwise documents already returned this session are dropped; candidates existed but none is
