@@ -1,0 +1,194 @@
+/**
+ * Two API replicas and a worker on one PostgreSQL (issue 13 item 7). Offline `POST /ai/chat` load from
+ * this process (the servers are child processes) against one replica, then spread over two replicas
+ * while every process (both replicas and the worker) also executes jobs and 20 coverage backfills are
+ * queued. Checks, from the database: every 200 answer is exactly one stored session (none lost, none
+ * duplicated), no FAILED session, every succeeded session has exactly one coverage decision and a
+ * self-evaluation, every job run executed once (one attempt, succeeded). Reports the throughput of one
+ * vs two replicas — on 2 cores the point is correctness, not speed-up.
+ * Env: BENCH_CONNECTIONS (16), BENCH_SECONDS (30), BENCH_POSTGRES_URL. Run: npm run bench:replicas
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { DEMO_INTENT_RULES } from '@arbiter/intent';
+import { DEMO_KNOWLEDGE } from '@arbiter/retrieval';
+
+interface AutocannonResult {
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+}
+interface AutocannonInstance extends PromiseLike<AutocannonResult> {
+  on(event: 'response', listener: (client: unknown, statusCode: number) => void): void;
+}
+type Autocannon = (options: Record<string, unknown>) => AutocannonInstance;
+const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const ADMIN = 'bench-admin-token-0123456789abcdef';
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
+const seconds = Number(process.env.BENCH_SECONDS ?? 30);
+const adminUrl = process.env.BENCH_POSTGRES_URL ?? process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const MESSAGES = ['机械臂报警 E201 怎么处理？', '示教器黑屏怎么办', 'How do I upgrade the firmware?', '怎么申请退款', 'E310 碰撞报警误报', 'What is the weather in Paris tomorrow?', '转人工', 'warranty for the teach pendant', 'E202 编码器报警', '你好'];
+
+function withDatabase(url: string, database: string): string {
+  const u = new URL(url);
+  u.pathname = `/${database}`;
+  return u.toString();
+}
+
+function spawnProcess(args: string[], env: Record<string, string>, readyText: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', './bench/support/register.mjs', ...args], {
+    cwd: root,
+    env: { ...process.env, NODE_ENV: 'production', ADMIN_TOKEN: ADMIN, LLM_PROVIDER: 'none', EMBEDDING_PROVIDER: 'local', SEED_DEMO: 'false', SWAGGER_ENABLED: 'false', DB_POOL_MAX: '20', JOBS_POLL_INTERVAL_MS: '200', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const collect = (d: Buffer) => {
+    output = (output + d.toString()).slice(-20_000);
+  };
+  child.stderr!.on('data', collect);
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${args.join(' ')} did not start within 180 s\n${output}`)), 180_000);
+    child.stdout!.on('data', (d: Buffer) => {
+      collect(d);
+      if (output.includes(readyText)) {
+        clearTimeout(timer);
+        resolve(child);
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${args.join(' ')} exited with ${code}\n${output}`));
+    });
+  });
+}
+
+async function http<T>(base: string, method: string, url: string, headers: Record<string, string>, body?: unknown): Promise<{ status: number; json: T }> {
+  const res = await fetch(`${base}${url}`, { method, headers: { 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
+  return { status: res.status, json: (await res.json()) as T };
+}
+
+/** Session ids of every 200 answer, over all runs: each must be stored, and none twice. */
+const answeredSessions: string[] = [];
+
+/** Chat load on one base URL; returns requests answered 200 and everything else. */
+async function load(base: string, key: string, conns: number, duration: number): Promise<{ ok: number; other: Record<string, number>; errors: number }> {
+  let i = 0;
+  let ok = 0;
+  const other: Record<string, number> = {};
+  const instance = autocannon({
+    url: base,
+    connections: conns,
+    duration,
+    timeout: 10,
+    requests: [
+      {
+        method: 'POST',
+        path: '/ai/chat',
+        headers: { 'content-type': 'application/json', 'x-api-key': key },
+        setupRequest: (req: Record<string, unknown>) => ({ ...req, body: JSON.stringify({ message: MESSAGES[i++ % MESSAGES.length] }) }),
+        onResponse: (status: number, body: string) => {
+          if (status !== 200) return;
+          ok++;
+          answeredSessions.push((JSON.parse(body) as { sessionId: string }).sessionId);
+        },
+      },
+    ],
+  });
+  instance.on('response', (_c, status) => {
+    if (status !== 200) other[status] = (other[status] ?? 0) + 1;
+  });
+  const result = await instance;
+  return { ok, other, errors: result.errors + result.timeouts };
+}
+
+async function main(): Promise<void> {
+  const dbName = `arbiter_bench_replicas_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${dbName}`);
+  await admin.end();
+  const databaseUrl = withDatabase(adminUrl, dbName);
+  const portA = 40_000 + Math.floor(Math.random() * 10_000);
+  const portB = portA + 1;
+  const children: ChildProcess[] = [];
+  try {
+    // Replica A migrates the empty database; B and the worker start once it is up.
+    children.push(await spawnProcess(['bench/chat/server.ts'], { DATABASE_URL: databaseUrl, PORT: String(portA), HOST: '127.0.0.1', JOBS_ENABLED: 'true', LOG_LEVEL: 'warn' }, 'READY'));
+    const a = `http://127.0.0.1:${portA}`;
+    const b = `http://127.0.0.1:${portB}`;
+    const tenant = await http<{ apiKeys: { client: string; operator: string } }>(a, 'POST', '/admin/tenants', { authorization: `Bearer ${ADMIN}` }, { name: 'demo' });
+    const op = { 'x-api-key': tenant.json.apiKeys.operator };
+    for (const rule of DEMO_INTENT_RULES) await http(a, 'POST', '/admin/intent-rules', op, rule);
+    await http(a, 'POST', '/admin/knowledge/documents/bulk', op, DEMO_KNOWLEDGE);
+    const client = tenant.json.apiKeys.client;
+
+    process.stdout.write(`one replica: ${connections} connections, ${seconds} s …\n`);
+    await load(a, client, connections, 5); // warm-up
+    const one = await load(a, client, connections, seconds);
+
+    children.push(await spawnProcess(['bench/chat/server.ts'], { DATABASE_URL: databaseUrl, PORT: String(portB), HOST: '127.0.0.1', JOBS_ENABLED: 'true', LOG_LEVEL: 'warn' }, 'READY'));
+    children.push(await spawnProcess(['apps/worker/src/main.ts'], { DATABASE_URL: databaseUrl, LOG_LEVEL: 'info' }, 'Arbiter worker running jobs'));
+    await load(b, client, connections, 5); // warm-up of B
+    process.stdout.write(`two replicas + worker (all running jobs), ${connections} connections split, ${seconds} s, 20 backfills queued …\n`);
+    const queued: string[] = [];
+    for (let k = 0; k < 20; k++) queued.push((await http<{ jobId: string }>(k % 2 ? a : b, 'POST', '/admin/coverage/re-evaluate', op, {})).json.jobId);
+    const [twoA, twoB] = await Promise.all([load(a, client, Math.ceil(connections / 2), seconds), load(b, client, Math.floor(connections / 2), seconds)]);
+    // Let the turns cut off at the end of the runs and the queued jobs finish.
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+    for (let wait = 0; wait < 120; wait++) {
+      const { rows } = await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM job_run WHERE status IN ('queued', 'running')`);
+      if (!rows[0]!.n) break;
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+    const q = async <T extends pg.QueryResultRow>(sql: string) => (await pool.query<T>(sql)).rows;
+    const sessions = (await q<{ status: string; n: number }>(`SELECT status, count(*)::int AS n FROM diagnosis_session GROUP BY status`)).reduce<Record<string, number>>((m, r) => ({ ...m, [r.status]: r.n }), {});
+    const stored = Object.values(sessions).reduce((s, n) => s + n, 0);
+    const [coverage] = await q<{ sessions: number; decided: number; max_per_session: number }>(
+      `SELECT count(*)::int AS sessions, count(d.session_id)::int AS decided, coalesce(max(d.n), 0)::int AS max_per_session
+         FROM diagnosis_session s LEFT JOIN (SELECT session_id, count(*)::int AS n FROM coverage_decision GROUP BY session_id) d ON d.session_id = s.id
+        WHERE s.outcome = 'SUCCESS'`,
+    );
+    const distinctAnswered = new Set(answeredSessions);
+    const { rows: found } = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM diagnosis_session WHERE id = ANY($1::uuid[])', [[...distinctAnswered]]);
+    const [evaluated] = await q<{ missing: number }>(`SELECT count(*)::int AS missing FROM diagnosis_session WHERE status <> 'RUNNING' AND self_evaluation IS NULL`);
+    const jobs = await q<{ name: string; status: string; attempts: number; n: number }>(`SELECT name, status, attempts, count(*)::int AS n FROM job_run GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`);
+    const queuedRuns = await q<{ status: string; attempts: number; n: number }>(`SELECT status, attempts, count(*)::int AS n FROM job_run WHERE id = ANY('{${queued.join(',')}}'::uuid[]) GROUP BY 1, 2`);
+    await pool.end();
+    const two = { ok: twoA.ok + twoB.ok, errors: twoA.errors + twoB.errors, other: { ...twoA.other, ...twoB.other } };
+    const checks = {
+      noHttpErrors: one.errors + two.errors === 0 && !Object.keys(one.other).length && !Object.keys(two.other).length,
+      // Every 200 names its own session, and that session is stored (requests cut off when a run ends may
+      // still be stored: stored ≥ answered).
+      everyAnswerStoredOnce: distinctAnswered.size === answeredSessions.length && found[0]!.n === distinctAnswered.size && stored >= answeredSessions.length,
+      noFailedSessions: !sessions.FAILED,
+      everySucceededSessionDecidedOnce: coverage!.sessions === coverage!.decided && coverage!.max_per_session <= 1,
+      everySessionEvaluated: evaluated!.missing === 0,
+      queuedBackfillsRanOnceEach: queuedRuns.length === 1 && queuedRuns[0]!.status === 'succeeded' && queuedRuns[0]!.attempts === 1 && queuedRuns[0]!.n === 20,
+    };
+    const out = { bench: 'replicas', at: new Date().toISOString(), connections, seconds, oneReplica: { rps: Math.round((one.ok / seconds) * 10) / 10, ...one }, twoReplicas: { rps: Math.round((two.ok / seconds) * 10) / 10, ...two }, sessions, stored, answered200: answeredSessions.length, coverage, jobs, queuedRuns, checks };
+    const dir = path.join(root, 'bench', 'results');
+    mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, `replicas-${out.at.replace(/[:.]/g, '-')}.json`);
+    writeFileSync(file, JSON.stringify(out, null, 2) + '\n');
+    process.stdout.write(`${JSON.stringify({ oneReplica: out.oneReplica.rps, twoReplicas: out.twoReplicas.rps, answered200: answeredSessions.length, stored, sessions, coverage, queuedRuns, checks }, null, 1)}\nwritten to ${path.relative(root, file)}\n`);
+  } finally {
+    for (const child of children) child.kill('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    const drop = new pg.Client({ connectionString: adminUrl });
+    await drop.connect();
+    await drop.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+    await drop.end();
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});
