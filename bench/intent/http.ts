@@ -6,6 +6,7 @@
  * (keep-alive, fixed concurrency, every request timed) over the CLINC150 test texts. Judge off (no LLM).
  *
  * Run: npm run bench:intent:http
+ * The same-run baseline is a bare `GET /health` at the same concurrency; the report gives both ratios.
  * Env: DATASETS_DIR (default ../shared/datasets), BENCH_CONCURRENCY (32), BENCH_SECONDS (20),
  *      BENCH_WARMUP_SECONDS (3), BENCH_RULES (1000), BENCH_DB (pglite | postgres, default pglite).
  */
@@ -52,6 +53,8 @@ interface ClientArgs {
   concurrency: number;
   seconds: number;
   warmupSeconds: number;
+  /** Drive the same-run baseline instead: `GET /health` (public, no body, the shared database probe). */
+  baseline?: boolean;
 }
 interface ClientResult {
   requests: number;
@@ -63,14 +66,14 @@ interface ClientResult {
 
 async function runClient(args: ClientArgs): Promise<ClientResult> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: args.concurrency });
-  const target = new URL('/ai/intent/route', args.url);
+  const target = new URL(args.baseline ? '/health' : '/ai/intent/route', args.url);
   let next = 0;
   const send = (message: string): Promise<number> =>
     new Promise((resolve, reject) => {
-      const body = JSON.stringify({ message });
+      const body = args.baseline ? '' : JSON.stringify({ message });
       const req = http.request(
         target,
-        { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'x-api-key': args.key } },
+        args.baseline ? { method: 'GET', agent } : { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'x-api-key': args.key } },
         (res) => {
           res.resume();
           res.on('end', () => resolve(res.statusCode ?? 0));
@@ -219,17 +222,22 @@ async function main(): Promise<void> {
     console.log(`router compiled and classifier ready after ${Math.round(readyMs)} ms (aggregation served: ${aggregation})`);
     const rssAfterLoad = process.memoryUsage().rss;
 
-    // 3. Load from a separate process.
+    // 3. Load from a separate process: the route, then the same-run baseline (a bare GET) with the same concurrency.
     const messages = readJsonl('test.jsonl').map((r) => r.text);
-    const child = fork(fileURLToPath(import.meta.url), ['--client'], { execArgv: process.execArgv, stdio: 'inherit' });
-    const result = await new Promise<ClientResult>((resolve, reject) => {
-      child.once('message', (m) => resolve(m as ClientResult));
-      child.once('error', reject);
-      child.once('exit', (code) => {
-        if (code !== 0) reject(new Error(`client exited with ${code}`));
+    const drive = (baseline: boolean) => {
+      const child = fork(fileURLToPath(import.meta.url), ['--client'], { execArgv: process.execArgv, stdio: 'inherit' });
+      return new Promise<ClientResult>((resolve, reject) => {
+        child.once('message', (m) => resolve(m as ClientResult));
+        child.once('error', reject);
+        child.once('exit', (code) => {
+          if (code !== 0) reject(new Error(`client exited with ${code}`));
+        });
+        child.send({ url: base, key: tenant.apiKeys.client, messages, concurrency, seconds, warmupSeconds, baseline } satisfies ClientArgs);
       });
-      child.send({ url: base, key: tenant.apiKeys.client, messages, concurrency, seconds, warmupSeconds } satisfies ClientArgs);
-    });
+    };
+    const result = await drive(false);
+    const baseline = await drive(true);
+    const baselineSorted = [...baseline.latenciesMs].sort((a, b) => a - b);
     const sorted = [...result.latenciesMs].sort((a, b) => a - b);
     const report = {
       benchmark: 'intent-http',
@@ -250,6 +258,16 @@ async function main(): Promise<void> {
         mean: r2(sorted.reduce((s, x) => s + x, 0) / Math.max(1, sorted.length)),
       },
       bar: { p95Ms: P95_BAR_MS, met: percentile(sorted, 95) <= P95_BAR_MS },
+      baseline: {
+        endpoint: 'GET /health',
+        throughputRps: r2(baseline.requests / (baseline.elapsedMs / 1000)),
+        latencyMs: { p50: r2(percentile(baselineSorted, 50)), p95: r2(percentile(baselineSorted, 95)), p99: r2(percentile(baselineSorted, 99)) },
+        errors: baseline.errors + baseline.non200,
+      },
+      ratio: {
+        throughput: r2(result.requests / (result.elapsedMs / 1000) / (baseline.requests / (baseline.elapsedMs / 1000))),
+        p95: r2(percentile(sorted, 95) / percentile(baselineSorted, 95)),
+      },
       load: { examplesMs: Math.round(examplesMs), extraRulesMs: Math.round(extraMs), compileAndTrainMs: Math.round(readyMs) },
       serverRssMb: { afterLoad: Math.round(rssAfterLoad / 1048576), afterRun: Math.round(process.memoryUsage().rss / 1048576) },
       machine: { cpus: cpus().length, loadavg1m: r2(loadavg()[0]), node: process.version },
