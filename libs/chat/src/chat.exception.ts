@@ -18,8 +18,7 @@ export function chatErrorSpec(code: ChatErrorCode): DomainErrorSpec {
 
 export class ChatException extends DomainException<ChatErrorCode> {
   constructor(code: ChatErrorCode, detail?: string, details?: unknown) {
-    const spec = chatErrorSpec(code);
-    super(code, spec.status, detail ? `${spec.message}: ${detail}` : spec.message, details);
+    super(code, chatErrorSpec(code), detail, details);
   }
 }
 

@@ -27,7 +27,6 @@ export function feedbackErrorSpec(code: FeedbackErrorCode): DomainErrorSpec {
 
 export class FeedbackException extends DomainException<FeedbackErrorCode> {
   constructor(code: FeedbackErrorCode, detail?: string) {
-    const spec = feedbackErrorSpec(code);
-    super(code, spec.status, detail ? `${spec.message}: ${detail}` : spec.message);
+    super(code, feedbackErrorSpec(code), detail);
   }
 }
