@@ -279,16 +279,19 @@ describe('POST /ai/chat offline (e2e)', () => {
     const background = (sql: string) => /FROM intent_tenant_config WHERE tenant_id = ANY/.test(sql);
 
     it.each([
-      ['knowledge', 'acme', { message: '机械臂报警 E105 怎么处理？' }],
-      ['clarify', 'picky', { message: '机械臂报警了，固件要不要升级？' }],
-      ['rule_answer', 'acme', { message: '你好' }],
-      ['transfer', 'acme', { message: '帮我转人工' }],
-    ] as const)('%s turn', async (kind, tenantName, payload) => {
+      ['knowledge', 'acme', { message: '机械臂报警 E105 怎么处理？' }, false],
+      ['knowledge', 'acme', { message: 'E050 急停回路断开报警怎么办？' }, true],
+      ['clarify', 'picky', { message: '机械臂报警了，固件要不要升级？' }, false],
+      ['rule_answer', 'acme', { message: '你好' }, false],
+      ['transfer', 'acme', { message: '帮我转人工' }, false],
+    ] as const)('%s turn (case %#)', async (kind, tenantName, payload, continued) => {
       const tenant = tenantName === 'acme' ? acme : picky;
-      await ok(tenant, payload); // warm: the key and the rules are cached after the first turn
+      const warm = await ok(tenant, payload); // warm: the key and the rules are cached after the first turn
+      // A continued conversation also reads the documents it already cited (in the start statement).
+      const measured = continued ? { ...payload, conversationId: warm.conversationId } : payload;
       const counter = roundTripCounter(t.app);
       try {
-        const { result, trips } = await counter.measure(() => ok(tenant, payload));
+        const { result, trips } = await counter.measure(() => ok(tenant, measured));
         const statements = trips.statements.filter((sql) => !background(sql));
         expect((await trace(result.sessionId)).route_trace.chat).toMatchObject({ branch: kind });
         // On failure the statements are listed.

@@ -58,8 +58,8 @@ export class ChatService {
     const message = dto.message.trim();
     const lang = detectLanguage(message);
     const mode = this.llm.enabled ? 'llm' : 'offline';
-    // One transaction (conversation + RUNNING session): a failing database leaves nothing behind.
-    const session = await this.startSession(tenantId, dto, message);
+    // One statement (conversation + RUNNING session, and the documents the conversation already cited): a failing database leaves nothing behind.
+    const { session, cited } = await this.startSession(tenantId, dto, message);
     const ctx = newTurnContext({
       tenantId,
       session,
@@ -69,6 +69,7 @@ export class ChatService {
       continued: dto.conversationId !== undefined,
       deadline: AbortSignal.timeout(Math.max(1, Math.round(this.config.chat.timeoutMs - (performance.now() - started)))),
     });
+    ctx.cited = cited;
     let outcome: TurnOutcome;
     let finished: DiagnosisSessionEntity;
     try {
@@ -104,15 +105,18 @@ export class ChatService {
     return this.sessions.finish(ctx.tenantId, running.id, patch, running);
   }
 
-  private async startSession(tenantId: TenantId, dto: ChatRequestDto, message: string): Promise<DiagnosisSessionEntity> {
+  /** Opens the session; a continued conversation also reads the documents it already cited (same statement). */
+  private async startSession(tenantId: TenantId, dto: ChatRequestDto, message: string): Promise<{ session: DiagnosisSessionEntity; cited: Map<string, SessionReference> }> {
     try {
-      return await this.sessions.start(tenantId, {
+      const input = {
         conversationId: dto.conversationId,
         channel: dto.channel ?? 'web',
         userRef: dto.userRef ?? null,
         query: message,
         media: (dto.media ?? []).map((m) => ({ type: m.type, ...(m.url ? { url: m.url } : {}) })),
-      });
+      };
+      const started = await this.sessions.startReading(tenantId, input, dto.conversationId !== undefined ? this.repository.citedInConversation : undefined);
+      return { session: started.session, cited: this.repository.citedMap(started.extra) };
     } catch (error) {
       if (error instanceof DomainException && error.code === SessionsErrorCode.ConversationNotFound) {
         throw new ChatException(ChatErrorCode.ConversationNotFound, dto.conversationId);
@@ -198,7 +202,6 @@ export class ChatService {
         return routing('transfer', handoffText(ctx.lang), { shouldTransfer: true });
       case 'knowledge':
         ctx.trace.branch = 'knowledge';
-        if (ctx.continued) ctx.cited = await this.repository.citedInConversation(ctx.tenantId, ctx.session.conversationId, ctx.session.id);
         return this.llm.enabled ? this.llmKnowledge(ctx) : this.offlineKnowledge(ctx, 0, 0);
     }
   }

@@ -34,6 +34,12 @@ export type SessionPatch = Partial<
   >
 >;
 
+/**
+ * A caller's scalar subquery read in the session start statement (its snapshot: the new session is not
+ * in it), given SQL expressions of the tenant, the conversation and the new session's id.
+ */
+export type SessionStartRead = (p: SqlParams, row: { tenantId: string; conversationId: string; sessionId: string }) => string;
+
 export type NewToolInvocation = Omit<ToolInvocationEntity, 'id' | 'tenantId' | 'session' | 'createdAt'>;
 
 /** All session SQL. Every method is scoped by the tenant id it takes first. */
@@ -84,7 +90,12 @@ export class SessionsRepository {
    * conversation, or the touch of the given one, and the session are data-modifying CTEs of one INSERT,
    * so they commit together without BEGIN/COMMIT round trips. Null when the conversation is not this tenant's.
    */
-  async insertSessionAtOnce(tenantId: TenantId, conversation: { id?: string; channel: string; userRef: string | null }, session: NewSession): Promise<DiagnosisSessionEntity | null> {
+  async insertSessionAtOnce(
+    tenantId: TenantId,
+    conversation: { id?: string; channel: string; userRef: string | null },
+    session: NewSession,
+    alsoRead?: SessionStartRead,
+  ): Promise<{ session: DiagnosisSessionEntity; extra: unknown } | null> {
     const p = new SqlParams();
     const tenant = p.add(tenantId, 'uuid');
     const conversationSql = conversation.id
@@ -97,12 +108,17 @@ export class SessionsRepository {
       const column = this.column(property);
       values[column.name] = column.jsonb ? p.json(value) : p.add(value);
     }
+    const extra = alsoRead ? `, (${alsoRead(p, { tenantId: tenant, conversationId: '(SELECT id FROM c)', sessionId: 'diagnosis_session.id' })}) AS "__extra"` : '';
     const rows: Record<string, unknown>[] = await this.sessions.query(
       `WITH c AS (${conversationSql})
-       INSERT INTO diagnosis_session (${Object.keys(values).join(', ')}) SELECT ${Object.values(values).join(', ')} FROM c RETURNING *`,
+       INSERT INTO diagnosis_session (${Object.keys(values).join(', ')}) SELECT ${Object.values(values).join(', ')} FROM c RETURNING *${extra}`,
       p.values,
     );
-    return rows[0] ? this.fromRow(rows[0]) : null;
+    const row = rows[0];
+    if (!row) return null;
+    const read = row.__extra ?? null;
+    delete row.__extra;
+    return { session: this.fromRow(row), extra: read };
   }
 
   /**

@@ -6,7 +6,7 @@ import { requestHash } from './idempotency.js';
 import { SessionHooks } from './session-hooks.js';
 import { toSessionView, type SessionView } from './session-view.js';
 import { SessionsErrorCode, SessionsException } from './sessions.exception.js';
-import { SessionsRepository, type NewToolInvocation, type SessionPatch } from './sessions.repository.js';
+import { SessionsRepository, type NewToolInvocation, type SessionPatch, type SessionStartRead } from './sessions.repository.js';
 import type { ToolInvocationEntity } from './tool-invocation.entity.js';
 
 export interface StartSessionInput {
@@ -96,7 +96,15 @@ export class SessionsService {
 
   /** Opens a RUNNING session for a live agent run (chat pipeline). */
   async start(tenantId: TenantId, input: StartSessionInput): Promise<DiagnosisSessionEntity> {
-    const session = await this.repository.insertSessionAtOnce(
+    return (await this.startReading(tenantId, input)).session;
+  }
+
+  /**
+   * `start`, plus the caller's read of `alsoRead` in the same statement (e.g. the chat's documents
+   * already cited in the conversation: docs/hot-paths.md "Chat turn"); `extra` is its json value.
+   */
+  async startReading(tenantId: TenantId, input: StartSessionInput, alsoRead?: SessionStartRead): Promise<{ session: DiagnosisSessionEntity; extra: unknown }> {
+    const started = await this.repository.insertSessionAtOnce(
       tenantId,
       { id: input.conversationId, channel: input.channel, userRef: input.userRef ?? null },
       {
@@ -116,9 +124,10 @@ export class SessionsService {
         latencyMs: null,
         finishedAt: null,
       },
+      alsoRead,
     );
-    if (!session) throw new SessionsException(SessionsErrorCode.ConversationNotFound, input.conversationId);
-    return session;
+    if (!started) throw new SessionsException(SessionsErrorCode.ConversationNotFound, input.conversationId);
+    return started;
   }
 
   /** Updates a session in flight (e.g. its route trace) without finishing it. */
