@@ -35,8 +35,14 @@ export default tseslint.config(
     rules: {
       'no-restricted-syntax': [
         'error',
-        { selector: "Decorator[expression.callee.name='Global']", message: 'No @Global modules: import the module where you use its providers (docs/CONVENTIONS.md "Modules").' },
-        { selector: "CallExpression[callee.property.name='defineAdHoc']", message: 'Declare jobs in JOB_CATALOG with a @JobHandler provider (docs/FOUNDATION.md "Jobs"); defineAdHoc is for the jobs framework tests.' },
+        {
+          selector: "Decorator[expression.callee.name='Global']",
+          message: 'No @Global modules: import the module where you use its providers (docs/CONVENTIONS.md "Modules").',
+        },
+        {
+          selector: "CallExpression[callee.property.name='defineAdHoc']",
+          message: 'Declare jobs in JOB_CATALOG with a @JobHandler provider (docs/FOUNDATION.md "Jobs"); defineAdHoc is for the jobs framework tests.',
+        },
       ],
     },
   },

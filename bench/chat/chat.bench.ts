@@ -124,7 +124,11 @@ async function startServer(databaseUrl: string, port: number): Promise<ChildProc
 }
 
 async function http<T>(base: string, method: string, url: string, headers: Record<string, string>, body?: unknown): Promise<{ status: number; json: T }> {
-  const res = await fetch(`${base}${url}`, { method, headers: { 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(`${base}${url}`, {
+    method,
+    headers: { 'content-type': 'application/json', ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   return { status: res.status, json: (await res.json()) as T };
 }
 
@@ -171,7 +175,13 @@ async function run(base: string, route: string, key: string, bodies: readonly un
     seconds: duration,
     requests: times.length,
     throughputRps: r3(times.length / duration),
-    latencyMs: { p50: r3(percentile(times, 50)), p95: r3(percentile(times, 95)), p99: r3(percentile(times, 99)), mean: r3(times.reduce((s, x) => s + x, 0) / Math.max(1, times.length)), max: r3(times[times.length - 1] ?? NaN) },
+    latencyMs: {
+      p50: r3(percentile(times, 50)),
+      p95: r3(percentile(times, 95)),
+      p99: r3(percentile(times, 99)),
+      mean: r3(times.reduce((s, x) => s + x, 0) / Math.max(1, times.length)),
+      max: r3(times[times.length - 1] ?? NaN),
+    },
     errors: { total: result.errors + result.timeouts + result.non2xx, non2xx: result.non2xx, connectionErrors: result.errors, timeouts: result.timeouts },
     statusCodes,
   };
@@ -195,7 +205,13 @@ async function main(): Promise<void> {
     process.stdout.write(`server up in ${Date.now() - bootStarted} ms (PostgreSQL ${dbName}, pool ${poolMax})\n`);
 
     // The demo tenant: demo intents (intent module's set) and demo knowledge (chat module's set).
-    const tenant = await http<{ id: string; apiKeys: { client: string; operator: string } }>(base, 'POST', '/admin/tenants', { authorization: `Bearer ${ADMIN}` }, { name: 'demo' });
+    const tenant = await http<{ id: string; apiKeys: { client: string; operator: string } }>(
+      base,
+      'POST',
+      '/admin/tenants',
+      { authorization: `Bearer ${ADMIN}` },
+      { name: 'demo' },
+    );
     if (tenant.status !== 201) throw new Error(`tenant: ${tenant.status}`);
     const op = { 'x-api-key': tenant.json.apiKeys.operator };
     for (const rule of DEMO_INTENT_RULES) {
@@ -209,9 +225,23 @@ async function main(): Promise<void> {
     // Sanity: every message answers 200, and the mix covers the branches.
     const branches: Record<string, number> = {};
     for (const message of MESSAGES) {
-      const r = await http<{ needClarify: boolean; shouldTransfer: boolean; references: unknown[]; reply: string }>(base, 'POST', '/ai/chat', { 'x-api-key': client }, { message });
+      const r = await http<{ needClarify: boolean; shouldTransfer: boolean; references: unknown[]; reply: string }>(
+        base,
+        'POST',
+        '/ai/chat',
+        { 'x-api-key': client },
+        { message },
+      );
       if (r.status !== 200) throw new Error(`chat "${message}": ${r.status} ${JSON.stringify(r.json)}`);
-      const kind = r.json.needClarify ? 'clarify' : r.json.references.length ? 'grounded' : /未找到/.test(r.json.reply) ? 'not_found' : r.json.shouldTransfer ? 'transfer' : 'other';
+      const kind = r.json.needClarify
+        ? 'clarify'
+        : r.json.references.length
+          ? 'grounded'
+          : /未找到/.test(r.json.reply)
+            ? 'not_found'
+            : r.json.shouldTransfer
+              ? 'transfer'
+              : 'other';
       branches[kind] = (branches[kind] ?? 0) + 1;
     }
     process.stdout.write(`message mix: ${JSON.stringify(branches)}\n`);
@@ -229,25 +259,51 @@ async function main(): Promise<void> {
     // What the chat runs produced: every turn should be a SUCCESS session (a FAILED one still answers 200).
     const pool = new pg.Pool({ connectionString: withDatabase(adminUrl, dbName), max: 1 });
     const statuses = Object.fromEntries(
-      (await pool.query<{ status: string; n: number }>(`SELECT status, count(*)::int AS n FROM diagnosis_session GROUP BY status ORDER BY status`)).rows.map((r) => [r.status, r.n]),
+      (await pool.query<{ status: string; n: number }>(`SELECT status, count(*)::int AS n FROM diagnosis_session GROUP BY status ORDER BY status`)).rows.map(
+        (r) => [r.status, r.n],
+      ),
     );
-    const failures = (await pool.query<{ error: string; n: number }>(`SELECT left(error, 200) AS error, count(*)::int AS n FROM diagnosis_session WHERE status = 'FAILED' GROUP BY 1 ORDER BY 2 DESC LIMIT 5`)).rows;
+    const failures = (
+      await pool.query<{ error: string; n: number }>(
+        `SELECT left(error, 200) AS error, count(*)::int AS n FROM diagnosis_session WHERE status = 'FAILED' GROUP BY 1 ORDER BY 2 DESC LIMIT 5`,
+      )
+    ).rows;
     await pool.end();
     process.stdout.write(`sessions by status: ${JSON.stringify(statuses)}${failures.length ? `\nfailures: ${JSON.stringify(failures)}` : ''}\n`);
-    if (serverLog.length) process.stdout.write(`server warnings/errors (first ${Math.min(5, serverLog.length)} of ${serverLog.length}):\n${serverLog.slice(0, 5).join('\n')}\n`);
+    if (serverLog.length)
+      process.stdout.write(`server warnings/errors (first ${Math.min(5, serverLog.length)} of ${serverLog.length}):\n${serverLog.slice(0, 5).join('\n')}\n`);
 
     const ratio = Math.round((chat.throughputRps / insert.throughputRps) * 1000) / 1000;
     const verdict = {
       p95: { value: chat.latencyMs.p95, bar: `<= ${BARS.p95Ms} ms`, pass: chat.latencyMs.p95 <= BARS.p95Ms },
-      errors: { value: chat.errors.total + (statuses.FAILED ?? 0), bar: '0 (HTTP errors + FAILED sessions)', pass: chat.errors.total + (statuses.FAILED ?? 0) === BARS.errors },
+      errors: {
+        value: chat.errors.total + (statuses.FAILED ?? 0),
+        bar: '0 (HTTP errors + FAILED sessions)',
+        pass: chat.errors.total + (statuses.FAILED ?? 0) === BARS.errors,
+      },
       ratio: { value: ratio, bar: `>= ${BARS.ratio}`, pass: ratio >= BARS.ratio },
     };
-    const out = { bench: 'chat', at: new Date().toISOString(), database: 'postgresql', synchronousCommit: syncCommit ?? 'server default', node: process.version, messages: MESSAGES.length, messageMix: branches, sessionsByStatus: statuses, failures, chat, baseline: insert, ratio, verdict };
+    const out = {
+      bench: 'chat',
+      at: new Date().toISOString(),
+      database: 'postgresql',
+      synchronousCommit: syncCommit ?? 'server default',
+      node: process.version,
+      messages: MESSAGES.length,
+      messageMix: branches,
+      sessionsByStatus: statuses,
+      failures,
+      chat,
+      baseline: insert,
+      ratio,
+      verdict,
+    };
     const dir = path.join(root, 'bench', 'results');
     mkdirSync(dir, { recursive: true });
     const file = path.join(dir, `chat-${out.at.replace(/[:.]/g, '-')}.json`);
     writeFileSync(file, JSON.stringify(out, null, 2) + '\n');
-    const row = (r: RunResult) => `${r.route.padEnd(14)} ${String(r.throughputRps).padStart(9)} req/s  p50 ${r.latencyMs.p50} ms  p95 ${r.latencyMs.p95} ms  p99 ${r.latencyMs.p99} ms  errors ${r.errors.total}  (${r.requests} requests)`;
+    const row = (r: RunResult) =>
+      `${r.route.padEnd(14)} ${String(r.throughputRps).padStart(9)} req/s  p50 ${r.latencyMs.p50} ms  p95 ${r.latencyMs.p95} ms  p99 ${r.latencyMs.p99} ms  errors ${r.errors.total}  (${r.requests} requests)`;
     process.stdout.write(
       [
         '',

@@ -9,7 +9,16 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { createValidationPipe, GlobalErrorFilter, JsonLogger, MetricsService, RequestContextStore, resolveRequestId, type LogLevelName, type TenantId } from '@arbiter/common';
+import {
+  createValidationPipe,
+  GlobalErrorFilter,
+  JsonLogger,
+  MetricsService,
+  RequestContextStore,
+  resolveRequestId,
+  type LogLevelName,
+  type TenantId,
+} from '@arbiter/common';
 import { AppConfig } from '@arbiter/config';
 import { Auth, CurrentTenant } from '@arbiter/tenancy';
 import { AppModule } from '../../apps/api/src/app.module.js';

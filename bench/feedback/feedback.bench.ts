@@ -144,7 +144,7 @@ async function main(): Promise<void> {
       });
       await new Promise((r) => setTimeout(r, 1500));
       // Minus this pool's own reading statement(s).
-      const commitsPerRequest = Math.round(((await commits()) - c0 - 1) / result.requests.total * 100) / 100;
+      const commitsPerRequest = Math.round((((await commits()) - c0 - 1) / result.requests.total) * 100) / 100;
       return { ...result, label, commitsPerRequest };
     };
 
@@ -163,7 +163,10 @@ async function main(): Promise<void> {
           method: 'POST',
           path: '/api/feedback',
           headers: { 'content-type': 'application/json', 'x-api-key': tenant.apiKeys.client },
-          setupRequest: (req: Record<string, unknown>) => ({ ...req, body: JSON.stringify({ sessionId: warm.rows[w++ % warm.rows.length].id, feedback: 'useful' }) }),
+          setupRequest: (req: Record<string, unknown>) => ({
+            ...req,
+            body: JSON.stringify({ sessionId: warm.rows[w++ % warm.rows.length].id, feedback: 'useful' }),
+          }),
         },
       ],
     });
@@ -173,11 +176,18 @@ async function main(): Promise<void> {
     // Baselines on the same process and database, for ratios: a public DB ping and an authenticated read.
     const baseline = async (label: string, path: (i: number) => string, headers: Record<string, string>): Promise<AutocannonResult & { label: string }> => {
       let n = 0;
-      const result = await autocannon({ url: base, connections, amount: 5000, requests: [{ method: 'GET', headers, setupRequest: (req: Record<string, unknown>) => ({ ...req, path: path(n++) }) }] });
+      const result = await autocannon({
+        url: base,
+        connections,
+        amount: 5000,
+        requests: [{ method: 'GET', headers, setupRequest: (req: Record<string, unknown>) => ({ ...req, path: path(n++) }) }],
+      });
       return { ...result, label };
     };
     const health = await baseline('baseline GET /health (DB ping)', () => '/health', {});
-    const read = await baseline('baseline GET /api/sessions/:id (auth + read)', (i) => `/api/sessions/${ids[i % ids.length]}`, { 'x-api-key': tenant.apiKeys.client });
+    const read = await baseline('baseline GET /api/sessions/:id (auth + read)', (i) => `/api/sessions/${ids[i % ids.length]}`, {
+      'x-api-key': tenant.apiKeys.client,
+    });
 
     const first = await round('first post per session (state change)');
     const repeat = await round('repeat of every post (idempotent)');
@@ -252,7 +262,9 @@ async function main(): Promise<void> {
     writeFileSync(file, JSON.stringify({ ...report, pass }, null, 2));
     for (const r of [...report.baselines, ...report.rounds]) {
       const commitsNote = 'databaseCommitsPerRequest' in r ? `, ${r.databaseCommitsPerRequest} commits/request` : '';
-      console.log(`${r.label}: ${r.requests} req in ${r.durationS}s → ${r.throughputRps} req/s, p50 ${r.latencyMs.p50} ms, p99 ${r.latencyMs.p99} ms, non2xx ${r.non2xx}, errors ${r.errors}${commitsNote}`);
+      console.log(
+        `${r.label}: ${r.requests} req in ${r.durationS}s → ${r.throughputRps} req/s, p50 ${r.latencyMs.p50} ms, p99 ${r.latencyMs.p99} ms, non2xx ${r.non2xx}, errors ${r.errors}${commitsNote}`,
+      );
     }
     console.log(`database check: ${JSON.stringify(report.databaseCheck)}`);
     console.log(`${pass ? 'PASS' : 'FAIL'} (bar: >= 1000 req/s, p99 <= 100 ms, zero lost/duplicated cases) → ${file}`);

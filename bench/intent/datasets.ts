@@ -57,7 +57,10 @@ export function stratifiedSplit(rows: readonly Row[], holdoutShare: number, seed
   const train: Row[] = [];
   const holdout: Row[] = [];
   for (const list of byIntent.values()) {
-    const shuffled = list.map((r) => ({ r, k: rand() })).sort((a, b) => a.k - b.k).map((x) => x.r);
+    const shuffled = list
+      .map((r) => ({ r, k: rand() }))
+      .sort((a, b) => a.k - b.k)
+      .map((x) => x.r);
     const n = Math.min(shuffled.length - 1, Math.max(1, Math.round(shuffled.length * holdoutShare)));
     holdout.push(...shuffled.slice(0, n));
     train.push(...shuffled.slice(n));

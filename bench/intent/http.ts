@@ -73,7 +73,9 @@ async function runClient(args: ClientArgs): Promise<ClientResult> {
       const body = args.baseline ? '' : JSON.stringify({ message });
       const req = http.request(
         target,
-        args.baseline ? { method: 'GET', agent } : { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'x-api-key': args.key } },
+        args.baseline
+          ? { method: 'GET', agent }
+          : { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'x-api-key': args.key } },
         (res) => {
           res.resume();
           res.on('end', () => resolve(res.statusCode ?? 0));
@@ -207,7 +209,9 @@ async function main(): Promise<void> {
       if (res.status !== 201) throw new Error(`extra rule ${i}: ${res.status} ${JSON.stringify(res.json)}`);
     }
     const extraMs = performance.now() - rulesStarted;
-    console.log(`loaded ${byIntent.size} intents / ${train.length} examples in ${Math.round(examplesMs)} ms, ${extraRules} keyword/regex rules in ${Math.round(extraMs)} ms`);
+    console.log(
+      `loaded ${byIntent.size} intents / ${train.length} examples in ${Math.round(examplesMs)} ms, ${extraRules} keyword/regex rules in ${Math.round(extraMs)} ms`,
+    );
 
     // 2. First request compiles the router; wait until the background classifier is serving.
     const compileStarted = performance.now();

@@ -7,7 +7,15 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { MetricsService } from '@arbiter/common';
 import { AppConfig, validateEnvironment } from '@arbiter/config';
-import { DEFAULT_INTENT_CONFIG, IntentRouter, LlmJudgeClient, mergeIntentConfig, type IntentConfig, type IntentRuleDef, type RouteResult } from '@arbiter/intent';
+import {
+  DEFAULT_INTENT_CONFIG,
+  IntentRouter,
+  LlmJudgeClient,
+  mergeIntentConfig,
+  type IntentConfig,
+  type IntentRuleDef,
+  type RouteResult,
+} from '@arbiter/intent';
 import { LlmService } from '@arbiter/llm';
 import { FakeOpenAiServer } from '@arbiter/testing';
 
@@ -24,9 +32,24 @@ const rule = (id: string, intent: string, keywords: string[], semanticExamples: 
   confidenceProfile: 'search',
 });
 const RULES = [
-  rule('r-reset', 'reset', ['reset'], ['reset the arm', 'how do I reset the robot', 'factory reset the controller', 'restart the robot arm', 'reboot the arm controller']),
-  rule('r-power', 'power', ['power'], ['the arm does not power on', 'no power to the controller', 'the arm will not turn on', 'power supply failure', 'the power light is off']),
-  rule('r-refund', 'refund', ['refund'], ['I want a refund', 'return my order for my money', 'give me my money back', 'cancel the order and refund', 'where is my refund']),
+  rule(
+    'r-reset',
+    'reset',
+    ['reset'],
+    ['reset the arm', 'how do I reset the robot', 'factory reset the controller', 'restart the robot arm', 'reboot the arm controller'],
+  ),
+  rule(
+    'r-power',
+    'power',
+    ['power'],
+    ['the arm does not power on', 'no power to the controller', 'the arm will not turn on', 'power supply failure', 'the power light is off'],
+  ),
+  rule(
+    'r-refund',
+    'refund',
+    ['refund'],
+    ['I want a refund', 'return my order for my money', 'give me my money back', 'cancel the order and refund', 'where is my refund'],
+  ),
 ];
 
 interface Case {
@@ -38,8 +61,18 @@ interface Case {
 }
 const CASES: Case[] = [
   { name: 'conflict', message: 'reset: the arm will not turn on, no power light', config: { conflictThreshold: 1 }, expect: 'conflict' },
-  { name: 'gray_zone', message: 'the arm will not turn on', config: { semanticThreshold: 1, grayZoneThreshold: 1, minTriggerThreshold: 0, multiIntentThreshold: 0 }, expect: 'gray_zone' },
-  { name: 'multi_intent', message: 'the arm will not turn on', config: { semanticThreshold: 1, multiIntentThreshold: 1, grayZoneThreshold: 0, minTriggerThreshold: 0 }, expect: 'multi_intent' },
+  {
+    name: 'gray_zone',
+    message: 'the arm will not turn on',
+    config: { semanticThreshold: 1, grayZoneThreshold: 1, minTriggerThreshold: 0, multiIntentThreshold: 0 },
+    expect: 'gray_zone',
+  },
+  {
+    name: 'multi_intent',
+    message: 'the arm will not turn on',
+    config: { semanticThreshold: 1, multiIntentThreshold: 1, grayZoneThreshold: 0, minTriggerThreshold: 0 },
+    expect: 'multi_intent',
+  },
   { name: 'rule hit, no conflict', message: 'reset the arm', config: { conflictThreshold: 0 }, expect: null },
   { name: 'no match', message: 'zebra quantum violin', config: { minTriggerThreshold: 0.99, semanticThreshold: 1 }, expect: null },
 ];
@@ -52,15 +85,20 @@ const percentile = (xs: number[], p: number): number => {
 async function main(): Promise<void> {
   const fake = new FakeOpenAiServer();
   const baseUrl = await fake.start();
-  const llm = new LlmService(new AppConfig(validateEnvironment({ LLM_PROVIDER: 'openai', LLM_BASE_URL: baseUrl, LLM_API_KEY: 'bench', LLM_MODEL: 'judge' })), new MetricsService());
+  const llm = new LlmService(
+    new AppConfig(validateEnvironment({ LLM_PROVIDER: 'openai', LLM_BASE_URL: baseUrl, LLM_API_KEY: 'bench', LLM_MODEL: 'judge' })),
+    new MetricsService(),
+  );
   const router = IntentRouter.compile(RULES, { judge: new LlmJudgeClient(llm, 'bench') });
   await router.trainClassifier();
-  const cfg = (over: Partial<IntentConfig>): IntentConfig => mergeIntentConfig(DEFAULT_INTENT_CONFIG, { semanticMatcherTimeoutMs: 5_000, llmJudgeTimeoutMs: 5_000, ...over });
+  const cfg = (over: Partial<IntentConfig>): IntentConfig =>
+    mergeIntentConfig(DEFAULT_INTENT_CONFIG, { semanticMatcherTimeoutMs: 5_000, llmJudgeTimeoutMs: 5_000, ...over });
   const calls = (): number => fake.chatRequests().length;
 
   // 1. Exactly the triggered requests call the judge.
   fake.setChatHandler(() => ({ kind: 'content', content: '{"intent": "power", "confidence": 0.9}', usage: { promptTokens: 80, completionTokens: 12 } }));
-  const perCase: Record<string, { requests: number; triggered: number; judgeCalls: number; expectedTriggerSeen: number; decisions: Record<string, number> }> = {};
+  const perCase: Record<string, { requests: number; triggered: number; judgeCalls: number; expectedTriggerSeen: number; decisions: Record<string, number> }> =
+    {};
   let mismatches = 0;
   for (const c of CASES) {
     const stats = { requests: 0, triggered: 0, judgeCalls: 0, expectedTriggerSeen: 0, decisions: {} as Record<string, number> };
@@ -91,7 +129,12 @@ async function main(): Promise<void> {
       errors.push((Math.abs((result.routeTrace.llmJudge.durationMs ?? 0) - timeoutMs) / timeoutMs) * 100);
       if (result.decisionReason === 'fusion_fallback') fallbacks++;
     }
-    timeouts[`${timeoutMs} ms`] = { p50ErrorPct: +percentile(errors, 50).toFixed(1), maxErrorPct: +Math.max(...errors).toFixed(1), within10pct: `${errors.filter((e) => e <= 10).length}/10`, fallbacks };
+    timeouts[`${timeoutMs} ms`] = {
+      p50ErrorPct: +percentile(errors, 50).toFixed(1),
+      maxErrorPct: +Math.max(...errors).toFixed(1),
+      within10pct: `${errors.filter((e) => e <= 10).length}/10`,
+      fallbacks,
+    };
   }
 
   // 3. Failures (HTTP 500, malformed body, garbage content) → fusion_fallback.
@@ -111,9 +154,21 @@ async function main(): Promise<void> {
   const triggersOk = Object.values(perCase).every((s) => s.expectedTriggerSeen === s.requests);
   const timeoutOk = Object.values(timeouts).every((t) => t.within10pct === '10/10');
   const failuresOk = Object.values(failures).every((f) => f.startsWith('fusion_fallback'));
-  const report = { perCase, mismatches, timeouts, failures, bars: { judgeCalledExactlyWhenTriggered: exact, eachConditionTriggered: triggersOk, timeoutWithin10pct: timeoutOk, failureYieldsFusionFallback: failuresOk } };
+  const report = {
+    perCase,
+    mismatches,
+    timeouts,
+    failures,
+    bars: {
+      judgeCalledExactlyWhenTriggered: exact,
+      eachConditionTriggered: triggersOk,
+      timeoutWithin10pct: timeoutOk,
+      failureYieldsFusionFallback: failuresOk,
+    },
+  };
   console.log('| case | requests | triggered | judge calls | expected trigger seen | decisions |\n|---|---|---|---|---|---|');
-  for (const [name, s] of Object.entries(perCase)) console.log(`| ${name} | ${s.requests} | ${s.triggered} | ${s.judgeCalls} | ${s.expectedTriggerSeen} | ${JSON.stringify(s.decisions)} |`);
+  for (const [name, s] of Object.entries(perCase))
+    console.log(`| ${name} | ${s.requests} | ${s.triggered} | ${s.judgeCalls} | ${s.expectedTriggerSeen} | ${JSON.stringify(s.decisions)} |`);
   console.log('\ntimeouts:', JSON.stringify(timeouts), '\nfailures:', JSON.stringify(failures), '\nbars:', JSON.stringify(report.bars));
   mkdirSync('bench/results', { recursive: true });
   writeFileSync(`bench/results/intent-judge-${new Date().toISOString().replace(/[:.]/g, '-')}.json`, JSON.stringify(report, null, 2));

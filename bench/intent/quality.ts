@@ -7,25 +7,10 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import {
-  DEFAULT_INTENT_CONFIG,
-  HashingFeaturizer,
-  IntentRouter,
-  jiebaSegmenter,
-  type EvaluationReport,
-  type LabelledExample,
-} from './core.js';
+import { DEFAULT_INTENT_CONFIG, HashingFeaturizer, IntentRouter, jiebaSegmenter, type EvaluationReport, type LabelledExample } from './core.js';
 import { labelled, readJsonl, rulesFromRows, stratifiedSplit, type Row } from './datasets.js';
 import { loadNlpJs, trainNlpJs } from './nlpjs.js';
-import {
-  chooseAggregation,
-  chooseOosThreshold,
-  evaluateOnTest,
-  inScopeAccuracyAt,
-  oosRecallAt,
-  round,
-  type AggregationChoice,
-} from './protocol.js';
+import { chooseAggregation, chooseOosThreshold, evaluateOnTest, inScopeAccuracyAt, oosRecallAt, round, type AggregationChoice } from './protocol.js';
 
 interface DatasetResult {
   dataset: string;
@@ -196,7 +181,10 @@ function table(results: readonly DatasetResult[]): string {
     '|---|---|---|---|---|---|',
   ];
   for (const r of results) {
-    const n = 'skipped' in r.nlpjs ? `n/a (${r.nlpjs.skipped})` : `${pct(r.nlpjs.inScopeAccuracy)}${r.nlpjs.outOfScopeRecall !== null ? ` / ${pct(r.nlpjs.outOfScopeRecall)}` : ''}`;
+    const n =
+      'skipped' in r.nlpjs
+        ? `n/a (${r.nlpjs.skipped})`
+        : `${pct(r.nlpjs.inScopeAccuracy)}${r.nlpjs.outOfScopeRecall !== null ? ` / ${pct(r.nlpjs.outOfScopeRecall)}` : ''}`;
     const metric = r.test.outOfScopeRecall !== null ? 'in-scope acc / OOS recall' : 'accuracy';
     const ours = `${pct(r.test.inScopeAccuracy)}${r.test.outOfScopeRecall !== null ? ` / ${pct(r.test.outOfScopeRecall)}` : ''} (${r.aggregation}, ${r.featurizer}, t=${r.threshold})`;
     const defaults = `${pct(r.defaults.inScopeAccuracy)}${r.defaults.outOfScopeRecall !== null ? ` / ${pct(r.defaults.outOfScopeRecall)}` : ''}`;

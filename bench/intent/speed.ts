@@ -9,13 +9,7 @@ import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import {
-  DEFAULT_INTENT_CONFIG,
-  IntentRouter,
-  mergeIntentConfig,
-  SEMANTIC_AGGREGATIONS,
-  type IntentRuleDef,
-} from './core.js';
+import { DEFAULT_INTENT_CONFIG, IntentRouter, mergeIntentConfig, SEMANTIC_AGGREGATIONS, type IntentRuleDef } from './core.js';
 import { readJsonl, rulesFromRows, type Row } from './datasets.js';
 import { round } from './protocol.js';
 
@@ -72,7 +66,12 @@ function subset(rows: readonly Row[], perIntent: number): Row[] {
 
 /** Child-process probe: RSS/live memory of one tenant of `perIntent` examples per intent (compiled + trained). */
 async function memoryProbe(perIntent: number): Promise<void> {
-  const rules = rulesFromRows(subset(readJsonl('clinc150', 'train.jsonl').filter((r) => r.intent !== 'oos'), perIntent));
+  const rules = rulesFromRows(
+    subset(
+      readJsonl('clinc150', 'train.jsonl').filter((r) => r.intent !== 'oos'),
+      perIntent,
+    ),
+  );
   const before = memory();
   const router = IntentRouter.compile(rules);
   await router.trainClassifier();
@@ -94,8 +93,16 @@ function probe(perIntent: number): Probe {
 async function main(): Promise<void> {
   const train = readJsonl('clinc150', 'train.jsonl').filter((r) => r.intent !== 'oos');
   const limit = Number(process.env.QUERIES ?? Infinity);
-  const queries = readJsonl('clinc150', 'test.jsonl').map((r) => r.text).slice(0, limit);
-  const rules = [...rulesFromRows(train), ...syntheticRules(train.map((r) => r.text), 1000)];
+  const queries = readJsonl('clinc150', 'test.jsonl')
+    .map((r) => r.text)
+    .slice(0, limit);
+  const rules = [
+    ...rulesFromRows(train),
+    ...syntheticRules(
+      train.map((r) => r.text),
+      1000,
+    ),
+  ];
   const before = memory();
   const t0 = performance.now();
   const router = IntentRouter.compile(rules);
@@ -145,7 +152,13 @@ async function main(): Promise<void> {
   const result = {
     node: process.version,
     date: new Date().toISOString(),
-    tenant: { intents: router.index.intents.length, examples, keywordRules: 1000, keywords: router.ruleMatcher.keywordCount, patterns: router.ruleMatcher.patternCount },
+    tenant: {
+      intents: router.index.intents.length,
+      examples,
+      keywordRules: 1000,
+      keywords: router.ruleMatcher.keywordCount,
+      patterns: router.ruleMatcher.patternCount,
+    },
     queries: queries.length,
     ruleHits,
     semanticTimeouts: timeouts,

@@ -199,7 +199,9 @@ async function main(): Promise<void> {
       console.error(`reusing database ${name}`);
       await pool.query('ANALYZE');
     } else {
-      tenant = asTenantId((await pool.query<{ id: string }>(`INSERT INTO tenant (name, time_zone) VALUES ('bench', $1) RETURNING id`, [TIME_ZONE])).rows[0]!.id);
+      tenant = asTenantId(
+        (await pool.query<{ id: string }>(`INSERT INTO tenant (name, time_zone) VALUES ('bench', $1) RETURNING id`, [TIME_ZONE])).rows[0]!.id,
+      );
       // A second tenant, so every statement has to filter by tenant.
       await pool.query(`INSERT INTO tenant (name) VALUES ('bench-other')`);
       const t0 = performance.now();
@@ -227,7 +229,12 @@ async function main(): Promise<void> {
     const backfill = { ...rebuilt, seconds: Number(((performance.now() - t) / 1000).toFixed(2)) };
     console.error(`stats rollup backfill: ${JSON.stringify(backfill)}`);
     await pool.query('VACUUM (ANALYZE) session_stats_rollup, coverage_stats_rollup');
-    const ids = (await pool.query<{ id: string; ts: string }>(`SELECT id, last_activity_at::text AS ts FROM conversation WHERE tenant_id = $1 ORDER BY random() LIMIT $2`, [tenant, samples])).rows;
+    const ids = (
+      await pool.query<{ id: string; ts: string }>(
+        `SELECT id, last_activity_at::text AS ts FROM conversation WHERE tenant_id = $1 ORDER BY random() LIMIT $2`,
+        [tenant, samples],
+      )
+    ).rows;
     const pick = (i: number) => ids[(i + ids.length) % ids.length]!;
 
     const detail = await time('conversation detail', samples, async (i) => {
@@ -237,8 +244,12 @@ async function main(): Promise<void> {
     const listFirst = await time('list first page (limit 50)', samples, () => service.listConversations(tenant, { limit: 50 }));
     // Deep pages: start from a random conversation's position (the cursor a client would hold).
     const cursors = ids.map((r) => Buffer.from(JSON.stringify([new Date(r.ts).toISOString(), r.id])).toString('base64url'));
-    const listDeep = await time('list deep page (cursor, limit 50)', samples, (i) => service.listConversations(tenant, { limit: 50, cursor: cursors[(i + cursors.length) % cursors.length] }));
-    const listMax = await time('list page limit 200', Math.min(samples, 50), (i) => service.listConversations(tenant, { limit: 200, cursor: cursors[(i + cursors.length) % cursors.length] }));
+    const listDeep = await time('list deep page (cursor, limit 50)', samples, (i) =>
+      service.listConversations(tenant, { limit: 50, cursor: cursors[(i + cursors.length) % cursors.length] }),
+    );
+    const listMax = await time('list page limit 200', Math.min(samples, 50), (i) =>
+      service.listConversations(tenant, { limit: 200, cursor: cursors[(i + cursors.length) % cursors.length] }),
+    );
     const listFiltered = await time('list filtered (status=BAD_CASE, channel=web, limit 50)', Math.min(samples, 50), (i) =>
       service.listConversations(tenant, { limit: 50, status: 'BAD_CASE', channel: 'web', cursor: cursors[(i + cursors.length) % cursors.length] }),
     );
@@ -270,7 +281,9 @@ async function main(): Promise<void> {
     const cpu = {
       detail: await cpuTime('conversation detail', samples, backendPid, (i) => cpuService.conversation(tenant, pick(i).id)),
       listFirst: await cpuTime('list first page (limit 50)', samples, backendPid, () => cpuService.listConversations(tenant, { limit: 50 })),
-      listDeep: await cpuTime('list deep page (cursor, limit 50)', samples, backendPid, (i) => cpuService.listConversations(tenant, { limit: 50, cursor: cursors[(i + cursors.length) % cursors.length] })),
+      listDeep: await cpuTime('list deep page (cursor, limit 50)', samples, backendPid, (i) =>
+        cpuService.listConversations(tenant, { limit: 50, cursor: cursors[(i + cursors.length) % cursors.length] }),
+      ),
       listFiltered: await cpuTime('list filtered (status=BAD_CASE, channel=web, limit 50)', Math.min(samples, 50), backendPid, (i) =>
         cpuService.listConversations(tenant, { limit: 50, status: 'BAD_CASE', channel: 'web', cursor: cursors[(i + cursors.length) % cursors.length] }),
       ),
@@ -313,7 +326,12 @@ async function main(): Promise<void> {
       },
       cpuMs: cpu,
       cpuPass: { detail: cpu.detail.p95 <= 20, list: Math.max(cpu.listFirst.p95, cpu.listDeep.p95) <= 50, stats: cpu.stats30.p95 <= 100 },
-      statsSample: { sessions: sample.totals.sessions, days: sample.byDay?.length, coverageRate: sample.totals.coverage.rate, latencyMs: sample.totals.latencyMs },
+      statsSample: {
+        sessions: sample.totals.sessions,
+        days: sample.byDay?.length,
+        coverageRate: sample.totals.coverage.rate,
+        latencyMs: sample.totals.latencyMs,
+      },
       loadAverage: (await import('node:os')).loadavg(),
       indexes,
       plans,

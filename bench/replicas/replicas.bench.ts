@@ -33,7 +33,18 @@ const ADMIN = 'bench-admin-token-0123456789abcdef';
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const seconds = Number(process.env.BENCH_SECONDS ?? 30);
 const adminUrl = process.env.BENCH_POSTGRES_URL ?? process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const MESSAGES = ['机械臂报警 E201 怎么处理？', '示教器黑屏怎么办', 'How do I upgrade the firmware?', '怎么申请退款', 'E310 碰撞报警误报', 'What is the weather in Paris tomorrow?', '转人工', 'warranty for the teach pendant', 'E202 编码器报警', '你好'];
+const MESSAGES = [
+  '机械臂报警 E201 怎么处理？',
+  '示教器黑屏怎么办',
+  'How do I upgrade the firmware?',
+  '怎么申请退款',
+  'E310 碰撞报警误报',
+  'What is the weather in Paris tomorrow?',
+  '转人工',
+  'warranty for the teach pendant',
+  'E202 编码器报警',
+  '你好',
+];
 
 function withDatabase(url: string, database: string): string {
   const u = new URL(url);
@@ -44,7 +55,18 @@ function withDatabase(url: string, database: string): string {
 function spawnProcess(args: string[], env: Record<string, string>, readyText: string): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--import', './bench/support/register.mjs', ...args], {
     cwd: root,
-    env: { ...process.env, NODE_ENV: 'production', ADMIN_TOKEN: ADMIN, LLM_PROVIDER: 'none', EMBEDDING_PROVIDER: 'local', SEED_DEMO: 'false', SWAGGER_ENABLED: 'false', DB_POOL_MAX: '20', JOBS_POLL_INTERVAL_MS: '200', ...env },
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      ADMIN_TOKEN: ADMIN,
+      LLM_PROVIDER: 'none',
+      EMBEDDING_PROVIDER: 'local',
+      SEED_DEMO: 'false',
+      SWAGGER_ENABLED: 'false',
+      DB_POOL_MAX: '20',
+      JOBS_POLL_INTERVAL_MS: '200',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -69,7 +91,11 @@ function spawnProcess(args: string[], env: Record<string, string>, readyText: st
 }
 
 async function http<T>(base: string, method: string, url: string, headers: Record<string, string>, body?: unknown): Promise<{ status: number; json: T }> {
-  const res = await fetch(`${base}${url}`, { method, headers: { 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(`${base}${url}`, {
+    method,
+    headers: { 'content-type': 'application/json', ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   return { status: res.status, json: (await res.json()) as T };
 }
 
@@ -119,10 +145,22 @@ async function main(): Promise<void> {
   const children: ChildProcess[] = [];
   try {
     // Replica A migrates the empty database; B and the worker start once it is up.
-    children.push(await spawnProcess(['bench/chat/server.ts'], { DATABASE_URL: databaseUrl, PORT: String(portA), HOST: '127.0.0.1', JOBS_ENABLED: 'true', LOG_LEVEL: 'warn' }, 'READY'));
+    children.push(
+      await spawnProcess(
+        ['bench/chat/server.ts'],
+        { DATABASE_URL: databaseUrl, PORT: String(portA), HOST: '127.0.0.1', JOBS_ENABLED: 'true', LOG_LEVEL: 'warn' },
+        'READY',
+      ),
+    );
     const a = `http://127.0.0.1:${portA}`;
     const b = `http://127.0.0.1:${portB}`;
-    const tenant = await http<{ apiKeys: { client: string; operator: string } }>(a, 'POST', '/admin/tenants', { authorization: `Bearer ${ADMIN}` }, { name: 'demo' });
+    const tenant = await http<{ apiKeys: { client: string; operator: string } }>(
+      a,
+      'POST',
+      '/admin/tenants',
+      { authorization: `Bearer ${ADMIN}` },
+      { name: 'demo' },
+    );
     const op = { 'x-api-key': tenant.json.apiKeys.operator };
     for (const rule of DEMO_INTENT_RULES) await http(a, 'POST', '/admin/intent-rules', op, rule);
     await http(a, 'POST', '/admin/knowledge/documents/bulk', op, DEMO_KNOWLEDGE);
@@ -132,7 +170,13 @@ async function main(): Promise<void> {
     await load(a, client, connections, 5); // warm-up
     const one = await load(a, client, connections, seconds);
 
-    children.push(await spawnProcess(['bench/chat/server.ts'], { DATABASE_URL: databaseUrl, PORT: String(portB), HOST: '127.0.0.1', JOBS_ENABLED: 'true', LOG_LEVEL: 'warn' }, 'READY'));
+    children.push(
+      await spawnProcess(
+        ['bench/chat/server.ts'],
+        { DATABASE_URL: databaseUrl, PORT: String(portB), HOST: '127.0.0.1', JOBS_ENABLED: 'true', LOG_LEVEL: 'warn' },
+        'READY',
+      ),
+    );
     children.push(await spawnProcess(['apps/worker/src/main.ts'], { DATABASE_URL: databaseUrl, LOG_LEVEL: 'info' }, 'Arbiter worker running jobs'));
     await load(b, client, connections, 5); // warm-up of B
     process.stdout.write(`two replicas + worker (all running jobs), ${connections} connections split, ${seconds} s, 20 backfills queued …\n`);
@@ -148,7 +192,9 @@ async function main(): Promise<void> {
       await new Promise((resolve) => setTimeout(resolve, 1000));
     }
     const q = async <T extends pg.QueryResultRow>(sql: string) => (await pool.query<T>(sql)).rows;
-    const sessions = (await q<{ status: string; n: number }>(`SELECT status, count(*)::int AS n FROM diagnosis_session GROUP BY status`)).reduce<Record<string, number>>((m, r) => ({ ...m, [r.status]: r.n }), {});
+    const sessions = (await q<{ status: string; n: number }>(`SELECT status, count(*)::int AS n FROM diagnosis_session GROUP BY status`)).reduce<
+      Record<string, number>
+    >((m, r) => ({ ...m, [r.status]: r.n }), {});
     const stored = Object.values(sessions).reduce((s, n) => s + n, 0);
     const [coverage] = await q<{ sessions: number; decided: number; max_per_session: number }>(
       `SELECT count(*)::int AS sessions, count(d.session_id)::int AS decided, coalesce(max(d.n), 0)::int AS max_per_session
@@ -156,10 +202,18 @@ async function main(): Promise<void> {
         WHERE s.outcome = 'SUCCESS'`,
     );
     const distinctAnswered = new Set(answeredSessions);
-    const { rows: found } = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM diagnosis_session WHERE id = ANY($1::uuid[])', [[...distinctAnswered]]);
-    const [evaluated] = await q<{ missing: number }>(`SELECT count(*)::int AS missing FROM diagnosis_session WHERE status <> 'RUNNING' AND self_evaluation IS NULL`);
-    const jobs = await q<{ name: string; status: string; attempts: number; n: number }>(`SELECT name, status, attempts, count(*)::int AS n FROM job_run GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`);
-    const queuedRuns = await q<{ status: string; attempts: number; n: number }>(`SELECT status, attempts, count(*)::int AS n FROM job_run WHERE id = ANY('{${queued.join(',')}}'::uuid[]) GROUP BY 1, 2`);
+    const { rows: found } = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM diagnosis_session WHERE id = ANY($1::uuid[])', [
+      [...distinctAnswered],
+    ]);
+    const [evaluated] = await q<{ missing: number }>(
+      `SELECT count(*)::int AS missing FROM diagnosis_session WHERE status <> 'RUNNING' AND self_evaluation IS NULL`,
+    );
+    const jobs = await q<{ name: string; status: string; attempts: number; n: number }>(
+      `SELECT name, status, attempts, count(*)::int AS n FROM job_run GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
+    );
+    const queuedRuns = await q<{ status: string; attempts: number; n: number }>(
+      `SELECT status, attempts, count(*)::int AS n FROM job_run WHERE id = ANY('{${queued.join(',')}}'::uuid[]) GROUP BY 1, 2`,
+    );
     await pool.end();
     const two = { ok: twoA.ok + twoB.ok, errors: twoA.errors + twoB.errors, other: { ...twoA.other, ...twoB.other } };
     const checks = {
@@ -172,12 +226,28 @@ async function main(): Promise<void> {
       everySessionEvaluated: evaluated!.missing === 0,
       queuedBackfillsRanOnceEach: queuedRuns.length === 1 && queuedRuns[0]!.status === 'succeeded' && queuedRuns[0]!.attempts === 1 && queuedRuns[0]!.n === 20,
     };
-    const out = { bench: 'replicas', at: new Date().toISOString(), connections, seconds, oneReplica: { rps: Math.round((one.ok / seconds) * 10) / 10, ...one }, twoReplicas: { rps: Math.round((two.ok / seconds) * 10) / 10, ...two }, sessions, stored, answered200: answeredSessions.length, coverage, jobs, queuedRuns, checks };
+    const out = {
+      bench: 'replicas',
+      at: new Date().toISOString(),
+      connections,
+      seconds,
+      oneReplica: { rps: Math.round((one.ok / seconds) * 10) / 10, ...one },
+      twoReplicas: { rps: Math.round((two.ok / seconds) * 10) / 10, ...two },
+      sessions,
+      stored,
+      answered200: answeredSessions.length,
+      coverage,
+      jobs,
+      queuedRuns,
+      checks,
+    };
     const dir = path.join(root, 'bench', 'results');
     mkdirSync(dir, { recursive: true });
     const file = path.join(dir, `replicas-${out.at.replace(/[:.]/g, '-')}.json`);
     writeFileSync(file, JSON.stringify(out, null, 2) + '\n');
-    process.stdout.write(`${JSON.stringify({ oneReplica: out.oneReplica.rps, twoReplicas: out.twoReplicas.rps, answered200: answeredSessions.length, stored, sessions, coverage, queuedRuns, checks }, null, 1)}\nwritten to ${path.relative(root, file)}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ oneReplica: out.oneReplica.rps, twoReplicas: out.twoReplicas.rps, answered200: answeredSessions.length, stored, sessions, coverage, queuedRuns, checks }, null, 1)}\nwritten to ${path.relative(root, file)}\n`,
+    );
   } finally {
     for (const child of children) child.kill('SIGTERM');
     await new Promise((resolve) => setTimeout(resolve, 2000));

@@ -20,14 +20,27 @@ async function main(): Promise<void> {
   const random = rng(7);
   const vocab = vocabulary(3000, random);
   const app = await createApp({
-    env: { NODE_ENV: 'production', DATABASE_URL: target.url, ADMIN_TOKEN: ADMIN, JOBS_ENABLED: 'false', SEED_DEMO: 'false', DB_POOL_MAX: '8', EMBEDDING_DIMENSION: '384', SWAGGER_ENABLED: 'false' },
+    env: {
+      NODE_ENV: 'production',
+      DATABASE_URL: target.url,
+      ADMIN_TOKEN: ADMIN,
+      JOBS_ENABLED: 'false',
+      SEED_DEMO: 'false',
+      DB_POOL_MAX: '8',
+      EMBEDDING_DIMENSION: '384',
+      SWAGGER_ENABLED: 'false',
+    },
     logLevel: 'error',
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const base = await app.getUrl();
   const pool = new pg.Pool({ connectionString: target.url, max: 2 });
   try {
-    const created = await fetch(`${base}/admin/tenants`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'bench' }) });
+    const created = await fetch(`${base}/admin/tenants`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'bench' }),
+    });
     const tenant = (await created.json()) as { apiKeys: { operator: string } };
     const started = performance.now();
     let failed = 0;
@@ -39,7 +52,11 @@ async function main(): Promise<void> {
         keywords: [`kw${d0 + i}`],
         content: Array.from({ length: 6 }, () => sentence(vocab, 30, random) + '.').join(' '),
       }));
-      const res = await fetch(`${base}/admin/knowledge/documents/bulk`, { method: 'POST', headers: { 'x-api-key': tenant.apiKeys.operator, 'content-type': 'application/json' }, body: JSON.stringify(docs) });
+      const res = await fetch(`${base}/admin/knowledge/documents/bulk`, {
+        method: 'POST',
+        headers: { 'x-api-key': tenant.apiKeys.operator, 'content-type': 'application/json' },
+        body: JSON.stringify(docs),
+      });
       const body = (await res.json()) as { summary: { failed: number } };
       if (res.status !== 200) throw new Error(`bulk failed: ${res.status} ${JSON.stringify(body)}`);
       failed += body.summary.failed;

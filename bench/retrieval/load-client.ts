@@ -14,7 +14,9 @@ const queries = JSON.parse(readFileSync(process.env.QUERIES_FILE as string, 'utf
 const concurrency = Number(process.env.CONCURRENCY ?? 16);
 const seconds = Number(process.env.SECONDS ?? 20);
 
-async function run(fire: (i: number) => Promise<void>): Promise<{ requests: number; rps: number; p50: number; p95: number; p99: number; max: number; errors: number }> {
+async function run(
+  fire: (i: number) => Promise<void>,
+): Promise<{ requests: number; rps: number; p50: number; p95: number; p99: number; max: number; errors: number }> {
   for (let i = 0; i < 50; i++) await fire(i); // warm-up
   const latencies: number[] = [];
   let errors = 0;
@@ -36,7 +38,15 @@ async function run(fire: (i: number) => Promise<void>): Promise<{ requests: numb
   );
   const elapsed = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
-  return { requests: latencies.length, rps: latencies.length / elapsed, p50: percentile(latencies, 50), p95: percentile(latencies, 95), p99: percentile(latencies, 99), max: latencies[latencies.length - 1] ?? NaN, errors };
+  return {
+    requests: latencies.length,
+    rps: latencies.length / elapsed,
+    p50: percentile(latencies, 50),
+    p95: percentile(latencies, 95),
+    p99: percentile(latencies, 99),
+    max: latencies[latencies.length - 1] ?? NaN,
+    errors,
+  };
 }
 
 const lookup = await run(async (i) => {

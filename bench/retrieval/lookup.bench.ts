@@ -42,7 +42,8 @@ function sentencePool(exclude: string): string[] {
   const out: string[] = [];
   for (const [name, list] of Object.entries(files)) {
     if (exclude.startsWith(name)) continue;
-    for (const f of list) for (const line of readFileSync(path.join(SHARED, f), 'utf8').split('\n')) if (line.trim()) out.push((JSON.parse(line) as { text: string }).text);
+    for (const f of list)
+      for (const line of readFileSync(path.join(SHARED, f), 'utf8').split('\n')) if (line.trim()) out.push((JSON.parse(line) as { text: string }).text);
   }
   return out;
 }
@@ -52,7 +53,11 @@ async function hitAt5(base: string, key: string, set: FaqSet): Promise<number> {
   const questions = set.questions.filter((q) => q.split === 'test' && q.answerable);
   let hits = 0;
   for (const q of questions) {
-    const res = await fetch(`${base}/ai/knowledge/lookup`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify({ sessionId: `h-${randomUUID()}`, query: q.text, topK: 5 }) });
+    const res = await fetch(`${base}/ai/knowledge/lookup`, {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'application/json' },
+      body: JSON.stringify({ sessionId: `h-${randomUUID()}`, query: q.text, topK: 5 }),
+    });
     const body = (await res.json()) as { results: { filePath: string }[] };
     if (body.results.some((r) => labelOf.get(r.filePath) === q.label)) hits++;
   }
@@ -63,14 +68,26 @@ async function main(): Promise<void> {
   const set = (process.env.BENCH_SET === 'banking77-faq' ? null : stackFaq()) ?? banking77Faq();
   const target = await createTarget(kind, concurrency + 40);
   const app = await createApp({
-    env: { NODE_ENV: 'production', DATABASE_URL: target.url, ADMIN_TOKEN: ADMIN, JOBS_ENABLED: 'false', SEED_DEMO: 'false', DB_POOL_MAX: String(concurrency + 4), SWAGGER_ENABLED: 'false' },
+    env: {
+      NODE_ENV: 'production',
+      DATABASE_URL: target.url,
+      ADMIN_TOKEN: ADMIN,
+      JOBS_ENABLED: 'false',
+      SEED_DEMO: 'false',
+      DB_POOL_MAX: String(concurrency + 4),
+      SWAGGER_ENABLED: 'false',
+    },
     logLevel: 'error',
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const base = await app.getUrl();
   const pool = new pg.Pool({ connectionString: target.url, max: 2 });
   try {
-    const created = await fetch(`${base}/admin/tenants`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'bench' }) });
+    const created = await fetch(`${base}/admin/tenants`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'bench' }),
+    });
     const tenant = (await created.json()) as { id: string; apiKeys: { client: string; operator: string } };
     const imported = await fetch(`${base}/admin/knowledge/documents/bulk`, {
       method: 'POST',
@@ -95,7 +112,15 @@ async function main(): Promise<void> {
         // One chunk per paragraph: the chunker splits on blank lines below the chunk size.
         const paragraphs = Array.from({ length: PER_DOC }, () => Array.from({ length: 4 }, () => sentences[Math.floor(random() * sentences.length)]).join(' '));
         const content = paragraphs.join('\n\n');
-        return { domain: 'distractors', filePath: `distractor/${d0 + i}.md`, title: `Note ${d0 + i}`, content, keywords: [], metadata: {}, contentHash: `d${d0 + i}` };
+        return {
+          domain: 'distractors',
+          filePath: `distractor/${d0 + i}.md`,
+          title: `Note ${d0 + i}`,
+          content,
+          keywords: [],
+          metadata: {},
+          contentHash: `d${d0 + i}`,
+        };
       });
       const results = await knowledge.upsertMany(asTenantId(tenant.id), batch);
       for (const r of results) {
@@ -116,7 +141,9 @@ async function main(): Promise<void> {
       client.release();
     }
     const indexSeconds = (performance.now() - t1) / 1000;
-    console.log(`\n${counted[0].n} chunks in the tenant; distractors loaded in ${loadSeconds.toFixed(0)} s (${(loaded / loadSeconds).toFixed(0)} chunks/s, HNSW index dropped), HNSW build ${indexSeconds.toFixed(0)} s`);
+    console.log(
+      `\n${counted[0].n} chunks in the tenant; distractors loaded in ${loadSeconds.toFixed(0)} s (${(loaded / loadSeconds).toFixed(0)} chunks/s, HNSW index dropped), HNSW build ${indexSeconds.toFixed(0)} s`,
+    );
 
     const after = await hitAt5(base, tenant.apiKeys.client, set);
     console.log(`hit@5 ${after.toFixed(1)} with distractors (drop ${(before - after).toFixed(1)} points, bar <= 3)`);
@@ -141,7 +168,14 @@ async function main(): Promise<void> {
     writeFileSync(queriesFile, JSON.stringify(set.questions.map((q) => q.text)));
     const load = await new Promise<{ lookup: Record<string, number>; health: Record<string, number> }>((resolve, reject) => {
       const child = spawn(process.execPath, ['--import', './bench/support/register.mjs', 'bench/retrieval/load-client.ts'], {
-        env: { ...process.env, TARGET_URL: base, CLIENT_KEY: tenant.apiKeys.client, QUERIES_FILE: queriesFile, CONCURRENCY: String(concurrency), SECONDS: String(seconds) },
+        env: {
+          ...process.env,
+          TARGET_URL: base,
+          CLIENT_KEY: tenant.apiKeys.client,
+          QUERIES_FILE: queriesFile,
+          CONCURRENCY: String(concurrency),
+          SECONDS: String(seconds),
+        },
         stdio: ['ignore', 'pipe', 'inherit'],
       });
       let out = '';
@@ -149,8 +183,25 @@ async function main(): Promise<void> {
       child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out.trim().split('\n').pop() as string)) : reject(new Error(`load client exited ${code}`))));
     });
     const l = load.lookup;
-    console.log(`lookup at ${concurrency} connections: ${l.rps.toFixed(0)} req/s, p50 ${l.p50.toFixed(1)} ms, p95 ${l.p95.toFixed(1)} ms, p99 ${l.p99.toFixed(1)} ms, errors ${l.errors} (bar p95 <= 30 ms); GET /health same run: ${load.health.rps.toFixed(0)} req/s, p95 ${load.health.p95.toFixed(1)} ms`);
-    const result = { benchmark: 'retrieval-lookup', db: kind, set: set.name, chunks: Number(counted[0].n), distractorChunks: loaded, hitAt5Before: before, hitAt5After: after, recallAt5, loadSeconds, indexSeconds, concurrency, seconds, load, node: process.version };
+    console.log(
+      `lookup at ${concurrency} connections: ${l.rps.toFixed(0)} req/s, p50 ${l.p50.toFixed(1)} ms, p95 ${l.p95.toFixed(1)} ms, p99 ${l.p99.toFixed(1)} ms, errors ${l.errors} (bar p95 <= 30 ms); GET /health same run: ${load.health.rps.toFixed(0)} req/s, p95 ${load.health.p95.toFixed(1)} ms`,
+    );
+    const result = {
+      benchmark: 'retrieval-lookup',
+      db: kind,
+      set: set.name,
+      chunks: Number(counted[0].n),
+      distractorChunks: loaded,
+      hitAt5Before: before,
+      hitAt5After: after,
+      recallAt5,
+      loadSeconds,
+      indexSeconds,
+      concurrency,
+      seconds,
+      load,
+      node: process.version,
+    };
     console.log(`written ${writeResult(`retrieval-lookup-${kind}`, result)}`);
   } finally {
     await pool.end();

@@ -61,14 +61,30 @@ export function stackFaq(): FaqSet | null {
   const questions: FaqQuestion[] = [];
   data.threads.forEach((t, i) => {
     const answerable = i % 5 !== 4;
-    if (answerable) documents.push({ filePath: `stackfaq/${t.id}.md`, title: t.question, content: `${t.question}\n\n${t.answers.join('\n\n')}`, domain: 'webapps', label: t.id });
+    if (answerable)
+      documents.push({
+        filePath: `stackfaq/${t.id}.md`,
+        title: t.question,
+        content: `${t.question}\n\n${t.answers.join('\n\n')}`,
+        domain: 'webapps',
+        label: t.id,
+      });
     t.queries.forEach((q, k) => questions.push({ text: q, label: t.id, answerable, split: k % 2 === 0 ? 'fit' : 'test' }));
   });
   return { name: 'stackfaq', language: 'en', source: 'StackFAQ (Karan & Šnajder 2018), StackExchange webapps threads, CC BY-SA', documents, questions };
 }
 
 /** An intent set as an FAQ: `perDoc` training examples per entry, up to `docsPerIntent` entries per intent. */
-function intentFaq(name: string, language: 'en' | 'zh', source: string, train: { text: string; intent: string }[], test: { text: string; intent: string }[], docsPerIntent: number, perDoc: number, maxQuestions: number): FaqSet {
+function intentFaq(
+  name: string,
+  language: 'en' | 'zh',
+  source: string,
+  train: { text: string; intent: string }[],
+  test: { text: string; intent: string }[],
+  docsPerIntent: number,
+  perDoc: number,
+  maxQuestions: number,
+): FaqSet {
   const random = rng(7);
   const byIntent = new Map<string, string[]>();
   for (const e of train) byIntent.set(e.intent, [...(byIntent.get(e.intent) ?? []), e.text]);
@@ -102,12 +118,30 @@ function intentFaq(name: string, language: 'en' | 'zh', source: string, train: {
 
 export function banking77Faq(maxQuestions = 800): FaqSet {
   const dir = path.join(SHARED, 'banking77');
-  return intentFaq('banking77-faq', 'en', 'BANKING77 (Casanueva et al. 2020), CC BY 4.0, via ../shared/datasets', readJsonl(path.join(dir, 'train.jsonl')), readJsonl(path.join(dir, 'test.jsonl')), 2, 8, maxQuestions);
+  return intentFaq(
+    'banking77-faq',
+    'en',
+    'BANKING77 (Casanueva et al. 2020), CC BY 4.0, via ../shared/datasets',
+    readJsonl(path.join(dir, 'train.jsonl')),
+    readJsonl(path.join(dir, 'test.jsonl')),
+    2,
+    8,
+    maxQuestions,
+  );
 }
 
 export function smp2017Faq(maxQuestions = 800): FaqSet {
   const dir = path.join(SHARED, 'smp2017');
-  return intentFaq('smp2017-faq', 'zh', 'SMP2017-ECDT (Zhang et al. 2017), research use, via ../shared/datasets', readJsonl(path.join(dir, 'smp2017_train.jsonl')), readJsonl(path.join(dir, 'smp2017_test.jsonl')), 3, 6, maxQuestions);
+  return intentFaq(
+    'smp2017-faq',
+    'zh',
+    'SMP2017-ECDT (Zhang et al. 2017), research use, via ../shared/datasets',
+    readJsonl(path.join(dir, 'smp2017_train.jsonl')),
+    readJsonl(path.join(dir, 'smp2017_test.jsonl')),
+    3,
+    6,
+    maxQuestions,
+  );
 }
 
 /** The demo knowledge base (Chinese and English, with keywords) and its labelled questions. */
@@ -116,8 +150,20 @@ export function demoKb(): FaqSet {
     name: 'demo-kb',
     language: 'zh',
     source: "Arbiter's demo knowledge base (libs/retrieval/src/demo-knowledge.ts) with bench/retrieval/demo-labels.ts, our own content",
-    documents: DEMO_KNOWLEDGE.map((d) => ({ filePath: d.filePath, title: d.title, content: d.content, domain: d.domain, label: d.filePath, keywords: [...d.keywords] })),
-    questions: DEMO_LABELS.map((l, i) => ({ text: l.q, label: l.path ?? `absent-${i}`, answerable: l.path !== null, split: i % 2 === 0 ? ('fit' as const) : ('test' as const) })),
+    documents: DEMO_KNOWLEDGE.map((d) => ({
+      filePath: d.filePath,
+      title: d.title,
+      content: d.content,
+      domain: d.domain,
+      label: d.filePath,
+      keywords: [...d.keywords],
+    })),
+    questions: DEMO_LABELS.map((l, i) => ({
+      text: l.q,
+      label: l.path ?? `absent-${i}`,
+      answerable: l.path !== null,
+      split: i % 2 === 0 ? ('fit' as const) : ('test' as const),
+    })),
   };
 }
 

@@ -35,7 +35,18 @@ interface SetReport {
   answerableTest: number;
   unanswerableTest: number;
   ingestSeconds: number;
-  arbiter: { hitAt1: number; hitAt5: number; mrrAt10: number; rightInsufficient: number; absentInsufficient: number; wrongAnswered: number; wrongStrong: number; levels: Record<string, number>; lookupP50Ms: number; lookupP95Ms: number };
+  arbiter: {
+    hitAt1: number;
+    hitAt5: number;
+    mrrAt10: number;
+    rightInsufficient: number;
+    absentInsufficient: number;
+    wrongAnswered: number;
+    wrongStrong: number;
+    levels: Record<string, number>;
+    lookupP50Ms: number;
+    lookupP95Ms: number;
+  };
   bm25: { hitAt1: number; hitAt5: number; mrrAt10: number };
   chat?: { answeredRight: number; answeredWrong: number; refused: number; absentRefused: number };
 }
@@ -63,7 +74,11 @@ function bm25Baseline(set: FaqSet): (q: string) => string[] {
     searchOptions: { boost: { title: 2 }, ...(tokenize ? { tokenize } : {}) },
   });
   mini.addAll(set.documents.map((d) => ({ id: d.filePath, title: d.title, content: d.content })));
-  return (q) => mini.search(q).slice(0, 10).map((r) => labelOf.get(String(r.id)) as string);
+  return (q) =>
+    mini
+      .search(q)
+      .slice(0, 10)
+      .map((r) => labelOf.get(String(r.id)) as string);
 }
 
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
@@ -73,7 +88,15 @@ async function main(): Promise<void> {
   const sets = allSets().filter((s) => !only || only.includes(s.name));
   const target = await createTarget(benchDb(), 20);
   const app = await createApp({
-    env: { NODE_ENV: 'production', DATABASE_URL: target.url, ADMIN_TOKEN: ADMIN, JOBS_ENABLED: 'false', SEED_DEMO: 'false', DB_POOL_MAX: '8', SWAGGER_ENABLED: 'false' },
+    env: {
+      NODE_ENV: 'production',
+      DATABASE_URL: target.url,
+      ADMIN_TOKEN: ADMIN,
+      JOBS_ENABLED: 'false',
+      SEED_DEMO: 'false',
+      DB_POOL_MAX: '8',
+      SWAGGER_ENABLED: 'false',
+    },
     logLevel: 'error',
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
@@ -82,13 +105,23 @@ async function main(): Promise<void> {
   const fitLookups: (LabelledLookup & { set: string })[] = [];
   try {
     for (const set of sets) {
-      const created = await fetch(`${base}/admin/tenants`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: `bench-${set.name}` }) });
+      const created = await fetch(`${base}/admin/tenants`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: `bench-${set.name}` }),
+      });
       const tenant = (await created.json()) as { id: string; apiKeys: { client: string; operator: string } };
       const labelOf = new Map(set.documents.map((d) => [d.filePath, d.label]));
       const t0 = performance.now();
       for (let i = 0; i < set.documents.length; i += 500) {
-        const batch = set.documents.slice(i, i + 500).map(({ filePath, title, content, domain, keywords }) => ({ filePath, title, content, domain, ...(keywords ? { keywords } : {}) }));
-        const res = await fetch(`${base}/admin/knowledge/documents/bulk`, { method: 'POST', headers: { 'x-api-key': tenant.apiKeys.operator, 'content-type': 'application/json' }, body: JSON.stringify(batch) });
+        const batch = set.documents
+          .slice(i, i + 500)
+          .map(({ filePath, title, content, domain, keywords }) => ({ filePath, title, content, domain, ...(keywords ? { keywords } : {}) }));
+        const res = await fetch(`${base}/admin/knowledge/documents/bulk`, {
+          method: 'POST',
+          headers: { 'x-api-key': tenant.apiKeys.operator, 'content-type': 'application/json' },
+          body: JSON.stringify(batch),
+        });
         const body = (await res.json()) as { summary: { failed: number } };
         if (res.status !== 200 || body.summary.failed) throw new Error(`bulk import failed: ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
       }
@@ -123,7 +156,11 @@ async function main(): Promise<void> {
       let absentInsufficient = 0;
       for (const q of test) {
         const l0 = performance.now();
-        const res = await fetch(`${base}/ai/knowledge/lookup`, { method: 'POST', headers: { 'x-api-key': tenant.apiKeys.client, 'content-type': 'application/json' }, body: JSON.stringify({ sessionId: `bench-${randomUUID()}`, query: q.text, topK: 10 }) });
+        const res = await fetch(`${base}/ai/knowledge/lookup`, {
+          method: 'POST',
+          headers: { 'x-api-key': tenant.apiKeys.client, 'content-type': 'application/json' },
+          body: JSON.stringify({ sessionId: `bench-${randomUUID()}`, query: q.text, topK: 10 }),
+        });
         const body = (await res.json()) as { results: { filePath: string }[]; relevanceLevel: string; completenessHint: string | null };
         latencies.push(performance.now() - l0);
         if (res.status !== 200) throw new Error(`lookup ${res.status}: ${JSON.stringify(body)}`);
@@ -175,7 +212,11 @@ async function main(): Promise<void> {
         let refused = 0;
         let absentRefused = 0;
         for (const q of test) {
-          const res = await fetch(`${base}/ai/chat`, { method: 'POST', headers: { 'x-api-key': tenant.apiKeys.client, 'content-type': 'application/json' }, body: JSON.stringify({ message: q.text }) });
+          const res = await fetch(`${base}/ai/chat`, {
+            method: 'POST',
+            headers: { 'x-api-key': tenant.apiKeys.client, 'content-type': 'application/json' },
+            body: JSON.stringify({ message: q.text }),
+          });
           const body = (await res.json()) as { references: { filePath: string }[]; shouldTransfer: boolean };
           if (res.status !== 200) throw new Error(`chat ${res.status}: ${JSON.stringify(body)}`);
           const answered = body.references.length > 0;
@@ -185,7 +226,12 @@ async function main(): Promise<void> {
           } else if (body.references.some((r) => labelOf.get(r.filePath) === q.label)) answeredRight++;
           else answeredWrong++;
         }
-        report.chat = { answeredRight: share(answeredRight, test.length), answeredWrong: share(answeredWrong, test.length), refused: share(refused, test.length), absentRefused: share(absentRefused, absent) };
+        report.chat = {
+          answeredRight: share(answeredRight, test.length),
+          answeredWrong: share(answeredWrong, test.length),
+          refused: share(refused, test.length),
+          absentRefused: share(absentRefused, absent),
+        };
       }
       reports.push(report);
       const a = report.arbiter;
@@ -194,7 +240,9 @@ async function main(): Promise<void> {
           `  arbiter hit@1 ${a.hitAt1.toFixed(1)} hit@5 ${a.hitAt5.toFixed(1)} MRR@10 ${a.mrrAt10.toFixed(3)} | BM25 (MiniSearch) hit@1 ${report.bm25.hitAt1.toFixed(1)} hit@5 ${report.bm25.hitAt5.toFixed(1)} MRR@10 ${report.bm25.mrrAt10.toFixed(3)}\n` +
           `  grading: right top-1 INSUFFICIENT ${a.rightInsufficient.toFixed(1)} % (<= 15), unanswerable INSUFFICIENT ${a.absentInsufficient.toFixed(1)} % (>= 70), wrong top-1 graded PRECISE/HIGHLY_RELEVANT ${a.wrongStrong.toFixed(1)} % (<= 10), wrong top-1 not INSUFFICIENT ${a.wrongAnswered.toFixed(1)} %\n` +
           `  levels ${JSON.stringify(levels)}; lookup p50 ${a.lookupP50Ms.toFixed(1)} ms p95 ${a.lookupP95Ms.toFixed(1)} ms (sequential)` +
-          (report.chat ? `\n  chat: answered with the right document ${report.chat.answeredRight.toFixed(1)} %, answered wrongly ${report.chat.answeredWrong.toFixed(1)} %, refused ${report.chat.refused.toFixed(1)} % (unanswerable refused ${report.chat.absentRefused.toFixed(1)} %)` : ''),
+          (report.chat
+            ? `\n  chat: answered with the right document ${report.chat.answeredRight.toFixed(1)} %, answered wrongly ${report.chat.answeredWrong.toFixed(1)} %, refused ${report.chat.refused.toFixed(1)} % (unanswerable refused ${report.chat.absentRefused.toFixed(1)} %)`
+            : ''),
       );
     }
     if (fitMode) {
@@ -203,14 +251,27 @@ async function main(): Promise<void> {
       const demoWeight = demo ? (0.25 * (fitLookups.length - demo)) / demo : 1;
       for (const l of fitLookups) if (l.set === 'demo-kb') l.weight = demoWeight;
       const fit = fitCalibration(fitLookups);
-      const m = evaluateGrading(fitLookups.map((l) => ({ ...l, answerable: l.candidates.some((c) => c.right) })), fit.calibration);
+      const m = evaluateGrading(
+        fitLookups.map((l) => ({ ...l, answerable: l.candidates.some((c) => c.right) })),
+        fit.calibration,
+      );
       console.log(`fitted on ${fitLookups.length} lookups (${fit.samples} candidates): ${JSON.stringify(m)}`);
       for (const set of sets) {
         const mine = fitLookups.filter((l) => l.set === set.name).map((l) => ({ ...l, answerable: l.candidates.some((c) => c.right) }));
         const own = fitCalibration(mine);
-        console.log(`  ${set.name}: shared fit ${JSON.stringify(evaluateGrading(mine, fit.calibration))}\n  ${set.name}: own fit    ${JSON.stringify(evaluateGrading(mine, own.calibration))}`);
+        console.log(
+          `  ${set.name}: shared fit ${JSON.stringify(evaluateGrading(mine, fit.calibration))}\n  ${set.name}: own fit    ${JSON.stringify(evaluateGrading(mine, own.calibration))}`,
+        );
       }
-      console.log(JSON.stringify({ weights: fit.calibration.weights.map((w) => Math.round(w * 10000) / 10000), cuts: { reference: Math.round(fit.calibration.cuts.reference * 10000) / 10000, highlyRelevant: Math.round(fit.calibration.cuts.highlyRelevant * 10000) / 10000 } }));
+      console.log(
+        JSON.stringify({
+          weights: fit.calibration.weights.map((w) => Math.round(w * 10000) / 10000),
+          cuts: {
+            reference: Math.round(fit.calibration.cuts.reference * 10000) / 10000,
+            highlyRelevant: Math.round(fit.calibration.cuts.highlyRelevant * 10000) / 10000,
+          },
+        }),
+      );
     } else {
       console.log(`results: ${writeResult('retrieval-quality', { db: target.kind, reports })}`);
     }

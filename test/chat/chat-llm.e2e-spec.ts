@@ -4,7 +4,14 @@ import { FakeOpenAiServer, type FakeChatReply, type FakeChatRequestBody } from '
 import { createTestApp, type TestApp, type TestTenant } from '../support/test-app.js';
 
 const RULES = [
-  { intent: 'fault', description: '故障报警排查', keywords: ['报警', 'alarm'], semanticExamples: ['机械臂报警了怎么办', 'the arm shows an alarm'], action: 'knowledge', priority: 10 },
+  {
+    intent: 'fault',
+    description: '故障报警排查',
+    keywords: ['报警', 'alarm'],
+    semanticExamples: ['机械臂报警了怎么办', 'the arm shows an alarm'],
+    action: 'knowledge',
+    priority: 10,
+  },
   { intent: 'greeting', description: '打招呼', keywords: ['你好'], semanticExamples: ['你好'], action: 'answer', reply: '您好！' },
 ];
 
@@ -26,7 +33,14 @@ interface ChatTrace {
   policy?: { action: string };
   confidence: { source: string; score: number };
   lookups: { query: string; relevanceLevel: string }[];
-  agent?: { ok: boolean; stepCount: number; toolCallCount: number; steps: { step: number; toolCalls: { name: string; ok: boolean }[]; final: boolean }[]; errorCode?: string; totalTokens: number };
+  agent?: {
+    ok: boolean;
+    stepCount: number;
+    toolCallCount: number;
+    steps: { step: number; toolCalls: { name: string; ok: boolean }[]; final: boolean }[];
+    errorCode?: string;
+    totalTokens: number;
+  };
   fallback?: { reason: string; error?: string };
 }
 
@@ -44,28 +58,49 @@ describe('POST /ai/chat with an LLM agent (e2e, fake OpenAI server)', () => {
     return res.json<ChatBody>();
   };
   const session = async (id: string) =>
-    (await t.db.pool.query<{ status: string; step_count: number; tool_call_count: number; knowledge_searched: boolean; route_trace: { chat: ChatTrace } }>(
-      'SELECT status, step_count, tool_call_count, knowledge_searched, route_trace FROM diagnosis_session WHERE id = $1',
-      [id],
-    )).rows[0]!;
+    (
+      await t.db.pool.query<{ status: string; step_count: number; tool_call_count: number; knowledge_searched: boolean; route_trace: { chat: ChatTrace } }>(
+        'SELECT status, step_count, tool_call_count, knowledge_searched, route_trace FROM diagnosis_session WHERE id = $1',
+        [id],
+      )
+    ).rows[0]!;
   const invocations = async (id: string) =>
-    (await t.db.pool.query<{ tool_name: string; status: string; arguments: { query: string }; relevance_level: string }>(
-      'SELECT tool_name, status, arguments, relevance_level FROM tool_invocation WHERE session_id = $1 ORDER BY created_at',
-      [id],
-    )).rows;
+    (
+      await t.db.pool.query<{ tool_name: string; status: string; arguments: { query: string }; relevance_level: string }>(
+        'SELECT tool_name, status, arguments, relevance_level FROM tool_invocation WHERE session_id = $1 ORDER BY created_at',
+        [id],
+      )
+    ).rows;
   const agentRequests = () => fake.chatRequests().filter(isAgentRequest);
 
   beforeAll(async () => {
     const url = await fake.start();
-    t = await createTestApp({ LLM_PROVIDER: 'openai', LLM_BASE_URL: url, LLM_API_KEY: 'test-key', LLM_MODEL: 'fake-model', LLM_TIMEOUT_MS: '1500', CHAT_MAX_STEPS: '4' });
+    t = await createTestApp({
+      LLM_PROVIDER: 'openai',
+      LLM_BASE_URL: url,
+      LLM_API_KEY: 'test-key',
+      LLM_MODEL: 'fake-model',
+      LLM_TIMEOUT_MS: '1500',
+      CHAT_MAX_STEPS: '4',
+    });
     acme = await t.createTenant('chat-llm-acme');
     for (const rule of RULES) {
       const res = await t.request({ method: 'POST', url: '/admin/intent-rules', headers: { 'x-api-key': acme.operatorKey }, payload: rule });
       expect(res.statusCode).toBe(201);
     }
-    const cfg = await t.request({ method: 'PUT', url: '/admin/intent-config', headers: { 'x-api-key': acme.operatorKey }, payload: { llmJudgeEnabled: false } });
+    const cfg = await t.request({
+      method: 'PUT',
+      url: '/admin/intent-config',
+      headers: { 'x-api-key': acme.operatorKey },
+      payload: { llmJudgeEnabled: false },
+    });
     expect(cfg.statusCode).toBe(200);
-    const bulk = await t.request({ method: 'POST', url: '/admin/knowledge/documents/bulk', headers: { 'x-api-key': acme.operatorKey }, payload: DEMO_KNOWLEDGE as unknown as Record<string, unknown>[] });
+    const bulk = await t.request({
+      method: 'POST',
+      url: '/admin/knowledge/documents/bulk',
+      headers: { 'x-api-key': acme.operatorKey },
+      payload: DEMO_KNOWLEDGE as unknown as Record<string, unknown>[],
+    });
     expect(bulk.statusCode).toBe(200);
   }, 240_000);
 
@@ -73,7 +108,11 @@ describe('POST /ai/chat with an LLM agent (e2e, fake OpenAI server)', () => {
     fake.reset();
     script = [];
     // The agent's calls follow the script; anything else (e.g. a self-evaluation) gets a valid JSON verdict.
-    fake.setChatHandler((body) => (isAgentRequest(body) ? (script.shift() ?? { kind: 'content', content: 'unscripted' }) : { kind: 'content', content: '{"confidence": 80, "reasoning": "grounded"}' }));
+    fake.setChatHandler((body) =>
+      isAgentRequest(body)
+        ? (script.shift() ?? { kind: 'content', content: 'unscripted' })
+        : { kind: 'content', content: '{"confidence": 80, "reasoning": "grounded"}' },
+    );
   });
 
   afterAll(async () => {
@@ -98,7 +137,11 @@ describe('POST /ai/chat with an LLM agent (e2e, fake OpenAI server)', () => {
     expect(row).toMatchObject({ status: 'SUCCESS', step_count: 3, tool_call_count: 2, knowledge_searched: true });
     const chatTrace = row.route_trace.chat;
     expect(chatTrace).toMatchObject({ mode: 'llm', confidence: { source: 'retrieval' }, agent: { ok: true, stepCount: 3, toolCallCount: 2 } });
-    expect(chatTrace.agent!.steps.map((s) => [s.step, s.toolCalls.length, s.final])).toEqual([[1, 1, false], [2, 1, false], [3, 0, true]]);
+    expect(chatTrace.agent!.steps.map((s) => [s.step, s.toolCalls.length, s.final])).toEqual([
+      [1, 1, false],
+      [2, 1, false],
+      [3, 0, true],
+    ]);
     expect(chatTrace.agent!.totalTokens).toBeGreaterThan(0);
     expect(chatTrace.events).toHaveLength(1);
     expect(chatTrace.events[0]).toMatch(/-confidence$/);
@@ -120,11 +163,20 @@ describe('POST /ai/chat with an LLM agent (e2e, fake OpenAI server)', () => {
     expect(reqs[0]!.messages![1]).toMatchObject({ role: 'user', content: '机械臂 E201 和 E202 同时报警怎么办？' });
     const toolMessages = reqs[2]!.messages!.filter((m) => m.role === 'tool');
     expect(toolMessages).toHaveLength(2);
-    expect(JSON.parse(String(toolMessages[0]!.content))).toMatchObject({ relevanceLevel: 'PRECISE', results: expect.arrayContaining([expect.objectContaining({ filePath: E201 })]) });
+    expect(JSON.parse(String(toolMessages[0]!.content))).toMatchObject({
+      relevanceLevel: 'PRECISE',
+      results: expect.arrayContaining([expect.objectContaining({ filePath: E201 })]),
+    });
     expect(reqs[0]!.tool_choice).not.toBe('none');
 
     const view = await t.request({ method: 'GET', url: `/api/sessions/${body.sessionId}`, headers: { 'x-api-key': acme.clientKey } });
-    expect(view.json()).toMatchObject({ status: 'SUCCESS', stepCount: 3, toolCallCount: 2, knowledgeSearched: true, coverage: { verdict: 'covered', reasonCode: 'covered_has_references' } });
+    expect(view.json()).toMatchObject({
+      status: 'SUCCESS',
+      stepCount: 3,
+      toolCallCount: 2,
+      knowledgeSearched: true,
+      coverage: { verdict: 'covered', reasonCode: 'covered_has_references' },
+    });
   });
 
   it('stops at CHAT_MAX_STEPS: the last step may not call tools', async () => {
@@ -163,7 +215,10 @@ describe('POST /ai/chat with an LLM agent (e2e, fake OpenAI server)', () => {
   });
 
   it('falls back on an LLM error after a lookup, reusing what was found instead of searching again', async () => {
-    script = [{ kind: 'tool_calls', toolCalls: [{ name: 'lookup_knowledge', args: { query: 'E202 编码器' } }] }, { kind: 'error', status: 500, message: 'upstream exploded' }];
+    script = [
+      { kind: 'tool_calls', toolCalls: [{ name: 'lookup_knowledge', args: { query: 'E202 编码器' } }] },
+      { kind: 'error', status: 500, message: 'upstream exploded' },
+    ];
     const body = await chat({ message: 'E202 报警了' });
     expect(body.references[0]).toMatchObject({ filePath: E202 });
     const row = await session(body.sessionId);

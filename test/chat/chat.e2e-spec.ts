@@ -5,10 +5,40 @@ import { createTestApp, type TestApp, type TestTenant } from '../support/test-ap
 
 /** Deterministic rules (keyword hits → `rule_high_confidence`) so each branch is reached on purpose. */
 const RULES = [
-  { intent: 'greeting', description: '打招呼 / greetings', keywords: ['你好', 'hello'], semanticExamples: ['你好', 'hello there'], action: 'answer', reply: '您好，我是 Arbiter 演示助手。', priority: 1 },
-  { intent: 'human_agent', description: '转人工 / human agent', keywords: ['转人工', 'human agent'], semanticExamples: ['我要找人工客服', 'let me talk to a person'], action: 'transfer', priority: 20 },
-  { intent: 'fault', description: '故障报警排查 / alarms and faults', keywords: ['报警', 'alarm'], semanticExamples: ['机械臂报警了怎么办', 'the arm shows an alarm'], action: 'knowledge', confidenceProfile: 'search', priority: 10 },
-  { intent: 'firmware', description: '固件升级 / firmware upgrade', keywords: ['固件', 'firmware'], semanticExamples: ['怎么升级固件', 'how to upgrade the firmware'], action: 'knowledge', priority: 10 },
+  {
+    intent: 'greeting',
+    description: '打招呼 / greetings',
+    keywords: ['你好', 'hello'],
+    semanticExamples: ['你好', 'hello there'],
+    action: 'answer',
+    reply: '您好，我是 Arbiter 演示助手。',
+    priority: 1,
+  },
+  {
+    intent: 'human_agent',
+    description: '转人工 / human agent',
+    keywords: ['转人工', 'human agent'],
+    semanticExamples: ['我要找人工客服', 'let me talk to a person'],
+    action: 'transfer',
+    priority: 20,
+  },
+  {
+    intent: 'fault',
+    description: '故障报警排查 / alarms and faults',
+    keywords: ['报警', 'alarm'],
+    semanticExamples: ['机械臂报警了怎么办', 'the arm shows an alarm'],
+    action: 'knowledge',
+    confidenceProfile: 'search',
+    priority: 10,
+  },
+  {
+    intent: 'firmware',
+    description: '固件升级 / firmware upgrade',
+    keywords: ['固件', 'firmware'],
+    semanticExamples: ['怎么升级固件', 'how to upgrade the firmware'],
+    action: 'knowledge',
+    priority: 10,
+  },
 ];
 
 interface ChatBody {
@@ -54,7 +84,14 @@ interface ChatTraceRow {
       events: string[];
       policy?: { action: string; reason: string; shouldTransfer: boolean };
       confidence: { source: string; score: number };
-      lookups: { relevanceLevel: string; completenessHint: string | null; dedupReason: string | null; resultFilePaths: string[]; alreadyCitedFilePaths: string[]; confidence: { score: number } }[];
+      lookups: {
+        relevanceLevel: string;
+        completenessHint: string | null;
+        dedupReason: string | null;
+        resultFilePaths: string[];
+        alreadyCitedFilePaths: string[];
+        confidence: { score: number };
+      }[];
       carriedReferences?: string[];
     };
   };
@@ -83,12 +120,22 @@ describe('POST /ai/chat offline (e2e)', () => {
     expect(res.statusCode).toBe(200);
     return res.json<SessionViewBody>();
   };
-  const trace = async (sessionId: string) => (await t.db.pool.query<ChatTraceRow>('SELECT route_trace, status, error FROM diagnosis_session WHERE id = $1', [sessionId])).rows[0]!;
+  const trace = async (sessionId: string) =>
+    (await t.db.pool.query<ChatTraceRow>('SELECT route_trace, status, error FROM diagnosis_session WHERE id = $1', [sessionId])).rows[0]!;
   const invocations = async (sessionId: string) =>
-    (await t.db.pool.query<{ tool_name: string; status: string; relevance_level: string | null; dedup_reason: string | null; retrieval_details: { result_file_paths: string[] } | null; arguments: Record<string, unknown> }>(
-      'SELECT tool_name, status, relevance_level, dedup_reason, retrieval_details, arguments FROM tool_invocation WHERE session_id = $1 ORDER BY created_at',
-      [sessionId],
-    )).rows;
+    (
+      await t.db.pool.query<{
+        tool_name: string;
+        status: string;
+        relevance_level: string | null;
+        dedup_reason: string | null;
+        retrieval_details: { result_file_paths: string[] } | null;
+        arguments: Record<string, unknown>;
+      }>(
+        'SELECT tool_name, status, relevance_level, dedup_reason, retrieval_details, arguments FROM tool_invocation WHERE session_id = $1 ORDER BY created_at',
+        [sessionId],
+      )
+    ).rows;
   const count = async (table: string) => (await t.db.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`)).rows[0]!.n;
 
   const seed = async (tenant: TestTenant) => {
@@ -96,7 +143,12 @@ describe('POST /ai/chat offline (e2e)', () => {
       const res = await t.request({ method: 'POST', url: '/admin/intent-rules', headers: { 'x-api-key': tenant.operatorKey }, payload: rule });
       expect([res.statusCode, res.body.slice(0, 200)]).toEqual([201, expect.any(String)]);
     }
-    const bulk = await t.request({ method: 'POST', url: '/admin/knowledge/documents/bulk', headers: { 'x-api-key': tenant.operatorKey }, payload: DEMO_KNOWLEDGE as unknown as Record<string, unknown>[] });
+    const bulk = await t.request({
+      method: 'POST',
+      url: '/admin/knowledge/documents/bulk',
+      headers: { 'x-api-key': tenant.operatorKey },
+      payload: DEMO_KNOWLEDGE as unknown as Record<string, unknown>[],
+    });
     expect(bulk.statusCode).toBe(200);
     expect(bulk.json<{ summary: { created: number } }>().summary.created).toBe(DEMO_KNOWLEDGE.length);
   };
@@ -109,7 +161,12 @@ describe('POST /ai/chat offline (e2e)', () => {
     await seed(acme);
     await seed(picky);
     // A tenant whose router asks for clarification below 0.99: every non-certain routing clarifies.
-    const cfg = await t.request({ method: 'PUT', url: '/admin/intent-config', headers: { 'x-api-key': picky.operatorKey }, payload: { clarifyThreshold: 0.99, minTriggerThreshold: 0.01, llmJudgeEnabled: false } });
+    const cfg = await t.request({
+      method: 'PUT',
+      url: '/admin/intent-config',
+      headers: { 'x-api-key': picky.operatorKey },
+      payload: { clarifyThreshold: 0.99, minTriggerThreshold: 0.01, llmJudgeEnabled: false },
+    });
     expect([cfg.statusCode, cfg.body.slice(0, 200)]).toEqual([200, expect.any(String)]);
   }, 240_000);
 
@@ -124,10 +181,24 @@ describe('POST /ai/chat offline (e2e)', () => {
     expect(body.confidence).toBeCloseTo(row.route_trace.finalConfidence, 6);
     expect(body.routingConfidence).toBeCloseTo(row.route_trace.finalConfidence, 6);
     expect(body.retrievalConfidence).toBeNull();
-    expect(row.route_trace).toMatchObject({ finalIntent: 'greeting', decisionReason: 'rule_high_confidence', fusion: { decisionReason: 'rule_high_confidence' }, chat: { branch: 'rule_answer', confidence: { source: 'routing' }, lookups: [] } });
+    expect(row.route_trace).toMatchObject({
+      finalIntent: 'greeting',
+      decisionReason: 'rule_high_confidence',
+      fusion: { decisionReason: 'rule_high_confidence' },
+      chat: { branch: 'rule_answer', confidence: { source: 'routing' }, lookups: [] },
+    });
     expect(await invocations(body.sessionId)).toEqual([]);
     const v = await view(acme, body.sessionId);
-    expect(v).toMatchObject({ status: 'SUCCESS', intent: 'greeting', answer: body.reply, knowledgeSearched: false, toolCallCount: 0, references: [], selfEvaluation: { source: 'rule' }, coverage: { verdict: 'covered', reasonCode: 'covered_non_knowledge_response' } });
+    expect(v).toMatchObject({
+      status: 'SUCCESS',
+      intent: 'greeting',
+      answer: body.reply,
+      knowledgeSearched: false,
+      toolCallCount: 0,
+      references: [],
+      selfEvaluation: { source: 'rule' },
+      coverage: { verdict: 'covered', reasonCode: 'covered_non_knowledge_response' },
+    });
     expect(body.answerConfidence).toBeCloseTo(v.selfEvaluation!.confidence / 100, 6);
   });
 
@@ -183,7 +254,15 @@ describe('POST /ai/chat offline (e2e)', () => {
     expect(inv).toEqual([expect.objectContaining({ tool_name: 'lookup_knowledge', status: 'SUCCESS', relevance_level: 'PRECISE', dedup_reason: null })]);
     expect(inv[0]!.retrieval_details!.result_file_paths).toContain(E201);
     const v = await view(acme, body.sessionId);
-    expect(v).toMatchObject({ status: 'SUCCESS', intent: 'fault', answer: body.reply, knowledgeSearched: true, stepCount: 1, toolCallCount: 1, coverage: { verdict: 'covered', reasonCode: 'covered_has_references' } });
+    expect(v).toMatchObject({
+      status: 'SUCCESS',
+      intent: 'fault',
+      answer: body.reply,
+      knowledgeSearched: true,
+      stepCount: 1,
+      toolCallCount: 1,
+      coverage: { verdict: 'covered', reasonCode: 'covered_has_references' },
+    });
     expect(v.references).toEqual(body.references.map((r) => expect.objectContaining({ filePath: r.filePath, title: r.title, score: r.similarity })));
     expect(v.selfEvaluation).toMatchObject({ source: 'rule' });
     expect(body.answerConfidence).toBeCloseTo(v.selfEvaluation!.confidence / 100, 6);
@@ -206,7 +285,13 @@ describe('POST /ai/chat offline (e2e)', () => {
     expect(body.routingConfidence).toBeGreaterThan(0);
     expect(body.retrievalConfidence).toBeCloseTo(row.route_trace.chat.lookups[0]!.confidence.score, 6);
     const v = await view(acme, body.sessionId);
-    expect(v).toMatchObject({ status: 'SUCCESS', knowledgeSearched: true, toolCallCount: 1, references: [], coverage: { verdict: 'uncovered', reasonCode: 'uncovered_explicit_no_answer' } });
+    expect(v).toMatchObject({
+      status: 'SUCCESS',
+      knowledgeSearched: true,
+      toolCallCount: 1,
+      references: [],
+      coverage: { verdict: 'uncovered', reasonCode: 'uncovered_explicit_no_answer' },
+    });
   });
 
   it('continues a conversation: the action memory never gives the same document twice', async () => {
@@ -221,7 +306,13 @@ describe('POST /ai/chat offline (e2e)', () => {
     const inv2 = await invocations(second.sessionId);
     // Two codes in one message: the exact hits are evidence in the calibrated grade, not a verdict
     // (docs/retrieval.md "Grading"), so this lookup is graded REFERENCE/PARTIAL, not PRECISE.
-    expect(inv2).toEqual([expect.objectContaining({ tool_name: 'lookup_knowledge', relevance_level: 'REFERENCE', retrieval_details: expect.objectContaining({ completeness_hint: 'PARTIAL' }) })]);
+    expect(inv2).toEqual([
+      expect.objectContaining({
+        tool_name: 'lookup_knowledge',
+        relevance_level: 'REFERENCE',
+        retrieval_details: expect.objectContaining({ completeness_hint: 'PARTIAL' }),
+      }),
+    ]);
     expect((await trace(second.sessionId)).route_trace.chat.lookups[0]).toMatchObject({ alreadyCitedFilePaths: [E201] });
     expect((await trace(second.sessionId)).route_trace.chat.lookups[0]!.resultFilePaths).not.toContain(E201);
 
@@ -248,7 +339,11 @@ describe('POST /ai/chat offline (e2e)', () => {
     expect(fresh.references.map((r) => r.filePath)).toEqual([E201]);
 
     // The operator's conversation detail shows every turn with its trace and tool invocations.
-    const detail = await t.request({ method: 'GET', url: `/admin/monitoring/conversations/${first.conversationId}`, headers: { 'x-api-key': acme.operatorKey } });
+    const detail = await t.request({
+      method: 'GET',
+      url: `/admin/monitoring/conversations/${first.conversationId}`,
+      headers: { 'x-api-key': acme.operatorKey },
+    });
     expect(detail.statusCode).toBe(200);
     const sessions = detail.json<{ sessions: { id: string; routeTrace: { chat?: unknown } | null; toolInvocations: unknown[]; status: string }[] }>().sessions;
     expect(sessions.map((s) => s.id)).toEqual([first.sessionId, second.sessionId, third.sessionId]);
@@ -269,7 +364,11 @@ describe('POST /ai/chat offline (e2e)', () => {
   it('keeps channel, userRef and media on the session', async () => {
     const body = await ok(acme, { message: 'E105 报警', channel: 'wechat', userRef: 'u-42', media: [{ type: 'image', url: 'https://cdn.example.com/a.png' }] });
     const res = await t.request({ method: 'GET', url: `/api/sessions/${body.sessionId}`, headers: { 'x-api-key': acme.clientKey } });
-    expect(res.json()).toMatchObject({ channel: 'wechat', media: [{ type: 'image', url: 'https://cdn.example.com/a.png' }], coverage: { reasonCode: 'covered_has_references' } });
+    expect(res.json()).toMatchObject({
+      channel: 'wechat',
+      media: [{ type: 'image', url: 'https://cdn.example.com/a.png' }],
+      coverage: { reasonCode: 'covered_has_references' },
+    });
   });
 
   describe('database round trips of one turn (docs/hot-paths.md "Chat turn")', () => {
@@ -297,8 +396,15 @@ describe('POST /ai/chat offline (e2e)', () => {
         // On failure the statements are listed.
         expect([kind, statements.length, statements]).toEqual([kind, Math.min(statements.length, BUDGET[kind]), statements]);
         // The finish hooks ran once, in the finish statement.
-        expect(await view(tenant, result.sessionId)).toMatchObject({ status: 'SUCCESS', selfEvaluation: { source: 'rule' }, coverage: { evaluatorVersion: 'v1' } });
-        const hooks = await t.db.pool.query<{ hooks_done: boolean; n: number }>('SELECT s.hooks_done, (SELECT count(*)::int FROM coverage_decision d WHERE d.session_id = s.id) AS n FROM diagnosis_session s WHERE s.id = $1', [result.sessionId]);
+        expect(await view(tenant, result.sessionId)).toMatchObject({
+          status: 'SUCCESS',
+          selfEvaluation: { source: 'rule' },
+          coverage: { evaluatorVersion: 'v1' },
+        });
+        const hooks = await t.db.pool.query<{ hooks_done: boolean; n: number }>(
+          'SELECT s.hooks_done, (SELECT count(*)::int FROM coverage_decision d WHERE d.session_id = s.id) AS n FROM diagnosis_session s WHERE s.id = $1',
+          [result.sessionId],
+        );
         expect(hooks.rows[0]).toEqual({ hooks_done: true, n: 1 });
       } finally {
         counter.restore();

@@ -76,7 +76,12 @@ describe('HTTP stays responsive while the database runs a long statement (e2e)',
     let done = false;
     const started = performance.now();
     const upsert = t
-      .request({ method: 'POST', url: '/admin/knowledge/documents', headers: { 'x-api-key': tenant.operatorKey }, payload: { domain: 'manuals', filePath: 'manuals/large.md', title: 'Large manual', content } })
+      .request({
+        method: 'POST',
+        url: '/admin/knowledge/documents',
+        headers: { 'x-api-key': tenant.operatorKey },
+        payload: { domain: 'manuals', filePath: 'manuals/large.md', title: 'Large manual', content },
+      })
       .finally(() => (done = true));
     const latencies = await pollHealthUntil(() => done);
     const res = await upsert;
@@ -84,7 +89,9 @@ describe('HTTP stays responsive while the database runs a long statement (e2e)',
     expect(res.statusCode).toBe(201);
     const chunks = res.json<{ document: { chunkCount: number } }>().document.chunkCount;
     const p99 = percentile(latencies, 0.99);
-    process.stdout.write(`/health during a ${Buffer.byteLength(content)} B upsert (${chunks} chunks, ${Math.round(importMs)} ms): ${latencies.length} polls, p50 ${percentile(latencies, 0.5).toFixed(1)} / p99 ${p99.toFixed(1)} / max ${latencies.at(-1)!.toFixed(1)} ms\n`);
+    process.stdout.write(
+      `/health during a ${Buffer.byteLength(content)} B upsert (${chunks} chunks, ${Math.round(importMs)} ms): ${latencies.length} polls, p50 ${percentile(latencies, 0.5).toFixed(1)} / p99 ${p99.toFixed(1)} / max ${latencies.at(-1)!.toFixed(1)} ms\n`,
+    );
     expect(chunks).toBeGreaterThan(100);
     expect(latencies.length).toBeGreaterThan(5); // the import lasted long enough to say something
     expect(p99).toBeLessThanOrEqual(100);

@@ -59,10 +59,10 @@ describe('self-evaluation without an LLM (e2e)', () => {
     expect((await t.db.pool.query('SELECT self_evaluation, updated_at FROM diagnosis_session WHERE id = $1', [id])).rows).toEqual(before);
 
     const conv = await t.db.pool.query<{ id: string }>('INSERT INTO conversation (tenant_id) VALUES ($1) RETURNING id', [acme.id]);
-    const running = await t.db.pool.query<{ id: string }>(`INSERT INTO diagnosis_session (tenant_id, conversation_id, query, status) VALUES ($1, $2, 'q', 'RUNNING') RETURNING id`, [
-      acme.id,
-      conv.rows[0].id,
-    ]);
+    const running = await t.db.pool.query<{ id: string }>(
+      `INSERT INTO diagnosis_session (tenant_id, conversation_id, query, status) VALUES ($1, $2, 'q', 'RUNNING') RETURNING id`,
+      [acme.id, conv.rows[0].id],
+    );
     expect((await evaluate(acme, running.rows[0].id)).statusCode).toBe(409);
     expect((await t.db.pool.query('SELECT self_evaluation FROM diagnosis_session WHERE id = $1', [running.rows[0].id])).rows[0].self_evaluation).toBeNull();
   });
@@ -85,7 +85,8 @@ describe('self-evaluation with an LLM (e2e, fake OpenAI server)', () => {
     expect(res.statusCode).toBe(201);
     return res.json<View>();
   };
-  const view = async (id: string): Promise<View> => (await t.request({ method: 'GET', url: `/api/sessions/${id}`, headers: { 'x-api-key': acme.clientKey } })).json<View>();
+  const view = async (id: string): Promise<View> =>
+    (await t.request({ method: 'GET', url: `/api/sessions/${id}`, headers: { 'x-api-key': acme.clientKey } })).json<View>();
 
   beforeAll(async () => {
     const baseUrl = await fake.start();

@@ -8,8 +8,19 @@ import { createTestApp } from '../support/test-app.js';
  * scores it 0 and assesses only successful runs; docs/spec/coverage.md covers succeeded turns only. The run's
  * outcome is kept apart from the feedback state (`diagnosis_session.outcome`).
  */
-const FAILED_TURN = { query: '机械臂报警 E102 怎么处理？', answer: '抱歉，处理您的问题时出现了异常，请稍后再试。', status: 'FAILED', stepCount: 1, toolCallCount: 1 };
-const GOOD_TURN = { ...FAILED_TURN, answer: '请检查伺服电机温度，冷却后按复位键。', status: 'SUCCESS', references: [{ filePath: 'faults/e102.md', score: 0.8 }] };
+const FAILED_TURN = {
+  query: '机械臂报警 E102 怎么处理？',
+  answer: '抱歉，处理您的问题时出现了异常，请稍后再试。',
+  status: 'FAILED',
+  stepCount: 1,
+  toolCallCount: 1,
+};
+const GOOD_TURN = {
+  ...FAILED_TURN,
+  answer: '请检查伺服电机温度，冷却后按复位键。',
+  status: 'SUCCESS',
+  references: [{ filePath: 'faults/e102.md', score: 0.8 }],
+};
 
 interface View {
   id: string;

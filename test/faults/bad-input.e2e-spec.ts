@@ -52,7 +52,12 @@ describe('faults: bad input (e2e)', () => {
   beforeAll(async () => {
     t = await createTestApp();
     tenant = await t.createTenant('faults-bad-input');
-    const s = await send('POST', '/api/sessions', { query: '机械臂报警 E102', answer: '请检查伺服电机', status: 'SUCCESS', references: [{ filePath: 'a.md', score: 0.8 }] });
+    const s = await send('POST', '/api/sessions', {
+      query: '机械臂报警 E102',
+      answer: '请检查伺服电机',
+      status: 'SUCCESS',
+      references: [{ filePath: 'a.md', score: 0.8 }],
+    });
     expect(s.statusCode).toBe(201);
     sessionId = s.json<{ id: string }>().id;
     const r = await send('POST', '/admin/intent-rules', { intent: 'reset', keywords: ['复位'] });
@@ -135,8 +140,20 @@ describe('faults: bad input (e2e)', () => {
     ['intent weight 1.7e308', 'PUT', '/admin/intent-config', { weights: { rule: 1.7e308 } }, 'weights.rule'],
     ['intent weight above 1', 'PUT', '/admin/intent-config', { weights: { semantic: 1.5 } }, 'weights.semantic'],
     ['reference score -1', 'POST', '/api/sessions', { query: 'q', status: 'SUCCESS', references: [{ filePath: 'a.md', score: -1 }] }, 'references[0].score'],
-    ['reference score 1.01', 'POST', '/api/sessions', { query: 'q', status: 'SUCCESS', references: [{ filePath: 'a.md', score: 1.01 }] }, 'references[0].score'],
-    ['1e309 in metadata', 'POST', '/admin/knowledge/documents', '{"domain":"d","filePath":"f.md","title":"t","content":"c","metadata":{"n":1e309}}', 'metadata.n'],
+    [
+      'reference score 1.01',
+      'POST',
+      '/api/sessions',
+      { query: 'q', status: 'SUCCESS', references: [{ filePath: 'a.md', score: 1.01 }] },
+      'references[0].score',
+    ],
+    [
+      '1e309 in metadata',
+      'POST',
+      '/admin/knowledge/documents',
+      '{"domain":"d","filePath":"f.md","title":"t","content":"c","metadata":{"n":1e309}}',
+      'metadata.n',
+    ],
     ['1e309 as a threshold', 'PUT', '/admin/intent-config', '{"semanticThreshold":-1e309}', 'semanticThreshold'],
     ['body null on re-evaluate', 'POST', '/admin/coverage/re-evaluate', 'null', 'body'],
     ['body a JSON string', 'POST', '/api/feedback', '"useful"', 'body'],
@@ -168,8 +185,12 @@ describe('faults: bad input (e2e)', () => {
     expect(res.body).not.toContain('secret-text-123');
   });
 
-  it('NUL in a header → 400 in the error shape (through the app, and from Node\'s HTTP parser on a real socket)', async () => {
-    const res = await t.request({ method: 'GET', url: '/api/sessions/00000000-0000-4000-8000-000000000000', headers: { 'x-api-key': `${tenant.clientKey}${NUL}` } });
+  it("NUL in a header → 400 in the error shape (through the app, and from Node's HTTP parser on a real socket)", async () => {
+    const res = await t.request({
+      method: 'GET',
+      url: '/api/sessions/00000000-0000-4000-8000-000000000000',
+      headers: { 'x-api-key': `${tenant.clientKey}${NUL}` },
+    });
     expect(expectErrorShape(res, 400).details?.fields).toEqual(['header x-api-key']);
 
     await t.app.listen({ port: 0, host: '127.0.0.1' });
@@ -249,7 +270,8 @@ describe('faults: bad input (e2e)', () => {
         } catch {
           shapeOk = false;
         }
-        if (res.statusCode >= 500 || res.statusCode < 400 || !shapeOk) failures.push(`${target.method} ${target.url} ${res.statusCode} ${body.slice(0, 120)} → ${res.body.slice(0, 200)}`);
+        if (res.statusCode >= 500 || res.statusCode < 400 || !shapeOk)
+          failures.push(`${target.method} ${target.url} ${res.statusCode} ${body.slice(0, 120)} → ${res.body.slice(0, 200)}`);
       }
     }
     expect(sent).toBeGreaterThanOrEqual(280);

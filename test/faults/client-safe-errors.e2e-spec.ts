@@ -30,7 +30,12 @@ describe('faults: client-safe upstream errors (e2e, fake OpenAI server)', () => 
 
   it('a failing judge shows as "upstream HTTP 500" in the route trace, without the upstream body or its host', async () => {
     fake.enqueueChat({ kind: 'error', status: 500, message: 'db at 10.9.8.7:6543 refused user arbiter_internal' });
-    const res = await t.request({ method: 'POST', url: '/ai/intent/route', headers: { 'x-api-key': tenant.clientKey }, payload: { message: 'the arm does not power on' } });
+    const res = await t.request({
+      method: 'POST',
+      url: '/ai/intent/route',
+      headers: { 'x-api-key': tenant.clientKey },
+      payload: { message: 'the arm does not power on' },
+    });
     expect(res.statusCode).toBe(200);
     const body = res.json<{ routeTrace: { llmJudge: { triggered: boolean; error?: string } } }>();
     expect(body.routeTrace.llmJudge).toMatchObject({ triggered: true, error: 'upstream HTTP 500' });

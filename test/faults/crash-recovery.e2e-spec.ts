@@ -11,7 +11,11 @@ const isAgentRequest = (body: FakeChatRequestBody) => (body.tools ?? []).some((t
 
 /** Starts the API in a child process; resolves with its port. */
 function startChild(databaseUrl: string, llmUrl: string): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, ['--import', './bench/support/register.mjs', 'test/faults/chat-crash-child.ts', databaseUrl, llmUrl, TEST_ADMIN_TOKEN], { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    ['--import', './bench/support/register.mjs', 'test/faults/chat-crash-child.ts', databaseUrl, llmUrl, TEST_ADMIN_TOKEN],
+    { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   return new Promise((resolve, reject) => {
     let out = '';
     let err = '';
@@ -55,10 +59,18 @@ describe('faults: kill -9 during a chat turn (e2e, child process)', () => {
     const started = await startChild(db.url, fake.baseUrl);
     child = started.child;
     const base = `http://127.0.0.1:${started.port}`;
-    const tenantRes = await fetch(`${base}/admin/tenants`, { method: 'POST', headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'crash' }) });
+    const tenantRes = await fetch(`${base}/admin/tenants`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'crash' }),
+    });
     expect(tenantRes.status).toBe(201);
     const tenant = (await tenantRes.json()) as { id: string; apiKeys: { client: string } };
-    const turn = fetch(`${base}/ai/chat`, { method: 'POST', headers: { 'x-api-key': tenant.apiKeys.client, 'content-type': 'application/json' }, body: JSON.stringify({ message: 'the arm shows alarm E201, what do I do?' }) }).catch(() => null);
+    const turn = fetch(`${base}/ai/chat`, {
+      method: 'POST',
+      headers: { 'x-api-key': tenant.apiKeys.client, 'content-type': 'application/json' },
+      body: JSON.stringify({ message: 'the arm shows alarm E201, what do I do?' }),
+    }).catch(() => null);
     await agentCall;
     child.kill('SIGKILL');
     await new Promise((resolve) => child!.once('exit', resolve));
@@ -71,12 +83,16 @@ describe('faults: kill -9 during a chat turn (e2e, child process)', () => {
     // Another process later; the turn is now older than SESSION_RUNNING_TIMEOUT_MS (10 min by default).
     await db.pool.query(`UPDATE diagnosis_session SET created_at = created_at - interval '11 minutes' WHERE id = $1`, [sessionId]);
     t = await createTestApp({}, db);
-    const feedback = () => t!.request({ method: 'POST', url: '/api/feedback', headers: { 'x-api-key': tenant.apiKeys.client }, payload: { sessionId, feedback: 'not_useful' } });
+    const feedback = () =>
+      t!.request({ method: 'POST', url: '/api/feedback', headers: { 'x-api-key': tenant.apiKeys.client }, payload: { sessionId, feedback: 'not_useful' } });
     expect((await feedback()).statusCode).toBe(409); // still RUNNING
     const jobs = t.app.get(JobsService);
     await jobs.enqueue(asTenantId(tenant.id), SESSIONS_REPAIR_JOB);
     await jobs.runPending();
-    const after = await db.pool.query<{ status: string; error: string; hooks_done: boolean; self_evaluation: { confidence: number } | null }>('SELECT status, error, hooks_done, self_evaluation FROM diagnosis_session WHERE id = $1', [sessionId]);
+    const after = await db.pool.query<{ status: string; error: string; hooks_done: boolean; self_evaluation: { confidence: number } | null }>(
+      'SELECT status, error, hooks_done, self_evaluation FROM diagnosis_session WHERE id = $1',
+      [sessionId],
+    );
     expect(after.rows[0]).toMatchObject({ status: 'FAILED', hooks_done: true, self_evaluation: { confidence: 0 } });
     expect(after.rows[0]!.error).toMatch(/^abandoned:/);
     expect((await feedback()).statusCode).toBeLessThan(300);

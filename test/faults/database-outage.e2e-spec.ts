@@ -117,7 +117,11 @@ describe('faults: database restore in progress (e2e)', () => {
     try {
       const res = await t.request({ method: 'POST', url: '/api/sessions', headers, payload: session });
       expect(res.statusCode).toBe(507);
-      expect(res.json()).toMatchObject({ statusCode: 507, code: 'STORAGE_FULL', message: 'Storage full: the database cannot store more data until space is freed' });
+      expect(res.json()).toMatchObject({
+        statusCode: 507,
+        code: 'STORAGE_FULL',
+        message: 'Storage full: the database cannot store more data until space is freed',
+      });
       expect(res.body).not.toMatch(/base\/1|extend file/);
       expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
       const health = await t.request({ method: 'GET', url: '/health' });
@@ -144,7 +148,16 @@ describe('faults: boot against an unreachable database', () => {
     const port = (silent.address() as net.AddressInfo).port;
     const started = Date.now();
     try {
-      const boot = createApp({ env: { NODE_ENV: 'test', DATABASE_URL: `postgres://arbiter:secret@127.0.0.1:${port}/arbiter`, DB_CONNECT_TIMEOUT_MS: '800', JOBS_ENABLED: 'false', SEED_DEMO: 'false' }, logLevel: 'silent' });
+      const boot = createApp({
+        env: {
+          NODE_ENV: 'test',
+          DATABASE_URL: `postgres://arbiter:secret@127.0.0.1:${port}/arbiter`,
+          DB_CONNECT_TIMEOUT_MS: '800',
+          JOBS_ENABLED: 'false',
+          SEED_DEMO: 'false',
+        },
+        logLevel: 'silent',
+      });
       await expect(boot).rejects.toThrow(new RegExp(`127\\.0\\.0\\.1:${port}/arbiter within 800 ms \\(DB_CONNECT_TIMEOUT_MS\\)`));
       expect(Date.now() - started).toBeLessThan(800 + 4000);
     } finally {

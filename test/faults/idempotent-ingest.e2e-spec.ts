@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createTestApp, type TestApp, type TestTenant } from '../support/test-app.js';
 
-const BODY = { query: 'how do I reset the arm', answer: 'Hold the reset button for 5 s.', status: 'SUCCESS', references: [{ filePath: 'manuals/reset.md', score: 0.8 }] };
+const BODY = {
+  query: 'how do I reset the arm',
+  answer: 'Hold the reset button for 5 s.',
+  status: 'SUCCESS',
+  references: [{ filePath: 'manuals/reset.md', score: 0.8 }],
+};
 
 /** Issue 11: a client retrying POST /api/sessions after a timeout or a crash does not create a duplicate. */
 describe('faults: idempotent session ingest (e2e, Idempotency-Key)', () => {
@@ -10,8 +15,14 @@ describe('faults: idempotent session ingest (e2e, Idempotency-Key)', () => {
   let globex: TestTenant;
 
   const post = (tenant: TestTenant, payload: object, key?: string) =>
-    t.request({ method: 'POST', url: '/api/sessions', headers: { 'x-api-key': tenant.clientKey, ...(key !== undefined ? { 'idempotency-key': key } : {}) }, payload: payload as Record<string, unknown> });
-  const sessions = async (tenant: TestTenant) => (await t.db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM diagnosis_session WHERE tenant_id = $1', [tenant.id])).rows[0]!.n;
+    t.request({
+      method: 'POST',
+      url: '/api/sessions',
+      headers: { 'x-api-key': tenant.clientKey, ...(key !== undefined ? { 'idempotency-key': key } : {}) },
+      payload: payload as Record<string, unknown>,
+    });
+  const sessions = async (tenant: TestTenant) =>
+    (await t.db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM diagnosis_session WHERE tenant_id = $1', [tenant.id])).rows[0]!.n;
 
   beforeAll(async () => {
     t = await createTestApp();

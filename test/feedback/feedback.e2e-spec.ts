@@ -133,10 +133,10 @@ describe('feedback, bad cases and case library (e2e)', () => {
       foreign = await ingest(globex);
       const conv = await t.db.pool.query<{ id: string }>('INSERT INTO conversation (tenant_id) VALUES ($1) RETURNING id', [acme.id]);
       running = (
-        await t.db.pool.query<{ id: string }>(`INSERT INTO diagnosis_session (tenant_id, conversation_id, query, status) VALUES ($1, $2, 'q', 'RUNNING') RETURNING id`, [
-          acme.id,
-          conv.rows[0].id,
-        ])
+        await t.db.pool.query<{ id: string }>(
+          `INSERT INTO diagnosis_session (tenant_id, conversation_id, query, status) VALUES ($1, $2, 'q', 'RUNNING') RETURNING id`,
+          [acme.id, conv.rows[0].id],
+        )
       ).rows[0].id;
     });
 
@@ -159,7 +159,12 @@ describe('feedback, bad cases and case library (e2e)', () => {
     });
 
     it('malformed JSON → 400', async () => {
-      const res = await t.request({ method: 'POST', url: '/api/feedback', headers: { 'x-api-key': acme.clientKey, 'content-type': 'application/json' }, payload: '{"sessionId":' });
+      const res = await t.request({
+        method: 'POST',
+        url: '/api/feedback',
+        headers: { 'x-api-key': acme.clientKey, 'content-type': 'application/json' },
+        payload: '{"sessionId":',
+      });
       expect(res.statusCode).toBe(400);
     });
 
@@ -171,20 +176,31 @@ describe('feedback, bad cases and case library (e2e)', () => {
 
   describe('auth', () => {
     it('needs a key (401); operators may post feedback; clients may not review (403)', async () => {
-      expect((await t.request({ method: 'POST', url: '/api/feedback', payload: { sessionId: '00000000-0000-4000-8000-000000000000', feedback: 'useful' } })).statusCode).toBe(401);
+      expect(
+        (await t.request({ method: 'POST', url: '/api/feedback', payload: { sessionId: '00000000-0000-4000-8000-000000000000', feedback: 'useful' } }))
+          .statusCode,
+      ).toBe(401);
       const id = await ingest(acme);
       expect((await feedback(acme, { sessionId: id, feedback: 'useful' }, 'operatorKey')).statusCode).toBe(200);
       for (const url of ['/admin/bad-cases', '/admin/case-library']) {
         expect((await t.request({ method: 'GET', url, headers: { 'x-api-key': acme.clientKey } })).statusCode).toBe(403);
         expect((await t.request({ method: 'GET', url })).statusCode).toBe(401);
       }
-      expect((await t.request({ method: 'POST', url: '/admin/case-library', headers: { 'x-api-key': acme.clientKey }, payload: { query: 'q', answer: 'a' } })).statusCode).toBe(403);
+      expect(
+        (await t.request({ method: 'POST', url: '/admin/case-library', headers: { 'x-api-key': acme.clientKey }, payload: { query: 'q', answer: 'a' } }))
+          .statusCode,
+      ).toBe(403);
     });
   });
 
   describe('case library administration', () => {
     it('creates MANUAL cases, filters, edits faultCategory/errorCode, and keeps tenants apart', async () => {
-      const created = await admin(acme, 'POST', '/admin/case-library', { query: 'E305 是什么?', answer: '编码器通讯中断，检查线缆。', faultCategory: 'COMMUNICATION', errorCode: 'E305' });
+      const created = await admin(acme, 'POST', '/admin/case-library', {
+        query: 'E305 是什么?',
+        answer: '编码器通讯中断，检查线缆。',
+        faultCategory: 'COMMUNICATION',
+        errorCode: 'E305',
+      });
       expect(created.statusCode).toBe(201);
       const c = created.json<{ id: string }>();
       expect(c).toMatchObject({ sourceType: 'MANUAL', sessionId: null, faultCategory: 'COMMUNICATION', errorCode: 'E305' });
@@ -235,7 +251,10 @@ describe('feedback, bad cases and case library (e2e)', () => {
       for (const id of [await ingest(tenant), await ingest(tenant), await ingest(tenant)]) await feedback(tenant, { sessionId: id, feedback: 'not_useful' });
       const first = (await admin(tenant, 'GET', '/admin/bad-cases?limit=2')).json<{ items: unknown[]; nextCursor: string }>();
       expect(first.items).toHaveLength(2);
-      const second = (await admin(tenant, 'GET', `/admin/bad-cases?limit=2&cursor=${first.nextCursor}`)).json<{ items: unknown[]; nextCursor: string | null }>();
+      const second = (await admin(tenant, 'GET', `/admin/bad-cases?limit=2&cursor=${first.nextCursor}`)).json<{
+        items: unknown[];
+        nextCursor: string | null;
+      }>();
       expect(second.items).toHaveLength(1);
       expect(second.nextCursor).toBeNull();
     });

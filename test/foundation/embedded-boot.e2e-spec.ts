@@ -30,7 +30,12 @@ describe('embedded database boot', () => {
     const credentialsFile = path.join(dataDir, 'demo-credentials.json');
     expect(existsSync(credentialsFile)).toBe(true);
     const credentials = JSON.parse(readFileSync(credentialsFile, 'utf8')) as { apiKeys: { client: string } };
-    const ingest = await first.request({ method: 'POST', url: '/api/sessions', headers: { 'x-api-key': credentials.apiKeys.client }, payload: { query: '重启后还在吗', status: 'SUCCESS', answer: '在' } });
+    const ingest = await first.request({
+      method: 'POST',
+      url: '/api/sessions',
+      headers: { 'x-api-key': credentials.apiKeys.client },
+      payload: { query: '重启后还在吗', status: 'SUCCESS', answer: '在' },
+    });
     expect(ingest.statusCode).toBe(201);
     const sessionId = ingest.json<{ id: string }>().id;
     await first.app.close();

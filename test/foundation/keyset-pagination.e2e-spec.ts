@@ -33,7 +33,12 @@ describe('keyset pagination keeps microseconds (e2e)', () => {
     for (const [i, id] of ids.entries()) await t.db.pool.query(`UPDATE ${table} SET ${column} = $1::timestamptz WHERE id = $2`, [SAME_MS[i], id]);
   };
   const ingest = async (query: string): Promise<string> => {
-    const res = await t.request({ method: 'POST', url: '/api/sessions', headers: { 'x-api-key': tenant.clientKey }, payload: { query, answer: 'ok', status: 'SUCCESS' } });
+    const res = await t.request({
+      method: 'POST',
+      url: '/api/sessions',
+      headers: { 'x-api-key': tenant.clientKey },
+      payload: { query, answer: 'ok', status: 'SUCCESS' },
+    });
     expect(res.statusCode).toBe(201);
     return res.json<{ id: string }>().id;
   };
@@ -72,12 +77,21 @@ describe('keyset pagination keeps microseconds (e2e)', () => {
   };
 
   it('intent rules', async () => {
-    await fourInOneMillisecond(async (n) => (await post('/admin/intent-rules', { intent: `i${n}`, keywords: [`kw${n}`] }, 201))['id']!, 'intent_rule', '/admin/intent-rules');
+    await fourInOneMillisecond(
+      async (n) => (await post('/admin/intent-rules', { intent: `i${n}`, keywords: [`kw${n}`] }, 201))['id']!,
+      'intent_rule',
+      '/admin/intent-rules',
+    );
   });
 
   it('knowledge documents', async () => {
     await fourInOneMillisecond(
-      async (n) => ((await post('/admin/knowledge/documents', { domain: 'd', filePath: `k/${n}.md`, title: `Doc ${n}`, content: `content ${n}` }, 201)) as unknown as { document: { id: string } }).document.id,
+      async (n) =>
+        (
+          (await post('/admin/knowledge/documents', { domain: 'd', filePath: `k/${n}.md`, title: `Doc ${n}`, content: `content ${n}` }, 201)) as unknown as {
+            document: { id: string };
+          }
+        ).document.id,
       'knowledge_document',
       '/admin/knowledge/documents',
     );
@@ -92,17 +106,32 @@ describe('keyset pagination keeps microseconds (e2e)', () => {
     const good = [await ingest('g1'), await ingest('g2'), await ingest('g3'), await ingest('g4')];
     for (const id of bad) await feedback(id, 'not_useful');
     for (const id of good) await feedback(id, 'useful');
-    const feedbackIds = (await t.db.pool.query<{ id: string }>('SELECT f.id FROM session_feedback f JOIN unnest($1::uuid[]) WITH ORDINALITY u(sid, n) ON u.sid = f.session_id ORDER BY u.n', [bad])).rows.map((r) => r.id);
+    const feedbackIds = (
+      await t.db.pool.query<{ id: string }>(
+        'SELECT f.id FROM session_feedback f JOIN unnest($1::uuid[]) WITH ORDINALITY u(sid, n) ON u.sid = f.session_id ORDER BY u.n',
+        [bad],
+      )
+    ).rows.map((r) => r.id);
     await stamp('session_feedback', 'updated_at', feedbackIds);
     expectAllOnce(await walk('/admin/bad-cases'), bad);
-    const caseIds = (await t.db.pool.query<{ id: string }>('SELECT c.id FROM case_library c JOIN unnest($1::uuid[]) WITH ORDINALITY u(sid, n) ON u.sid = c.session_id ORDER BY u.n', [good])).rows.map((r) => r.id);
+    const caseIds = (
+      await t.db.pool.query<{ id: string }>(
+        'SELECT c.id FROM case_library c JOIN unnest($1::uuid[]) WITH ORDINALITY u(sid, n) ON u.sid = c.session_id ORDER BY u.n',
+        [good],
+      )
+    ).rows.map((r) => r.id);
     await stamp('case_library', 'created_at', caseIds);
     expectAllOnce(await walk('/admin/case-library'), caseIds);
   });
 
   it('monitoring conversations', async () => {
     const sessions = [await ingest('c1'), await ingest('c2'), await ingest('c3'), await ingest('c4')];
-    const conversations = (await t.db.pool.query<{ id: string }>('SELECT s.conversation_id AS id FROM diagnosis_session s JOIN unnest($1::uuid[]) WITH ORDINALITY u(sid, n) ON u.sid = s.id ORDER BY u.n', [sessions])).rows.map((r) => r.id);
+    const conversations = (
+      await t.db.pool.query<{ id: string }>(
+        'SELECT s.conversation_id AS id FROM diagnosis_session s JOIN unnest($1::uuid[]) WITH ORDINALITY u(sid, n) ON u.sid = s.id ORDER BY u.n',
+        [sessions],
+      )
+    ).rows.map((r) => r.id);
     // the other conversations of the tenant are older
     await t.db.pool.query(`UPDATE conversation SET last_activity_at = '2026-11-29T00:00:00Z' WHERE tenant_id = $1`, [tenant.id]);
     await stamp('conversation', 'last_activity_at', conversations);
@@ -112,7 +141,14 @@ describe('keyset pagination keeps microseconds (e2e)', () => {
 
   it('rejects a malformed or millisecond-free cursor with 400, and an over-long one', async () => {
     const bad = Buffer.from(JSON.stringify(['yesterday', '00000000-0000-4000-8000-000000000000'])).toString('base64url');
-    for (const url of ['/admin/intent-rules', '/admin/knowledge/documents', '/admin/jobs', '/admin/bad-cases', '/admin/case-library', '/admin/monitoring/conversations']) {
+    for (const url of [
+      '/admin/intent-rules',
+      '/admin/knowledge/documents',
+      '/admin/jobs',
+      '/admin/bad-cases',
+      '/admin/case-library',
+      '/admin/monitoring/conversations',
+    ]) {
       expect((await t.request({ method: 'GET', url: `${url}?cursor=${bad}`, headers: op() })).statusCode).toBe(400);
       expect((await t.request({ method: 'GET', url: `${url}?cursor=${'x'.repeat(201)}`, headers: op() })).statusCode).toBe(400);
       expect((await t.request({ method: 'GET', url: `${url}?limit=201`, headers: op() })).statusCode).toBe(400);

@@ -9,7 +9,10 @@ interface Operation {
 }
 interface OpenApi {
   paths: Record<string, Record<string, Operation>>;
-  components: { securitySchemes: Record<string, { type: string; in?: string; name?: string; scheme?: string }>; schemas: Record<string, { properties?: Record<string, unknown> }> };
+  components: {
+    securitySchemes: Record<string, { type: string; in?: string; name?: string; scheme?: string }>;
+    schemas: Record<string, { properties?: Record<string, unknown> }>;
+  };
 }
 
 const PUBLIC_PATHS = new Set(['/health', '/metrics']);

@@ -11,7 +11,16 @@ interface RouteBody {
   routeTrace: {
     ruleMatch: unknown;
     semanticMatch: { topCandidates: { intent: string; score: number; source: string }[]; skipped?: string };
-    llmJudge: { triggered: boolean; triggerReason?: string; intent?: string; score?: number; durationMs?: number; tokens?: number; error?: string; skipped?: string };
+    llmJudge: {
+      triggered: boolean;
+      triggerReason?: string;
+      intent?: string;
+      score?: number;
+      durationMs?: number;
+      tokens?: number;
+      error?: string;
+      skipped?: string;
+    };
   };
 }
 
@@ -28,7 +37,14 @@ const POWER_RULE = {
   semanticExamples: ['the arm does not power on', 'no power to the controller', 'the arm will not switch on'],
 };
 /** Every semantic-only request lands in the gray zone, so the judge is triggered. */
-const JUDGE_EVERYTHING = { semanticThreshold: 1, grayZoneThreshold: 1, minTriggerThreshold: 0, llmJudgeTimeoutMs: 5_000, semanticMatcherTimeoutMs: 5_000, semanticAggregation: 'topk_mean' };
+const JUDGE_EVERYTHING = {
+  semanticThreshold: 1,
+  grayZoneThreshold: 1,
+  minTriggerThreshold: 0,
+  llmJudgeTimeoutMs: 5_000,
+  semanticMatcherTimeoutMs: 5_000,
+  semanticAggregation: 'topk_mean',
+};
 
 describe('intent LLM judge (e2e, fake OpenAI server)', () => {
   const fake = new FakeOpenAiServer();
@@ -49,7 +65,9 @@ describe('intent LLM judge (e2e, fake OpenAI server)', () => {
     t = await createTestApp({ LLM_PROVIDER: 'openai', LLM_BASE_URL: baseUrl, LLM_MODEL: 'judge-1', LLM_TIMEOUT_MS: '5000' });
     tenant = await t.createTenant();
     for (const rule of [RESET_RULE, POWER_RULE]) {
-      expect((await t.request({ method: 'POST', url: '/admin/intent-rules', headers: { 'x-api-key': tenant.operatorKey }, payload: rule })).statusCode).toBe(201);
+      expect((await t.request({ method: 'POST', url: '/admin/intent-rules', headers: { 'x-api-key': tenant.operatorKey }, payload: rule })).statusCode).toBe(
+        201,
+      );
     }
     await putConfig(JUDGE_EVERYTHING);
   }, 240_000);
@@ -171,20 +189,33 @@ describe('intent example embeddings with a remote provider (e2e, fake OpenAI ser
 
     // Mode A: a 16-d intent vector; the wrong dimension is rejected.
     const vector = Array.from({ length: 16 }, (_, i) => (i === 0 ? 1 : 0));
-    expect((await t.request({ method: 'POST', url: '/admin/intent-rules', headers: op, payload: { intent: 'vec', intentVector: vector } })).statusCode).toBe(201);
-    expect((await t.request({ method: 'POST', url: '/admin/intent-rules', headers: op, payload: { intent: 'vec', intentVector: [1, 0, 0] } })).statusCode).toBe(400);
+    expect((await t.request({ method: 'POST', url: '/admin/intent-rules', headers: op, payload: { intent: 'vec', intentVector: vector } })).statusCode).toBe(
+      201,
+    );
+    expect((await t.request({ method: 'POST', url: '/admin/intent-rules', headers: op, payload: { intent: 'vec', intentVector: [1, 0, 0] } })).statusCode).toBe(
+      400,
+    );
 
     // Routing embeds the message only (examples are not re-embedded per request).
     expect((await t.request({ method: 'PUT', url: '/admin/intent-config', headers: op, payload: { semanticMatcherTimeoutMs: 5_000 } })).statusCode).toBe(200);
     fake.reset();
-    const routed = await t.request({ method: 'POST', url: '/ai/intent/route', headers: { 'x-api-key': tenant.clientKey }, payload: { message: 'the arm does not power on' } });
+    const routed = await t.request({
+      method: 'POST',
+      url: '/ai/intent/route',
+      headers: { 'x-api-key': tenant.clientKey },
+      payload: { message: 'the arm does not power on' },
+    });
     expect(routed.statusCode).toBe(200);
     const sources = routed.json<RouteBody>().routeTrace.semanticMatch.topCandidates.map((c) => c.source);
     expect(sources.length).toBeGreaterThan(0);
     expect(fake.embeddingRequests().map((r) => r.input)).toEqual(['the arm does not power on']);
 
     // The embedding server fails at save time: the rule is saved and a re-embed run is queued.
-    fake.enqueueEmbedding({ kind: 'error', status: 500, message: 'down' }, { kind: 'error', status: 500, message: 'down' }, { kind: 'error', status: 500, message: 'down' });
+    fake.enqueueEmbedding(
+      { kind: 'error', status: 500, message: 'down' },
+      { kind: 'error', status: 500, message: 'down' },
+      { kind: 'error', status: 500, message: 'down' },
+    );
     const degraded = await t.request({ method: 'POST', url: '/admin/intent-rules', headers: op, payload: RESET_RULE });
     expect(degraded.statusCode).toBe(201);
     expect(degraded.json<{ exampleEmbeddings: unknown }>().exampleEmbeddings).toBeNull();
@@ -195,7 +226,10 @@ describe('intent example embeddings with a remote provider (e2e, fake OpenAI ser
 
     // Same database, the local provider now: boot queues a re-embed; the job rewrites every rule's vectors.
     restarted = await createTestApp({}, db);
-    const runs = await db.pool.query<{ n: number }>("SELECT count(*)::int AS n FROM job_run WHERE tenant_id = $1 AND name = $2 AND status = 'queued'", [tenant.id, INTENT_REEMBED_JOB]);
+    const runs = await db.pool.query<{ n: number }>("SELECT count(*)::int AS n FROM job_run WHERE tenant_id = $1 AND name = $2 AND status = 'queued'", [
+      tenant.id,
+      INTENT_REEMBED_JOB,
+    ]);
     expect(runs.rows[0].n).toBeGreaterThanOrEqual(1);
     await restarted.app.get(JobsService).runPending();
     const rows = await db.pool.query<{ embedding_model: string; n: number }>(

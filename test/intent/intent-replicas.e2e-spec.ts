@@ -58,7 +58,12 @@ describe('intent router cache across replicas (e2e)', () => {
 
   it('a config change on B is used by A within 1 s', async () => {
     await a.request({ method: 'PUT', url: '/admin/intent-config', headers: op(), payload: { semanticMatcherTimeoutMs: 2_000 } });
-    await a.request({ method: 'POST', url: '/admin/intent-rules', headers: op(), payload: { intent: 'power', semanticExamples: ['the arm does not power on', 'no power'] } });
+    await a.request({
+      method: 'POST',
+      url: '/admin/intent-rules',
+      headers: op(),
+      payload: { intent: 'power', semanticExamples: ['the arm does not power on', 'no power'] },
+    });
     expect((await routeOn(a, 'the arm has no power')).routeTrace.semanticMatch.skipped).toBeUndefined();
     const put = await b.request({ method: 'PUT', url: '/admin/intent-config', headers: op(), payload: { semanticMatcherEnabled: false } });
     expect(put.statusCode).toBe(200);

@@ -117,7 +117,11 @@ describe('intent rules, config and routing (e2e)', () => {
     });
 
     it('rejects a rule with no keyword, pattern, example or vector (400)', async () => {
-      for (const payload of [{ intent: 'empty' }, { intent: 'empty', keywords: [], patterns: [], semanticExamples: [] }, { intent: 'empty', intentVector: [] }]) {
+      for (const payload of [
+        { intent: 'empty' },
+        { intent: 'empty', keywords: [], patterns: [], semanticExamples: [] },
+        { intent: 'empty', intentVector: [] },
+      ]) {
         const res = await create(acme, payload);
         expect(res.statusCode).toBe(400);
         expect(res.json<ErrorBody>().details?.fields).toContain('rule');
@@ -228,17 +232,34 @@ describe('intent rules, config and routing (e2e)', () => {
         method: 'PATCH',
         url: `/admin/intent-rules/${rule.id}`,
         headers: op(acme),
-        payload: { keywords: ['零点标定'], semanticExamples: ['零点怎么标定', 'zero point calibration steps'], priority: 5, reply: 'see manual', action: 'answer' },
+        payload: {
+          keywords: ['零点标定'],
+          semanticExamples: ['零点怎么标定', 'zero point calibration steps'],
+          priority: 5,
+          reply: 'see manual',
+          action: 'answer',
+        },
       });
       expect(patched.statusCode).toBe(200);
-      expect(patched.json<RuleView>()).toMatchObject({ keywords: ['零点标定'], priority: 5, reply: 'see manual', action: 'answer', exampleEmbeddings: { count: 2 } });
+      expect(patched.json<RuleView>()).toMatchObject({
+        keywords: ['零点标定'],
+        priority: 5,
+        reply: 'see manual',
+        action: 'answer',
+        exampleEmbeddings: { count: 2 },
+      });
       expect((await routeBody(acme, 'please calibrate joint 2')).routeTrace.ruleMatch).toBeNull();
       const hit = await routeBody(acme, '请问零点标定怎么做');
       expect(hit).toMatchObject({ finalIntent: 'calibration', ruleId: rule.id, decisionReason: 'rule_high_confidence' });
 
       const cleared = await t.request({ method: 'PATCH', url: `/admin/intent-rules/${rule.id}`, headers: op(acme), payload: { reply: null } });
       expect(cleared.json<RuleView>().reply).toBeNull();
-      const emptied = await t.request({ method: 'PATCH', url: `/admin/intent-rules/${rule.id}`, headers: op(acme), payload: { keywords: [], semanticExamples: [] } });
+      const emptied = await t.request({
+        method: 'PATCH',
+        url: `/admin/intent-rules/${rule.id}`,
+        headers: op(acme),
+        payload: { keywords: [], semanticExamples: [] },
+      });
       expect(emptied.statusCode).toBe(400);
       expect(emptied.json<ErrorBody>().details?.fields).toContain('rule');
       const badRegex = await t.request({ method: 'PATCH', url: `/admin/intent-rules/${rule.id}`, headers: op(acme), payload: { patterns: ['(unclosed'] } });
@@ -291,11 +312,26 @@ describe('intent rules, config and routing (e2e)', () => {
         llmJudgeTimeoutMs: 2000,
         semanticTopK: 3,
       });
-      const put1 = await t.request({ method: 'PUT', url: '/admin/intent-config', headers: op(tenant), payload: { semanticThreshold: 0.8, weights: { llm: 0 } } });
+      const put1 = await t.request({
+        method: 'PUT',
+        url: '/admin/intent-config',
+        headers: op(tenant),
+        payload: { semanticThreshold: 0.8, weights: { llm: 0 } },
+      });
       expect(put1.statusCode).toBe(200);
       expect(put1.json()).toMatchObject({ semanticThreshold: 0.8, weights: { rule: 0.5, semantic: 0.3, llm: 0 } });
-      const put2 = await t.request({ method: 'PUT', url: '/admin/intent-config', headers: op(tenant), payload: { clarifyThreshold: 0.5, weights: { rule: 0.7 }, semanticAggregation: 'max' } });
-      expect(put2.json()).toMatchObject({ semanticThreshold: 0.8, clarifyThreshold: 0.5, semanticAggregation: 'max', weights: { rule: 0.7, semantic: 0.3, llm: 0 } });
+      const put2 = await t.request({
+        method: 'PUT',
+        url: '/admin/intent-config',
+        headers: op(tenant),
+        payload: { clarifyThreshold: 0.5, weights: { rule: 0.7 }, semanticAggregation: 'max' },
+      });
+      expect(put2.json()).toMatchObject({
+        semanticThreshold: 0.8,
+        clarifyThreshold: 0.5,
+        semanticAggregation: 'max',
+        weights: { rule: 0.7, semantic: 0.3, llm: 0 },
+      });
       expect((await t.request({ method: 'GET', url: '/admin/intent-config', headers: op(tenant) })).json()).toEqual(put2.json());
       // Another tenant still sees the defaults.
       expect((await t.request({ method: 'GET', url: '/admin/intent-config', headers: op(other) })).json()).toMatchObject({ semanticThreshold: 0.7 });
@@ -320,7 +356,10 @@ describe('intent rules, config and routing (e2e)', () => {
         expect({ field, status: res.statusCode }).toEqual({ field, status: 400 });
         expect(res.json<ErrorBody>().details?.fields).toContain(field);
       }
-      expect((await t.request({ method: 'GET', url: '/admin/intent-config', headers: op(acme) })).json()).toMatchObject({ semanticThreshold: 0.7, semanticMatcherTimeoutMs: 2_000 });
+      expect((await t.request({ method: 'GET', url: '/admin/intent-config', headers: op(acme) })).json()).toMatchObject({
+        semanticThreshold: 0.7,
+        semanticMatcherTimeoutMs: 2_000,
+      });
     });
 
     it('applies the config to routing (semantic matcher disabled → skipped)', async () => {
@@ -384,7 +423,12 @@ describe('intent rules, config and routing (e2e)', () => {
       const tenant = await t.createTenant();
       await create(tenant, POWER_RULE);
       await create(tenant, RESET_RULE);
-      await t.request({ method: 'PUT', url: '/admin/intent-config', headers: op(tenant), payload: { semanticThreshold: 1, grayZoneThreshold: 1, minTriggerThreshold: 0, semanticMatcherTimeoutMs: 2_000 } });
+      await t.request({
+        method: 'PUT',
+        url: '/admin/intent-config',
+        headers: op(tenant),
+        payload: { semanticThreshold: 1, grayZoneThreshold: 1, minTriggerThreshold: 0, semanticMatcherTimeoutMs: 2_000 },
+      });
       const body = await routeBody(tenant, 'the arm does not power on');
       expect(body.routeTrace.llmJudge).toMatchObject({ triggered: true, skipped: 'no_client' });
       expect(body).toMatchObject({ finalIntent: 'power', decisionReason: 'fusion_fallback' });
@@ -463,9 +507,14 @@ describe('intent rules, config and routing (e2e)', () => {
 
     it('5,000 examples do not hold the event loop: /health answers meanwhile (p99 ≤ 100 ms)', async () => {
       const texts = ['reset the robot arm', 'power is off', 'how do I calibrate the touch screen', 'reset please', 'the unit has no power'];
-      const examples = Array.from({ length: 5_000 }, (_, i) => ({ text: `${texts[i % texts.length]} ${i}`, intent: i % 5 === 2 ? null : i % 2 ? 'power' : 'reset' }));
+      const examples = Array.from({ length: 5_000 }, (_, i) => ({
+        text: `${texts[i % texts.length]} ${i}`,
+        intent: i % 5 === 2 ? null : i % 2 ? 'power' : 'reset',
+      }));
       let done = false;
-      const evaluation = t.request({ method: 'POST', url: '/admin/intent-rules/evaluate', headers: op(acme), payload: { examples } }).finally(() => (done = true));
+      const evaluation = t
+        .request({ method: 'POST', url: '/admin/intent-rules/evaluate', headers: op(acme), payload: { examples } })
+        .finally(() => (done = true));
       const latencies: number[] = [];
       let due = performance.now();
       while (!done) {
@@ -479,7 +528,9 @@ describe('intent rules, config and routing (e2e)', () => {
       expect(res.json<{ total: number }>().total).toBe(5_000);
       latencies.sort((a, b) => a - b);
       const p99 = latencies[Math.floor(latencies.length * 0.99)]!;
-      process.stdout.write(`/health during a 5,000-example evaluation: ${latencies.length} polls, p99 ${p99.toFixed(1)} / max ${latencies.at(-1)!.toFixed(1)} ms\n`);
+      process.stdout.write(
+        `/health during a 5,000-example evaluation: ${latencies.length} polls, p99 ${p99.toFixed(1)} / max ${latencies.at(-1)!.toFixed(1)} ms\n`,
+      );
       expect(latencies.length).toBeGreaterThan(5);
       expect(p99).toBeLessThanOrEqual(100);
     });
@@ -526,7 +577,9 @@ describe('intent rules, config and routing (e2e)', () => {
       expect((await route(acme, 'reset')).statusCode).toBe(200);
       expect((await t.request({ method: 'POST', url: '/ai/intent/route', headers: op(acme), payload: { message: 'reset' } })).statusCode).toBe(200);
       expect((await t.request({ method: 'POST', url: '/ai/intent/route', payload: { message: 'reset' } })).statusCode).toBe(401);
-      expect((await t.request({ method: 'POST', url: '/ai/intent/route', headers: { 'x-api-key': 'ak_wrong' }, payload: { message: 'reset' } })).statusCode).toBe(401);
+      expect(
+        (await t.request({ method: 'POST', url: '/ai/intent/route', headers: { 'x-api-key': 'ak_wrong' }, payload: { message: 'reset' } })).statusCode,
+      ).toBe(401);
     });
   });
 

@@ -109,7 +109,7 @@ describe('jobs framework (e2e)', () => {
   });
 
   describe('HTTP', () => {
-    it('lists only the tenant\'s runs, newest first, with cursor pagination', async () => {
+    it("lists only the tenant's runs, newest first, with cursor pagination", async () => {
       const first = await t.request({ method: 'GET', url: '/admin/jobs?limit=2', headers: { 'x-api-key': acme.operatorKey } });
       expect(first.statusCode).toBe(200);
       const page = first.json<{ items: { id: string; createdAt: string }[]; nextCursor: string }>();
@@ -124,7 +124,7 @@ describe('jobs framework (e2e)', () => {
       expect(otherList.json<{ items: { name: string }[] }>().items.every((r) => r.name === 'test.scheduled')).toBe(true);
     });
 
-    it('GET /admin/jobs/:id: own run 200, another tenant\'s 404, non-uuid 400', async () => {
+    it("GET /admin/jobs/:id: own run 200, another tenant's 404, non-uuid 400", async () => {
       const run = await jobs.enqueue(asTenantId(acme.id), 'test.batches', { total: 1 });
       const own = await t.request({ method: 'GET', url: `/admin/jobs/${run!.id}`, headers: { 'x-api-key': acme.operatorKey } });
       expect(own.statusCode).toBe(200);

@@ -31,7 +31,8 @@ interface Summary {
 const TZ = 'Asia/Shanghai';
 
 const trace = (reason: string, judge: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
-  ruleMatch: reason === 'rule_high_confidence' ? { ruleId: 'r1', intent: 'reset_arm', matchType: 'keyword', matchedText: '复位', score: 1, durationMs: 0.2 } : null,
+  ruleMatch:
+    reason === 'rule_high_confidence' ? { ruleId: 'r1', intent: 'reset_arm', matchType: 'keyword', matchedText: '复位', score: 1, durationMs: 0.2 } : null,
   semanticMatch: { topCandidates: [{ intent: 'reset_arm', score: 0.8 }], durationMs: 3 },
   llmJudge: judge,
   fusion: { weights: { rule: 0.5, semantic: 0.3, llm: 0.2 }, finalConfidence: 0.9, decisionReason: reason },
@@ -62,7 +63,8 @@ describe('monitoring (e2e)', () => {
   };
   const op = (url: string, tenant: TestTenant = acme) => t.request({ method: 'GET', url, headers: { 'x-api-key': tenant.operatorKey } });
   const setSession = (id: string, sql: string, params: unknown[] = []) => t.db.pool.query(`UPDATE diagnosis_session SET ${sql} WHERE id = $1`, [id, ...params]);
-  const selfEval = (confidence: number, source: 'rule' | 'llm') => JSON.stringify({ confidence, reasoning: 'test', source, evaluatedAt: '2026-01-01T00:00:00Z' });
+  const selfEval = (confidence: number, source: 'rule' | 'llm') =>
+    JSON.stringify({ confidence, reasoning: 'test', source, evaluatedAt: '2026-01-01T00:00:00Z' });
 
   beforeAll(async () => {
     t = await createTestApp();
@@ -71,15 +73,42 @@ describe('monitoring (e2e)', () => {
     await t.db.pool.query('UPDATE tenant SET time_zone = $2 WHERE id = $1', [acme.id, TZ]);
     const ref = [{ filePath: 'manuals/servo.md', title: 'Servo', score: 0.82 }];
 
-    const s1 = await ingest(acme, { channel: 'web', userRef: 'u-a', query: '机械臂如何复位？', answer: '按住复位键三秒。', status: 'SUCCESS', stepCount: 2, toolCallCount: 2, references: ref, latencyMs: 100 });
+    const s1 = await ingest(acme, {
+      channel: 'web',
+      userRef: 'u-a',
+      query: '机械臂如何复位？',
+      answer: '按住复位键三秒。',
+      status: 'SUCCESS',
+      stepCount: 2,
+      toolCallCount: 2,
+      references: ref,
+      latencyMs: 100,
+    });
     conv.A = s1.conversationId;
     s.s1 = s1.id;
     s.s2 = (await ingest(acme, { conversationId: conv.A, query: '报警 E42？', answer: '抱歉，未找到相关资料', status: 'SUCCESS', latencyMs: 300 })).id;
     s.s3 = (await ingest(acme, { conversationId: conv.A, query: '还是不行', status: 'FAILED', latencyMs: 500 })).id;
-    const s4 = await ingest(acme, { channel: 'api', userRef: 'u-b', query: '保修多久？', answer: '一年。', status: 'SUCCESS', references: ref, latencyMs: 200 });
+    const s4 = await ingest(acme, {
+      channel: 'api',
+      userRef: 'u-b',
+      query: '保修多久？',
+      answer: '一年。',
+      status: 'SUCCESS',
+      references: ref,
+      latencyMs: 200,
+    });
     conv.B = s4.conversationId;
     s.s4 = s4.id;
-    s.s5 = (await ingest(acme, { conversationId: conv.B, query: '型号 Z9 参数', answer: '请参考说明书。', status: 'SUCCESS', knowledgeSearched: true, latencyMs: 400 })).id;
+    s.s5 = (
+      await ingest(acme, {
+        conversationId: conv.B,
+        query: '型号 Z9 参数',
+        answer: '请参考说明书。',
+        status: 'SUCCESS',
+        knowledgeSearched: true,
+        latencyMs: 400,
+      })
+    ).id;
     const s6 = await ingest(acme, { channel: 'web', query: '你好', answer: '你好！', status: 'SUCCESS' });
     conv.C = s6.conversationId;
     s.s6 = s6.id;
@@ -88,21 +117,42 @@ describe('monitoring (e2e)', () => {
     s.s7 = s7.id;
     await ingest(other, { channel: 'api', query: 'other tenant', answer: 'x', status: 'SUCCESS', latencyMs: 9999 });
 
-    await setSession(s.s1, 'route_trace = $2, self_evaluation = $3, intent = $4', [trace('rule_high_confidence', { triggered: false }), selfEval(80, 'rule'), 'reset_arm']);
+    await setSession(s.s1, 'route_trace = $2, self_evaluation = $3, intent = $4', [
+      trace('rule_high_confidence', { triggered: false }),
+      selfEval(80, 'rule'),
+      'reset_arm',
+    ]);
     await setSession(s.s2, 'route_trace = $2, self_evaluation = $3, intent = $4', [
-      trace('llm_judge', { triggered: true, triggerReason: 'gray_zone', intent: 'alarm_code', score: 0.8, durationMs: 640, tokens: 120 }, { needClarify: true }),
+      trace(
+        'llm_judge',
+        { triggered: true, triggerReason: 'gray_zone', intent: 'alarm_code', score: 0.8, durationMs: 640, tokens: 120 },
+        { needClarify: true },
+      ),
       selfEval(90, 'llm'),
       'alarm_code',
     ]);
     await setSession(s.s3, 'self_evaluation = $2', [selfEval(0, 'rule')]);
-    await setSession(s.s4, 'route_trace = $2, self_evaluation = $3', [trace('semantic_fallback', { triggered: true, triggerReason: 'conflict', skipped: 'disabled' }), selfEval(70, 'rule')]);
+    await setSession(s.s4, 'route_trace = $2, self_evaluation = $3', [
+      trace('semantic_fallback', { triggered: true, triggerReason: 'conflict', skipped: 'disabled' }),
+      selfEval(70, 'rule'),
+    ]);
     await setSession(s.s5, 'route_trace = $2, self_evaluation = $3', [trace('no_match', { triggered: false }), selfEval(40, 'llm')]);
     await setSession(s.s6, 'self_evaluation = NULL');
-    for (const [relevance, dedup, offset] of [['HIGHLY_RELEVANT', null, 1], ['REFERENCE', 'domain_retrieved', 2]] as const) {
+    for (const [relevance, dedup, offset] of [
+      ['HIGHLY_RELEVANT', null, 1],
+      ['REFERENCE', 'domain_retrieved', 2],
+    ] as const) {
       await t.db.pool.query(
         `INSERT INTO tool_invocation (tenant_id, session_id, tool_name, arguments, relevance_level, dedup_reason, retrieval_details, duration_ms, created_at)
          VALUES ($1, $2, 'knowledge_lookup', '{"query":"复位"}', $3, $4, $5, 12, now() + make_interval(secs => $6))`,
-        [acme.id, s.s1, relevance, dedup, { l1_top_similarity: 0.81, relevance_level: relevance, completeness_hint: null, retrieved_domains: ['robot_arm'], dedup_reason: dedup }, offset],
+        [
+          acme.id,
+          s.s1,
+          relevance,
+          dedup,
+          { l1_top_similarity: 0.81, relevance_level: relevance, completeness_hint: null, retrieved_domains: ['robot_arm'], dedup_reason: dedup },
+          offset,
+        ],
       );
     }
     // D happened in January (20:00 UTC on the 10th = the 11th in Shanghai).
@@ -110,17 +160,25 @@ describe('monitoring (e2e)', () => {
     await t.db.pool.query(`UPDATE coverage_decision SET session_created_at = '2026-01-10T20:00:00Z' WHERE session_id = $1`, [s.s7]);
     await t.db.pool.query(`UPDATE conversation SET created_at = '2026-01-10T20:00:00Z', last_activity_at = '2026-01-10T20:00:00Z' WHERE id = $1`, [conv.D]);
 
-    for (const [sessionId, feedback] of [[s.s4, 'useful'], [s.s5, 'not_useful']] as const) {
-      const res = await t.request({ method: 'POST', url: '/api/feedback', headers: { 'x-api-key': acme.clientKey }, payload: { sessionId, feedback, comment: `${feedback} comment` } });
+    for (const [sessionId, feedback] of [
+      [s.s4, 'useful'],
+      [s.s5, 'not_useful'],
+    ] as const) {
+      const res = await t.request({
+        method: 'POST',
+        url: '/api/feedback',
+        headers: { 'x-api-key': acme.clientKey },
+        payload: { sessionId, feedback, comment: `${feedback} comment` },
+      });
       if (res.statusCode >= 300) throw new Error(`feedback failed: ${res.statusCode} ${res.body}`);
     }
-   }, 240_000);
+  }, 240_000);
   afterAll(async () => {
     await t.close();
   });
 
   describe('GET /admin/monitoring/conversations', () => {
-    it('lists the tenant\'s conversations newest first with their aggregates', async () => {
+    it("lists the tenant's conversations newest first with their aggregates", async () => {
       const res = await op('/admin/monitoring/conversations');
       expect(res.statusCode).toBe(200);
       const body = res.json<{ items: Summary[]; nextCursor: string | null }>();
@@ -128,7 +186,14 @@ describe('monitoring (e2e)', () => {
       expect(body.nextCursor).toBeNull();
       const byId = new Map(body.items.map((c) => [c.id, c]));
       expect(byId.get(conv.A)).toMatchObject({ channel: 'web', userRef: 'u-a', sessionCount: 3, lastStatus: 'FAILED', lowestConfidence: 0, anyBadCase: false });
-      expect(byId.get(conv.B)).toMatchObject({ channel: 'api', userRef: 'u-b', sessionCount: 2, lastStatus: 'BAD_CASE', lowestConfidence: 40, anyBadCase: true });
+      expect(byId.get(conv.B)).toMatchObject({
+        channel: 'api',
+        userRef: 'u-b',
+        sessionCount: 2,
+        lastStatus: 'BAD_CASE',
+        lowestConfidence: 40,
+        anyBadCase: true,
+      });
       expect(byId.get(conv.C)).toMatchObject({ sessionCount: 1, lastStatus: 'SUCCESS', lowestConfidence: null, anyBadCase: false });
       expect(byId.get(conv.D)!.lastActivityAt).toBe('2026-01-10T20:00:00.000Z');
     });
@@ -214,7 +279,12 @@ describe('monitoring (e2e)', () => {
         status: 'SUCCESS',
         intent: 'reset_arm',
         latencyMs: 100,
-        routeTrace: { ruleMatch: { ruleId: 'r1', matchType: 'keyword' }, semanticMatch: { durationMs: 3 }, llmJudge: { triggered: false }, fusion: { decisionReason: 'rule_high_confidence' } },
+        routeTrace: {
+          ruleMatch: { ruleId: 'r1', matchType: 'keyword' },
+          semanticMatch: { durationMs: 3 },
+          llmJudge: { triggered: false },
+          fusion: { decisionReason: 'rule_high_confidence' },
+        },
         selfEvaluation: { confidence: 80, source: 'rule' },
         coverage: { verdict: 'covered', reasonCode: 'covered_has_references', evaluatorVersion: 'v1', referenceCount: 1, topScore: 0.82 },
         feedback: null,
@@ -225,7 +295,13 @@ describe('monitoring (e2e)', () => {
           toolName: 'knowledge_lookup',
           relevanceLevel: 'HIGHLY_RELEVANT',
           dedupReason: null,
-          retrievalDetails: { l1TopSimilarity: 0.81, relevanceLevel: 'HIGHLY_RELEVANT', completenessHint: null, retrievedDomains: ['robot_arm'], dedupReason: null },
+          retrievalDetails: {
+            l1TopSimilarity: 0.81,
+            relevanceLevel: 'HIGHLY_RELEVANT',
+            completenessHint: null,
+            retrievedDomains: ['robot_arm'],
+            dedupReason: null,
+          },
         }),
         expect.objectContaining({ relevanceLevel: 'REFERENCE', dedupReason: 'domain_retrieved' }),
       ]);
@@ -248,7 +324,8 @@ describe('monitoring (e2e)', () => {
     it('uses a fixed number of queries whatever the session count (no N+1): 1 session vs 20', async () => {
       const one = await ingest(acme, { query: 'q0', answer: 'a', status: 'SUCCESS', references: [{ score: 0.5 }] });
       const many = await ingest(acme, { query: 'q0', answer: 'a', status: 'SUCCESS', references: [{ score: 0.5 }] });
-      for (let i = 1; i < 20; i++) await ingest(acme, { conversationId: many.conversationId, query: `q${i}`, answer: 'a', status: 'SUCCESS', references: [{ score: 0.5 }] });
+      for (let i = 1; i < 20; i++)
+        await ingest(acme, { conversationId: many.conversationId, query: `q${i}`, answer: 'a', status: 'SUCCESS', references: [{ score: 0.5 }] });
       await t.db.pool.query(
         `INSERT INTO tool_invocation (tenant_id, session_id, tool_name, relevance_level)
          SELECT tenant_id, id, 'knowledge_lookup', 'PRECISE' FROM diagnosis_session WHERE conversation_id = ANY($1::uuid[])`,
@@ -287,14 +364,16 @@ describe('monitoring (e2e)', () => {
       }
     });
 
-    it('another tenant\'s conversation is 404, an unknown id 404, a non-uuid 400', async () => {
+    it("another tenant's conversation is 404, an unknown id 404, a non-uuid 400", async () => {
       expect((await op(`/admin/monitoring/conversations/${conv.A}`, other)).statusCode).toBe(404);
       expect((await op('/admin/monitoring/conversations/00000000-0000-4000-8000-000000000000')).statusCode).toBe(404);
       expect((await op('/admin/monitoring/conversations/not-a-uuid')).statusCode).toBe(400);
     });
 
     it('needs an operator key: client 403, none 401', async () => {
-      expect((await t.request({ method: 'GET', url: `/admin/monitoring/conversations/${conv.A}`, headers: { 'x-api-key': acme.clientKey } })).statusCode).toBe(403);
+      expect((await t.request({ method: 'GET', url: `/admin/monitoring/conversations/${conv.A}`, headers: { 'x-api-key': acme.clientKey } })).statusCode).toBe(
+        403,
+      );
       expect((await t.request({ method: 'GET', url: `/admin/monitoring/conversations/${conv.A}` })).statusCode).toBe(401);
     });
   });
@@ -302,12 +381,29 @@ describe('monitoring (e2e)', () => {
   describe('a chat session (POST /ai/chat, offline pipeline)', () => {
     it('shows its complete trace: route trace, lookups, self-evaluation, coverage, latency', async () => {
       const bot = await t.createTenant();
-      const rule = { intent: 'fault', description: '故障报警排查 / alarms', keywords: ['报警', 'alarm'], semanticExamples: ['机械臂报警了怎么办'], action: 'knowledge', priority: 10 };
+      const rule = {
+        intent: 'fault',
+        description: '故障报警排查 / alarms',
+        keywords: ['报警', 'alarm'],
+        semanticExamples: ['机械臂报警了怎么办'],
+        action: 'knowledge',
+        priority: 10,
+      };
       const created = await t.request({ method: 'POST', url: '/admin/intent-rules', headers: { 'x-api-key': bot.operatorKey }, payload: rule });
       expect(created.statusCode).toBe(201);
-      const bulk = await t.request({ method: 'POST', url: '/admin/knowledge/documents/bulk', headers: { 'x-api-key': bot.operatorKey }, payload: DEMO_KNOWLEDGE as unknown as Record<string, unknown>[] });
+      const bulk = await t.request({
+        method: 'POST',
+        url: '/admin/knowledge/documents/bulk',
+        headers: { 'x-api-key': bot.operatorKey },
+        payload: DEMO_KNOWLEDGE as unknown as Record<string, unknown>[],
+      });
       expect(bulk.statusCode).toBe(200);
-      const chat = await t.request({ method: 'POST', url: '/ai/chat', headers: { 'x-api-key': bot.clientKey }, payload: { message: '机械臂报警 E201 伺服过流怎么办？' } });
+      const chat = await t.request({
+        method: 'POST',
+        url: '/ai/chat',
+        headers: { 'x-api-key': bot.clientKey },
+        payload: { message: '机械臂报警 E201 伺服过流怎么办？' },
+      });
       expect(chat.statusCode).toBe(200);
       const { sessionId, conversationId } = chat.json<{ sessionId: string; conversationId: string }>();
       const res = await op(`/admin/monitoring/conversations/${conversationId}`, bot);
@@ -329,7 +425,10 @@ describe('monitoring (e2e)', () => {
       });
       expect(session.toolInvocations).toEqual(
         expect.arrayContaining([
-          expect.objectContaining({ relevanceLevel: expect.any(String), retrievalDetails: expect.objectContaining({ l1TopSimilarity: expect.any(Number), relevanceLevel: expect.any(String) }) }),
+          expect.objectContaining({
+            relevanceLevel: expect.any(String),
+            retrievalDetails: expect.objectContaining({ l1TopSimilarity: expect.any(Number), relevanceLevel: expect.any(String) }),
+          }),
         ]),
       );
       if (session.status === 'SUCCESS') expect(session.coverage).toMatchObject({ evaluatorVersion: 'v1', verdict: expect.any(String) });
@@ -349,7 +448,9 @@ describe('monitoring (e2e)', () => {
       expect(body.timeZone).toBe(TZ);
       expect(body.groupBy).toBeNull();
       expect(body.byDay).toBeUndefined();
-      const extra = (await t.db.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM diagnosis_session WHERE tenant_id = $1 AND query LIKE 'q%'`, [acme.id])).rows[0]!.n;
+      const extra = (
+        await t.db.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM diagnosis_session WHERE tenant_id = $1 AND query LIKE 'q%'`, [acme.id])
+      ).rows[0]!.n;
       const totals = body.totals as {
         sessions: number;
         byStatus: Record<string, number>;
@@ -378,10 +479,15 @@ describe('monitoring (e2e)', () => {
       expect(totals.coverage).toEqual({ evaluated: 5 + extra, covered: 3 + extra, rate: (3 + extra) / (5 + extra) });
     });
 
-    it('groupBy=day buckets by the tenant\'s day; explicit windows include whole days', async () => {
+    it("groupBy=day buckets by the tenant's day; explicit windows include whole days", async () => {
       const jan = await op('/admin/monitoring/stats?from=2026-01-11&to=2026-01-11&groupBy=day');
       expect(jan.statusCode).toBe(200);
-      const body = jan.json<{ from: string; to: string; totals: { sessions: number; coverage: { evaluated: number } }; byDay: { date: string; sessions: number; latencyMs: { p50: number } }[] }>();
+      const body = jan.json<{
+        from: string;
+        to: string;
+        totals: { sessions: number; coverage: { evaluated: number } };
+        byDay: { date: string; sessions: number; latencyMs: { p50: number } }[];
+      }>();
       expect(body.from).toBe('2026-01-10T16:00:00.000000Z');
       expect(body.to).toBe('2026-01-11T16:00:00.000000Z');
       expect(body.totals.sessions).toBe(1);
@@ -398,7 +504,13 @@ describe('monitoring (e2e)', () => {
       const res = await op('/admin/monitoring/stats?from=2020-01-01&to=2020-01-31&groupBy=day');
       expect(res.statusCode).toBe(200);
       expect(res.json()).toMatchObject({
-        totals: { sessions: 0, clarifyRate: null, judge: { calls: 0, callRate: null, tokens: 0 }, coverage: { evaluated: 0, rate: null }, latencyMs: { count: 0, p50: null, p95: null } },
+        totals: {
+          sessions: 0,
+          clarifyRate: null,
+          judge: { calls: 0, callRate: null, tokens: 0 },
+          coverage: { evaluated: 0, rate: null },
+          latencyMs: { count: 0, p50: null, p95: null },
+        },
         byDay: [],
       });
     });

@@ -20,7 +20,7 @@ describe('operations: /metrics and the jobs.cleanup job (e2e)', () => {
     guarded = await createTestApp({ METRICS_TOKEN }, t.db);
     acme = await t.createTenant();
     other = await t.createTenant();
-   }, 240_000);
+  }, 240_000);
   afterAll(async () => {
     await guarded.close();
     await t.close();
@@ -37,7 +37,13 @@ describe('operations: /metrics and the jobs.cleanup job (e2e)', () => {
       const families = parsePrometheusText(res.body);
       const names = [...families.keys()];
       // Node process metrics (prom-client defaults, prefixed).
-      for (const suffix of ['process_cpu_user_seconds_total', 'process_resident_memory_bytes', 'process_start_time_seconds', 'nodejs_heap_size_used_bytes', 'nodejs_eventloop_lag_seconds']) {
+      for (const suffix of [
+        'process_cpu_user_seconds_total',
+        'process_resident_memory_bytes',
+        'process_start_time_seconds',
+        'nodejs_heap_size_used_bytes',
+        'nodejs_eventloop_lag_seconds',
+      ]) {
         expect(names.some((n) => n.endsWith(suffix))).toBe(true);
       }
       const http = families.get('arbiter_http_request_duration_seconds');
@@ -82,7 +88,7 @@ describe('operations: /metrics and the jobs.cleanup job (e2e)', () => {
       expect(JOBS_CLEANUP_CRON).toMatch(/^\d+ \d+ \* \* \*$/);
     });
 
-    it('deletes only this tenant\'s finished runs older than the retention period, and records the run', async () => {
+    it("deletes only this tenant's finished runs older than the retention period, and records the run", async () => {
       const insert = (tenantId: string, status: string, ageDays: number) =>
         t.db.pool.query<{ id: string }>(
           `INSERT INTO job_run (tenant_id, name, trigger, status, created_at, finished_at)

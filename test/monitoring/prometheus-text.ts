@@ -43,7 +43,8 @@ function familyOf(sample: string, families: Map<string, Family>): Family | undef
     if (!sample.endsWith(suffix)) continue;
     const f = families.get(sample.slice(0, -suffix.length));
     if (!f) continue;
-    if ((suffix === '_bucket' && f.type !== 'histogram') || ((suffix === '_sum' || suffix === '_count') && f.type !== 'histogram' && f.type !== 'summary')) continue;
+    if ((suffix === '_bucket' && f.type !== 'histogram') || ((suffix === '_sum' || suffix === '_count') && f.type !== 'histogram' && f.type !== 'summary'))
+      continue;
     return f;
   }
   return undefined;
@@ -94,7 +95,11 @@ export function parsePrometheusText(text: string): Map<string, Family> {
 function checkHistogram(f: Family): void {
   const series = new Map<string, { buckets: { le: number; value: number }[]; count?: number; sum?: number }>();
   const keyOf = (labels: Record<string, string>) =>
-    JSON.stringify(Object.entries(labels).filter(([k]) => k !== 'le').sort(([a], [b]) => (a < b ? -1 : 1)));
+    JSON.stringify(
+      Object.entries(labels)
+        .filter(([k]) => k !== 'le')
+        .sort(([a], [b]) => (a < b ? -1 : 1)),
+    );
   for (const s of f.samples) {
     const key = keyOf(s.labels);
     const entry = series.get(key) ?? { buckets: [] };

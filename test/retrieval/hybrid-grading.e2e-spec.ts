@@ -47,15 +47,24 @@ describe('hybrid lookup and calibrated grading (e2e)', () => {
   let other: TestTenant;
   const op = (tenant: TestTenant) => ({ 'x-api-key': tenant.operatorKey });
   const lookup = (tenant: TestTenant, query: string, extra: object = {}) =>
-    t.request({ method: 'POST', url: '/ai/knowledge/lookup', headers: { 'x-api-key': tenant.clientKey }, payload: { sessionId: `s-${Math.random()}`, query, ...extra } });
-  const fit = (tenant: TestTenant, payload: unknown) => t.request({ method: 'POST', url: '/admin/knowledge/grading/fit', headers: op(tenant), payload: payload as object });
+    t.request({
+      method: 'POST',
+      url: '/ai/knowledge/lookup',
+      headers: { 'x-api-key': tenant.clientKey },
+      payload: { sessionId: `s-${Math.random()}`, query, ...extra },
+    });
+  const fit = (tenant: TestTenant, payload: unknown) =>
+    t.request({ method: 'POST', url: '/admin/knowledge/grading/fit', headers: op(tenant), payload: payload as object });
 
   beforeAll(async () => {
     t = await createTestApp();
     demo = await t.createTenant();
     other = await t.createTenant();
     const knowledge = t.app.get(KnowledgeService);
-    const results = await knowledge.upsertMany(asTenantId(demo.id), DEMO_KNOWLEDGE.map((d) => ({ ...d, keywords: [...d.keywords], metadata: {}, contentHash: `h-${d.filePath}` })));
+    const results = await knowledge.upsertMany(
+      asTenantId(demo.id),
+      DEMO_KNOWLEDGE.map((d) => ({ ...d, keywords: [...d.keywords], metadata: {}, contentHash: `h-${d.filePath}` })),
+    );
     expect(results.every((r) => 'status' in r && r.status === 'created')).toBe(true);
   }, 180_000);
   afterAll(async () => {
@@ -90,11 +99,14 @@ describe('hybrid lookup and calibrated grading (e2e)', () => {
     expect(body.results[0]).toMatchObject({ filePath: 'pendant/tp10-black-screen.md', source: 'L0' });
   });
 
-  it.each([['!!! ??? ...'], ['😀😀😀'], ['的 了 吗'], ['the of and']])('a query of only stop words, punctuation or emoji (%s) → 200 INSUFFICIENT', async (query) => {
-    const res = await lookup(demo, query);
-    expect(res.statusCode).toBe(200);
-    expect(res.json<LookupBody>().completenessHint).toBe('INSUFFICIENT');
-  });
+  it.each([['!!! ??? ...'], ['😀😀😀'], ['的 了 吗'], ['the of and']])(
+    'a query of only stop words, punctuation or emoji (%s) → 200 INSUFFICIENT',
+    async (query) => {
+      const res = await lookup(demo, query);
+      expect(res.statusCode).toBe(200);
+      expect(res.json<LookupBody>().completenessHint).toBe('INSUFFICIENT');
+    },
+  );
 
   it('mixed Chinese and English queries work', async () => {
     const body = (await lookup(demo, 'TP-10 示教器 black screen 怎么办')).json<LookupBody>();
@@ -103,8 +115,14 @@ describe('hybrid lookup and calibrated grading (e2e)', () => {
   });
 
   it('callers name the scenario: impact scores results with several matching chunks (docs/spec/evaluation.md §2 发现多处引用)', async () => {
-    const paragraph = (n: number) => `Section ${n}. The harness cable of axis ${n} runs through the cable chain; inspect the harness cable for wear every month. ${'Filler text about other topics. '.repeat(12)}`;
-    const created = await t.request({ method: 'POST', url: '/admin/knowledge/documents', headers: op(other), payload: { domain: 'arm', filePath: 'arm/harness.md', title: 'Cable routing', content: [1, 2, 3, 4].map(paragraph).join('\n\n') } });
+    const paragraph = (n: number) =>
+      `Section ${n}. The harness cable of axis ${n} runs through the cable chain; inspect the harness cable for wear every month. ${'Filler text about other topics. '.repeat(12)}`;
+    const created = await t.request({
+      method: 'POST',
+      url: '/admin/knowledge/documents',
+      headers: op(other),
+      payload: { domain: 'arm', filePath: 'arm/harness.md', title: 'Cable routing', content: [1, 2, 3, 4].map(paragraph).join('\n\n') },
+    });
     expect(created.json<{ document: { chunkCount: number } }>().document.chunkCount).toBeGreaterThan(1);
     const impact = await lookup(other, 'harness cable wear', { confidenceProfile: 'impact' });
     const body = impact.json<LookupBody & { results: { matches: number }[]; confidence: { reasons: string[] } }>();
@@ -120,7 +138,12 @@ describe('hybrid lookup and calibrated grading (e2e)', () => {
     ['topK 0', { query: 'refund', topK: 0 }],
     ['topK 21', { query: 'refund', topK: 21 }],
   ])('bad input: %s → 400', async (_name, payload) => {
-    const res = await t.request({ method: 'POST', url: '/ai/knowledge/lookup', headers: { 'x-api-key': demo.clientKey }, payload: { sessionId: 's', ...payload } });
+    const res = await t.request({
+      method: 'POST',
+      url: '/ai/knowledge/lookup',
+      headers: { 'x-api-key': demo.clientKey },
+      payload: { sessionId: 's', ...payload },
+    });
     expect(res.statusCode).toBe(400);
   });
 
@@ -194,7 +217,10 @@ describe('hybrid lookup and calibrated grading (e2e)', () => {
       for (const payload of [{ lexicalWeight: -1 }, { vectorWeight: 11 }, { rrfK: 1e9 }, { maxL2Distance: 5e-324 }]) {
         expect((await t.request({ method: 'PUT', url: '/admin/knowledge/config', headers: op(demo), payload })).statusCode).toBe(400);
       }
-      expect((await t.request({ method: 'GET', url: '/admin/knowledge/config', headers: op(other) })).json<{ fusion: Record<string, number> }>().fusion.lexicalWeight).toBe(1);
+      expect(
+        (await t.request({ method: 'GET', url: '/admin/knowledge/config', headers: op(other) })).json<{ fusion: Record<string, number> }>().fusion
+          .lexicalWeight,
+      ).toBe(1);
       await t.request({ method: 'PUT', url: '/admin/knowledge/config', headers: op(demo), payload: { lexicalWeight: 1, rrfK: 60 } });
     });
   });

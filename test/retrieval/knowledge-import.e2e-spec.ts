@@ -20,7 +20,12 @@ interface Status {
   failures: { index: number; status: string; error: { code: string } }[];
 }
 
-const doc = (i: number) => ({ domain: 'manuals', filePath: `manuals/m-${i}.md`, title: `Manual ${i}`, content: `Step ${i}: 机械臂第 ${i} 号手册，检查急停按钮与电源指示灯。 Reset joint ${i} before use.` });
+const doc = (i: number) => ({
+  domain: 'manuals',
+  filePath: `manuals/m-${i}.md`,
+  title: `Manual ${i}`,
+  content: `Step ${i}: 机械臂第 ${i} 号手册，检查急停按钮与电源指示灯。 Reset joint ${i} before use.`,
+});
 
 /** Issue 11 item 1: a large import is a resumable job with progress, not one long request. */
 describe('knowledge imports as a resumable job (e2e)', () => {
@@ -28,9 +33,12 @@ describe('knowledge imports as a resumable job (e2e)', () => {
   let acme: TestTenant;
   let other: TestTenant;
   const op = (tenant: TestTenant) => ({ 'x-api-key': tenant.operatorKey });
-  const start = (tenant: TestTenant, payload: unknown) => t.request({ method: 'POST', url: '/admin/knowledge/imports', headers: op(tenant), payload: payload as object });
-  const status = async (tenant: TestTenant, id: string) => (await t.request({ method: 'GET', url: `/admin/knowledge/imports/${id}`, headers: op(tenant) })).json<Status>();
-  const documents = async (tenant: TestTenant) => Number((await t.db.pool.query<{ n: string }>('SELECT count(*) AS n FROM knowledge_document WHERE tenant_id = $1', [tenant.id])).rows[0]!.n);
+  const start = (tenant: TestTenant, payload: unknown) =>
+    t.request({ method: 'POST', url: '/admin/knowledge/imports', headers: op(tenant), payload: payload as object });
+  const status = async (tenant: TestTenant, id: string) =>
+    (await t.request({ method: 'GET', url: `/admin/knowledge/imports/${id}`, headers: op(tenant) })).json<Status>();
+  const documents = async (tenant: TestTenant) =>
+    Number((await t.db.pool.query<{ n: string }>('SELECT count(*) AS n FROM knowledge_document WHERE tenant_id = $1', [tenant.id])).rows[0]!.n);
 
   beforeAll(async () => {
     t = await createTestApp();
@@ -77,7 +85,13 @@ describe('knowledge imports as a resumable job (e2e)', () => {
       progress: async () => onProgress(),
     });
     // The process dies right after the first batch was written and recorded.
-    await expect(job.run(context(() => { throw new Error('killed'); }))).rejects.toThrow('killed');
+    await expect(
+      job.run(
+        context(() => {
+          throw new Error('killed');
+        }),
+      ),
+    ).rejects.toThrow('killed');
     const midway = await status(acme, importId);
     expect(midway.counts).toMatchObject({ created: 20, pending: 30 });
     await job.run(context(() => undefined));
@@ -88,11 +102,19 @@ describe('knowledge imports as a resumable job (e2e)', () => {
   it('rejects an empty or oversized import (400) and stores nothing', async () => {
     const before = Number((await t.db.pool.query<{ n: string }>('SELECT count(*) AS n FROM knowledge_import WHERE tenant_id = $1', [acme.id])).rows[0]!.n);
     expect((await start(acme, [])).statusCode).toBe(400);
-    const tooMany = await start(acme, Array.from({ length: 10_001 }, () => ({})));
+    const tooMany = await start(
+      acme,
+      Array.from({ length: 10_001 }, () => ({})),
+    );
     expect(tooMany.statusCode).toBe(400);
     expect(tooMany.json<{ message: string }>().message).toContain('at most 10000 documents per import');
     expect((await start(acme, { documents: 'not documents' })).statusCode).toBe(400);
-    const ndjson = await t.request({ method: 'POST', url: '/admin/knowledge/imports', headers: { ...op(acme), 'content-type': 'application/x-ndjson' }, payload: `${JSON.stringify(doc(1))}\nnot json\n` });
+    const ndjson = await t.request({
+      method: 'POST',
+      url: '/admin/knowledge/imports',
+      headers: { ...op(acme), 'content-type': 'application/x-ndjson' },
+      payload: `${JSON.stringify(doc(1))}\nnot json\n`,
+    });
     expect(ndjson.statusCode).toBe(400);
     expect(ndjson.json<{ message: string }>().message).toContain('line 2 is not valid JSON');
     const after = Number((await t.db.pool.query<{ n: string }>('SELECT count(*) AS n FROM knowledge_import WHERE tenant_id = $1', [acme.id])).rows[0]!.n);
@@ -103,7 +125,9 @@ describe('knowledge imports as a resumable job (e2e)', () => {
     const { importId } = (await start(acme, [doc(500)])).json<Started>();
     expect((await t.request({ method: 'GET', url: `/admin/knowledge/imports/${importId}`, headers: op(other) })).statusCode).toBe(404);
     expect((await t.request({ method: 'GET', url: `/admin/knowledge/imports/${importId}`, headers: { 'x-api-key': acme.clientKey } })).statusCode).toBe(403);
-    expect((await t.request({ method: 'POST', url: '/admin/knowledge/imports', headers: { 'x-api-key': acme.clientKey }, payload: [doc(501)] })).statusCode).toBe(403);
+    expect(
+      (await t.request({ method: 'POST', url: '/admin/knowledge/imports', headers: { 'x-api-key': acme.clientKey }, payload: [doc(501)] })).statusCode,
+    ).toBe(403);
     expect((await t.request({ method: 'GET', url: '/admin/knowledge/imports/not-a-uuid', headers: op(acme) })).statusCode).toBe(400);
     // The other tenant's job run does not write into acme: acme's import is written by acme's run only.
     await t.app.get(JobsService).runPending();

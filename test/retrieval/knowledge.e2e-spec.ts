@@ -82,7 +82,9 @@ describe('knowledge base and lookup (e2e)', () => {
     });
 
     it('stores unit-norm vectors only (seed T7: |norm − 1| < 0.01)', async () => {
-      const { rows } = await t.db.pool.query<{ norm: number; dim: number }>('SELECT vector_norm(embedding) AS norm, embedding_dim AS dim, vector_dims(embedding) AS dims FROM knowledge_chunk');
+      const { rows } = await t.db.pool.query<{ norm: number; dim: number }>(
+        'SELECT vector_norm(embedding) AS norm, embedding_dim AS dim, vector_dims(embedding) AS dims FROM knowledge_chunk',
+      );
       expect(rows.length).toBeGreaterThan(0);
       for (const r of rows) expect(Math.abs(Number(r.norm) - 1)).toBeLessThan(0.01);
     });
@@ -165,11 +167,13 @@ describe('knowledge base and lookup (e2e)', () => {
       expect(body.results[1].error?.fields).toContain('filePath');
       expect(body.summary).toEqual({ created: 1, updated: 0, unchanged: 0, failed: 3 });
 
-      const ndjson = [
-        JSON.stringify({ domain: 'faq', filePath: 'faq/2.md', title: 'FAQ two', content: 'Second answer.' }),
-        '{broken',
-      ].join('\n');
-      const bad = await t.request({ method: 'POST', url: '/admin/knowledge/documents/bulk', headers: { ...op(acme), 'content-type': 'application/x-ndjson' }, payload: ndjson });
+      const ndjson = [JSON.stringify({ domain: 'faq', filePath: 'faq/2.md', title: 'FAQ two', content: 'Second answer.' }), '{broken'].join('\n');
+      const bad = await t.request({
+        method: 'POST',
+        url: '/admin/knowledge/documents/bulk',
+        headers: { ...op(acme), 'content-type': 'application/x-ndjson' },
+        payload: ndjson,
+      });
       expect(bad.statusCode).toBe(400);
       const good = await t.request({
         method: 'POST',
@@ -201,7 +205,13 @@ describe('knowledge base and lookup (e2e)', () => {
       const first = await lookup(acme, { sessionId: 'never-seen-1', query: '机械臂怎么复位？' });
       expect(first.statusCode).toBe(200);
       const a = first.json<LookupBody>();
-      expect(a).toMatchObject({ relevanceLevel: 'PRECISE', completenessHint: null, domain: 'robot-arm', dedupReason: null, retrievedDomainsThisSession: ['robot-arm'] });
+      expect(a).toMatchObject({
+        relevanceLevel: 'PRECISE',
+        completenessHint: null,
+        domain: 'robot-arm',
+        dedupReason: null,
+        retrievedDomainsThisSession: ['robot-arm'],
+      });
       expect(a.l0MatchCount).toBeGreaterThanOrEqual(1);
       expect(a.results[0].filePath).toBe(RESET.filePath);
       expect(a.results.map((r) => r.content).join(' ')).not.toContain('OTHER TENANT');
@@ -233,7 +243,9 @@ describe('knowledge base and lookup (e2e)', () => {
 
     it('near-verbatim query → HIGHLY_RELEVANT; unrelated query → REFERENCE/INSUFFICIENT; then domain_retrieved', async () => {
       const session = 'walk-2';
-      const high = (await lookup(acme, { sessionId: session, query: `${POWER.title}\n${POWER.content} Fuses are in the rear panel.`, domain: 'robot-arm' })).json<LookupBody>();
+      const high = (
+        await lookup(acme, { sessionId: session, query: `${POWER.title}\n${POWER.content} Fuses are in the rear panel.`, domain: 'robot-arm' })
+      ).json<LookupBody>();
       expect(high.relevanceLevel === 'HIGHLY_RELEVANT' || high.relevanceLevel === 'PRECISE').toBe(true);
       expect(high.completenessHint).toBeNull();
       expect(high.results[0].filePath).toBe(POWER.filePath);
@@ -251,21 +263,37 @@ describe('knowledge base and lookup (e2e)', () => {
       expect(bad.statusCode).toBe(400);
       const badType = await t.request({ method: 'PUT', url: '/admin/knowledge/config', headers: op(other), payload: { maxL2Distance: 'x' } });
       expect(badType.statusCode).toBe(400);
-      const ok = await t.request({ method: 'PUT', url: '/admin/knowledge/config', headers: op(other), payload: { referenceThreshold: 0, highlyRelevantThreshold: 0.99 } });
+      const ok = await t.request({
+        method: 'PUT',
+        url: '/admin/knowledge/config',
+        headers: op(other),
+        payload: { referenceThreshold: 0, highlyRelevantThreshold: 0.99 },
+      });
       expect(ok.statusCode).toBe(200);
       expect(ok.json()).toMatchObject({ normalization: { maxL2Distance: 2, highlyRelevantThreshold: 0.99, referenceThreshold: 0 } });
       const r = (await lookup(other, { sessionId: 'cfg', query: 'qwxz plmk vbnj' })).json<LookupBody>();
       expect(r).toMatchObject({ relevanceLevel: 'REFERENCE', completenessHint: 'PARTIAL' });
       // acme keeps the defaults
       const mine = await t.request({ method: 'GET', url: '/admin/knowledge/config', headers: op(acme) });
-      expect(mine.json()).toMatchObject({ normalization: { maxL2Distance: 2, highlyRelevantThreshold: 0.75, referenceThreshold: 0.5 }, memoryTtlSeconds: 86400 });
+      expect(mine.json()).toMatchObject({
+        normalization: { maxL2Distance: 2, highlyRelevantThreshold: 0.75, referenceThreshold: 0.5 },
+        memoryTtlSeconds: 86400,
+      });
     });
 
     it('20 parallel lookups in one session never return a document twice', async () => {
-      const docs = Array.from({ length: 12 }, (_, i) => ({ domain: 'parallel', filePath: `parallel/${i}.md`, title: `Parallel doc ${i}`, keywords: ['parallelkw'], content: `Parallel document number ${i} about the parallelkw topic.` }));
+      const docs = Array.from({ length: 12 }, (_, i) => ({
+        domain: 'parallel',
+        filePath: `parallel/${i}.md`,
+        title: `Parallel doc ${i}`,
+        keywords: ['parallelkw'],
+        content: `Parallel document number ${i} about the parallelkw topic.`,
+      }));
       const imported = await t.request({ method: 'POST', url: '/admin/knowledge/documents/bulk', headers: op(acme), payload: docs });
       expect(imported.json<{ summary: { created: number } }>().summary.created).toBe(12);
-      const responses = await Promise.all(Array.from({ length: 20 }, () => lookup(acme, { sessionId: 'parallel-session', query: 'parallelkw', domain: 'parallel', topK: 1 })));
+      const responses = await Promise.all(
+        Array.from({ length: 20 }, () => lookup(acme, { sessionId: 'parallel-session', query: 'parallelkw', domain: 'parallel', topK: 1 })),
+      );
       const bodies = responses.map((r) => r.json<LookupBody>());
       const returned = bodies.flatMap((b) => b.results.map((r) => r.filePath));
       expect(new Set(returned).size).toBe(returned.length);
@@ -298,19 +326,34 @@ describe('knowledge base and lookup (e2e)', () => {
     });
 
     it('writes a tool_invocation row with the seed T6 fields for a known session', async () => {
-      const session = await t.request({ method: 'POST', url: '/api/sessions', headers: cl(acme), payload: { query: '机械臂复位', answer: 'ok', status: 'SUCCESS' } });
+      const session = await t.request({
+        method: 'POST',
+        url: '/api/sessions',
+        headers: cl(acme),
+        payload: { query: '机械臂复位', answer: 'ok', status: 'SUCCESS' },
+      });
       expect(session.statusCode).toBe(201);
       const sessionId = session.json<{ id: string }>().id;
       await lookup(acme, { sessionId, query: '机械臂怎么复位？' });
       await lookup(acme, { sessionId, query: '机械臂怎么复位？', topK: 20 });
       await lookup(acme, { sessionId, query: '机械臂怎么复位？', topK: 20 });
-      const { rows } = await t.db.pool.query<{ tool_name: string; relevance_level: string; dedup_reason: string | null; retrieval_details: Record<string, unknown>; tenant_id: string }>(
-        'SELECT tool_name, relevance_level, dedup_reason, retrieval_details, tenant_id FROM tool_invocation WHERE session_id = $1 ORDER BY created_at',
-        [sessionId],
-      );
+      const { rows } = await t.db.pool.query<{
+        tool_name: string;
+        relevance_level: string;
+        dedup_reason: string | null;
+        retrieval_details: Record<string, unknown>;
+        tenant_id: string;
+      }>('SELECT tool_name, relevance_level, dedup_reason, retrieval_details, tenant_id FROM tool_invocation WHERE session_id = $1 ORDER BY created_at', [
+        sessionId,
+      ]);
       expect(rows).toHaveLength(3);
       expect(rows[0]).toMatchObject({ tool_name: 'lookup_knowledge', relevance_level: 'PRECISE', dedup_reason: null, tenant_id: acme.id });
-      expect(rows[0].retrieval_details).toMatchObject({ relevance_level: 'PRECISE', completeness_hint: null, retrieved_domains: ['robot-arm'], dedup_reason: null });
+      expect(rows[0].retrieval_details).toMatchObject({
+        relevance_level: 'PRECISE',
+        completeness_hint: null,
+        retrieved_domains: ['robot-arm'],
+        dedup_reason: null,
+      });
       expect(rows[0].retrieval_details).toHaveProperty('l1_top_similarity');
       expect(rows[2]).toMatchObject({ dedup_reason: 'doc_retrieved' });
       // The other tenant using acme's session id gets no row written into acme's session.
@@ -320,21 +363,40 @@ describe('knowledge base and lookup (e2e)', () => {
     });
 
     it("leaves a tool_invocation for an external agent's lookups too: on the tenant's external session for that id, created on first sight, never on another tenant's session", async () => {
-      type Row = { session_id: string; tenant_id: string; relevance_level: string; dedup_reason: string | null; channel: string; status: string; tool_call_count: number; knowledge_searched: boolean; route_trace: { externalSessionId?: string } | null };
+      type Row = {
+        session_id: string;
+        tenant_id: string;
+        relevance_level: string;
+        dedup_reason: string | null;
+        channel: string;
+        status: string;
+        tool_call_count: number;
+        knowledge_searched: boolean;
+        route_trace: { externalSessionId?: string } | null;
+      };
       const traced = async (tenant: TestTenant, externalId: string) =>
-        (await t.db.pool.query<Row>(
-          `SELECT i.session_id, i.tenant_id, i.relevance_level, i.dedup_reason, s.channel, s.status, s.tool_call_count, s.knowledge_searched, s.route_trace
+        (
+          await t.db.pool.query<Row>(
+            `SELECT i.session_id, i.tenant_id, i.relevance_level, i.dedup_reason, s.channel, s.status, s.tool_call_count, s.knowledge_searched, s.route_trace
              FROM tool_invocation i JOIN diagnosis_session s ON s.id = i.session_id
             WHERE s.tenant_id = $1 AND s.route_trace->>'externalSessionId' = $2 ORDER BY i.created_at`,
-          [tenant.id, externalId],
-        )).rows;
+            [tenant.id, externalId],
+          )
+        ).rows;
       // No sessionId-shaped id: the external run "bot-run-7" of acme, twice (the second is deduplicated by the memory).
       expect((await lookup(acme, { sessionId: 'bot-run-7', query: '机械臂怎么复位？' })).statusCode).toBe(200);
       expect((await lookup(acme, { sessionId: 'bot-run-7', query: '机械臂怎么复位？', topK: 20 })).statusCode).toBe(200);
       const mine = await traced(acme, 'bot-run-7');
       expect(mine).toHaveLength(2);
       expect(new Set(mine.map((r) => r.session_id)).size).toBe(1);
-      expect(mine[0]).toMatchObject({ tenant_id: acme.id, relevance_level: 'PRECISE', dedup_reason: null, channel: 'external', status: 'PENDING', knowledge_searched: true });
+      expect(mine[0]).toMatchObject({
+        tenant_id: acme.id,
+        relevance_level: 'PRECISE',
+        dedup_reason: null,
+        channel: 'external',
+        status: 'PENDING',
+        knowledge_searched: true,
+      });
       expect(mine[1]).toMatchObject({ tool_call_count: 2 });
       // The same external id in another tenant is that tenant's own external session.
       await lookup(other, { sessionId: 'bot-run-7', query: '复位' });
@@ -343,12 +405,18 @@ describe('knowledge base and lookup (e2e)', () => {
       expect(theirs[0]!.session_id).not.toBe(mine[0]!.session_id);
       expect(await traced(acme, 'bot-run-7')).toHaveLength(2);
       // An id that is acme's Arbiter session, used by the other tenant: an external session of the other tenant, acme's session untouched.
-      const session = (await t.request({ method: 'POST', url: '/api/sessions', headers: cl(acme), payload: { query: 'q', answer: 'a', status: 'SUCCESS' } })).json<{ id: string }>().id;
+      const session = (
+        await t.request({ method: 'POST', url: '/api/sessions', headers: cl(acme), payload: { query: 'q', answer: 'a', status: 'SUCCESS' } })
+      ).json<{ id: string }>().id;
       await lookup(other, { sessionId: session, query: '复位' });
       expect((await t.db.pool.query('SELECT 1 FROM tool_invocation WHERE session_id = $1', [session])).rowCount).toBe(0);
       expect(await traced(other, session)).toEqual([expect.objectContaining({ tenant_id: other.id, channel: 'external' })]);
       // Monitoring lists the external run with its lookups.
-      const list = await t.request({ method: 'GET', url: `/admin/monitoring/conversations/${(await t.db.pool.query<{ conversation_id: string }>('SELECT conversation_id FROM diagnosis_session WHERE id = $1', [mine[0]!.session_id])).rows[0]!.conversation_id}`, headers: op(acme) });
+      const list = await t.request({
+        method: 'GET',
+        url: `/admin/monitoring/conversations/${(await t.db.pool.query<{ conversation_id: string }>('SELECT conversation_id FROM diagnosis_session WHERE id = $1', [mine[0]!.session_id])).rows[0]!.conversation_id}`,
+        headers: op(acme),
+      });
       expect(list.statusCode).toBe(200);
       expect(list.json<{ sessions: { toolInvocations: unknown[] }[] }>().sessions[0]!.toolInvocations).toHaveLength(2);
     });

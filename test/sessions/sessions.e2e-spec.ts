@@ -68,7 +68,12 @@ describe('sessions API (e2e)', () => {
   });
 
   it('normalises media types at ingest (trimmed, lower-case), stores them so, and the coverage image rule sees them', async () => {
-    const res = await post(acme, { query: '这张照片里的报警灯是什么意思', answer: '图片中是伺服报警灯。', status: 'SUCCESS', media: [{ type: ' IMAGE ' }, { type: 'Audio', url: 'https://cdn.example.com/a.mp3' }] });
+    const res = await post(acme, {
+      query: '这张照片里的报警灯是什么意思',
+      answer: '图片中是伺服报警灯。',
+      status: 'SUCCESS',
+      media: [{ type: ' IMAGE ' }, { type: 'Audio', url: 'https://cdn.example.com/a.mp3' }],
+    });
     expect(res.statusCode).toBe(201);
     const view = res.json<{ id: string; media: unknown; coverage: { reasonCode: string } | null }>();
     expect(view.media).toEqual([{ type: 'image' }, { type: 'audio', url: 'https://cdn.example.com/a.mp3' }]);
@@ -82,7 +87,7 @@ describe('sessions API (e2e)', () => {
     expect(res.statusCode).toBe(201);
   });
 
-  it('never shows one tenant\'s session to another (404, not 403)', async () => {
+  it("never shows one tenant's session to another (404, not 403)", async () => {
     const mine = (await post(acme, VALID)).json<{ id: string; conversationId: string }>();
     const foreign = await t.request({ method: 'GET', url: `/api/sessions/${mine.id}`, headers: { 'x-api-key': globex.clientKey } });
     expect(foreign.statusCode).toBe(404);
@@ -121,7 +126,12 @@ describe('sessions API (e2e)', () => {
     });
 
     it('malformed JSON → 400', async () => {
-      const res = await t.request({ method: 'POST', url: '/api/sessions', headers: { 'x-api-key': acme.clientKey, 'content-type': 'application/json' }, payload: '{"query": "x",' });
+      const res = await t.request({
+        method: 'POST',
+        url: '/api/sessions',
+        headers: { 'x-api-key': acme.clientKey, 'content-type': 'application/json' },
+        payload: '{"query": "x",',
+      });
       expect(res.statusCode).toBe(400);
       expect(res.json<{ message: string }>().message).toMatch(/JSON/);
     });

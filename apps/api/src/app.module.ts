@@ -18,7 +18,19 @@ import { MetricsController } from './metrics.controller.js';
 import { StorageHealth } from './storage-health.js';
 
 /** Domain modules; each lib registers itself here (one line each). */
-const DOMAIN_MODULES = [TenancyModule, SessionsModule, JobsModule, CoverageModule, RetrievalModule, LlmModule, EvaluationModule, FeedbackModule, MonitoringModule, IntentModule, ChatModule];
+const DOMAIN_MODULES = [
+  TenancyModule,
+  SessionsModule,
+  JobsModule,
+  CoverageModule,
+  RetrievalModule,
+  LlmModule,
+  EvaluationModule,
+  FeedbackModule,
+  MonitoringModule,
+  IntentModule,
+  ChatModule,
+];
 
 @Module({})
 export class AppModule {

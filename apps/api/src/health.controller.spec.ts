@@ -8,7 +8,9 @@ const storageOk = { check: () => Promise.resolve({ status: 'ok' }) } as unknown 
 
 describe('HealthController', () => {
   it('answers 503 `down` without the driver error (hosts, ports, users stay in the log)', async () => {
-    const database = { check: () => Promise.resolve({ status: 'down', reason: 'connect ECONNREFUSED 10.1.2.3:5432 (user "arbiter")' }) } as unknown as DatabaseHealth;
+    const database = {
+      check: () => Promise.resolve({ status: 'down', reason: 'connect ECONNREFUSED 10.1.2.3:5432 (user "arbiter")' }),
+    } as unknown as DatabaseHealth;
     const error = await new HealthController(database, storageOk).check().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(HttpException);
     const http = error as HttpException;

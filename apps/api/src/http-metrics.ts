@@ -10,13 +10,25 @@ const QUIET_ROUTES = new Set(['/health', '/metrics']);
  */
 export function registerHttpObservability(fastify: FastifyInstance, metrics: MetricsService): void {
   const logger = new Logger('HTTP');
-  const histogram = metrics.histogram('arbiter_http_request_duration_seconds', 'HTTP request latency', ['method', 'route', 'status'], [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5]);
+  const histogram = metrics.histogram(
+    'arbiter_http_request_duration_seconds',
+    'HTTP request latency',
+    ['method', 'route', 'status'],
+    [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+  );
   fastify.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions?.url ?? 'unmatched';
     const seconds = reply.elapsedTime / 1000;
     histogram.observe({ method: request.method, route, status: `${Math.floor(reply.statusCode / 100)}xx` }, seconds);
     if (!QUIET_ROUTES.has(route)) {
-      logger.log({ msg: 'request', requestId: request.id, method: request.method, route, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 });
+      logger.log({
+        msg: 'request',
+        requestId: request.id,
+        method: request.method,
+        route,
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime * 10) / 10,
+      });
     }
     done();
   });

@@ -4,7 +4,6 @@ import { MetricsService } from '@arbiter/common';
 import { AppConfig } from '@arbiter/config';
 import { Auth, secretsEqual } from '@arbiter/tenancy';
 
-
 @ApiTags('operations')
 @Controller('metrics')
 @Auth('public')

@@ -5,11 +5,18 @@ import { composeExtractiveAnswer, extractSentences, leadingText, queryTerms, sel
 const E201: ComposerChunk = {
   filePath: 'faults/e201.md',
   title: 'E201 伺服过流报警',
-  content: '# E201 伺服过流报警\nE201 表示伺服驱动器检测到过电流。常见原因是电机动力线短路或负载过大。处理步骤：1. 先按下急停。2. 关闭控制柜主电源 5 分钟后检查动力线绝缘。确认无误后上电并在示教器上复位报警。',
+  content:
+    '# E201 伺服过流报警\nE201 表示伺服驱动器检测到过电流。常见原因是电机动力线短路或负载过大。处理步骤：1. 先按下急停。2. 关闭控制柜主电源 5 分钟后检查动力线绝缘。确认无误后上电并在示教器上复位报警。',
   similarity: 0.82,
   source: 'L1',
 };
-const E202: ComposerChunk = { filePath: 'faults/e202.md', title: 'E202 编码器通信异常', content: 'E202 表示编码器通信中断。检查编码器电缆接头。', similarity: 0.78, source: 'L1' };
+const E202: ComposerChunk = {
+  filePath: 'faults/e202.md',
+  title: 'E202 编码器通信异常',
+  content: 'E202 表示编码器通信中断。检查编码器电缆接头。',
+  similarity: 0.78,
+  source: 'L1',
+};
 const FAR: ComposerChunk = { filePath: 'orders/refund.md', title: '退款政策', content: '签收后 7 天内可申请退款。', similarity: 0.5, source: 'L1' };
 
 describe('answer composer', () => {

@@ -16,7 +16,10 @@ export interface WithheldDocument {
  * knowledge base did cover the question, so coverage must not count the turn as a knowledge gap.
  * Strongest first, each document once.
  */
-export function carriedReferences(withheld: readonly WithheldDocument[], earlier: ReadonlyMap<string, SessionReference>): (SessionReference & { filePath: string })[] {
+export function carriedReferences(
+  withheld: readonly WithheldDocument[],
+  earlier: ReadonlyMap<string, SessionReference>,
+): (SessionReference & { filePath: string })[] {
   const out = new Map<string, SessionReference & { filePath: string }>();
   for (const doc of withheld) {
     if (out.has(doc.filePath)) continue;

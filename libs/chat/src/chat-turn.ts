@@ -43,7 +43,14 @@ export interface ChatTrace {
    * What `confidence` reported (see `replyConfidence`): the lookup's retrieval confidence for a knowledge
    * answer, 0 for the not-found exit (the lookup's score beside it), else the routing confidence.
    */
-  confidence?: { source: 'retrieval' | 'routing' | 'not_found'; score: number; level?: string; reasons?: string[]; profile?: string | null; retrieval?: number };
+  confidence?: {
+    source: 'retrieval' | 'routing' | 'not_found';
+    score: number;
+    level?: string;
+    reasons?: string[];
+    profile?: string | null;
+    retrieval?: number;
+  };
   policy?: PolicyDecision;
   lookups: {
     query: string;
@@ -59,7 +66,16 @@ export interface ChatTrace {
     confidence: { score: number; level: string; event: string; reasons: string[] };
     durationMs: number;
   }[];
-  agent?: { ok: boolean; stepCount: number; toolCallCount: number; totalTokens: number; steps: AgentRunResult<unknown>['steps']; error?: string; errorCode?: string; answerOverridden?: boolean };
+  agent?: {
+    ok: boolean;
+    stepCount: number;
+    toolCallCount: number;
+    totalTokens: number;
+    steps: AgentRunResult<unknown>['steps'];
+    error?: string;
+    errorCode?: string;
+    answerOverridden?: boolean;
+  };
   fallback?: { reason: string; error?: string };
   /** File paths of the earlier references an "already provided" reply carried onto the session. */
   carriedReferences?: string[];
@@ -105,9 +121,17 @@ export interface TurnOutcome {
   toolCallCount: number;
 }
 
-export function newTurnContext(init: Pick<TurnContext, 'tenantId' | 'session' | 'message' | 'lang' | 'continued' | 'deadline'> & { mode: ChatTrace['mode'] }): TurnContext {
+export function newTurnContext(
+  init: Pick<TurnContext, 'tenantId' | 'session' | 'message' | 'lang' | 'continued' | 'deadline'> & { mode: ChatTrace['mode'] },
+): TurnContext {
   const { mode, ...rest } = init;
-  return { ...rest, intent: null, confidenceProfile: null, cited: new Map<string, SessionReference>(), trace: { version: 1, language: init.lang, mode, events: [], lookups: [] } };
+  return {
+    ...rest,
+    intent: null,
+    confidenceProfile: null,
+    cited: new Map<string, SessionReference>(),
+    trace: { version: 1, language: init.lang, mode, events: [], lookups: [] },
+  };
 }
 
 /**

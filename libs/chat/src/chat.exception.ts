@@ -21,4 +21,3 @@ export class ChatException extends DomainException<ChatErrorCode> {
     super(code, chatErrorSpec(code), detail, details);
   }
 }
-

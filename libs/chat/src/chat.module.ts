@@ -17,7 +17,14 @@ import { KnowledgeAgentRunner } from './knowledge-agent.runner.js';
 @Module({
   imports: [IntentModule, RetrievalModule, SessionsModule, LlmModule, TenancyModule, CommonModule],
   controllers: [ChatController],
-  providers: [ChatRepository, IntentChatRouter, { provide: CHAT_INTENT_ROUTER, useExisting: IntentChatRouter }, KnowledgeAgentRunner, ChatService, ChatDemoSeeds],
+  providers: [
+    ChatRepository,
+    IntentChatRouter,
+    { provide: CHAT_INTENT_ROUTER, useExisting: IntentChatRouter },
+    KnowledgeAgentRunner,
+    ChatService,
+    ChatDemoSeeds,
+  ],
   exports: [ChatService],
 })
 export class ChatModule {}

@@ -32,7 +32,12 @@ export class ChatRepository {
     return new Map(
       rows.map((r) => [
         r.file_path,
-        { filePath: r.file_path, score: r.score ?? 0, ...(r.document_id !== null ? { documentId: r.document_id } : {}), ...(r.title !== null ? { title: r.title } : {}) },
+        {
+          filePath: r.file_path,
+          score: r.score ?? 0,
+          ...(r.document_id !== null ? { documentId: r.document_id } : {}),
+          ...(r.title !== null ? { title: r.title } : {}),
+        },
       ]),
     );
   }

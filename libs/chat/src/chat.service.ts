@@ -7,7 +7,18 @@ import { SessionsErrorCode, SessionsService, type DiagnosisSessionEntity, type S
 import { CHAT_INTENT_ROUTER, type ChatIntentRouter } from './chat-intent.port.js';
 import { detectLanguage } from './chat-language.js';
 import { clarifyText, emptyRuleReplyText, failureText, handoffText } from './chat-texts.js';
-import { bestRetrievalScore, errorMessage, newTurnContext, recordLookup, routeTrace, type ChatBranch, type ChatReference, type LookupRecord, type TurnContext, type TurnOutcome } from './chat-turn.js';
+import {
+  bestRetrievalScore,
+  errorMessage,
+  newTurnContext,
+  recordLookup,
+  routeTrace,
+  type ChatBranch,
+  type ChatReference,
+  type LookupRecord,
+  type TurnContext,
+  type TurnOutcome,
+} from './chat-turn.js';
 import { ChatErrorCode, ChatException } from './chat.exception.js';
 import { ChatRepository } from './chat.repository.js';
 import { replyConfidence, type ReplyConfidence } from './reply-confidence.js';
@@ -86,7 +97,12 @@ export class ChatService {
       sessionId: session.id,
       conversationId: session.conversationId,
       reply: outcome.reply,
-      ...replyConfidence({ routing: ctx.route?.finalConfidence ?? 0, retrieval: outcome.retrievalConfidence, selfEvaluation: finished.selfEvaluation?.confidence ?? null, notFound: outcome.notFound === true }),
+      ...replyConfidence({
+        routing: ctx.route?.finalConfidence ?? 0,
+        retrieval: outcome.retrievalConfidence,
+        selfEvaluation: finished.selfEvaluation?.confidence ?? null,
+        notFound: outcome.notFound === true,
+      }),
       shouldTransfer: outcome.shouldTransfer,
       needClarify: outcome.needClarify,
       candidates: ctx.route?.candidates.map((c) => ({ intent: c.intent, confidence: c.confidence })) ?? [],
@@ -100,13 +116,27 @@ export class ChatService {
       ...outcome.references.map((r): SessionReference => ({ documentId: r.documentId, filePath: r.filePath, title: r.title, score: r.similarity })),
       ...(outcome.carriedReferences ?? []),
     ];
-    const patch = { status: 'SUCCESS' as const, answer: outcome.reply, intent: ctx.intent, stepCount: outcome.stepCount, toolCallCount: outcome.toolCallCount, references, knowledgeSearched: outcome.knowledgeSearched, routeTrace: routeTrace(ctx), latencyMs: durationMs };
+    const patch = {
+      status: 'SUCCESS' as const,
+      answer: outcome.reply,
+      intent: ctx.intent,
+      stepCount: outcome.stepCount,
+      toolCallCount: outcome.toolCallCount,
+      references,
+      knowledgeSearched: outcome.knowledgeSearched,
+      routeTrace: routeTrace(ctx),
+      latencyMs: durationMs,
+    };
     // Given the running row, the finish is one statement with the evaluation and coverage writes (docs/hot-paths.md "Chat turn").
     return this.sessions.finish(ctx.tenantId, running.id, patch, running);
   }
 
   /** Opens the session; a continued conversation also reads the documents it already cited (same statement). */
-  private async startSession(tenantId: TenantId, dto: ChatRequestDto, message: string): Promise<{ session: DiagnosisSessionEntity; cited: Map<string, SessionReference> }> {
+  private async startSession(
+    tenantId: TenantId,
+    dto: ChatRequestDto,
+    message: string,
+  ): Promise<{ session: DiagnosisSessionEntity; cited: Map<string, SessionReference> }> {
     try {
       const input = {
         conversationId: dto.conversationId,
@@ -170,7 +200,12 @@ export class ChatService {
       sessionId: ctx.session.id,
       conversationId: ctx.session.conversationId,
       reply,
-      ...replyConfidence({ routing: ctx.route?.finalConfidence ?? 0, retrieval: bestRetrievalScore(ctx.trace), selfEvaluation: closed.selfEvaluation?.confidence ?? null, failed: true }),
+      ...replyConfidence({
+        routing: ctx.route?.finalConfidence ?? 0,
+        retrieval: bestRetrievalScore(ctx.trace),
+        selfEvaluation: closed.selfEvaluation?.confidence ?? null,
+        failed: true,
+      }),
       shouldTransfer: true,
       needClarify: false,
       candidates: ctx.route?.candidates ?? [],
@@ -186,10 +221,24 @@ export class ChatService {
     const routing = (branch: ChatBranch, reply: string, extra: Partial<TurnOutcome> = {}): TurnOutcome => {
       ctx.trace.branch = branch;
       ctx.trace.confidence = { source: 'routing', score: route.finalConfidence };
-      return { branch, reply, retrievalConfidence: null, shouldTransfer: false, needClarify: false, references: [], knowledgeSearched: false, stepCount: 1, toolCallCount: 0, ...extra };
+      return {
+        branch,
+        reply,
+        retrievalConfidence: null,
+        shouldTransfer: false,
+        needClarify: false,
+        references: [],
+        knowledgeSearched: false,
+        stepCount: 1,
+        toolCallCount: 0,
+        ...extra,
+      };
     };
     if (route.needClarify) {
-      const labels = await this.router.labels(ctx.tenantId, route.candidates.map((c) => c.intent));
+      const labels = await this.router.labels(
+        ctx.tenantId,
+        route.candidates.map((c) => c.intent),
+      );
       const options = route.candidates.map((c) => ({ intent: c.intent, label: labels.get(c.intent) ?? null }));
       return routing('clarify', clarifyText(ctx.lang, options), { needClarify: true });
     }
@@ -220,7 +269,11 @@ export class ChatService {
       ...(args.domain ? { domain: args.domain } : {}),
       ...(ctx.intent ? { intent: ctx.intent } : {}),
       // The agent may name the question's scenario (docs/spec/evaluation.md §2); else the routed intent's profile.
-      ...(args.scenario ? { confidenceProfile: args.scenario } : isConfidenceProfile(ctx.confidenceProfile) ? { confidenceProfile: ctx.confidenceProfile } : {}),
+      ...(args.scenario
+        ? { confidenceProfile: args.scenario }
+        : isConfidenceProfile(ctx.confidenceProfile)
+          ? { confidenceProfile: ctx.confidenceProfile }
+          : {}),
     });
     return recordLookup(ctx, args, result, Math.round(performance.now() - started));
   }
@@ -262,7 +315,8 @@ export class ChatService {
     ctx.trace.fallback = { reason: agent.errorCode ?? 'llm_failed', ...(agent.error ? { error: agent.error } : {}) };
     ctx.trace.events.push('fallback-triggered');
     this.logger.warn({ msg: 'chat agent fell back to the offline answer', sessionId: ctx.session.id, reason: ctx.trace.fallback.reason, error: agent.error });
-    if (agent.lookups.some((l) => l.items.length > 0 || l.withheld.length > 0)) return answerFromLookups(ctx, agent.lookups, null, agent.stepCount, agent.toolCallCount);
+    if (agent.lookups.some((l) => l.items.length > 0 || l.withheld.length > 0))
+      return answerFromLookups(ctx, agent.lookups, null, agent.stepCount, agent.toolCallCount);
     return this.offlineKnowledge(ctx, agent.stepCount, agent.toolCallCount);
   }
 }

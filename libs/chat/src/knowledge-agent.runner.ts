@@ -35,7 +35,13 @@ export function toolPayload(rec: LookupRecord): string {
     domain: r.domain,
     confidence: { score: r.confidence.score, level: r.confidence.level },
     ...(rec.withheld.length ? { alreadyCitedInConversation: rec.withheld.map((x) => ({ title: x.title, filePath: x.filePath })) } : {}),
-    results: rec.items.map((x) => ({ title: x.title, filePath: x.filePath, domain: x.domain, similarity: Math.round(x.similarity * 1000) / 1000, content: x.content.slice(0, 1500) })),
+    results: rec.items.map((x) => ({
+      title: x.title,
+      filePath: x.filePath,
+      domain: x.domain,
+      similarity: Math.round(x.similarity * 1000) / 1000,
+      content: x.content.slice(0, 1500),
+    })),
   });
 }
 
@@ -70,7 +76,8 @@ export class KnowledgeAgentRunner {
       toolName: LOOKUP_TOOL_NAME,
       signal: ctx.deadline,
       deps: {
-        callModel: async (messages, allowTools, signal) => (await this.llm.invoke(messages, { model: allowTools ? models.auto : models.none, purpose: 'chat', signal })).message as AIMessage | AIMessageChunk,
+        callModel: async (messages, allowTools, signal) =>
+          (await this.llm.invoke(messages, { model: allowTools ? models.auto : models.none, purpose: 'chat', signal })).message as AIMessage | AIMessageChunk,
         lookup: async (args) => {
           const record = await tools.lookup(args);
           return { content: toolPayload(record), lookup: record };
@@ -78,7 +85,15 @@ export class KnowledgeAgentRunner {
         rejectToolCall: (name, rawArgs, error) => tools.rejectToolCall(name, rawArgs, error),
       },
     });
-    ctx.trace.agent = { ok: agent.ok, stepCount: agent.stepCount, toolCallCount: agent.toolCallCount, totalTokens: agent.totalTokens, steps: agent.steps, ...(agent.error ? { error: agent.error } : {}), ...(agent.errorCode ? { errorCode: agent.errorCode } : {}) };
+    ctx.trace.agent = {
+      ok: agent.ok,
+      stepCount: agent.stepCount,
+      toolCallCount: agent.toolCallCount,
+      totalTokens: agent.totalTokens,
+      steps: agent.steps,
+      ...(agent.error ? { error: agent.error } : {}),
+      ...(agent.errorCode ? { errorCode: agent.errorCode } : {}),
+    };
     return agent;
   }
 }

@@ -26,11 +26,16 @@ function harness(replies: Reply[]) {
   return { deps, calls, lookups, rejected };
 }
 
-const toolCall = (query: unknown, name = 'lookup_knowledge', id = `c-${String(query)}`) => new AIMessage({ content: '', tool_calls: [{ id, name, args: { query }, type: 'tool_call' }] });
+const toolCall = (query: unknown, name = 'lookup_knowledge', id = `c-${String(query)}`) =>
+  new AIMessage({ content: '', tool_calls: [{ id, name, args: { query }, type: 'tool_call' }] });
 
 describe('runKnowledgeAgent', () => {
   it('executes tool calls step by step and returns the final answer', async () => {
-    const h = harness([toolCall('E201'), toolCall('E202'), new AIMessage({ content: 'answer', usage_metadata: { input_tokens: 3, output_tokens: 2, total_tokens: 5 } })]);
+    const h = harness([
+      toolCall('E201'),
+      toolCall('E202'),
+      new AIMessage({ content: 'answer', usage_metadata: { input_tokens: 3, output_tokens: 2, total_tokens: 5 } }),
+    ]);
     const r = await runKnowledgeAgent({ systemPrompt: 'sys', message: 'q', maxSteps: 4, toolName: 'lookup_knowledge', deps: h.deps });
     expect(r).toMatchObject({ ok: true, answer: 'answer', stepCount: 3, toolCallCount: 2, lookups: ['L:E201', 'L:E202'], totalTokens: 5 });
     expect(h.calls.map((c) => c.allowTools)).toEqual([true, true, true]);
@@ -58,7 +63,15 @@ describe('runKnowledgeAgent', () => {
     const timeout = Object.assign(new Error('no answer within 100 ms'), { code: 'LLM_TIMEOUT' });
     const h = harness([toolCall('E201'), timeout]);
     const r = await runKnowledgeAgent({ systemPrompt: 's', message: 'q', maxSteps: 4, toolName: 'lookup_knowledge', deps: h.deps });
-    expect(r).toMatchObject({ ok: false, answer: null, stepCount: 2, toolCallCount: 1, lookups: ['L:E201'], errorCode: 'LLM_TIMEOUT', error: 'no answer within 100 ms' });
+    expect(r).toMatchObject({
+      ok: false,
+      answer: null,
+      stepCount: 2,
+      toolCallCount: 1,
+      lookups: ['L:E201'],
+      errorCode: 'LLM_TIMEOUT',
+      error: 'no answer within 100 ms',
+    });
   });
 });
 
@@ -72,27 +85,56 @@ describe('runKnowledgeAgent with a deadline', () => {
       controller.abort();
       return Promise.reject(new Error('aborted'));
     };
-    const r = await runKnowledgeAgent({ systemPrompt: 'sys', message: 'q', maxSteps: 4, toolName: 'lookup_knowledge', deps: h.deps, signal: controller.signal });
+    const r = await runKnowledgeAgent({
+      systemPrompt: 'sys',
+      message: 'q',
+      maxSteps: 4,
+      toolName: 'lookup_knowledge',
+      deps: h.deps,
+      signal: controller.signal,
+    });
     expect(seen).toBe(controller.signal);
     expect(r).toMatchObject({ ok: false, stepCount: 1, errorCode: 'CHAT_DEADLINE' });
   });
 
   it('starts no further tool call or step once the deadline passed, keeping the lookups made so far', async () => {
     const controller = new AbortController();
-    const h = harness([new AIMessage({ content: '', tool_calls: [{ id: 'a', name: 'lookup_knowledge', args: { query: 'E201' }, type: 'tool_call' }, { id: 'b', name: 'lookup_knowledge', args: { query: 'E202' }, type: 'tool_call' }] })]);
+    const h = harness([
+      new AIMessage({
+        content: '',
+        tool_calls: [
+          { id: 'a', name: 'lookup_knowledge', args: { query: 'E201' }, type: 'tool_call' },
+          { id: 'b', name: 'lookup_knowledge', args: { query: 'E202' }, type: 'tool_call' },
+        ],
+      }),
+    ]);
     const lookup = h.deps.lookup;
     h.deps.lookup = async (args, id) => {
       controller.abort();
       return lookup(args, id);
     };
-    const r = await runKnowledgeAgent({ systemPrompt: 'sys', message: 'q', maxSteps: 4, toolName: 'lookup_knowledge', deps: h.deps, signal: controller.signal });
+    const r = await runKnowledgeAgent({
+      systemPrompt: 'sys',
+      message: 'q',
+      maxSteps: 4,
+      toolName: 'lookup_knowledge',
+      deps: h.deps,
+      signal: controller.signal,
+    });
     expect(r).toMatchObject({ ok: false, errorCode: 'CHAT_DEADLINE', lookups: ['L:E201'], toolCallCount: 1 });
     expect(h.calls).toHaveLength(1);
   });
 
   it('an already expired deadline makes no model call', async () => {
     const h = harness([]);
-    const r = await runKnowledgeAgent({ systemPrompt: 'sys', message: 'q', maxSteps: 4, toolName: 'lookup_knowledge', deps: h.deps, signal: AbortSignal.abort() });
+    const r = await runKnowledgeAgent({
+      systemPrompt: 'sys',
+      message: 'q',
+      maxSteps: 4,
+      toolName: 'lookup_knowledge',
+      deps: h.deps,
+      signal: AbortSignal.abort(),
+    });
     expect(r).toMatchObject({ ok: false, stepCount: 0, errorCode: 'CHAT_DEADLINE' });
     expect(h.calls).toHaveLength(0);
   });

@@ -34,7 +34,9 @@ export const lookupToolSchema = z.object({
   scenario: z
     .enum(CONFIDENCE_PROFILES)
     .optional()
-    .describe('What kind of question this is: impact (what else is affected), dependency, search, documentation, reference, complexity, overview or refactor; scores how well the results fit it'),
+    .describe(
+      'What kind of question this is: impact (what else is affected), dependency, search, documentation, reference, complexity, overview or refactor; scores how well the results fit it',
+    ),
 });
 export type LookupToolArgs = z.infer<typeof lookupToolSchema>;
 
@@ -96,7 +98,10 @@ export const DEADLINE_ERROR_CODE = 'CHAT_DEADLINE';
 
 function textOf(content: unknown): string {
   if (typeof content === 'string') return content;
-  if (Array.isArray(content)) return content.map((p: unknown) => (typeof p === 'string' ? p : p && typeof p === 'object' && 'text' in p ? String((p as { text: unknown }).text) : '')).join('');
+  if (Array.isArray(content))
+    return content
+      .map((p: unknown) => (typeof p === 'string' ? p : p && typeof p === 'object' && 'text' in p ? String((p as { text: unknown }).text) : ''))
+      .join('');
   return '';
 }
 
@@ -175,4 +180,3 @@ export async function runKnowledgeAgent<L>(options: AgentRunOptions<L>): Promise
   result.errorCode = 'STEP_LIMIT';
   return result;
 }
-

@@ -13,7 +13,13 @@ import { itemLevel, pickBestLookup, turnDocuments, type GradedItem } from './loo
 
 const MAX_CITED = 5;
 
-export function answerFromLookups(ctx: TurnContext, records: readonly LookupRecord[], llmAnswer: string | null, stepCount: number, toolCallCount: number): TurnOutcome {
+export function answerFromLookups(
+  ctx: TurnContext,
+  records: readonly LookupRecord[],
+  llmAnswer: string | null,
+  stepCount: number,
+  toolCallCount: number,
+): TurnOutcome {
   const best = pickBestLookup(records);
   if (!best) throw new Error('no lookup to answer from');
   const r = best.result;
@@ -34,8 +40,22 @@ export function answerFromLookups(ctx: TurnContext, records: readonly LookupReco
     policy.action === 'legitimate_exit'
       ? { source: 'not_found', score: 0, retrieval: r.confidence.score, level: r.confidence.level, reasons: r.confidence.reasons }
       : { source: 'retrieval', score: r.confidence.score, level: r.confidence.level, reasons: r.confidence.reasons, profile: r.confidence.profile };
-  const base = { branch: 'knowledge' as const, retrievalConfidence: r.confidence.score, shouldTransfer: policy.shouldTransfer, needClarify: false, knowledgeSearched: true, stepCount, toolCallCount };
-  const toRef = (i: GradedItem) => ({ documentId: i.documentId, filePath: i.filePath, title: i.title, similarity: Math.round(i.similarity * 10000) / 10000, relevanceLevel: i.relevanceLevel });
+  const base = {
+    branch: 'knowledge' as const,
+    retrievalConfidence: r.confidence.score,
+    shouldTransfer: policy.shouldTransfer,
+    needClarify: false,
+    knowledgeSearched: true,
+    stepCount,
+    toolCallCount,
+  };
+  const toRef = (i: GradedItem) => ({
+    documentId: i.documentId,
+    filePath: i.filePath,
+    title: i.title,
+    similarity: Math.round(i.similarity * 10000) / 10000,
+    relevanceLevel: i.relevanceLevel,
+  });
   switch (policy.action) {
     case 'legitimate_exit':
       if (llmAnswer !== null && ctx.trace.agent) ctx.trace.agent.answerOverridden = true;

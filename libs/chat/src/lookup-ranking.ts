@@ -44,7 +44,10 @@ export function pickBestLookup<T extends RankedLookup>(records: readonly T[]): T
  * thresholds); the others are highly relevant (PRECISE when an exact hit) at the default threshold,
  * else REFERENCE — so the padding of a strong lookup is not shown as strong.
  */
-export function itemLevel(item: Pick<LookupResultItem, 'documentId' | 'source' | 'relevance'>, lookup: Pick<LookupResult, 'relevanceLevel' | 'results'>): string {
+export function itemLevel(
+  item: Pick<LookupResultItem, 'documentId' | 'source' | 'relevance'>,
+  lookup: Pick<LookupResult, 'relevanceLevel' | 'results'>,
+): string {
   if (lookup.results[0]?.documentId === item.documentId && lookup.relevanceLevel !== 'REFERENCE') return lookup.relevanceLevel;
   if (item.relevance >= DEFAULT_RETRIEVAL_NORMALIZATION.highlyRelevantThreshold) return item.source === 'L0' ? 'PRECISE' : 'HIGHLY_RELEVANT';
   return 'REFERENCE';

@@ -8,7 +8,8 @@ export function clientSafeError(raw: string): string {
   // OpenAI-style clients put the status first ("401 Incorrect API key…", "500 status code (no body)"), wrappers after a colon.
   const status = /(?:^|:)\s*([45]\d\d)\b|\bstatus(?: code)?:? ([45]\d\d)\b|\bHTTP ([45]\d\d)\b/i.exec(raw);
   if (status) return `upstream HTTP ${status[1] ?? status[2] ?? status[3]}`;
-  if (/ECONNREFUSED|ENOTFOUND|ECONNRESET|EAI_AGAIN|EHOSTUNREACH|ETIMEDOUT|connection error|fetch failed|socket hang up|network/i.test(raw)) return 'upstream unreachable';
+  if (/ECONNREFUSED|ENOTFOUND|ECONNRESET|EAI_AGAIN|EHOSTUNREACH|ETIMEDOUT|connection error|fetch failed|socket hang up|network/i.test(raw))
+    return 'upstream unreachable';
   if (/unknown intent/i.test(raw)) return 'judge answered an unknown intent';
   if (/numeric confidence/i.test(raw)) return 'judge answered without a numeric confidence';
   if (/dimension/i.test(raw)) return 'embedding dimension mismatch';

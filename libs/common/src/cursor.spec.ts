@@ -36,7 +36,7 @@ describe('Keyset SQL and toPage', () => {
     expect(exactTimestampSql('x')).toContain('.US"Z"');
   });
 
-  it('numbers its parameters after the caller\'s', () => {
+  it("numbers its parameters after the caller's", () => {
     const params: unknown[] = ['tenant'];
     expect(ks.where(params, null)).toBe('TRUE');
     expect(ks.where(params, { createdAt: '2026-11-30T10:00:00.123456Z', id: ID })).toBe('(r.created_at, r.id) < ($2::timestamptz, $3::uuid)');

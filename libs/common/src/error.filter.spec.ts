@@ -33,7 +33,12 @@ function fastifyError(code: string, statusCode: number, message: string): Error 
 describe('GlobalErrorFilter: framework errors are client-safe', () => {
   const longPath = `/admin/case-library/${'x'.repeat(5000)}`;
   const rows: [string, unknown, number, string][] = [
-    ['over-long path parameter (raw)', fastifyError('FST_ERR_MAX_PARAM_LENGTH', 414, `'${longPath}' is exceeding the max param length`), 414, 'URI too long: a path parameter exceeds the allowed length'],
+    [
+      'over-long path parameter (raw)',
+      fastifyError('FST_ERR_MAX_PARAM_LENGTH', 414, `'${longPath}' is exceeding the max param length`),
+      414,
+      'URI too long: a path parameter exceeds the allowed length',
+    ],
     [
       'over-long path parameter (wrapped by the adapter)',
       new HttpException(`'${longPath}' is exceeding the max param length`, 414, { cause: fastifyError('FST_ERR_MAX_PARAM_LENGTH', 414, 'x') }),
@@ -41,7 +46,14 @@ describe('GlobalErrorFilter: framework errors are client-safe', () => {
       'URI too long: a path parameter exceeds the allowed length',
     ],
     ['malformed URL', fastifyError('FST_ERR_BAD_URL', 400, `'/%zz<script>' is not a valid url component`), 400, 'Malformed URL'],
-    ['invalid JSON body', new HttpException('Body is not valid JSON but content-type is set to application/json', 400, { cause: fastifyError('FST_ERR_CTP_INVALID_JSON_BODY', 400, 'x') }), 400, 'Malformed JSON body'],
+    [
+      'invalid JSON body',
+      new HttpException('Body is not valid JSON but content-type is set to application/json', 400, {
+        cause: fastifyError('FST_ERR_CTP_INVALID_JSON_BODY', 400, 'x'),
+      }),
+      400,
+      'Malformed JSON body',
+    ],
     ['unknown Fastify 4xx', fastifyError('FST_ERR_SOMETHING_NEW', 400, 'secret input echoed'), 400, 'Bad Request'],
     ['parser error without a code', Object.assign(new SyntaxError('Unexpected token s in JSON: "secret"'), { statusCode: 400 }), 400, 'Malformed request'],
   ];
@@ -80,7 +92,13 @@ describe('GlobalErrorFilter: framework errors are client-safe', () => {
     resetStoragePressure();
     const { status, body, headers } = render(exception);
     expect(status).toBe(507);
-    expect(body).toEqual({ statusCode: 507, error: 'Insufficient Storage', message: 'Storage full: the database cannot store more data until space is freed', code: 'STORAGE_FULL', requestId: 'req-1' });
+    expect(body).toEqual({
+      statusCode: 507,
+      error: 'Insufficient Storage',
+      message: 'Storage full: the database cannot store more data until space is freed',
+      code: 'STORAGE_FULL',
+      requestId: 'req-1',
+    });
     expect(headers['retry-after']).toBe('60');
     expect(storageFullSeenWithin(60_000)).toBeInstanceOf(Date);
     expect(storageFullSeenWithin(60_000, Date.now() + 61_000)).toBeUndefined();

@@ -1,7 +1,14 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
-import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_CODE, isDatabaseUnavailable, isStorageFull, STORAGE_FULL_CODE, STORAGE_RETRY_AFTER_SECONDS } from './database-errors.js';
+import {
+  DATABASE_RETRY_AFTER_SECONDS,
+  DATABASE_UNAVAILABLE_CODE,
+  isDatabaseUnavailable,
+  isStorageFull,
+  STORAGE_FULL_CODE,
+  STORAGE_RETRY_AFTER_SECONDS,
+} from './database-errors.js';
 import { noteStorageFull } from './storage-pressure.js';
 import { DomainException } from './domain.exception.js';
 import { type ErrorBody, reasonPhrase } from './error-body.js';
@@ -38,7 +45,14 @@ export class GlobalErrorFilter implements ExceptionFilter {
 /** The client-safe body for any error: internal detail (driver text, upstream bodies) never goes in it. */
 export function toErrorBody(exception: unknown, requestId: string): ErrorBody {
   if (exception instanceof DomainException) {
-    return { statusCode: exception.status, error: reasonPhrase(exception.status), message: exception.message, code: exception.code, details: exception.details, requestId };
+    return {
+      statusCode: exception.status,
+      error: reasonPhrase(exception.status),
+      message: exception.message,
+      code: exception.code,
+      details: exception.details,
+      requestId,
+    };
   }
   const framework = frameworkError(exception);
   if (framework) {
@@ -59,11 +73,24 @@ export function toErrorBody(exception: unknown, requestId: string): ErrorBody {
     }
     const notFound = status === 404 ? /^Cannot (GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) (.*)$/s.exec(message) : null;
     if (notFound) message = `Route not found: ${notFound[1]} ${clip(notFound[2].split('?')[0])}`;
-    return { statusCode: status, error: reasonPhrase(status), message, ...(code !== undefined ? { code } : {}), ...(details !== undefined ? { details } : {}), requestId };
+    return {
+      statusCode: status,
+      error: reasonPhrase(status),
+      message,
+      ...(code !== undefined ? { code } : {}),
+      ...(details !== undefined ? { details } : {}),
+      requestId,
+    };
   }
   // A full disk refuses writes until an operator frees space: not the request's fault (no 4xx), not a bug (no 500).
   if (isStorageFull(exception)) {
-    return { statusCode: 507, error: reasonPhrase(507), message: 'Storage full: the database cannot store more data until space is freed', code: STORAGE_FULL_CODE, requestId };
+    return {
+      statusCode: 507,
+      error: reasonPhrase(507),
+      message: 'Storage full: the database cannot store more data until space is freed',
+      code: STORAGE_FULL_CODE,
+      requestId,
+    };
   }
   if (isDatabaseUnavailable(exception)) {
     return { statusCode: 503, error: reasonPhrase(503), message: 'Database unavailable, retry shortly', code: DATABASE_UNAVAILABLE_CODE, requestId };

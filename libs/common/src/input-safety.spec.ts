@@ -34,7 +34,12 @@ describe('findUnsafeInput', () => {
 
   const rows: [string, unknown, string, string][] = [
     ['NUL in a top-level field', { query: 'a\u0000' }, 'query', UNSAFE_INPUT_MESSAGES.nul],
-    ['lone surrogate in an array item of a nested object', { references: [{ title: 'ok' }, { title: '\ud800' }] }, 'references[1].title', UNSAFE_INPUT_MESSAGES.surrogate],
+    [
+      'lone surrogate in an array item of a nested object',
+      { references: [{ title: 'ok' }, { title: '\ud800' }] },
+      'references[1].title',
+      UNSAFE_INPUT_MESSAGES.surrogate,
+    ],
     ['lone surrogate in json metadata', { metadata: { deep: { k: ['\udfff'] } } }, 'metadata.deep.k[0]', UNSAFE_INPUT_MESSAGES.surrogate],
     ['Infinity (JSON 1e309)', { metadata: { big: JSON.parse('1e309') as number } }, 'metadata.big', UNSAFE_INPUT_MESSAGES.nonFinite],
     ['-Infinity', { weights: { rule: -Infinity } }, 'weights.rule', UNSAFE_INPUT_MESSAGES.nonFinite],

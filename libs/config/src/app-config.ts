@@ -71,7 +71,13 @@ export class AppConfig {
   }
 
   get jobs() {
-    return { enabled: this.env.JOBS_ENABLED, pollIntervalMs: this.env.JOBS_POLL_INTERVAL_MS, leaseMs: this.env.JOBS_LEASE_MS, schedules: this.env.JOBS_SCHEDULES, runRetentionDays: this.env.JOBS_RUN_RETENTION_DAYS };
+    return {
+      enabled: this.env.JOBS_ENABLED,
+      pollIntervalMs: this.env.JOBS_POLL_INTERVAL_MS,
+      leaseMs: this.env.JOBS_LEASE_MS,
+      schedules: this.env.JOBS_SCHEDULES,
+      runRetentionDays: this.env.JOBS_RUN_RETENTION_DAYS,
+    };
   }
 
   get metrics() {

@@ -45,7 +45,11 @@ export class EnvironmentVariables {
   @Type(() => Number) @IsInt() @Min(100) @Max(600_000) DB_POOL_WAIT_TIMEOUT_MS = 5000;
 
   // Auth
-  @Transform(trimmedOrUndefined) @IsOptional() @IsString() @MinLength(16, { message: 'ADMIN_TOKEN must be at least 16 characters (after trimming spaces)' }) ADMIN_TOKEN?: string;
+  @Transform(trimmedOrUndefined)
+  @IsOptional()
+  @IsString()
+  @MinLength(16, { message: 'ADMIN_TOKEN must be at least 16 characters (after trimming spaces)' })
+  ADMIN_TOKEN?: string;
   @Transform(toBool) @IsBoolean() SEED_DEMO = true;
 
   // LLM (langchain, OpenAI-compatible)

@@ -17,7 +17,12 @@ import { EMBEDDED_POSTGRES } from './database.tokens.js';
         const embedded = await startEmbeddedPostgres(db.dataDir, db.poolMax + 8, {
           onUnexpectedExit: (error) => logger.error({ msg: 'embedded PostgreSQL thread died: every query will fail until restart', error: error.message }),
         });
-        logger.log({ msg: 'embedded PostgreSQL (PGlite + pgvector) started in its own thread', dataDir: db.dataDir, socket: embedded.socketPath, ms: Date.now() - started });
+        logger.log({
+          msg: 'embedded PostgreSQL (PGlite + pgvector) started in its own thread',
+          dataDir: db.dataDir,
+          socket: embedded.socketPath,
+          ms: Date.now() - started,
+        });
         return embedded;
       },
     },

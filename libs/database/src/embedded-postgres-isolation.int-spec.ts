@@ -70,7 +70,9 @@ describe('embedded PostgreSQL in its own thread, on a private Unix socket', () =
     lags.sort((a, b) => a - b);
     const p99 = lags[Math.floor(lags.length * 0.99)]!;
     const max = lags.at(-1)!;
-    process.stdout.write(`event loop during a ${Math.round(heavyMs)} ms statement: ${lags.length} ticks, lag p99 ${p99.toFixed(1)} ms, max ${max.toFixed(1)} ms\n`);
+    process.stdout.write(
+      `event loop during a ${Math.round(heavyMs)} ms statement: ${lags.length} ticks, lag p99 ${p99.toFixed(1)} ms, max ${max.toFixed(1)} ms\n`,
+    );
     expect(heavyMs).toBeGreaterThan(1000); // otherwise the test proves nothing
     // On the main thread the ticker stopped for the whole statement (one tick, lag ≈ heavyMs).
     expect(lags.length).toBeGreaterThan(heavyMs / 10 / 4);
@@ -113,7 +115,11 @@ describe('embedded PostgreSQL after a kill -9', () => {
       const socket = path.join(dir, '.socket', '.s.PGSQL.5432');
       mkdirSync(path.dirname(socket), { mode: 0o700 });
       // A process that dies by SIGKILL while listening leaves its socket file, answering nothing.
-      const killed = spawnSync(process.execPath, ['-e', `require('net').createServer().listen(process.argv[1], () => process.kill(process.pid, 'SIGKILL'))`, socket]);
+      const killed = spawnSync(process.execPath, [
+        '-e',
+        `require('net').createServer().listen(process.argv[1], () => process.kill(process.pid, 'SIGKILL'))`,
+        socket,
+      ]);
       expect(killed.signal).toBe('SIGKILL');
       expect(statSync(socket).isSocket()).toBe(true);
       const embedded = await startEmbeddedPostgres(dir, 2);

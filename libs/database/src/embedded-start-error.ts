@@ -18,7 +18,14 @@ export function describeEmbeddedStartError(error: unknown): string {
   const e = (typeof error === 'object' && error !== null ? error : {}) as { code?: unknown; errno?: unknown; message?: unknown; stack?: unknown };
   const code = typeof e.code === 'string' ? e.code : typeof e.errno === 'number' ? EMSCRIPTEN_ERRNO[e.errno] : undefined;
   const hint = code ? HINTS[code] : undefined;
-  const text = error instanceof Error ? error.message : typeof e.message === 'string' && e.message ? e.message : typeof e.errno === 'number' ? `file system error errno ${e.errno}` : String(error);
+  const text =
+    error instanceof Error
+      ? error.message
+      : typeof e.message === 'string' && e.message
+        ? e.message
+        : typeof e.errno === 'number'
+          ? `file system error errno ${e.errno}`
+          : String(error);
   if (hint) return `${hint} (${code}: ${text})`;
   return error instanceof Error ? (error.stack ?? error.message) : text;
 }

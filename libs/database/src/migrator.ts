@@ -16,7 +16,9 @@ const FILE_PATTERN = /^(\d{4})_([a-z0-9_]+)\.sql$/;
 const MIGRATION_LOCK_KEY = 7_260_311_001;
 
 export function readMigrations(dir: string): MigrationFile[] {
-  const files = readdirSync(dir).filter((f) => f.endsWith('.sql')).sort();
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.sql'))
+    .sort();
   const seen = new Set<string>();
   return files.map((file) => {
     const match = FILE_PATTERN.exec(file);
@@ -47,7 +49,9 @@ export async function runMigrations(connectionString: string, dir: string, optio
   } catch (error) {
     await client.end().catch(() => undefined);
     const reason = error instanceof Error ? error.message : String(error);
-    throw new Error(`Cannot connect to the database at ${describeTarget(connectionString)} within ${connectTimeoutMs} ms (DB_CONNECT_TIMEOUT_MS): ${reason}`, { cause: error });
+    throw new Error(`Cannot connect to the database at ${describeTarget(connectionString)} within ${connectTimeoutMs} ms (DB_CONNECT_TIMEOUT_MS): ${reason}`, {
+      cause: error,
+    });
   }
   try {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
@@ -72,7 +76,11 @@ export async function runMigrations(connectionString: string, dir: string, optio
       await client.query('BEGIN');
       try {
         await client.query(migration.sql);
-        await client.query('INSERT INTO schema_migrations (version, name, checksum) VALUES ($1, $2, $3)', [migration.version, migration.name, migration.checksum]);
+        await client.query('INSERT INTO schema_migrations (version, name, checksum) VALUES ($1, $2, $3)', [
+          migration.version,
+          migration.name,
+          migration.checksum,
+        ]);
         await client.query('COMMIT');
       } catch (error) {
         await client.query('ROLLBACK');

@@ -65,7 +65,9 @@ function harness(env: Record<string, string>): Harness {
       if (!s) throw new Error('not found');
       return s;
     },
-    listToolInvocations: async () => [{ toolName: 'knowledge_lookup', status: 'SUCCESS', relevanceLevel: 'HIGHLY_RELEVANT', resultSummary: '1 result: 伺服报警手册' }],
+    listToolInvocations: async () => [
+      { toolName: 'knowledge_lookup', status: 'SUCCESS', relevanceLevel: 'HIGHLY_RELEVANT', resultSummary: '1 result: 伺服报警手册' },
+    ],
     update: async (_t: unknown, id: string, patch: { selfEvaluation: StoredSelfEvaluation }) => {
       stored.push(patch.selfEvaluation);
       const s = sessions.get(id);
@@ -89,7 +91,16 @@ function harness(env: Record<string, string>): Harness {
   const llm = new LlmService(new AppConfig(validateEnvironment(env)));
   const service = new EvaluationService(llm, sessionsService, hooks, jobs, repository, new MetricsService());
   service.onModuleInit();
-  return { service, stored, enqueued, selfEvaluate: new SelfEvaluateJob(service), retryFallbacks: new RetryFallbacksJob(service, llm), hooks, sessions, fallbackIds };
+  return {
+    service,
+    stored,
+    enqueued,
+    selfEvaluate: new SelfEvaluateJob(service),
+    retryFallbacks: new RetryFallbacksJob(service, llm),
+    hooks,
+    sessions,
+    fallbackIds,
+  };
 }
 
 function jobContext<P>(payload: P, attempt: number): JobContext<P> {
@@ -200,7 +211,13 @@ describe('EvaluationService', () => {
       fake.replyWith('{"confidence": 86, "reasoning": "答案引用了《伺服报警手册》(score 0.82)，与 E102 对应。"}');
       await h.selfEvaluate.run(jobContext({ sessionId: s.id }, 1) as never);
       expect(h.stored).toEqual([
-        { confidence: 86, reasoning: '答案引用了《伺服报警手册》(score 0.82)，与 E102 对应。', source: 'llm', evaluatedAt: expect.any(String), model: 'judge-1' },
+        {
+          confidence: 86,
+          reasoning: '答案引用了《伺服报警手册》(score 0.82)，与 E102 对应。',
+          source: 'llm',
+          evaluatedAt: expect.any(String),
+          model: 'judge-1',
+        },
       ]);
       const [request] = fake.chatRequests();
       expect(request.model).toBe('judge-1');
@@ -214,7 +231,12 @@ describe('EvaluationService', () => {
       ['a timeout', { kind: 'content' as const, content: '{"confidence": 90, "reasoning": "late"}', delayMs: 2_000 }, 'llm_timeout', /did not answer in time/],
       ['a malformed body', { kind: 'malformed' as const }, 'llm_error', /LLM call failed/],
       ['prose instead of JSON', { kind: 'content' as const, content: 'Looks good to me: 80/100' }, 'llm_invalid_output', /not a JSON object/],
-      ['an out-of-range confidence', { kind: 'content' as const, content: '{"confidence": 140, "reasoning": "x"}' }, 'llm_invalid_output', /confidence 140 is outside 0-100/],
+      [
+        'an out-of-range confidence',
+        { kind: 'content' as const, content: '{"confidence": 140, "reasoning": "x"}' },
+        'llm_invalid_output',
+        /confidence 140 is outside 0-100/,
+      ],
       ['a 0-1 confidence', { kind: 'content' as const, content: '{"confidence": 0.9, "reasoning": "x"}' }, 'llm_invalid_output', /not an integer/],
       ['an HTTP 503', { kind: 'error' as const, status: 503, message: 'overloaded' }, 'llm_error', /overloaded/],
     ])('falls back to the rules on %s, stores it at once and retries the job', async (_label, reply, reason, why) => {

@@ -44,7 +44,10 @@ export class EvaluationService implements OnModuleInit {
     private readonly repository: EvaluationRepository,
     metrics: MetricsService,
   ) {
-    this.evaluations = metrics.counter('arbiter_self_evaluations_total', 'Stored self-evaluations by source and reason (llm or the fallback reason)', ['source', 'reason']);
+    this.evaluations = metrics.counter('arbiter_self_evaluations_total', 'Stored self-evaluations by source and reason (llm or the fallback reason)', [
+      'source',
+      'reason',
+    ]);
   }
 
   onModuleInit(): void {
@@ -109,7 +112,10 @@ export class EvaluationService implements OnModuleInit {
    * Re-runs the LLM track for rule fallbacks whose LLM call failed (timeout, bad output, error),
    * oldest first; stops early after 3 consecutive failures (the LLM is still down).
    */
-  async retryRuleFallbacks(tenantId: TenantId, options: { limit?: number; onProgress?: (r: RetryFallbacksResult) => Promise<void> } = {}): Promise<RetryFallbacksResult> {
+  async retryRuleFallbacks(
+    tenantId: TenantId,
+    options: { limit?: number; onProgress?: (r: RetryFallbacksResult) => Promise<void> } = {},
+  ): Promise<RetryFallbacksResult> {
     const result: RetryFallbacksResult = { attempted: 0, upgraded: 0, stillFallback: 0 };
     if (!this.llm.enabled) return { ...result, skipped: 'llm_disabled' };
     const limit = options.limit ?? 200;
@@ -155,7 +161,8 @@ export class EvaluationService implements OnModuleInit {
     }
     // Keep a usable (rule) evaluation while retrying; a later success replaces it.
     await this.store(ctx.tenantId, session.id, this.ruleResult(session, attempt.reason, attempt.detail));
-    if (ctx.attempt < SELF_EVALUATE_ATTEMPTS) throw new Error(`LLM self-evaluation failed (${attempt.reason}${attempt.detail ? `: ${attempt.detail}` : ''}); retrying`);
+    if (ctx.attempt < SELF_EVALUATE_ATTEMPTS)
+      throw new Error(`LLM self-evaluation failed (${attempt.reason}${attempt.detail ? `: ${attempt.detail}` : ''}); retrying`);
   }
 
   /** The `evaluation.retry-fallbacks` job. */

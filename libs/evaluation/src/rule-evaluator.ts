@@ -63,6 +63,10 @@ export function ruleEvaluation(input: RuleInput, reason: FallbackReason, detail?
       ? 'no tool calls → +0'
       : `${toolCalls} tool call${toolCalls === 1 ? '' : 's'} × +${RULE_PER_TOOL_CALL} → +${toolBonus}${toolCalls * RULE_PER_TOOL_CALL > RULE_TOOL_CALL_CAP ? ` (capped at +${RULE_TOOL_CALL_CAP})` : ''}`,
   );
-  parts.push(steps <= RULE_FEW_STEPS_MAX ? `${steps} step${steps === 1 ? '' : 's'} <= ${RULE_FEW_STEPS_MAX} → +${RULE_FEW_STEPS_BONUS}` : `${steps} steps > ${RULE_FEW_STEPS_MAX} → +0`);
+  parts.push(
+    steps <= RULE_FEW_STEPS_MAX
+      ? `${steps} step${steps === 1 ? '' : 's'} <= ${RULE_FEW_STEPS_MAX} → +${RULE_FEW_STEPS_BONUS}`
+      : `${steps} steps > ${RULE_FEW_STEPS_MAX} → +0`,
+  );
   return { confidence, reasoning: `Rule-based score ${confidence}: ${parts.join('; ')}. ${why}` };
 }

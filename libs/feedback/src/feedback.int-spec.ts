@@ -44,7 +44,12 @@ describe('FeedbackRepository on a real database', () => {
     return s.rows[0].id;
   }
 
-  async function state(sessionId: string): Promise<{ status: string; feedback: string | null; cases: { retracted: boolean; source_type: string }[]; fb: { feedback: string; status_before: string }[] }> {
+  async function state(sessionId: string): Promise<{
+    status: string;
+    feedback: string | null;
+    cases: { retracted: boolean; source_type: string }[];
+    fb: { feedback: string; status_before: string }[];
+  }> {
     const s = await db.pool.query('SELECT status, feedback FROM diagnosis_session WHERE id = $1', [sessionId]);
     const cases = await db.pool.query('SELECT retracted_at IS NOT NULL AS retracted, source_type FROM case_library WHERE session_id = $1', [sessionId]);
     const fb = await db.pool.query('SELECT feedback, status_before FROM session_feedback WHERE session_id = $1', [sessionId]);
@@ -82,10 +87,24 @@ describe('FeedbackRepository on a real database', () => {
     expect(first).toMatchObject({ kind: 'ok', changed: true, status: 'SUCCESS', caseEvent: 'created', caseId: expect.any(String) });
     expect(await state(id)).toMatchObject({ status: 'SUCCESS', feedback: 'useful', cases: [{ retracted: false, source_type: 'AUTO' }] });
 
-    expect(await repo.applyFeedback(tenant, id, 'useful', undefined)).toMatchObject({ kind: 'ok', changed: false, caseId: first.kind === 'ok' ? first.caseId : '' });
+    expect(await repo.applyFeedback(tenant, id, 'useful', undefined)).toMatchObject({
+      kind: 'ok',
+      changed: false,
+      caseId: first.kind === 'ok' ? first.caseId : '',
+    });
 
-    expect(await repo.applyFeedback(tenant, id, 'not_useful', 'wrong part')).toMatchObject({ kind: 'ok', status: 'BAD_CASE', caseEvent: 'retracted', caseId: null });
-    expect(await state(id)).toMatchObject({ status: 'BAD_CASE', feedback: 'not_useful', cases: [{ retracted: true }], fb: [{ feedback: 'not_useful', status_before: 'SUCCESS' }] });
+    expect(await repo.applyFeedback(tenant, id, 'not_useful', 'wrong part')).toMatchObject({
+      kind: 'ok',
+      status: 'BAD_CASE',
+      caseEvent: 'retracted',
+      caseId: null,
+    });
+    expect(await state(id)).toMatchObject({
+      status: 'BAD_CASE',
+      feedback: 'not_useful',
+      cases: [{ retracted: true }],
+      fb: [{ feedback: 'not_useful', status_before: 'SUCCESS' }],
+    });
 
     const back = await repo.applyFeedback(tenant, id, 'useful', undefined);
     expect(back).toMatchObject({ kind: 'ok', status: 'SUCCESS', caseEvent: 'restored' });

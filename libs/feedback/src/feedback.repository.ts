@@ -88,8 +88,20 @@ export class FeedbackRepository {
     throw new Error(`feedback on session ${sessionId}: state changed under ${MAX_FEEDBACK_ATTEMPTS} attempts in a row`);
   }
 
-  private async tryApplyFeedback(tenantId: TenantId, sessionId: string, requested: FeedbackValue, comment: string | undefined): Promise<FeedbackOutcome | 'conflict'> {
-    const [row] = rowsOf<{ status: SessionStatus; feedback: FeedbackValue | null; answer: string | null; query: string; status_before: 'SUCCESS' | 'FAILED' | null; active_case_id: string | null }>(
+  private async tryApplyFeedback(
+    tenantId: TenantId,
+    sessionId: string,
+    requested: FeedbackValue,
+    comment: string | undefined,
+  ): Promise<FeedbackOutcome | 'conflict'> {
+    const [row] = rowsOf<{
+      status: SessionStatus;
+      feedback: FeedbackValue | null;
+      answer: string | null;
+      query: string;
+      status_before: 'SUCCESS' | 'FAILED' | null;
+      active_case_id: string | null;
+    }>(
       await this.dataSource.query(
         `WITH s AS (${this.sessionState.readCte({ tenantId: '$1', sessionId: '$2' })})
          SELECT s.status, s.feedback, s.answer, s.query,
@@ -109,7 +121,11 @@ export class FeedbackRepository {
         return { kind: 'rejected', reason: decision.reason };
       case 'unchanged': {
         if (comment !== undefined) {
-          await this.dataSource.query(`UPDATE session_feedback SET comment = $3 WHERE tenant_id = $1 AND session_id = $2 AND comment IS DISTINCT FROM $3`, [tenantId, sessionId, comment]);
+          await this.dataSource.query(`UPDATE session_feedback SET comment = $3 WHERE tenant_id = $1 AND session_id = $2 AND comment IS DISTINCT FROM $3`, [
+            tenantId,
+            sessionId,
+            comment,
+          ]);
         }
         return { kind: 'ok', changed: false, feedback: requested, status: row.status, caseId: row.active_case_id, caseEvent: null };
       }
@@ -186,7 +202,12 @@ export class FeedbackRepository {
   }
 
   /** Active (not retracted) cases, newest first, optionally filtered. */
-  async listCases(tenantId: TenantId, filter: { faultCategory?: FaultCategory; sourceType?: CaseSourceType }, limit: number, after?: KeysetCursor): Promise<CaseRow[]> {
+  async listCases(
+    tenantId: TenantId,
+    filter: { faultCategory?: FaultCategory; sourceType?: CaseSourceType },
+    limit: number,
+    after?: KeysetCursor,
+  ): Promise<CaseRow[]> {
     const params: unknown[] = [tenantId, limit];
     const where = ['tenant_id = $1', 'retracted_at IS NULL'];
     if (filter.faultCategory) {
@@ -204,7 +225,9 @@ export class FeedbackRepository {
   }
 
   async findCase(tenantId: TenantId, id: string): Promise<CaseRow | null> {
-    const [row] = rowsOf<CaseRow>(await this.dataSource.query(`SELECT ${CASE_COLUMNS} FROM case_library WHERE tenant_id = $1 AND id = $2 AND retracted_at IS NULL`, [tenantId, id]));
+    const [row] = rowsOf<CaseRow>(
+      await this.dataSource.query(`SELECT ${CASE_COLUMNS} FROM case_library WHERE tenant_id = $1 AND id = $2 AND retracted_at IS NULL`, [tenantId, id]),
+    );
     return row ?? null;
   }
 

@@ -64,8 +64,13 @@ export class FeedbackService {
     private readonly repository: FeedbackRepository,
     metrics: MetricsService,
   ) {
-    this.feedbackTotal = metrics.counter('arbiter_feedback_total', 'Feedback posts by value and result (applied|unchanged|rejected|not_found)', ['feedback', 'result']);
-    this.caseEvents = metrics.counter('arbiter_case_library_events_total', 'Case library changes (created|restored|retracted|manual_created|edited)', ['event']);
+    this.feedbackTotal = metrics.counter('arbiter_feedback_total', 'Feedback posts by value and result (applied|unchanged|rejected|not_found)', [
+      'feedback',
+      'result',
+    ]);
+    this.caseEvents = metrics.counter('arbiter_case_library_events_total', 'Case library changes (created|restored|retracted|manual_created|edited)', [
+      'event',
+    ]);
   }
 
   /** POST /api/feedback: one transaction; repeats are idempotent; rejected posts write nothing. */
@@ -90,7 +95,11 @@ export class FeedbackService {
     return toPage(await this.repository.listBadCases(tenantId, page.limit + 1, page.after ?? undefined), page.limit, toBadCaseDto);
   }
 
-  async listCases(tenantId: TenantId, filter: { faultCategory?: FaultCategory; sourceType?: CaseSourceType }, query: { limit?: number; cursor?: string }): Promise<Page<CaseDto>> {
+  async listCases(
+    tenantId: TenantId,
+    filter: { faultCategory?: FaultCategory; sourceType?: CaseSourceType },
+    query: { limit?: number; cursor?: string },
+  ): Promise<Page<CaseDto>> {
     const page = pageRequest(query);
     return toPage(await this.repository.listCases(tenantId, filter, page.limit + 1, page.after ?? undefined), page.limit, toCaseDto);
   }
@@ -101,8 +110,16 @@ export class FeedbackService {
     return toCaseDto(row);
   }
 
-  async createManualCase(tenantId: TenantId, input: { query: string; answer: string; faultCategory?: FaultCategory; errorCode?: string | null }): Promise<CaseDto> {
-    const row = await this.repository.insertManualCase(tenantId, { query: input.query, answer: input.answer, faultCategory: input.faultCategory ?? 'GENERAL', errorCode: input.errorCode ?? null });
+  async createManualCase(
+    tenantId: TenantId,
+    input: { query: string; answer: string; faultCategory?: FaultCategory; errorCode?: string | null },
+  ): Promise<CaseDto> {
+    const row = await this.repository.insertManualCase(tenantId, {
+      query: input.query,
+      answer: input.answer,
+      faultCategory: input.faultCategory ?? 'GENERAL',
+      errorCode: input.errorCode ?? null,
+    });
     this.caseEvents.inc({ event: 'manual_created' });
     return toCaseDto(row);
   }

@@ -1,5 +1,14 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post, Put, Query } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBadRequestResponse,
+  ApiBody,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import type { TenantId } from '@arbiter/common';
 import { Auth, CurrentTenant } from '@arbiter/tenancy';
 import { CreateIntentRuleDto, EvaluateIntentRulesDto, ListIntentRulesQueryDto, UpdateIntentRuleDto } from './dto/intent-rule.dto.js';
@@ -39,7 +48,8 @@ export class IntentAdminController {
   @HttpCode(200)
   @ApiOkResponse({ type: IntentEvaluationReportDto })
   @ApiOperation({
-    summary: 'Route labelled examples [{text, intent|null}] with the tenant rules → accuracy, per-intent P/R/F1, confusions, OOS recall, clarify/judge rates, decision reasons',
+    summary:
+      'Route labelled examples [{text, intent|null}] with the tenant rules → accuracy, per-intent P/R/F1, confusions, OOS recall, clarify/judge rates, decision reasons',
   })
   @ApiBody({ type: EvaluateIntentRulesDto })
   // `unknown`: the global validation pipe skips it; parseEvaluateBody checks 5,000 examples in a few ms.

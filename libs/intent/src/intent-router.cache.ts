@@ -162,7 +162,11 @@ export class IntentRouterCache implements OnApplicationBootstrap, OnModuleDestro
       this.logger.warn({ msg: 'stored patterns skipped (invalid)', tenantId, issues: router.ruleMatcher.invalidPatterns });
     }
     const trained = router.trainClassifier().catch((error: unknown) => {
-      this.logger.warn({ msg: 'intent classifier training failed; centroid_knn serves', tenantId, err: error instanceof Error ? error.message : String(error) });
+      this.logger.warn({
+        msg: 'intent classifier training failed; centroid_knn serves',
+        tenantId,
+        err: error instanceof Error ? error.message : String(error),
+      });
     });
     const ruleForIntent = new Map<string, StoredIntentRule>();
     for (const r of rules) {
@@ -189,7 +193,11 @@ export class IntentRouterCache implements OnApplicationBootstrap, OnModuleDestro
       if (entry.versions.rules === v.rules && entry.versions.config === v.config) continue;
       const cause = entry.versions.rules !== v.rules ? 'rules' : 'config';
       this.load(tenantId, cause, entry).catch((error: unknown) => {
-        this.logger.warn({ msg: 'intent router reload failed; serving the previous one', tenantId, err: error instanceof Error ? error.message : String(error) });
+        this.logger.warn({
+          msg: 'intent router reload failed; serving the previous one',
+          tenantId,
+          err: error instanceof Error ? error.message : String(error),
+        });
       });
     }
   }

@@ -122,7 +122,12 @@ export class IntentRulesService {
   }
 
   /** Re-embeds the tenant's rules lacking embeddings in the current provider's space (the `intent.reembed` job). */
-  async reembed(tenantId: TenantId, afterId: string | null, batchSize: number, progress?: (processed: number, checkpoint: string) => Promise<void>): Promise<number> {
+  async reembed(
+    tenantId: TenantId,
+    afterId: string | null,
+    batchSize: number,
+    progress?: (processed: number, checkpoint: string) => Promise<void>,
+  ): Promise<number> {
     let cursor = afterId;
     let total = 0;
     for (;;) {
@@ -167,7 +172,11 @@ export class IntentRulesService {
     try {
       return this.pack(await this.provider.embedDocuments(examples));
     } catch (error) {
-      this.logger.warn({ msg: 'embedding intent examples failed; saved without, re-embed queued', tenantId, err: error instanceof Error ? error.message : String(error) });
+      this.logger.warn({
+        msg: 'embedding intent examples failed; saved without, re-embed queued',
+        tenantId,
+        err: error instanceof Error ? error.message : String(error),
+      });
       await this.jobs.enqueue(tenantId, INTENT_REEMBED_JOB, {}, { trigger: 'event' }).catch((e: unknown) => {
         this.logger.warn({ msg: 'could not queue intent re-embed', tenantId, err: e instanceof Error ? e.message : String(e) });
       });

@@ -18,7 +18,9 @@ export class IntentReembedJob implements JobRunner<typeof INTENT_REEMBED_JOB> {
 
   async run(ctx: JobContext<BatchSizePayload>): Promise<void> {
     const checkpoint = typeof ctx.checkpoint === 'string' ? ctx.checkpoint : null;
-    const done = await this.rules.reembed(ctx.tenantId, checkpoint, ctx.payload.batchSize ?? 50, (processed, cp) => ctx.progress({ processed, checkpoint: cp }));
+    const done = await this.rules.reembed(ctx.tenantId, checkpoint, ctx.payload.batchSize ?? 50, (processed, cp) =>
+      ctx.progress({ processed, checkpoint: cp }),
+    );
     await ctx.progress({ details: { rules: done, space: this.provider.id } });
   }
 }

@@ -226,10 +226,11 @@ export class IntentRepository {
    */
   async replaceEmbeddingIfCurrent(tenantId: TenantId, ruleId: string, examples: string[], embedding: StoredEmbedding): Promise<boolean> {
     return this.ds.transaction(async (m) => {
-      const rows: { id: string }[] = await m.query(
-        'SELECT id FROM intent_rule WHERE tenant_id = $1 AND id = $2 AND semantic_examples = $3::jsonb FOR UPDATE',
-        [tenantId, ruleId, JSON.stringify(examples)],
-      );
+      const rows: { id: string }[] = await m.query('SELECT id FROM intent_rule WHERE tenant_id = $1 AND id = $2 AND semantic_examples = $3::jsonb FOR UPDATE', [
+        tenantId,
+        ruleId,
+        JSON.stringify(examples),
+      ]);
       if (rows.length === 0) return false;
       await m.query('DELETE FROM intent_rule_embedding WHERE tenant_id = $1 AND rule_id = $2 AND embedding_model = $3', [tenantId, ruleId, embedding.model]);
       await this.writeEmbedding(m, tenantId, ruleId, embedding);

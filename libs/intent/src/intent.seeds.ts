@@ -33,7 +33,7 @@ export const DEMO_INTENT_RULES: CreateIntentRuleDto[] = [
     intent: '控制器连接',
     description: '电脑/PLC 与机械臂控制器的通讯与连接问题 / controller connection and communication',
     keywords: ['连接控制器', '控制器连接', '通讯中断', '通信失败', 'connect to the controller', 'connection lost'],
-    patterns: ['(连不上|无法连接|连接失败|断开).{0,8}控制器', 'can\'?t\\s+connect.{0,30}controller', '\\b(ethercat|modbus|profinet)\\b'],
+    patterns: ['(连不上|无法连接|连接失败|断开).{0,8}控制器', "can'?t\\s+connect.{0,30}controller", '\\b(ethercat|modbus|profinet)\\b'],
     semanticExamples: [
       '电脑连不上机械臂控制器',
       '控制器的 IP 地址怎么设置',
@@ -181,7 +181,8 @@ export const DEMO_INTENT_RULES: CreateIntentRuleDto[] = [
       'hey, quick question',
     ],
     priority: -10,
-    reply: '您好！我是机械臂售后助手，可以帮您排查故障、查询订单或转接人工。Hello! I am the robot-arm support assistant: fault diagnosis, orders, or a human agent.',
+    reply:
+      '您好！我是机械臂售后助手，可以帮您排查故障、查询订单或转接人工。Hello! I am the robot-arm support assistant: fault diagnosis, orders, or a human agent.',
     action: 'answer',
     confidenceProfile: 'search',
   },

@@ -41,10 +41,7 @@ export class IntentService {
         : ((result.ruleId !== null ? routing.ruleById.get(result.ruleId) : undefined) ?? routing.ruleForIntent.get(result.finalIntent));
     return {
       result,
-      rule:
-        rule === undefined
-          ? null
-          : { id: rule.id, intent: rule.intent, action: rule.action, reply: rule.reply, confidenceProfile: rule.confidenceProfile },
+      rule: rule === undefined ? null : { id: rule.id, intent: rule.intent, action: rule.action, reply: rule.reply, confidenceProfile: rule.confidenceProfile },
       config: routing.config,
     };
   }

@@ -38,10 +38,26 @@ export class JobQueueRepository {
       RETURNING id, tenant_id, name, payload, checkpoint, attempts, max_attempts`,
       [workerId, leaseMs, names],
     )) as unknown[];
-    const list = flatten(rows) as { id: string; tenant_id: string; name: string; payload: Record<string, unknown>; checkpoint: unknown; attempts: number; max_attempts: number }[];
+    const list = flatten(rows) as {
+      id: string;
+      tenant_id: string;
+      name: string;
+      payload: Record<string, unknown>;
+      checkpoint: unknown;
+      attempts: number;
+      max_attempts: number;
+    }[];
     const row = list[0];
     if (!row) return null;
-    return { id: row.id, tenantId: row.tenant_id, name: row.name, payload: row.payload, checkpoint: row.checkpoint, attempts: row.attempts, maxAttempts: row.max_attempts };
+    return {
+      id: row.id,
+      tenantId: row.tenant_id,
+      name: row.name,
+      payload: row.payload,
+      checkpoint: row.checkpoint,
+      attempts: row.attempts,
+      maxAttempts: row.max_attempts,
+    };
   }
 
   /** Adds to the counters, saves the checkpoint and renews the lease; false when the lease was lost. */

@@ -24,7 +24,14 @@ export class JobRunsRepository {
       .insert()
       .into(JobRunEntity)
       // TypeORM's deep-partial type rejects free-form jsonb; the column takes any object.
-      .values({ tenantId, name: run.name, trigger: run.trigger, payload: run.payload as never, maxAttempts: run.maxAttempts, scheduleKey: run.scheduleKey ?? null })
+      .values({
+        tenantId,
+        name: run.name,
+        trigger: run.trigger,
+        payload: run.payload as never,
+        maxAttempts: run.maxAttempts,
+        scheduleKey: run.scheduleKey ?? null,
+      })
       .orIgnore()
       .returning('id')
       .execute();

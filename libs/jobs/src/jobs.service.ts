@@ -55,7 +55,9 @@ export class JobsService implements OnModuleInit, OnApplicationBootstrap, OnModu
   onModuleInit(): void {
     const found = this.discovery.getProviders({ metadataKey: JobHandler.KEY }).flatMap((wrapper) => {
       const name = this.discovery.getMetadataByDecorator(JobHandler, wrapper);
-      return name && wrapper.instance ? [{ name, source: `${wrapper.name} in ${wrapper.host?.name ?? '?'}`, runner: wrapper.instance as JobRunner<JobName> }] : [];
+      return name && wrapper.instance
+        ? [{ name, source: `${wrapper.name} in ${wrapper.host?.name ?? '?'}`, runner: wrapper.instance as JobRunner<JobName> }]
+        : [];
     });
     assertKnownScheduleNames(this.schedules, JOB_NAMES);
     for (const [name, { runner }] of bindJobHandlers(JOB_NAMES, found)) {
@@ -71,7 +73,11 @@ export class JobsService implements OnModuleInit, OnApplicationBootstrap, OnModu
     if (!definition.name.startsWith('test.') || isJobName(definition.name)) throw new Error(`Ad-hoc job names start with "test.": ${definition.name}`);
     if (this.definitions.has(definition.name)) throw new Error(`Job ${definition.name} is defined twice`);
     if (definition.cron) assertValidCron(definition.cron);
-    this.definitions.set(definition.name, { maxAttempts: definition.maxAttempts ?? 3, cron: definition.cron ?? null, handler: definition.handler as (ctx: JobContext<never>) => Promise<void> });
+    this.definitions.set(definition.name, {
+      maxAttempts: definition.maxAttempts ?? 3,
+      cron: definition.cron ?? null,
+      handler: definition.handler as (ctx: JobContext<never>) => Promise<void>,
+    });
   }
 
   /** The effective cron of a job (JOBS_SCHEDULES override, else its default), or null when unscheduled. */
@@ -90,7 +96,12 @@ export class JobsService implements OnModuleInit, OnApplicationBootstrap, OnModu
     return this.insertRun(tenantId, name, { ...payload }, options);
   }
 
-  private async insertRun(tenantId: TenantId, name: string, payload: Record<string, unknown>, options: { trigger?: JobTrigger; scheduleKey?: string }): Promise<JobRunEntity | null> {
+  private async insertRun(
+    tenantId: TenantId,
+    name: string,
+    payload: Record<string, unknown>,
+    options: { trigger?: JobTrigger; scheduleKey?: string },
+  ): Promise<JobRunEntity | null> {
     const definition = this.definitions.get(name);
     if (!definition) throw new JobsException(JobsErrorCode.UnknownJob, name);
     const run = await this.runs.insert(tenantId, {

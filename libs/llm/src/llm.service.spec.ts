@@ -106,7 +106,9 @@ describe('LlmService', () => {
 
   it('invokes a caller-supplied model (tools bound) and exposes the tool calls', async () => {
     server.enqueueChat({ kind: 'tool_calls', toolCalls: [{ name: 'lookup', args: { q: 'E102' } }] });
-    const model = service.chatModel().bindTools([{ type: 'function', function: { name: 'lookup', parameters: { type: 'object', properties: { q: { type: 'string' } } } } }]);
+    const model = service
+      .chatModel()
+      .bindTools([{ type: 'function', function: { name: 'lookup', parameters: { type: 'object', properties: { q: { type: 'string' } } } } }]);
     const result = await service.invoke('E102?', { model });
     expect(result.message.tool_calls?.[0]).toMatchObject({ name: 'lookup', args: { q: 'E102' } });
   });

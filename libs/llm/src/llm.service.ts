@@ -131,7 +131,11 @@ export class LlmService {
       if (options.signal?.aborted) throw new LlmException(LlmErrorCode.LLM_ABORTED);
       const message = await model.invoke(input, { signal });
       const usage = message.usage_metadata
-        ? { inputTokens: message.usage_metadata.input_tokens, outputTokens: message.usage_metadata.output_tokens, totalTokens: message.usage_metadata.total_tokens }
+        ? {
+            inputTokens: message.usage_metadata.input_tokens,
+            outputTokens: message.usage_metadata.output_tokens,
+            totalTokens: message.usage_metadata.total_tokens,
+          }
         : null;
       if (usage) {
         this.tokens?.inc({ purpose, kind: 'input' }, usage.inputTokens);

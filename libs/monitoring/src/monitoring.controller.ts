@@ -36,7 +36,10 @@ export class MonitoringController {
 
   @Post('stats/rebuild')
   @HttpCode(200)
-  @ApiOkResponse({ type: StatsRebuildDto, description: "Rebuilds this tenant's stats rollup from its sessions and coverage decisions (the backfill; the stats stay exact meanwhile)" })
+  @ApiOkResponse({
+    type: StatsRebuildDto,
+    description: "Rebuilds this tenant's stats rollup from its sessions and coverage decisions (the backfill; the stats stay exact meanwhile)",
+  })
   rebuildStats(@CurrentTenant() tenantId: TenantId): Promise<StatsRebuildDto> {
     return this.monitoring.rebuildStats(tenantId);
   }

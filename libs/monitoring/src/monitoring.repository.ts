@@ -89,7 +89,6 @@ export interface ToolInvocationRow {
   createdAt: string;
 }
 
-
 /** One row of the session aggregate: the whole window (day null) or one day of it (tenant's zone). */
 export interface SessionStatsRow {
   day: string | null;
@@ -196,17 +195,7 @@ export class MonitoringRepository {
          AND ($7::timestamptz IS NULL OR (c.last_activity_at, c.id) < ($7::timestamptz, $8::uuid))
        ORDER BY ${CONVERSATION_KEYSET.orderBy}
        LIMIT $9`,
-      [
-        tenantId,
-        filter.window.fromTs,
-        filter.window.toTs,
-        filter.channel,
-        filter.status,
-        filter.intent,
-        after?.createdAt ?? null,
-        after?.id ?? null,
-        limit,
-      ],
+      [tenantId, filter.window.fromTs, filter.window.toTs, filter.channel, filter.status, filter.intent, after?.createdAt ?? null, after?.id ?? null, limit],
     );
   }
 

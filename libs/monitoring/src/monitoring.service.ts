@@ -1,7 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { pageRequest, toPage, type TenantId } from '@arbiter/common';
 import { AppConfig } from '@arbiter/config';
-import type { ConversationDetailDto, ConversationPageDto, SessionTraceDto, StatsDto, StatsRebuildDto, ToolInvocationTraceDto } from './dto/monitoring-response.dto.js';
+import type {
+  ConversationDetailDto,
+  ConversationPageDto,
+  SessionTraceDto,
+  StatsDto,
+  StatsRebuildDto,
+  ToolInvocationTraceDto,
+} from './dto/monitoring-response.dto.js';
 import type { ListConversationsQueryDto, StatsQueryDto } from './dto/monitoring-query.dto.js';
 import { MonitoringErrorCode, MonitoringException } from './monitoring.exception.js';
 import { MonitoringRepository, type ResolvedWindow, type SessionDetailRow, type ToolInvocationRow } from './monitoring.repository.js';
@@ -34,16 +41,16 @@ export class MonitoringService {
       page.limit + 1,
     );
     return toPage(rows, page.limit, (r) => ({
-        id: r.id,
-        channel: r.channel,
-        userRef: r.userRef,
-        sessionCount: r.sessionCount,
-        createdAt: iso(r.createdAt),
-        lastActivityAt: iso(r.lastActivityAt),
-        lastStatus: r.lastStatus,
-        lowestConfidence: r.lowestConfidence === null ? null : Number(r.lowestConfidence),
-        anyBadCase: r.anyBadCase,
-      }));
+      id: r.id,
+      channel: r.channel,
+      userRef: r.userRef,
+      sessionCount: r.sessionCount,
+      createdAt: iso(r.createdAt),
+      lastActivityAt: iso(r.lastActivityAt),
+      lastStatus: r.lastStatus,
+      lowestConfidence: r.lowestConfidence === null ? null : Number(r.lowestConfidence),
+      anyBadCase: r.anyBadCase,
+    }));
   }
 
   /** The conversation with every session's full trace: one statement whatever the session count. */
@@ -106,7 +113,9 @@ export class MonitoringService {
     // The tenant authenticated this request, so its row exists.
     if (!window) throw new Error(`tenant ${tenantId} not found`);
     if (window.fromTs !== null && window.toTs !== null && Date.parse(window.fromTs) >= Date.parse(window.toTs)) {
-      throw new MonitoringException(MonitoringErrorCode.InvalidRange, `from (${rawFrom ?? 'default'}) is after to (${rawTo ?? 'default'})`, { fields: ['from', 'to'] });
+      throw new MonitoringException(MonitoringErrorCode.InvalidRange, `from (${rawFrom ?? 'default'}) is after to (${rawTo ?? 'default'})`, {
+        fields: ['from', 'to'],
+      });
     }
     return window;
   }

@@ -31,10 +31,26 @@ describe('assembleStats', () => {
     expect(assembleStats([row({})], []).totals).toEqual(emptyBucket());
   });
 
-  it('maps totals and per-day rows, days sorted, only observed reasons (today\'s and the legacy semantic_fallback) and sources', () => {
+  it("maps totals and per-day rows, days sorted, only observed reasons (today's and the legacy semantic_fallback) and sources", () => {
     const out = assembleStats(
       [
-        row({ n: 10, success: 7, failed: 2, badCase: 1, reasons: [5, 0, 0, 3, 2, 1, 1], routed: 8, clarify: 2, judgeCalls: 4, judgeTokens: 400, ruleCount: 10, ruleMean: 62.5, useful: 3, notUseful: 1, latencyCount: 9, latency: [120, 900] }),
+        row({
+          n: 10,
+          success: 7,
+          failed: 2,
+          badCase: 1,
+          reasons: [5, 0, 0, 3, 2, 1, 1],
+          routed: 8,
+          clarify: 2,
+          judgeCalls: 4,
+          judgeTokens: 400,
+          ruleCount: 10,
+          ruleMean: 62.5,
+          useful: 3,
+          notUseful: 1,
+          latencyCount: 9,
+          latency: [120, 900],
+        }),
         row({ day: '2026-03-02', n: 4, success: 4 }),
         row({ day: '2026-03-01', n: 6, success: 3, routed: 8 }),
       ],
@@ -61,7 +77,10 @@ describe('assembleStats', () => {
   });
 
   it('accepts numeric strings (pg bigint/numeric)', () => {
-    const out = assembleStats([row({ n: '3', latency: ['1.5', '2'], judgeTokens: '12', llmCount: '1', llmMean: '40.5' })], [{ day: null, n: '2', covered: '1' }]);
+    const out = assembleStats(
+      [row({ n: '3', latency: ['1.5', '2'], judgeTokens: '12', llmCount: '1', llmMean: '40.5' })],
+      [{ day: null, n: '2', covered: '1' }],
+    );
     expect(out.totals.sessions).toBe(3);
     expect(out.totals.latencyMs).toEqual({ count: 0, p50: 1.5, p95: 2 });
     expect(out.totals.judge.tokens).toBe(12);

@@ -89,7 +89,15 @@ describe('stats from rollups = direct aggregate', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    ds = await new DataSource({ type: 'postgres', url: db.url, entities: [], synchronize: false, installExtensions: false, logging: false, extra: { max: 4 } }).initialize();
+    ds = await new DataSource({
+      type: 'postgres',
+      url: db.url,
+      entities: [],
+      synchronize: false,
+      installExtensions: false,
+      logging: false,
+      extra: { max: 4 },
+    }).initialize();
     direct = new MonitoringRepository(ds);
     rollup = new StatsRollupRepository(ds);
     const t = await db.pool.query<{ id: string }>(`INSERT INTO tenant (name, time_zone) VALUES ('stats-a', $1), ('stats-b', $1) RETURNING id`, [ZONE]);

@@ -47,7 +47,11 @@ export class ActionMemoryRepository {
    * `settingsJson` is given (a scalar subquery of the settings row as json, `$1` = the tenant), the
    * tenant's retrieval settings — one round trip.
    */
-  async readForLookup(tenantId: TenantId, sessionId: string, settingsJson?: (tenantPlaceholder: string) => string): Promise<{ memory: SessionMemoryState; settings: unknown }> {
+  async readForLookup(
+    tenantId: TenantId,
+    sessionId: string,
+    settingsJson?: (tenantPlaceholder: string) => string,
+  ): Promise<{ memory: SessionMemoryState; settings: unknown }> {
     const rows: { memory: MemoryRow[] | null; settings: unknown }[] = await this.ds.query(
       `SELECT (SELECT json_agg(json_build_object('domain', m.domain, 'file_path', m.file_path, 'relevance_level', m.relevance_level) ORDER BY m.created_at, m.id)
                  FROM retrieval_memory m WHERE m.tenant_id = $1 AND m.session_id = $2 AND m.expires_at > now()) AS memory,
@@ -65,15 +69,31 @@ export class ActionMemoryRepository {
    * session makes the claim fail, and then the whole statement fails (nothing written) with
    * {@link ClaimLostError}: the caller reads the memory again and decides again.
    */
-  async commitLookup(tenantId: TenantId, sessionId: string, marks: readonly MemoryMark[], ttlSeconds: number, p: SqlParams, extraCtes?: (p: SqlParams) => string): Promise<void> {
+  async commitLookup(
+    tenantId: TenantId,
+    sessionId: string,
+    marks: readonly MemoryMark[],
+    ttlSeconds: number,
+    p: SqlParams,
+    extraCtes?: (p: SqlParams) => string,
+  ): Promise<void> {
     const tenant = p.add(tenantId, 'uuid');
     const session = p.add(sessionId);
     const ttl = p.add(ttlSeconds, 'int');
-    const files = p.add(marks.map((m) => m.filePath), 'varchar[]');
+    const files = p.add(
+      marks.map((m) => m.filePath),
+      'varchar[]',
+    );
     const sql = `WITH claimed AS (
          INSERT INTO retrieval_memory (tenant_id, session_id, domain, file_path, relevance_level, expires_at)
          SELECT ${tenant}, ${session}, m.domain, m.file_path, m.level, now() + make_interval(secs => ${ttl})
-           FROM unnest(${p.add(marks.map((m) => m.domain), 'varchar[]')}, ${files}, ${p.add(marks.map((m) => m.level), 'varchar[]')}) AS m(domain, file_path, level)
+           FROM unnest(${p.add(
+             marks.map((m) => m.domain),
+             'varchar[]',
+           )}, ${files}, ${p.add(
+             marks.map((m) => m.level),
+             'varchar[]',
+           )}) AS m(domain, file_path, level)
          ON CONFLICT ON CONSTRAINT uq_retrieval_memory_doc DO UPDATE SET
            domain = EXCLUDED.domain, relevance_level = EXCLUDED.relevance_level, expires_at = EXCLUDED.expires_at, created_at = now()
            WHERE retrieval_memory.expires_at <= now()
@@ -81,8 +101,12 @@ export class ActionMemoryRepository {
        slid AS (
          UPDATE retrieval_memory SET expires_at = now() + make_interval(secs => ${ttl})
           WHERE tenant_id = ${tenant} AND session_id = ${session} AND expires_at > now() AND NOT (file_path = ANY(${files}))
-         RETURNING 1)${extraCtes ? `,
-${extraCtes(p)}` : ''}
+         RETURNING 1)${
+           extraCtes
+             ? `,
+${extraCtes(p)}`
+             : ''
+         }
        SELECT CASE WHEN (SELECT count(*) FROM claimed) = ${p.add(marks.length, 'int')} THEN 1
                    ELSE ((SELECT count(*) FROM claimed)::text || ' ${CLAIM_LOST}')::int END AS ok`;
     try {

@@ -1,12 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import {
-  applyMarks,
-  decideRetrieval,
-  EMPTY_SESSION_MEMORY,
-  lookupDomain,
-  type RetrievalCandidate,
-  type SessionMemoryState,
-} from './action-memory.js';
+import { applyMarks, decideRetrieval, EMPTY_SESSION_MEMORY, lookupDomain, type RetrievalCandidate, type SessionMemoryState } from './action-memory.js';
 import type { RelevanceLevel } from './relevance.js';
 
 const l0 = (filePath: string, domain: string): RetrievalCandidate => ({ filePath, domain, source: 'L0' });

@@ -72,7 +72,13 @@ describe('chunkText', () => {
 
   it('mixed: Chinese and English terminators both split', () => {
     const chunks = chunkText(MIXED, { chunkSize: 30, overlap: 0 });
-    expect(chunks.map((c) => c.content)).toEqual(['请先执行 calibrate 命令。', 'Then restart the controller!', '如果仍然报错 E-042，请联系支持？', 'Contact support@example.com;', 'we reply fast.']);
+    expect(chunks.map((c) => c.content)).toEqual([
+      '请先执行 calibrate 命令。',
+      'Then restart the controller!',
+      '如果仍然报错 E-042，请联系支持？',
+      'Contact support@example.com;',
+      'we reply fast.',
+    ]);
   });
 
   it('overlap repeats whole trailing sentences when they fit', () => {
@@ -112,7 +118,12 @@ describe('chunkText', () => {
 
   it('never splits a surrogate pair (emoji and astral CJK), whatever the size', () => {
     const text = '😀𠀋'.repeat(300);
-    for (const [size, overlap] of [[9, 0], [15, 4], [31, 7], [64, 11]]) {
+    for (const [size, overlap] of [
+      [9, 0],
+      [15, 4],
+      [31, 7],
+      [64, 11],
+    ]) {
       const chunks = chunkText(text, { chunkSize: size, overlap });
       checkInvariants(text, chunks, size, overlap);
     }

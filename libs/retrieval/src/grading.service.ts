@@ -81,7 +81,11 @@ export class GradingService {
     const known = new Set(await this.knowledge.existingPaths(tenantId, paths));
     const unknown = paths.filter((p) => !known.has(p));
     if (unknown.length) {
-      throw new RetrievalException(RetrievalErrorCode.UNKNOWN_LABEL_PATHS, unknown.slice(0, 20).join(', ') + (unknown.length > 20 ? ` (+${unknown.length - 20} more)` : ''), { fields: ['pairs'], unknownFilePaths: unknown });
+      throw new RetrievalException(
+        RetrievalErrorCode.UNKNOWN_LABEL_PATHS,
+        unknown.slice(0, 20).join(', ') + (unknown.length > 20 ? ` (+${unknown.length - 20} more)` : ''),
+        { fields: ['pairs'], unknownFilePaths: unknown },
+      );
     }
     const settings = await this.settings.get(tenantId);
     const lookups: (LabelledLookup & { answerable: boolean })[] = [];
@@ -99,10 +103,25 @@ export class GradingService {
     const before = evaluateGrading(lookups, settings.calibration);
     const after = evaluateGrading(lookups, report.calibration);
     const fittedAt = new Date().toISOString();
-    const grading: GradingView = { source: 'fitted', embedder: this.search.space.model, features: [...FEATURE_NAMES], calibration: report.calibration, fittedAt, metrics: after };
+    const grading: GradingView = {
+      source: 'fitted',
+      embedder: this.search.space.model,
+      features: [...FEATURE_NAMES],
+      calibration: report.calibration,
+      fittedAt,
+      metrics: after,
+    };
     if (!dto.dryRun) {
       const stored = await this.settingsRepository.get(tenantId);
-      const value: StoredGrading = { embedder: grading.embedder, calibration: report.calibration, fittedAt, metrics: after, targets, samples: report.samples, pairs: dto.pairs.length };
+      const value: StoredGrading = {
+        embedder: grading.embedder,
+        calibration: report.calibration,
+        fittedAt,
+        metrics: after,
+        targets,
+        samples: report.samples,
+        pairs: dto.pairs.length,
+      };
       await this.settingsRepository.put(tenantId, { ...stored, grading: value });
       this.logger.log({ msg: 'grade calibration fitted', tenantId, pairs: dto.pairs.length, before, after });
     }

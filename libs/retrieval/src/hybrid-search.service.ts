@@ -54,7 +54,14 @@ export class HybridSearchService {
     const terms = [...new Set(analyzeText(request.query))];
     const vectorHits = await this.knowledge.nearestChunks(tenantId, space, request.vector, VECTOR_CHUNKS, request.domain, tx);
     const lexical = await this.lexical.search(tenantId, terms, space, request.vector, LEXICAL_CHUNKS, request.domain, tx);
-    const toChunk = (h: ChunkHit): HitChunk => ({ documentId: h.documentId, filePath: h.filePath, title: h.title, domain: h.domain, content: h.content, distance: h.distance });
+    const toChunk = (h: ChunkHit): HitChunk => ({
+      documentId: h.documentId,
+      filePath: h.filePath,
+      title: h.title,
+      domain: h.domain,
+      content: h.content,
+      distance: h.distance,
+    });
     const exact = exactHits(request.query, [...lexical.hits, ...vectorHits]);
     const candidates = assembleCandidates({
       vector: vectorHits.map(toChunk),

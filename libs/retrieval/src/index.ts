@@ -19,7 +19,15 @@ export * from './prompts/executor-prompt.js';
 export * from './retrieval.exception.js';
 export * from './entities/index.js';
 export * from './dto/knowledge.dto.js';
-export { KnowledgeService, MAX_DOCUMENT_BYTES, MAX_BULK_ITEMS, unitVector, type UpsertResult, type UpsertStatus, type BulkItemResult } from './knowledge.service.js';
+export {
+  KnowledgeService,
+  MAX_DOCUMENT_BYTES,
+  MAX_BULK_ITEMS,
+  unitVector,
+  type UpsertResult,
+  type UpsertStatus,
+  type BulkItemResult,
+} from './knowledge.service.js';
 export { LookupService, LOOKUP_TOOL_NAME, type LookupResult, type LookupResultItem } from './lookup.service.js';
 export { RetrievalSettingsService, type EffectiveRetrievalSettings } from './retrieval-settings.service.js';
 export { MEMORY_EXPIRY_JOB, REEMBED_JOB, LEXICAL_REINDEX_JOB } from './retrieval-jobs.service.js';

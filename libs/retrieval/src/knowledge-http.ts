@@ -16,7 +16,8 @@ export class KnowledgeHttpSetup {
     const fastify = host.httpAdapter?.getInstance?.() as FastifyInstance | undefined;
     if (!fastify || typeof fastify.addHook !== 'function') return;
     fastify.addHook('onRoute', (route) => {
-      if (route.url === '/admin/knowledge/documents/bulk' || (route.url === '/admin/knowledge/imports' && route.method === 'POST')) route.bodyLimit = BULK_BODY_LIMIT;
+      if (route.url === '/admin/knowledge/documents/bulk' || (route.url === '/admin/knowledge/imports' && route.method === 'POST'))
+        route.bodyLimit = BULK_BODY_LIMIT;
       else if (route.url === '/admin/knowledge/documents' && route.method === 'POST') route.bodyLimit = DOCUMENT_BODY_LIMIT;
     });
     if (!fastify.hasContentTypeParser('application/x-ndjson')) {

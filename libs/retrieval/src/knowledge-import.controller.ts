@@ -16,7 +16,8 @@ export class KnowledgeImportController {
   @HttpCode(202)
   @ApiOperation({
     summary: 'Import many documents as a resumable job (up to 10,000 per request, 64 MiB): JSON array, {documents: [...]}, or NDJSON',
-    description: 'Validates every item at once (refused items are listed), stores the rest and answers 202; the `retrieval.import` job writes them in batches. Follow it with GET /admin/knowledge/imports/:id.',
+    description:
+      'Validates every item at once (refused items are listed), stores the rest and answers 202; the `retrieval.import` job writes them in batches. Follow it with GET /admin/knowledge/imports/:id.',
   })
   @ApiConsumes('application/json', 'application/x-ndjson')
   @ApiBody({ schema: { type: 'array', items: { $ref: '#/components/schemas/UpsertDocumentDto' } } })

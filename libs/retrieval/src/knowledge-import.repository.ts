@@ -36,7 +36,10 @@ export class KnowledgeImportRepository {
   constructor(@InjectDataSource() private readonly ds: DataSource) {}
 
   /** Stores an import and its items in one transaction. Items carry the document to write, or their validation outcome. */
-  async create(tenantId: TenantId, items: readonly { seq: number; filePath: string | null; document: NewDocument | null; failed: BulkItemResult | null }[]): Promise<{ id: string }> {
+  async create(
+    tenantId: TenantId,
+    items: readonly { seq: number; filePath: string | null; document: NewDocument | null; failed: BulkItemResult | null }[],
+  ): Promise<{ id: string }> {
     return this.ds.transaction(async (em) => {
       const [row] = await em.query<{ id: string }[]>('INSERT INTO knowledge_import (tenant_id, total) VALUES ($1, $2) RETURNING id', [tenantId, items.length]);
       const id = row!.id;
@@ -85,7 +88,14 @@ export class KnowledgeImportRepository {
       `UPDATE knowledge_import_item i SET status = o.status, document_id = o.document_id, error = o.error, document = NULL
          FROM unnest($3::int[], $4::text[], $5::uuid[], $6::jsonb[]) AS o(seq, status, document_id, error)
         WHERE i.tenant_id = $1 AND i.import_id = $2 AND i.seq = o.seq`,
-      [tenantId, importId, outcomes.map((o) => o.seq), outcomes.map((o) => o.status), outcomes.map((o) => o.documentId ?? null), outcomes.map((o) => (o.error ? JSON.stringify(o.error) : null))],
+      [
+        tenantId,
+        importId,
+        outcomes.map((o) => o.seq),
+        outcomes.map((o) => o.status),
+        outcomes.map((o) => o.documentId ?? null),
+        outcomes.map((o) => (o.error ? JSON.stringify(o.error) : null)),
+      ],
     );
   }
 

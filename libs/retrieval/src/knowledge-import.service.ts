@@ -47,10 +47,16 @@ export class KnowledgeImportService {
 
   async start(tenantId: TenantId, items: readonly unknown[]): Promise<ImportStarted> {
     if (!items.length) throw new RetrievalException(RetrievalErrorCode.INVALID_BULK_BODY, 'the import holds no documents');
-    if (items.length > MAX_IMPORT_ITEMS) throw new RetrievalException(RetrievalErrorCode.INVALID_BULK_BODY, `at most ${MAX_IMPORT_ITEMS} documents per import, got ${items.length}`);
+    if (items.length > MAX_IMPORT_ITEMS)
+      throw new RetrievalException(RetrievalErrorCode.INVALID_BULK_BODY, `at most ${MAX_IMPORT_ITEMS} documents per import, got ${items.length}`);
     const { results, valid } = await checkBulkItems(items);
     const documents = new Map(valid.map((v) => [v.index, v.doc]));
-    const rows = results.map((failed, seq) => ({ seq, filePath: failed?.filePath ?? documents.get(seq)?.filePath ?? null, document: documents.get(seq) ?? null, failed }));
+    const rows = results.map((failed, seq) => ({
+      seq,
+      filePath: failed?.filePath ?? documents.get(seq)?.filePath ?? null,
+      document: documents.get(seq) ?? null,
+      failed,
+    }));
     const { id } = await this.imports.create(tenantId, rows);
     // Enqueued after the import committed, so the job never runs before its items exist.
     let jobId: string | null;
@@ -97,7 +103,10 @@ export class KnowledgeImportJob implements JobRunner<typeof IMPORT_JOB> {
     for (;;) {
       const items = await this.imports.pending(ctx.tenantId, importId, IMPORT_BATCH);
       if (!items.length) return;
-      const written = await this.knowledge.upsertMany(ctx.tenantId, items.map((i) => i.document));
+      const written = await this.knowledge.upsertMany(
+        ctx.tenantId,
+        items.map((i) => i.document),
+      );
       const outcomes: ImportItemOutcome[] = items.map((item, k) => {
         const r = written[k]!;
         return r instanceof DomainException

@@ -3,7 +3,16 @@ import { ApiBody, ApiConsumes, ApiCreatedResponse, ApiNoContentResponse, ApiNotF
 import type { TenantId } from '@arbiter/common';
 import { Auth, CurrentTenant } from '@arbiter/tenancy';
 import { FitGradingDto, ListDocumentsQueryDto, LookupDto, RetrievalSettingsDto, UpsertDocumentDto } from './dto/knowledge.dto.js';
-import { BulkImportResultDto, DocumentDetailDto, DocumentPageDto, GradingFitResultDto, GradingViewDto, LookupResultDto, RetrievalSettingsViewDto, UpsertResultDto } from './dto/knowledge-response.dto.js';
+import {
+  BulkImportResultDto,
+  DocumentDetailDto,
+  DocumentPageDto,
+  GradingFitResultDto,
+  GradingViewDto,
+  LookupResultDto,
+  RetrievalSettingsViewDto,
+  UpsertResultDto,
+} from './dto/knowledge-response.dto.js';
 import { KnowledgeService } from './knowledge.service.js';
 import { LookupService, type LookupResult } from './lookup.service.js';
 import { RetrievalErrorCode, RetrievalException } from './retrieval.exception.js';
@@ -12,7 +21,14 @@ import { GradingService } from './grading.service.js';
 
 /** The settings as operators see and set them (the calibration itself: GET /admin/knowledge/grading). */
 function settingsView(s: EffectiveRetrievalSettings) {
-  return { normalization: s.normalization, fusion: s.fusion, calibrationSource: s.calibrationSource, memoryTtlSeconds: s.memoryTtlSeconds, chunkSize: s.chunkSize, chunkOverlap: s.chunkOverlap };
+  return {
+    normalization: s.normalization,
+    fusion: s.fusion,
+    calibrationSource: s.calibrationSource,
+    memoryTtlSeconds: s.memoryTtlSeconds,
+    chunkSize: s.chunkSize,
+    chunkOverlap: s.chunkOverlap,
+  };
 }
 
 /** Parses a bulk body: a JSON array, `{documents: [...]}`, or NDJSON text (one document per line). */
@@ -133,7 +149,9 @@ export class KnowledgeController {
   @Post('ai/knowledge/lookup')
   @Auth('client')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Graded knowledge lookup (hybrid: exact L0 + BM25 + vector, fused and calibrated) with per-session action memory and retrieval confidence' })
+  @ApiOperation({
+    summary: 'Graded knowledge lookup (hybrid: exact L0 + BM25 + vector, fused and calibrated) with per-session action memory and retrieval confidence',
+  })
   @ApiOkResponse({ type: LookupResultDto, description: 'LookupResult (docs/spec/retrieval.md)' })
   lookup(@CurrentTenant() tenantId: TenantId, @Body() dto: LookupDto): Promise<LookupResult> {
     return this.lookups.lookup(tenantId, dto);

@@ -31,7 +31,16 @@ describe('knowledge store on pgvector (integration)', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    ds = await new DataSource({ type: 'postgres', url: db.url, entities: RETRIEVAL_ENTITIES, synchronize: false, installExtensions: false, uuidExtension: 'pgcrypto', logging: false, extra: { max: db.kind === 'pglite' ? 1 : 8 } }).initialize();
+    ds = await new DataSource({
+      type: 'postgres',
+      url: db.url,
+      entities: RETRIEVAL_ENTITIES,
+      synchronize: false,
+      installExtensions: false,
+      uuidExtension: 'pgcrypto',
+      logging: false,
+      extra: { max: db.kind === 'pglite' ? 1 : 8 },
+    }).initialize();
     repo = new KnowledgeRepository(ds);
     settings = new RetrievalSettingsService(new RetrievalSettingsRepository(ds), provider);
     lexical = new LexicalRepository(ds);
@@ -45,7 +54,13 @@ describe('knowledge store on pgvector (integration)', () => {
     await db?.close();
   });
 
-  const doc = (filePath: string, content: string, extra: Record<string, unknown> = {}) => ({ domain: 'arm', filePath, title: `Title of ${filePath}`, content, ...extra });
+  const doc = (filePath: string, content: string, extra: Record<string, unknown> = {}) => ({
+    domain: 'arm',
+    filePath,
+    title: `Title of ${filePath}`,
+    content,
+    ...extra,
+  });
 
   it('creates the HNSW index for the provider dimension and vector search uses it', async () => {
     expect(await repo.indexExists('idx_knowledge_chunk_hnsw_384')).toBe(true);
@@ -54,7 +69,14 @@ describe('knowledge store on pgvector (integration)', () => {
       await tx.query('SET LOCAL enable_seqscan = off');
       const rows: { 'QUERY PLAN': string }[] = await tx.query(
         `EXPLAIN SELECT id FROM knowledge_chunk c WHERE c.embedding_dim = 384 AND c.tenant_id = $1 AND c.embedding_model = $2 ORDER BY (c.embedding::vector(384)) <-> $3::vector(384) LIMIT 5`,
-        [T1, provider.id, `[${new Array(384).fill(0).map((_, i) => (i === 0 ? 1 : 0)).join(',')}]`],
+        [
+          T1,
+          provider.id,
+          `[${new Array(384)
+            .fill(0)
+            .map((_, i) => (i === 0 ? 1 : 0))
+            .join(',')}]`,
+        ],
       );
       return rows.map((r) => r['QUERY PLAN']).join('\n');
     });
@@ -92,7 +114,9 @@ describe('knowledge store on pgvector (integration)', () => {
     stop = true;
     expect(await reader).toBeGreaterThan(0);
     expect(mixed).toEqual([]);
-    const { rows } = await db.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM knowledge_chunk c JOIN knowledge_document d ON d.id = c.document_id WHERE d.file_path = 'atomic.md'`);
+    const { rows } = await db.pool.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM knowledge_chunk c JOIN knowledge_document d ON d.id = c.document_id WHERE d.file_path = 'atomic.md'`,
+    );
     expect(rows[0].n).toBeGreaterThan(0);
   });
 
@@ -141,7 +165,8 @@ describe('knowledge store on pgvector (integration)', () => {
     const jobs = new RetrievalJobs(repo, smallKnowledge, settings, new VectorIndexService(repo, small), lexical, small);
     // Mid-way (one batch), the old space still serves the old provider and the new space its migrated documents.
     const migrated = await repo.documentsMissingSpace(T1, { model: small.id, dim: 64 }, null, 3);
-    for (const d of migrated) await repo.replaceChunksInSpace(T1, d.id, d.domain, await smallKnowledge.embedChunks(d.title, [d.content]), { model: small.id, dim: 64 });
+    for (const d of migrated)
+      await repo.replaceChunksInSpace(T1, d.id, d.domain, await smallKnowledge.embedChunks(d.title, [d.content]), { model: small.id, dim: 64 });
     const q384 = await provider.embedQuery('topic 3');
     expect((await repo.nearestChunks(T1, { model: provider.id, dim: 384 }, q384, 5)).length).toBe(5);
     const q64 = await small.embedQuery('topic 3');
@@ -150,7 +175,10 @@ describe('knowledge store on pgvector (integration)', () => {
     const done = await jobs.reembed(T1, null, 10);
     expect(done).toBe(before.rows[0].n - migrated.length);
     expect(await repo.indexExists('idx_knowledge_chunk_hnsw_64')).toBe(true);
-    const spaces = await db.pool.query<{ model: string; dim: number }>('SELECT DISTINCT embedding_model AS model, embedding_dim AS dim FROM knowledge_chunk WHERE tenant_id = $1', [T1]);
+    const spaces = await db.pool.query<{ model: string; dim: number }>(
+      'SELECT DISTINCT embedding_model AS model, embedding_dim AS dim FROM knowledge_chunk WHERE tenant_id = $1',
+      [T1],
+    );
     expect(spaces.rows).toEqual([{ model: small.id, dim: 64 }]);
     expect((await repo.nearestChunks(T1, { model: small.id, dim: 64 }, q64, 5)).length).toBe(5);
     // tenant 2 is untouched

@@ -123,19 +123,28 @@ export class KnowledgeRepository {
   constructor(@InjectDataSource() private readonly ds: DataSource) {}
 
   async findByPath(tenantId: TenantId, filePath: string): Promise<DocumentSummary | null> {
-    const rows: RawDocument[] = await this.ds.query(`SELECT ${DOC_COLUMNS}, length(content) AS content_length FROM knowledge_document WHERE tenant_id = $1 AND file_path = $2`, [tenantId, filePath]);
+    const rows: RawDocument[] = await this.ds.query(
+      `SELECT ${DOC_COLUMNS}, length(content) AS content_length FROM knowledge_document WHERE tenant_id = $1 AND file_path = $2`,
+      [tenantId, filePath],
+    );
     return rows[0] ? toSummary(rows[0]) : null;
   }
 
   /** Which of these file paths the tenant's knowledge base holds. */
   async existingPaths(tenantId: TenantId, filePaths: readonly string[]): Promise<string[]> {
     if (!filePaths.length) return [];
-    const rows: { file_path: string }[] = await this.ds.query('SELECT file_path FROM knowledge_document WHERE tenant_id = $1 AND file_path = ANY($2::text[])', [tenantId, filePaths]);
+    const rows: { file_path: string }[] = await this.ds.query('SELECT file_path FROM knowledge_document WHERE tenant_id = $1 AND file_path = ANY($2::text[])', [
+      tenantId,
+      filePaths,
+    ]);
     return rows.map((r) => r.file_path);
   }
 
   async get(tenantId: TenantId, id: string): Promise<(DocumentSummary & { content: string }) | null> {
-    const rows: RawDocument[] = await this.ds.query(`SELECT ${DOC_COLUMNS}, content, length(content) AS content_length FROM knowledge_document WHERE tenant_id = $1 AND id = $2`, [tenantId, id]);
+    const rows: RawDocument[] = await this.ds.query(
+      `SELECT ${DOC_COLUMNS}, content, length(content) AS content_length FROM knowledge_document WHERE tenant_id = $1 AND id = $2`,
+      [tenantId, id],
+    );
     return rows[0] ? { ...toSummary(rows[0]), content: rows[0].content ?? '' } : null;
   }
 
@@ -146,7 +155,9 @@ export class KnowledgeRepository {
   async unchanged(tenantId: TenantId, docs: readonly NewDocument[], space: VectorSpace): Promise<Map<string, DocumentSummary>> {
     if (!docs.length) return new Map();
     const rows: RawDocument[] = await this.ds.query(
-      `SELECT ${DOC_COLUMNS.split(', ').map((c) => `d.${c}`).join(', ')}, length(d.content) AS content_length
+      `SELECT ${DOC_COLUMNS.split(', ')
+        .map((c) => `d.${c}`)
+        .join(', ')}, length(d.content) AS content_length
          FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::jsonb[], $7::jsonb[]) AS n(file_path, content_hash, domain, title, keywords, metadata)
          JOIN knowledge_document d ON d.tenant_id = $1 AND d.file_path = n.file_path AND d.content_hash = n.content_hash AND d.domain = n.domain
                                   AND d.title = n.title AND d.keywords = n.keywords AND d.metadata = n.metadata
@@ -215,7 +226,12 @@ export class KnowledgeRepository {
     });
   }
 
-  private async insertChunksOf(em: EntityManager, tenantId: TenantId, docs: readonly { documentId: string; domain: string; chunks: readonly NewChunk[] }[], space: VectorSpace): Promise<void> {
+  private async insertChunksOf(
+    em: EntityManager,
+    tenantId: TenantId,
+    docs: readonly { documentId: string; domain: string; chunks: readonly NewChunk[] }[],
+    space: VectorSpace,
+  ): Promise<void> {
     // Bounded statements: the driver serialises each (vectors as text) on the API's thread.
     const BATCH = 100;
     const flat = docs.flatMap((d) => d.chunks.map((c, index) => ({ documentId: d.documentId, domain: d.domain, index, c })));
@@ -225,7 +241,16 @@ export class KnowledgeRepository {
         `INSERT INTO knowledge_chunk (tenant_id, document_id, domain, chunk_index, content, embedding, embedding_model, embedding_dim)
          SELECT $1, t.doc, t.domain, t.idx, t.content, t.emb::vector, $2, $3
            FROM unnest($4::uuid[], $5::text[], $6::int[], $7::text[], $8::text[]) AS t(doc, domain, idx, content, emb)`,
-        [tenantId, space.model, space.dim, batch.map((b) => b.documentId), batch.map((b) => b.domain), batch.map((b) => b.index), batch.map((b) => b.c.content), batch.map((b) => toVectorLiteral(b.c.embedding))],
+        [
+          tenantId,
+          space.model,
+          space.dim,
+          batch.map((b) => b.documentId),
+          batch.map((b) => b.domain),
+          batch.map((b) => b.index),
+          batch.map((b) => b.c.content),
+          batch.map((b) => toVectorLiteral(b.c.embedding)),
+        ],
       );
     }
   }
@@ -239,7 +264,12 @@ export class KnowledgeRepository {
   }
 
   /** Documents that have chunks but none in `space`, oldest first (re-embed job). */
-  async documentsMissingSpace(tenantId: TenantId, space: VectorSpace, afterId: string | null, limit: number): Promise<{ id: string; domain: string; title: string; content: string }[]> {
+  async documentsMissingSpace(
+    tenantId: TenantId,
+    space: VectorSpace,
+    afterId: string | null,
+    limit: number,
+  ): Promise<{ id: string; domain: string; title: string; content: string }[]> {
     return this.ds.query(
       `SELECT d.id, d.domain, d.title, d.content FROM knowledge_document d
         WHERE d.tenant_id = $1 AND d.chunk_count > 0 AND ($2::uuid IS NULL OR d.id > $2::uuid)
@@ -293,7 +323,14 @@ export class KnowledgeRepository {
    * set by a CTE that a one-time filter evaluates before the index scan starts, local to the statement's
    * transaction (docs/hot-paths.md "Chat turn": no BEGIN/SET/COMMIT round trips).
    */
-  async nearestChunks(tenantId: TenantId, space: VectorSpace, vector: readonly number[], limit: number, domain?: string, db: DataSource | EntityManager = this.ds): Promise<ChunkHit[]> {
+  async nearestChunks(
+    tenantId: TenantId,
+    space: VectorSpace,
+    vector: readonly number[],
+    limit: number,
+    domain?: string,
+    db: DataSource | EntityManager = this.ds,
+  ): Promise<ChunkHit[]> {
     const dist = distanceSql(space.dim, '$3');
     // Enough candidates for the tenant/model filter applied during the index scan; pgvector >= 0.8 keeps scanning.
     const efSearch = Math.min(1000, Math.max(100, limit * 4));

@@ -36,9 +36,11 @@ export interface BulkItemResult {
 
 /** Ensures a provider vector is usable and unit-norm (seed T7): |norm − 1| < 0.01, else renormalized. */
 export function unitVector(vector: readonly number[], dim: number): number[] {
-  if (vector.length !== dim) throw new RetrievalException(RetrievalErrorCode.UNSUPPORTED_EMBEDDING_DIMENSION, `expected ${dim} dimensions, got ${vector.length}`);
+  if (vector.length !== dim)
+    throw new RetrievalException(RetrievalErrorCode.UNSUPPORTED_EMBEDDING_DIMENSION, `expected ${dim} dimensions, got ${vector.length}`);
   const norm = l2Norm(vector);
-  if (!Number.isFinite(norm) || norm === 0) throw new RetrievalException(RetrievalErrorCode.UNSUPPORTED_EMBEDDING_DIMENSION, 'provider returned a zero or non-finite vector');
+  if (!Number.isFinite(norm) || norm === 0)
+    throw new RetrievalException(RetrievalErrorCode.UNSUPPORTED_EMBEDDING_DIMENSION, 'provider returned a zero or non-finite vector');
   return Math.abs(norm - 1) < 1e-6 ? [...vector] : vector.map((x) => x / norm);
 }
 
@@ -78,16 +80,30 @@ export async function checkBulkItems(items: readonly unknown[]): Promise<{ resul
   const slice = new TimeSlice();
   for (const [index, raw] of items.entries()) {
     await slice.pause();
-    const filePath = typeof (raw as { filePath?: unknown } | null)?.filePath === 'string' ? ((raw as { filePath: string }).filePath.trim() || null) : null;
+    const filePath = typeof (raw as { filePath?: unknown } | null)?.filePath === 'string' ? (raw as { filePath: string }).filePath.trim() || null : null;
     const dto = plainToInstance(UpsertDocumentDto, raw ?? {});
     const errors = typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? await validate(dto, { whitelist: true, forbidNonWhitelisted: true }) : null;
     if (errors === null || errors.length) {
       const details = errors ? flattenValidationErrors(errors) : [{ field: '', errors: ['item must be an object'] }];
-      results.push({ index, filePath, status: 'failed', error: { code: 'VALIDATION_FAILED', message: details.map((d) => `${d.field}: ${d.errors.join('; ')}`).join(' | '), fields: details.map((d) => d.field) } });
+      results.push({
+        index,
+        filePath,
+        status: 'failed',
+        error: {
+          code: 'VALIDATION_FAILED',
+          message: details.map((d) => `${d.field}: ${d.errors.join('; ')}`).join(' | '),
+          fields: details.map((d) => d.field),
+        },
+      });
       continue;
     }
     if (filePath && seen.has(filePath)) {
-      results.push({ index, filePath, status: 'failed', error: { code: 'DUPLICATE_FILE_PATH', message: 'filePath appears earlier in this import', fields: ['filePath'] } });
+      results.push({
+        index,
+        filePath,
+        status: 'failed',
+        error: { code: 'DUPLICATE_FILE_PATH', message: 'filePath appears earlier in this import', fields: ['filePath'] },
+      });
       continue;
     }
     if (filePath) seen.add(filePath);
@@ -193,7 +209,13 @@ export class KnowledgeService implements OnModuleInit {
         tenantId,
         group.map((g) => ({ doc: g.doc, chunks: g.chunks })),
         this.space,
-        (em, ids) => this.lexical.replaceDocuments(em, tenantId, group.map((g) => ({ documentId: ids.get(g.doc.filePath) as string, domain: g.doc.domain, chunks: g.indexed })), LEXICAL_ANALYZER_VERSION),
+        (em, ids) =>
+          this.lexical.replaceDocuments(
+            em,
+            tenantId,
+            group.map((g) => ({ documentId: ids.get(g.doc.filePath) as string, domain: g.doc.domain, chunks: g.indexed })),
+            LEXICAL_ANALYZER_VERSION,
+          ),
       );
       written.forEach(({ document, created }, k) => {
         out[group[k].i] = { status: created ? 'created' : 'updated', document };
@@ -227,12 +249,19 @@ export class KnowledgeService implements OnModuleInit {
 
   /** Imports many documents; each item succeeds or fails on its own (per-item results, in order). */
   async bulk(tenantId: TenantId, items: readonly unknown[]): Promise<{ results: BulkItemResult[]; summary: Record<UpsertStatus | 'failed', number> }> {
-    if (items.length > MAX_BULK_ITEMS) throw new RetrievalException(RetrievalErrorCode.INVALID_BULK_BODY, `at most ${MAX_BULK_ITEMS} documents per request, got ${items.length}`);
+    if (items.length > MAX_BULK_ITEMS)
+      throw new RetrievalException(RetrievalErrorCode.INVALID_BULK_BODY, `at most ${MAX_BULK_ITEMS} documents per request, got ${items.length}`);
     const { results, valid } = await checkBulkItems(items);
-    const written = await this.upsertMany(tenantId, valid.map((v) => v.doc));
+    const written = await this.upsertMany(
+      tenantId,
+      valid.map((v) => v.doc),
+    );
     valid.forEach(({ index, doc }, k) => {
       const r = written[k];
-      results[index] = r instanceof DomainException ? failedItem(index, doc.filePath, r) : { index, filePath: r.document.filePath, status: r.status, documentId: r.document.id, chunkCount: r.document.chunkCount };
+      results[index] =
+        r instanceof DomainException
+          ? failedItem(index, doc.filePath, r)
+          : { index, filePath: r.document.filePath, status: r.status, documentId: r.document.id, chunkCount: r.document.chunkCount };
     });
     const summary = { created: 0, updated: 0, unchanged: 0, failed: 0 };
     const done = results as BulkItemResult[];
@@ -251,6 +280,7 @@ export class KnowledgeService implements OnModuleInit {
   }
 
   async delete(tenantId: TenantId, id: string): Promise<void> {
-    if (!(await this.repository.delete(tenantId, id, (em) => this.lexical.removeDocument(em, tenantId, id)))) throw new RetrievalException(RetrievalErrorCode.DOCUMENT_NOT_FOUND, id);
+    if (!(await this.repository.delete(tenantId, id, (em) => this.lexical.removeDocument(em, tenantId, id))))
+      throw new RetrievalException(RetrievalErrorCode.DOCUMENT_NOT_FOUND, id);
   }
 }

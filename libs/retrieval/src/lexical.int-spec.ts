@@ -24,7 +24,16 @@ describe('lexical index statistics (integration)', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    ds = await new DataSource({ type: 'postgres', url: db.url, entities: RETRIEVAL_ENTITIES, synchronize: false, installExtensions: false, uuidExtension: 'pgcrypto', logging: false, extra: { max: db.kind === 'pglite' ? 1 : 8 } }).initialize();
+    ds = await new DataSource({
+      type: 'postgres',
+      url: db.url,
+      entities: RETRIEVAL_ENTITIES,
+      synchronize: false,
+      installExtensions: false,
+      uuidExtension: 'pgcrypto',
+      logging: false,
+      extra: { max: db.kind === 'pglite' ? 1 : 8 },
+    }).initialize();
     const repo = new KnowledgeRepository(ds);
     lexical = new LexicalRepository(ds);
     knowledge = new KnowledgeService(repo, new RetrievalSettingsService(new RetrievalSettingsRepository(ds), provider), lexical, provider);
@@ -44,8 +53,14 @@ describe('lexical index statistics (integration)', () => {
       [tenantId],
     );
     expect(drift.rows).toEqual([]);
-    const stats = await db.pool.query<{ chunk_count: string; total_length: number }>('SELECT chunk_count, total_length FROM knowledge_lexical_stats WHERE tenant_id = $1', [tenantId]);
-    const docs = await db.pool.query<{ chunks: string; len: number }>('SELECT coalesce(sum(chunk_count), 0) AS chunks, coalesce(sum(lexical_length), 0) AS len FROM knowledge_document WHERE tenant_id = $1 AND lexical_version > 0', [tenantId]);
+    const stats = await db.pool.query<{ chunk_count: string; total_length: number }>(
+      'SELECT chunk_count, total_length FROM knowledge_lexical_stats WHERE tenant_id = $1',
+      [tenantId],
+    );
+    const docs = await db.pool.query<{ chunks: string; len: number }>(
+      'SELECT coalesce(sum(chunk_count), 0) AS chunks, coalesce(sum(lexical_length), 0) AS len FROM knowledge_document WHERE tenant_id = $1 AND lexical_version > 0',
+      [tenantId],
+    );
     expect(Number(stats.rows[0]?.chunk_count ?? 0)).toBe(Number(docs.rows[0].chunks));
     expect(Number(stats.rows[0]?.total_length ?? 0)).toBeCloseTo(Number(docs.rows[0].len), 6);
   }
@@ -74,7 +89,12 @@ describe('lexical index statistics (integration)', () => {
     const words = ['reset', 'encoder', 'battery', 'grease', 'alarm', '报警', '复位', '电池'];
     await Promise.all(
       Array.from({ length: 12 }, (_, i) =>
-        knowledge.bulk(T1, Array.from({ length: 5 }, (_, k) => doc(`bulk/${i}-${k}.md`, `${words[(i + k) % words.length]} ${words[(i * 3 + k) % words.length]} shared text ${i}-${k}`))),
+        knowledge.bulk(
+          T1,
+          Array.from({ length: 5 }, (_, k) =>
+            doc(`bulk/${i}-${k}.md`, `${words[(i + k) % words.length]} ${words[(i * 3 + k) % words.length]} shared text ${i}-${k}`),
+          ),
+        ),
       ),
     );
     await expectConsistent(T1);

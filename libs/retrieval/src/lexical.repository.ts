@@ -56,7 +56,10 @@ export class LexicalRepository {
   constructor(@InjectDataSource() private readonly ds: DataSource) {}
 
   async stats(tenantId: TenantId, db: Db = this.ds): Promise<LexicalStats> {
-    const rows: { chunk_count: string; total_length: number }[] = await db.query('SELECT chunk_count, total_length FROM knowledge_lexical_stats WHERE tenant_id = $1', [tenantId]);
+    const rows: { chunk_count: string; total_length: number }[] = await db.query(
+      'SELECT chunk_count, total_length FROM knowledge_lexical_stats WHERE tenant_id = $1',
+      [tenantId],
+    );
     const n = Number(rows[0]?.chunk_count ?? 0);
     return { chunkCount: n, averageLength: n > 0 ? Number(rows[0].total_length) / n : 0 };
   }
@@ -66,7 +69,12 @@ export class LexicalRepository {
    * and length statistics, in the caller's transaction. The tenant's statistics row is locked first,
    * then document frequencies in term order, so concurrent imports of one tenant cannot deadlock.
    */
-  async replaceDocuments(em: EntityManager, tenantId: TenantId, docs: readonly { documentId: string; domain: string; chunks: readonly ChunkTerms[] }[], lexicalVersion: number): Promise<void> {
+  async replaceDocuments(
+    em: EntityManager,
+    tenantId: TenantId,
+    docs: readonly { documentId: string; domain: string; chunks: readonly ChunkTerms[] }[],
+    lexicalVersion: number,
+  ): Promise<void> {
     if (!docs.length) return;
     const ids = docs.map((d) => d.documentId);
     const previous: { lexical_length: number; chunks: number }[] = await em.query(
@@ -111,7 +119,14 @@ export class LexicalRepository {
       await em.query(
         `INSERT INTO knowledge_term (tenant_id, term, impact, document_id, chunk_index, domain)
          SELECT $1, t.term, t.impact, t.doc, t.idx, t.domain FROM unnest($2::text[], $3::real[], $4::uuid[], $5::int[], $6::text[]) AS t(term, impact, doc, idx, domain)`,
-        [tenantId, terms.slice(i, i + BATCH), impacts.slice(i, i + BATCH), owners.slice(i, i + BATCH), indexes.slice(i, i + BATCH), domains.slice(i, i + BATCH)],
+        [
+          tenantId,
+          terms.slice(i, i + BATCH),
+          impacts.slice(i, i + BATCH),
+          owners.slice(i, i + BATCH),
+          indexes.slice(i, i + BATCH),
+          domains.slice(i, i + BATCH),
+        ],
       );
     }
     await em.query(
@@ -140,7 +155,15 @@ export class LexicalRepository {
    * frequencies, the best {@link POSTINGS_PER_TERM} postings of each term (index-only scan), summed
    * per chunk, then the best `limit` chunks joined to their document and their vector in `space`.
    */
-  async search(tenantId: TenantId, terms: readonly string[], space: VectorSpace, vector: readonly number[], limit: number, domain: string | undefined, db: Db = this.ds): Promise<LexicalSearchResult> {
+  async search(
+    tenantId: TenantId,
+    terms: readonly string[],
+    space: VectorSpace,
+    vector: readonly number[],
+    limit: number,
+    domain: string | undefined,
+    db: Db = this.ds,
+  ): Promise<LexicalSearchResult> {
     if (!terms.length) return { hits: [], idf: {}, chunkCount: (await this.stats(tenantId, db)).chunkCount };
     const rows: { idf: Record<string, number> | null; n: string | null; hits: RawLexicalHit[] | null }[] = await db.query(
       `WITH s AS (SELECT chunk_count::float8 AS n FROM knowledge_lexical_stats WHERE tenant_id = $1),
@@ -182,7 +205,12 @@ export class LexicalRepository {
   }
 
   /** Documents whose postings were built by another analyzer version (re-index job), by id. */
-  async staleDocuments(tenantId: TenantId, lexicalVersion: number, afterId: string | null, limit: number): Promise<{ id: string; domain: string; title: string; content: string; keywords: string[] }[]> {
+  async staleDocuments(
+    tenantId: TenantId,
+    lexicalVersion: number,
+    afterId: string | null,
+    limit: number,
+  ): Promise<{ id: string; domain: string; title: string; content: string; keywords: string[] }[]> {
     return this.ds.query(
       `SELECT id, domain, title, content, keywords FROM knowledge_document
         WHERE tenant_id = $1 AND lexical_version <> $2 AND ($3::uuid IS NULL OR id > $3::uuid) ORDER BY id LIMIT $4`,
@@ -192,7 +220,9 @@ export class LexicalRepository {
 
   /** Tenants with documents whose postings are missing or stale (boot check). */
   async tenantsWithStaleDocuments(lexicalVersion: number): Promise<string[]> {
-    const rows: { tenant_id: string }[] = await this.ds.query('SELECT DISTINCT tenant_id FROM knowledge_document WHERE lexical_version <> $1', [lexicalVersion]);
+    const rows: { tenant_id: string }[] = await this.ds.query('SELECT DISTINCT tenant_id FROM knowledge_document WHERE lexical_version <> $1', [
+      lexicalVersion,
+    ]);
     return rows.map((r) => r.tenant_id);
   }
 

@@ -18,7 +18,10 @@ export const LOOKUP_TOOL_NAME = 'lookup_knowledge';
 const MAX_CLAIM_ROUNDS = 50;
 
 /** One returned document: its best chunk (`content`), the seed's `distance`/`similarity`, the calibrated `relevance` (docs/retrieval.md "Grading"), `matches` and `source`. */
-export type LookupResultItem = Pick<HybridCandidate, 'documentId' | 'filePath' | 'title' | 'domain' | 'content' | 'distance' | 'similarity' | 'relevance' | 'matches' | 'source'>;
+export type LookupResultItem = Pick<
+  HybridCandidate,
+  'documentId' | 'filePath' | 'title' | 'domain' | 'content' | 'distance' | 'similarity' | 'relevance' | 'matches' | 'source'
+>;
 
 export interface LookupResult {
   results: LookupResultItem[];
@@ -48,7 +51,10 @@ export class LookupService {
     private readonly toolTrace: SessionToolTrace,
     metrics: MetricsService,
   ) {
-    this.lookups = metrics.counter('arbiter_retrieval_lookups_total', 'Knowledge lookups by relevance level and dedup reason', ['relevance_level', 'dedup_reason']);
+    this.lookups = metrics.counter('arbiter_retrieval_lookups_total', 'Knowledge lookups by relevance level and dedup reason', [
+      'relevance_level',
+      'dedup_reason',
+    ]);
     this.latency = metrics.histogram('arbiter_retrieval_lookup_seconds', 'Knowledge lookup latency', [], FAST_LATENCY_BUCKETS);
   }
 
@@ -88,9 +94,25 @@ export class LookupService {
     let memory = first.memory;
     for (let round = 1; ; round++) {
       const decision = decideRetrieval({ candidates, relevanceLevel: grade.relevanceLevel, memory, topK });
-      const results: LookupResultItem[] = decision.results.map(({ documentId, filePath, title, domain, content, distance, similarity, relevance, matches, source }) => ({ documentId, filePath, title, domain, content, distance, similarity, relevance, matches, source }));
+      const results: LookupResultItem[] = decision.results.map(
+        ({ documentId, filePath, title, domain, content, distance, similarity, relevance, matches, source }) => ({
+          documentId,
+          filePath,
+          title,
+          domain,
+          content,
+          distance,
+          similarity,
+          relevance,
+          matches,
+          source,
+        }),
+      );
       // Seed 003's relevance is the calibrated one (docs/retrieval.md "Grading"): it means the same with any embedder.
-      const confidence = calculateRetrievalConfidence(results.map((r) => ({ relevance: r.relevance, matches: r.matches })), profile);
+      const confidence = calculateRetrievalConfidence(
+        results.map((r) => ({ relevance: r.relevance, matches: r.matches })),
+        profile,
+      );
       const result: LookupResult = {
         results,
         relevanceLevel: grade.relevanceLevel,

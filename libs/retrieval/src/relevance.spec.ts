@@ -45,14 +45,26 @@ describe('gradeRelevance (docs/spec/retrieval.md)', () => {
   const cases: [string, RelevanceInput, RelevanceGrade][] = [
     ['L0 hit wins even with a weak L1', { l0MatchCount: 1, l1TopSimilarity: 0.1, hasResults: true }, { relevanceLevel: 'PRECISE', completenessHint: null }],
     ['L0 hit without L1', { l0MatchCount: 3, l1TopSimilarity: null, hasResults: true }, { relevanceLevel: 'PRECISE', completenessHint: null }],
-    ['top similarity exactly 0.75', { l0MatchCount: 0, l1TopSimilarity: 0.75, hasResults: true }, { relevanceLevel: 'HIGHLY_RELEVANT', completenessHint: null }],
+    [
+      'top similarity exactly 0.75',
+      { l0MatchCount: 0, l1TopSimilarity: 0.75, hasResults: true },
+      { relevanceLevel: 'HIGHLY_RELEVANT', completenessHint: null },
+    ],
     ['top similarity 0.99', { l0MatchCount: 0, l1TopSimilarity: 0.99, hasResults: true }, { relevanceLevel: 'HIGHLY_RELEVANT', completenessHint: null }],
     ['just below 0.75', { l0MatchCount: 0, l1TopSimilarity: 0.7499999, hasResults: true }, { relevanceLevel: 'REFERENCE', completenessHint: 'PARTIAL' }],
     ['top similarity exactly 0.5', { l0MatchCount: 0, l1TopSimilarity: 0.5, hasResults: true }, { relevanceLevel: 'REFERENCE', completenessHint: 'PARTIAL' }],
     ['just below 0.5', { l0MatchCount: 0, l1TopSimilarity: 0.4999999, hasResults: true }, { relevanceLevel: 'REFERENCE', completenessHint: 'INSUFFICIENT' }],
-    ['similarity 0 (distance > 2.0)', { l0MatchCount: 0, l1TopSimilarity: normalizeSimilarity(2.3, 2), hasResults: true }, { relevanceLevel: 'REFERENCE', completenessHint: 'INSUFFICIENT' }],
+    [
+      'similarity 0 (distance > 2.0)',
+      { l0MatchCount: 0, l1TopSimilarity: normalizeSimilarity(2.3, 2), hasResults: true },
+      { relevanceLevel: 'REFERENCE', completenessHint: 'INSUFFICIENT' },
+    ],
     ['no results at all', { l0MatchCount: 0, l1TopSimilarity: null, hasResults: false }, { relevanceLevel: 'REFERENCE', completenessHint: 'INSUFFICIENT' }],
-    ['stale similarity but no results', { l0MatchCount: 0, l1TopSimilarity: 0.9, hasResults: false }, { relevanceLevel: 'REFERENCE', completenessHint: 'INSUFFICIENT' }],
+    [
+      'stale similarity but no results',
+      { l0MatchCount: 0, l1TopSimilarity: 0.9, hasResults: false },
+      { relevanceLevel: 'REFERENCE', completenessHint: 'INSUFFICIENT' },
+    ],
     ['NaN similarity', { l0MatchCount: 0, l1TopSimilarity: Number.NaN, hasResults: true }, { relevanceLevel: 'REFERENCE', completenessHint: 'INSUFFICIENT' }],
   ];
   it.each(cases)('%s', (_name, input, expected) => {
@@ -70,9 +82,18 @@ describe('gradeRelevance (docs/spec/retrieval.md)', () => {
 
   it('honours custom thresholds', () => {
     const t = { highlyRelevantThreshold: 0.9, referenceThreshold: 0.2 };
-    expect(gradeRelevance({ l0MatchCount: 0, l1TopSimilarity: 0.8, hasResults: true }, t)).toEqual({ relevanceLevel: 'REFERENCE', completenessHint: 'PARTIAL' });
-    expect(gradeRelevance({ l0MatchCount: 0, l1TopSimilarity: 0.2, hasResults: true }, t)).toEqual({ relevanceLevel: 'REFERENCE', completenessHint: 'PARTIAL' });
-    expect(gradeRelevance({ l0MatchCount: 0, l1TopSimilarity: 0.9, hasResults: true }, t)).toEqual({ relevanceLevel: 'HIGHLY_RELEVANT', completenessHint: null });
+    expect(gradeRelevance({ l0MatchCount: 0, l1TopSimilarity: 0.8, hasResults: true }, t)).toEqual({
+      relevanceLevel: 'REFERENCE',
+      completenessHint: 'PARTIAL',
+    });
+    expect(gradeRelevance({ l0MatchCount: 0, l1TopSimilarity: 0.2, hasResults: true }, t)).toEqual({
+      relevanceLevel: 'REFERENCE',
+      completenessHint: 'PARTIAL',
+    });
+    expect(gradeRelevance({ l0MatchCount: 0, l1TopSimilarity: 0.9, hasResults: true }, t)).toEqual({
+      relevanceLevel: 'HIGHLY_RELEVANT',
+      completenessHint: null,
+    });
   });
 
   it.each([
@@ -92,9 +113,15 @@ describe('validateNormalizationConfig', () => {
 
   it.each([
     [{ maxL2Distance: 1.5 }, { maxL2Distance: 1.5, highlyRelevantThreshold: 0.75, referenceThreshold: 0.5 }],
-    [{ 'max-l2-distance': 4, 'highly-relevant-threshold': 0.8, 'reference-threshold': 0.4 }, { maxL2Distance: 4, highlyRelevantThreshold: 0.8, referenceThreshold: 0.4 }],
+    [
+      { 'max-l2-distance': 4, 'highly-relevant-threshold': 0.8, 'reference-threshold': 0.4 },
+      { maxL2Distance: 4, highlyRelevantThreshold: 0.8, referenceThreshold: 0.4 },
+    ],
     [{ referenceThreshold: 0.75 }, { maxL2Distance: 2, highlyRelevantThreshold: 0.75, referenceThreshold: 0.75 }],
-    [{ highlyRelevantThreshold: 1, referenceThreshold: 0 }, { maxL2Distance: 2, highlyRelevantThreshold: 1, referenceThreshold: 0 }],
+    [
+      { highlyRelevantThreshold: 1, referenceThreshold: 0 },
+      { maxL2Distance: 2, highlyRelevantThreshold: 1, referenceThreshold: 0 },
+    ],
   ])('accepts %p', (partial, expected) => {
     expect(validateNormalizationConfig(partial)).toEqual({ ok: true, value: expected });
   });

@@ -83,9 +83,7 @@ export interface NormalizationConfigError {
   message: string;
 }
 
-export type NormalizationConfigResult =
-  | { ok: true; value: RetrievalNormalizationConfig }
-  | { ok: false; errors: NormalizationConfigError[] };
+export type NormalizationConfigResult = { ok: true; value: RetrievalNormalizationConfig } | { ok: false; errors: NormalizationConfigError[] };
 
 const KEY_ALIASES: Record<string, keyof RetrievalNormalizationConfig> = {
   maxL2Distance: 'maxL2Distance',

@@ -26,7 +26,17 @@ describe('calculateRetrievalConfidence (docs/spec/evaluation.md §2)', () => {
     ['search: below medium', 'search', rel(0.1, 0.1), 0.2, 'low', []],
     ['search: count score saturates at 5', 'search', fill(7, 0.1), 0.44, 'medium', ['找到 7 个相关结果']],
     ['search: top relevance is the first result, not the max', 'search', rel(0.5, 0.95), 0.45, 'medium', []],
-    ['impact: matches > 1 adds 0.2 and a reason', 'impact', [{ relevance: 0.85, matches: 1 }, { relevance: 0.6, matches: 3 }], 0.65, 'medium', ['最高相关度 85%', '发现多处引用']],
+    [
+      'impact: matches > 1 adds 0.2 and a reason',
+      'impact',
+      [
+        { relevance: 0.85, matches: 1 },
+        { relevance: 0.6, matches: 3 },
+      ],
+      0.65,
+      'medium',
+      ['最高相关度 85%', '发现多处引用'],
+    ],
     ['impact: no multiple matches, no bonus', 'impact', [{ relevance: 0.85, matches: 1 }, { relevance: 0.6 }], 0.45, 'medium', ['最高相关度 85%']],
     ['impact: full marks', 'impact', [...fill(4, 0.75), { relevance: 0.75, matches: 2 }], 0.9, 'high', ['找到 5 个相关结果', '发现多处引用']],
     ['impact: exactly the high threshold 0.7', 'impact', fill(5, 0.75), 0.7, 'high', ['找到 5 个相关结果']],
@@ -41,7 +51,14 @@ describe('calculateRetrievalConfidence (docs/spec/evaluation.md §2)', () => {
     ['unknown profile: thresholds 0.6/0.3, no scenario', 'foo', fill(5, 0.5), 0.6, 'high', ['找到 5 个相关结果']],
     ['missing profile: thresholds 0.6/0.3, no scenario bonus', undefined, rel(0.95), 0.46, 'medium', ['最高相关度 95%']],
     ['top relevance reason rounds to a whole percent', 'search', rel(0.876), 0.4304, 'medium', ['最高相关度 88%']],
-    ['getRelevance fallbacks (toolScore, score, none)', 'search', [{ toolScore: 0.9 }, { score: 0.6 }, {}], 0.44, 'medium', ['找到 3 个相关结果', '最高相关度 90%']],
+    [
+      'getRelevance fallbacks (toolScore, score, none)',
+      'search',
+      [{ toolScore: 0.9 }, { score: 0.6 }, {}],
+      0.44,
+      'medium',
+      ['找到 3 个相关结果', '最高相关度 90%'],
+    ],
   ];
 
   it.each(table)('%s', (_name, profile, results, score, level, reasons) => {

@@ -37,7 +37,12 @@ export class RetrievalJobs {
   ) {}
 
   /** Rebuilds the lexical postings of every document indexed by another analyzer version; returns how many. */
-  async reindexLexical(tenantId: TenantId, afterId: string | null, batchSize: number, progress?: (processed: number, checkpoint: string) => Promise<void>): Promise<number> {
+  async reindexLexical(
+    tenantId: TenantId,
+    afterId: string | null,
+    batchSize: number,
+    progress?: (processed: number, checkpoint: string) => Promise<void>,
+  ): Promise<number> {
     const { chunkSize, chunkOverlap } = await this.settings.get(tenantId);
     let cursor = afterId;
     let total = 0;
@@ -50,7 +55,9 @@ export class RetrievalJobs {
         // Jobs may run in the API process: analysis is paced like an import's.
         const bodies = await mapSliced(pieces, (piece) => analyzeText(piece));
         const indexed = indexAnalyzed(analyzeHeading(doc.title, doc.keywords), bodies, stats.averageLength);
-        await this.lexical.transaction((em) => this.lexical.replaceDocuments(em, tenantId, [{ documentId: doc.id, domain: doc.domain, chunks: indexed }], LEXICAL_ANALYZER_VERSION));
+        await this.lexical.transaction((em) =>
+          this.lexical.replaceDocuments(em, tenantId, [{ documentId: doc.id, domain: doc.domain, chunks: indexed }], LEXICAL_ANALYZER_VERSION),
+        );
       }
       total += docs.length;
       cursor = docs[docs.length - 1].id;
@@ -61,7 +68,12 @@ export class RetrievalJobs {
   }
 
   /** Re-embeds every document lacking chunks in the current space; returns how many were re-embedded. */
-  async reembed(tenantId: TenantId, afterId: string | null, batchSize: number, progress?: (processed: number, checkpoint: string) => Promise<void>): Promise<number> {
+  async reembed(
+    tenantId: TenantId,
+    afterId: string | null,
+    batchSize: number,
+    progress?: (processed: number, checkpoint: string) => Promise<void>,
+  ): Promise<number> {
     const space: VectorSpace = { model: this.provider.id, dim: this.provider.dimension };
     await this.index.ensureIndex(space.dim);
     const { chunkSize, chunkOverlap } = await this.settings.get(tenantId);
@@ -72,7 +84,10 @@ export class RetrievalJobs {
       if (!docs.length) break;
       for (const doc of docs) {
         const pieces = chunkText(doc.content, { chunkSize, overlap: chunkOverlap });
-        const chunks = await this.knowledge.embedChunks(doc.title, pieces.map((p) => p.content));
+        const chunks = await this.knowledge.embedChunks(
+          doc.title,
+          pieces.map((p) => p.content),
+        );
         await this.repository.replaceChunksInSpace(tenantId, doc.id, doc.domain, chunks, space);
       }
       total += docs.length;
@@ -126,13 +141,20 @@ export class LexicalReindexJob implements JobRunner<typeof LEXICAL_REINDEX_JOB>,
    */
   async onApplicationBootstrap(): Promise<void> {
     for (const tenantId of await this.lexical.tenantsWithStaleDocuments(LEXICAL_ANALYZER_VERSION)) {
-      await this.jobs.enqueue(asTenantId(tenantId), LEXICAL_REINDEX_JOB, {}, { scheduleKey: `${LEXICAL_REINDEX_JOB}@v${LEXICAL_ANALYZER_VERSION}@${tenantId}` });
+      await this.jobs.enqueue(
+        asTenantId(tenantId),
+        LEXICAL_REINDEX_JOB,
+        {},
+        { scheduleKey: `${LEXICAL_REINDEX_JOB}@v${LEXICAL_ANALYZER_VERSION}@${tenantId}` },
+      );
     }
   }
 
   async run(ctx: JobContext<{ batchSize?: number }>): Promise<void> {
     const checkpoint = typeof ctx.checkpoint === 'string' ? ctx.checkpoint : null;
-    const done = await this.work.reindexLexical(ctx.tenantId, checkpoint, ctx.payload.batchSize ?? 100, (processed, cp) => ctx.progress({ processed, checkpoint: cp }));
+    const done = await this.work.reindexLexical(ctx.tenantId, checkpoint, ctx.payload.batchSize ?? 100, (processed, cp) =>
+      ctx.progress({ processed, checkpoint: cp }),
+    );
     await ctx.progress({ details: { documents: done, analyzerVersion: LEXICAL_ANALYZER_VERSION } });
   }
 }

@@ -13,7 +13,14 @@ export interface StoredRetrievalSettings {
   chunkOverlap: number;
 }
 
-export const DEFAULT_STORED_SETTINGS: Readonly<StoredRetrievalSettings> = Object.freeze({ normalization: {}, fusion: {}, grading: {}, memoryTtlSeconds: 86_400, chunkSize: 512, chunkOverlap: 64 });
+export const DEFAULT_STORED_SETTINGS: Readonly<StoredRetrievalSettings> = Object.freeze({
+  normalization: {},
+  fusion: {},
+  grading: {},
+  memoryTtlSeconds: 86_400,
+  chunkSize: 512,
+  chunkOverlap: 64,
+});
 
 const SETTINGS_SELECT = 'SELECT normalization, fusion, grading, memory_ttl_seconds, chunk_size, chunk_overlap FROM retrieval_settings';
 
@@ -28,7 +35,16 @@ export interface StoredSettingsRow {
 
 /** The stored settings of a row (`RetrievalSettingsRepository.get` or `jsonSubquery`); the defaults without one. */
 export function storedSettings(r: StoredSettingsRow | null | undefined): StoredRetrievalSettings {
-  return r ? { normalization: r.normalization, fusion: r.fusion, grading: r.grading, memoryTtlSeconds: r.memory_ttl_seconds, chunkSize: r.chunk_size, chunkOverlap: r.chunk_overlap } : { ...DEFAULT_STORED_SETTINGS };
+  return r
+    ? {
+        normalization: r.normalization,
+        fusion: r.fusion,
+        grading: r.grading,
+        memoryTtlSeconds: r.memory_ttl_seconds,
+        chunkSize: r.chunk_size,
+        chunkOverlap: r.chunk_overlap,
+      }
+    : { ...DEFAULT_STORED_SETTINGS };
 }
 
 @Injectable()

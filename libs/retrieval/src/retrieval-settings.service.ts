@@ -63,7 +63,10 @@ export class RetrievalSettingsService {
     const normalization = { ...stored.normalization, ...normalizationPatch };
     const checked = validateNormalizationConfig(normalization);
     if (!checked.ok) {
-      throw new RetrievalException(RetrievalErrorCode.INVALID_RETRIEVAL_CONFIG, checked.errors.map((e) => e.message).join('; '), { fields: checked.errors.map((e) => e.field), errors: checked.errors });
+      throw new RetrievalException(RetrievalErrorCode.INVALID_RETRIEVAL_CONFIG, checked.errors.map((e) => e.message).join('; '), {
+        fields: checked.errors.map((e) => e.field),
+        errors: checked.errors,
+      });
     }
     const chunkSize = patch.chunkSize ?? stored.chunkSize;
     const chunkOverlap = patch.chunkOverlap ?? stored.chunkOverlap;
@@ -75,7 +78,14 @@ export class RetrievalSettingsService {
     }
     const fusion = { ...stored.fusion };
     for (const key of Object.keys(DEFAULT_FUSION) as (keyof FusionSettings)[]) if (patch[key] !== undefined) fusion[key] = patch[key];
-    await this.repository.put(tenantId, { ...stored, normalization, fusion, memoryTtlSeconds: patch.memoryTtlSeconds ?? stored.memoryTtlSeconds, chunkSize, chunkOverlap });
+    await this.repository.put(tenantId, {
+      ...stored,
+      normalization,
+      fusion,
+      memoryTtlSeconds: patch.memoryTtlSeconds ?? stored.memoryTtlSeconds,
+      chunkSize,
+      chunkOverlap,
+    });
     return this.get(tenantId);
   }
 }

@@ -11,7 +11,15 @@ describe('retrieval schema', () => {
   let ds: DataSource;
   beforeAll(async () => {
     db = await createTestDatabase();
-    ds = await new DataSource({ type: 'postgres', url: db.url, entities: RETRIEVAL_ENTITIES, synchronize: false, installExtensions: false, uuidExtension: 'pgcrypto', logging: false }).initialize();
+    ds = await new DataSource({
+      type: 'postgres',
+      url: db.url,
+      entities: RETRIEVAL_ENTITIES,
+      synchronize: false,
+      installExtensions: false,
+      uuidExtension: 'pgcrypto',
+      logging: false,
+    }).initialize();
   });
   afterAll(async () => {
     await ds?.destroy();

@@ -7,7 +7,9 @@ describe('vector SQL', () => {
     expect(createHnswIndexSql(384)).toBe(
       'CREATE INDEX IF NOT EXISTS idx_knowledge_chunk_hnsw_384 ON knowledge_chunk USING hnsw ((embedding::vector(384)) vector_l2_ops) WITH (m = 16, ef_construction = 64) WHERE embedding_dim = 384',
     );
-    expect(createHnswIndexSql(8, { concurrently: true, m: 8, efConstruction: 32 })).toContain('CREATE INDEX CONCURRENTLY IF NOT EXISTS idx_knowledge_chunk_hnsw_8');
+    expect(createHnswIndexSql(8, { concurrently: true, m: 8, efConstruction: 32 })).toContain(
+      'CREATE INDEX CONCURRENTLY IF NOT EXISTS idx_knowledge_chunk_hnsw_8',
+    );
     expect(distanceSql(1024, '$2')).toBe('(c.embedding::vector(1024)) <-> $2::vector(1024)');
   });
 

@@ -41,7 +41,13 @@ export class DiagnosisSessionEntity {
   @Column({ type: 'varchar', length: 16, default: 'PENDING', comment: 'PENDING|RUNNING|SUCCESS|FAILED|BAD_CASE (BAD_CASE: user marked the answer not useful)' })
   status: SessionStatus;
 
-  @Column({ type: 'varchar', length: 16, nullable: true, comment: 'SUCCESS|FAILED: how the agent run ended, unchanged by feedback (a FAILED run marked not useful is status BAD_CASE, outcome FAILED); NULL while unfinished' })
+  @Column({
+    type: 'varchar',
+    length: 16,
+    nullable: true,
+    comment:
+      'SUCCESS|FAILED: how the agent run ended, unchanged by feedback (a FAILED run marked not useful is status BAD_CASE, outcome FAILED); NULL while unfinished',
+  })
   outcome: RunOutcome | null;
 
   @Column({ type: 'varchar', length: 100, nullable: true })
@@ -86,7 +92,12 @@ export class DiagnosisSessionEntity {
   @Column({ name: 'finished_at', type: 'timestamptz', nullable: true })
   finishedAt: Date | null;
 
-  @Column({ name: 'hooks_done', type: 'boolean', default: true, comment: 'false until the finished-session hooks ran (sessions.repair runs them after a crash)' })
+  @Column({
+    name: 'hooks_done',
+    type: 'boolean',
+    default: true,
+    comment: 'false until the finished-session hooks ran (sessions.repair runs them after a crash)',
+  })
   hooksDone: boolean;
 
   @Column({ name: 'idempotency_key', type: 'varchar', length: 200, nullable: true })

@@ -10,20 +10,44 @@ describe(`sessions.repair job (${process.env.TEST_DB ?? 'pglite'})`, () => {
   let tenant: TestTenant;
   let conversationId: string;
 
-  const insert = async (fields: { status: string; outcome?: string | null; createdAgoMs: number; finishedAgoMs?: number | null; hooksDone: boolean; answer?: string | null }) => {
+  const insert = async (fields: {
+    status: string;
+    outcome?: string | null;
+    createdAgoMs: number;
+    finishedAgoMs?: number | null;
+    hooksDone: boolean;
+    answer?: string | null;
+  }) => {
     const { rows } = await t.db.pool.query<{ id: string }>(
       `INSERT INTO diagnosis_session (tenant_id, conversation_id, query, answer, status, outcome, source_references, knowledge_searched, step_count, tool_call_count,
                                       created_at, finished_at, hooks_done)
        VALUES ($1, $2, 'how do I reset the arm', $3, $4, $5, '[{"filePath":"manuals/reset.md","score":0.8}]', true, 2, 1,
                now() - make_interval(secs => $6::float8 / 1000), CASE WHEN $7::float8 IS NULL THEN NULL ELSE now() - make_interval(secs => $7::float8 / 1000) END, $8)
        RETURNING id`,
-      [tenant.id, conversationId, fields.answer ?? null, fields.status, fields.outcome ?? null, fields.createdAgoMs, fields.finishedAgoMs ?? null, fields.hooksDone],
+      [
+        tenant.id,
+        conversationId,
+        fields.answer ?? null,
+        fields.status,
+        fields.outcome ?? null,
+        fields.createdAgoMs,
+        fields.finishedAgoMs ?? null,
+        fields.hooksDone,
+      ],
     );
     return rows[0]!.id;
   };
   const row = async (id: string) =>
     (
-      await t.db.pool.query<{ status: string; outcome: string | null; error: string | null; finished_at: Date | null; hooks_done: boolean; self_evaluation: { confidence: number } | null; decisions: number }>(
+      await t.db.pool.query<{
+        status: string;
+        outcome: string | null;
+        error: string | null;
+        finished_at: Date | null;
+        hooks_done: boolean;
+        self_evaluation: { confidence: number } | null;
+        decisions: number;
+      }>(
         `SELECT s.status, s.outcome, s.error, s.finished_at, s.hooks_done, s.self_evaluation,
                 (SELECT count(*)::int FROM coverage_decision d WHERE d.session_id = s.id) AS decisions
            FROM diagnosis_session s WHERE s.id = $1`,
@@ -44,7 +68,14 @@ describe(`sessions.repair job (${process.env.TEST_DB ?? 'pglite'})`, () => {
     const stale = await insert({ status: 'RUNNING', createdAgoMs: 11 * 60_000, hooksDone: false });
     const fresh = await insert({ status: 'RUNNING', createdAgoMs: 60_000, hooksDone: false });
     // An ingest committed 5 minutes ago whose process died before the hooks ran.
-    const orphan = await insert({ status: 'SUCCESS', outcome: 'SUCCESS', answer: 'Hold the reset button for 5 s.', createdAgoMs: 5 * 60_000, finishedAgoMs: 5 * 60_000, hooksDone: false });
+    const orphan = await insert({
+      status: 'SUCCESS',
+      outcome: 'SUCCESS',
+      answer: 'Hold the reset button for 5 s.',
+      createdAgoMs: 5 * 60_000,
+      finishedAgoMs: 5 * 60_000,
+      hooksDone: false,
+    });
     // One that just committed: its hooks are probably running right now; not touched yet.
     const justFinished = await insert({ status: 'SUCCESS', outcome: 'SUCCESS', answer: 'ok', createdAgoMs: 1000, finishedAgoMs: 1000, hooksDone: false });
 
@@ -74,12 +105,22 @@ describe(`sessions.repair job (${process.env.TEST_DB ?? 'pglite'})`, () => {
     expect((await row(orphan)).decisions).toBe(1);
 
     // The closed session is an ordinary FAILED one now: feedback is accepted (it answered 409 while RUNNING).
-    const feedback = await t.request({ method: 'POST', url: '/api/feedback', headers: { 'x-api-key': tenant.clientKey }, payload: { sessionId: stale, feedback: 'not_useful' } });
+    const feedback = await t.request({
+      method: 'POST',
+      url: '/api/feedback',
+      headers: { 'x-api-key': tenant.clientKey },
+      payload: { sessionId: stale, feedback: 'not_useful' },
+    });
     expect(feedback.statusCode).toBeLessThan(300);
   });
 
   it('a session ingested over the API has its hooks marked done', async () => {
-    const res = await t.request({ method: 'POST', url: '/api/sessions', headers: { 'x-api-key': tenant.clientKey }, payload: { query: 'q', answer: 'a', status: 'SUCCESS' } });
+    const res = await t.request({
+      method: 'POST',
+      url: '/api/sessions',
+      headers: { 'x-api-key': tenant.clientKey },
+      payload: { query: 'q', answer: 'a', status: 'SUCCESS' },
+    });
     expect(res.statusCode).toBe(201);
     expect((await row(res.json<{ id: string }>().id)).hooks_done).toBe(true);
   });

@@ -55,7 +55,8 @@ export class SessionsRepairJob implements JobRunner<typeof SESSIONS_REPAIR_JOB> 
       if (closed.length < SESSIONS_REPAIR_BATCH) break;
     }
     // One pass over the backlog: a session whose hooks keep failing is retried on the next tick, not in a loop.
-    for (const session of await this.repository.findHooksPending(ctx.tenantId, new Date(now.getTime() - HOOKS_GRACE_MS), SESSIONS_REPAIR_BATCH)) await repairOne(session);
+    for (const session of await this.repository.findHooksPending(ctx.tenantId, new Date(now.getTime() - HOOKS_GRACE_MS), SESSIONS_REPAIR_BATCH))
+      await repairOne(session);
     await ctx.progress({ processed: result.abandoned + result.hooksRun, failed: result.hooksFailed, details: { ...result } });
     return result;
   }

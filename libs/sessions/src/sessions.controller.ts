@@ -1,5 +1,13 @@
 import { Body, Controller, Get, Headers, HttpCode, Param, ParseUUIDPipe, Post } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiCreatedResponse, ApiHeader, ApiNotFoundResponse, ApiOkResponse, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
+import {
+  ApiBadRequestResponse,
+  ApiCreatedResponse,
+  ApiHeader,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiTags,
+  ApiUnprocessableEntityResponse,
+} from '@nestjs/swagger';
 import type { TenantId } from '@arbiter/common';
 import { Auth, CurrentTenant } from '@arbiter/tenancy';
 import { IngestSessionDto } from './dto/ingest-session.dto.js';
@@ -23,7 +31,8 @@ export class SessionsController {
   @ApiHeader({
     name: 'Idempotency-Key',
     required: false,
-    description: 'Makes retries safe: a repeat with the same key (per tenant) and body returns the session stored first instead of a duplicate; the same key with another body → 422. 1-200 printable ASCII characters.',
+    description:
+      'Makes retries safe: a repeat with the same key (per tenant) and body returns the session stored first instead of a duplicate; the same key with another body → 422. 1-200 printable ASCII characters.',
   })
   ingest(@CurrentTenant() tenantId: TenantId, @Body() body: IngestSessionDto, @Headers('idempotency-key') rawKey?: string): Promise<SessionViewDto> {
     const key = parseIdempotencyKey(rawKey);

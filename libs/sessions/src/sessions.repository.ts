@@ -10,7 +10,18 @@ import { ToolInvocationEntity } from './tool-invocation.entity.js';
 
 export type NewSession = Omit<
   DiagnosisSessionEntity,
-  'id' | 'tenantId' | 'conversationId' | 'conversation' | 'createdAt' | 'updatedAt' | 'selfEvaluation' | 'feedback' | 'routeTrace' | 'hooksDone' | 'idempotencyKey' | 'requestHash'
+  | 'id'
+  | 'tenantId'
+  | 'conversationId'
+  | 'conversation'
+  | 'createdAt'
+  | 'updatedAt'
+  | 'selfEvaluation'
+  | 'feedback'
+  | 'routeTrace'
+  | 'hooksDone'
+  | 'idempotencyKey'
+  | 'requestHash'
 > &
   Partial<Pick<DiagnosisSessionEntity, 'routeTrace' | 'idempotencyKey' | 'requestHash'>>;
 
@@ -108,7 +119,9 @@ export class SessionsRepository {
       const column = this.column(property);
       values[column.name] = column.jsonb ? p.json(value) : p.add(value);
     }
-    const extra = alsoRead ? `, (${alsoRead(p, { tenantId: tenant, conversationId: '(SELECT id FROM c)', sessionId: 'diagnosis_session.id' })}) AS "__extra"` : '';
+    const extra = alsoRead
+      ? `, (${alsoRead(p, { tenantId: tenant, conversationId: '(SELECT id FROM c)', sessionId: 'diagnosis_session.id' })}) AS "__extra"`
+      : '';
     const rows: Record<string, unknown>[] = await this.sessions.query(
       `WITH c AS (${conversationSql})
        INSERT INTO diagnosis_session (${Object.keys(values).join(', ')}) SELECT ${Object.values(values).join(', ')} FROM c RETURNING *${extra}`,
@@ -127,7 +140,12 @@ export class SessionsRepository {
    * hook's CTE commit together, so the hooks ran exactly once exactly when the session is finished.
    * Returns the updated row and each plan's CTE row count; null when the session is not this tenant's.
    */
-  async finishPlanned(tenantId: TenantId, sessionId: string, patch: SessionPatch, plans: readonly FinishPlan[]): Promise<{ session: DiagnosisSessionEntity; cteRows: number[] } | null> {
+  async finishPlanned(
+    tenantId: TenantId,
+    sessionId: string,
+    patch: SessionPatch,
+    plans: readonly FinishPlan[],
+  ): Promise<{ session: DiagnosisSessionEntity; cteRows: number[] } | null> {
     const p = new SqlParams();
     const sets: string[] = ['hooks_done = true', 'updated_at = now()'];
     const columns: Record<string, unknown> = { ...patch };
@@ -137,14 +155,19 @@ export class SessionsRepository {
       const column = this.column(property);
       sets.push(`${column.name} = ${column.jsonb ? p.json(value) : p.add(value)}`);
     }
-    const ctes = [`s AS (UPDATE diagnosis_session SET ${sets.join(', ')} WHERE tenant_id = ${p.add(tenantId, 'uuid')} AND id = ${p.add(sessionId, 'uuid')} RETURNING *)`];
+    const ctes = [
+      `s AS (UPDATE diagnosis_session SET ${sets.join(', ')} WHERE tenant_id = ${p.add(tenantId, 'uuid')} AND id = ${p.add(sessionId, 'uuid')} RETURNING *)`,
+    ];
     const counts: string[] = [];
     plans.forEach((plan, i) => {
       if (!plan.cte) return counts.push('0');
       ctes.push(`h${i} AS (${plan.cte(p, 's')})`);
       counts.push(`(SELECT count(*) FROM h${i})::int`);
     });
-    const rows: Record<string, unknown>[] = await this.sessions.query(`WITH ${ctes.join(',\n')} SELECT s.*, ARRAY[${counts.join(', ') || '0'}]::int[] AS "__cte_rows" FROM s`, p.values);
+    const rows: Record<string, unknown>[] = await this.sessions.query(
+      `WITH ${ctes.join(',\n')} SELECT s.*, ARRAY[${counts.join(', ') || '0'}]::int[] AS "__cte_rows" FROM s`,
+      p.values,
+    );
     const row = rows[0];
     if (!row) return null;
     const cteRows = (row.__cte_rows as number[]).slice(0, plans.length);
@@ -205,7 +228,10 @@ export class SessionsRepository {
     );
     // TypeORM returns an UPDATE … RETURNING as [rows, affected].
     const rows = (Array.isArray(result[0]) ? result[0] : result) as Array<{ id: string }>;
-    return this.findMany(tenantId, rows.map((r) => r.id));
+    return this.findMany(
+      tenantId,
+      rows.map((r) => r.id),
+    );
   }
 
   /** Finished sessions whose hooks never completed, finished before `finishedBefore`, oldest first. */

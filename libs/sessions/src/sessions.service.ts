@@ -56,7 +56,12 @@ export class SessionsService {
     return this.getView(tenantId, existing.id);
   }
 
-  private insertIngested(tenantId: TenantId, dto: IngestSessionDto, idempotencyKey: string | null, hash: string | null): Promise<DiagnosisSessionEntity | null> {
+  private insertIngested(
+    tenantId: TenantId,
+    dto: IngestSessionDto,
+    idempotencyKey: string | null,
+    hash: string | null,
+  ): Promise<DiagnosisSessionEntity | null> {
     const references = dto.references ?? [];
     const now = new Date();
     return this.repository.insertSession(
@@ -146,7 +151,10 @@ export class SessionsService {
   async finish(tenantId: TenantId, sessionId: string, patch: FinishSessionInput, running?: DiagnosisSessionEntity): Promise<DiagnosisSessionEntity> {
     const full: SessionPatch = { ...patch, outcome: patch.status, finishedAt: new Date() };
     if (running && running.id === sessionId) {
-      const plans = this.hooks.planFinished(tenantId, Object.assign(Object.create(Object.getPrototypeOf(running) as object) as DiagnosisSessionEntity, running, full));
+      const plans = this.hooks.planFinished(
+        tenantId,
+        Object.assign(Object.create(Object.getPrototypeOf(running) as object) as DiagnosisSessionEntity, running, full),
+      );
       if (plans) {
         const done = await this.repository.finishPlanned(tenantId, sessionId, full, plans);
         if (!done) throw new SessionsException(SessionsErrorCode.SessionNotFound, sessionId);

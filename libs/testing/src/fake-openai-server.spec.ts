@@ -44,7 +44,10 @@ describe('FakeOpenAiServer with the real langchain clients', () => {
   });
 
   it('round-trips a tool call through bindTools', async () => {
-    server.enqueueChat({ kind: 'tool_calls', toolCalls: [{ name: 'knowledge_lookup', args: { query: 'E102 报警' }, id: 'call_1' }] }, { kind: 'content', content: 'E102 表示伺服过热' });
+    server.enqueueChat(
+      { kind: 'tool_calls', toolCalls: [{ name: 'knowledge_lookup', args: { query: 'E102 报警' }, id: 'call_1' }] },
+      { kind: 'content', content: 'E102 表示伺服过热' },
+    );
     const model = chat().bindTools([lookupTool]);
     const first = await model.invoke([new HumanMessage('E102 是什么?')]);
     expect(first.tool_calls).toEqual([expect.objectContaining({ name: 'knowledge_lookup', args: { query: 'E102 报警' }, id: 'call_1' })]);

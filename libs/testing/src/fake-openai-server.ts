@@ -84,7 +84,6 @@ function hash32(text: string, seed = 0): number {
   return h >>> 0;
 }
 
-
 /** The deterministic unit vector the fake returns for `text` (exported so tests can predict it). */
 export function fakeEmbedding(text: string, dimension: number): number[] {
   const next = prng(hash32(text, dimension));
@@ -333,7 +332,16 @@ export class FakeOpenAiServer {
     const pieces = r.content.match(/[\s\S]{1,8}/g) ?? [];
     for (const piece of pieces) send({ ...base, choices: [{ index: 0, delta: { content: piece }, finish_reason: null }] });
     r.toolCalls?.forEach((call, i) => {
-      send({ ...base, choices: [{ index: 0, delta: { tool_calls: [{ index: i, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } }] }, finish_reason: null }] });
+      send({
+        ...base,
+        choices: [
+          {
+            index: 0,
+            delta: { tool_calls: [{ index: i, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } }] },
+            finish_reason: null,
+          },
+        ],
+      });
       send({ ...base, choices: [{ index: 0, delta: { tool_calls: [{ index: i, function: { arguments: call.function.arguments } }] }, finish_reason: null }] });
     });
     send({ ...base, choices: [{ index: 0, delta: {}, finish_reason: r.finishReason }] });
@@ -354,7 +362,8 @@ export class FakeOpenAiServer {
       case 'vectors': {
         const raw = body.input;
         const inputs = Array.isArray(raw) ? raw : [raw];
-        if (inputs.length === 0 || inputs.some((t) => typeof t !== 'string')) return this.sendError(res, 400, "'input' must be a string or an array of strings");
+        if (inputs.length === 0 || inputs.some((t) => typeof t !== 'string'))
+          return this.sendError(res, 400, "'input' must be a string or an array of strings");
         if (inputs.some((t) => (t as string).length === 0)) return this.sendError(res, 400, "'input' must not contain empty strings");
         const requested = typeof body.dimensions === 'number' ? body.dimensions : undefined;
         const dimension = reply.dimension ?? requested ?? this.embeddingDimension;

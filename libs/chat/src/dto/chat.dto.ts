@@ -50,7 +50,12 @@ export class ChatResponseDto {
       'for a reply that does not depend on the knowledge base (clarification, rule answer, hand-off) the routing confidence (`routingConfidence`); 0 for a failed run.',
   })
   confidence: number;
-  @ApiProperty({ minimum: 0, maximum: 1, example: 0.98, description: 'How sure the intent router is of `intent` (its fused `finalConfidence`), whatever the reply turned out to be' })
+  @ApiProperty({
+    minimum: 0,
+    maximum: 1,
+    example: 0.98,
+    description: 'How sure the intent router is of `intent` (its fused `finalConfidence`), whatever the reply turned out to be',
+  })
   routingConfidence: number;
   @ApiProperty({
     type: Number,
@@ -58,7 +63,8 @@ export class ChatResponseDto {
     minimum: 0,
     maximum: 1,
     example: 0.82,
-    description: 'Retrieval confidence score of the turn\'s best knowledge lookup (docs/spec/evaluation.md §2: result count 40 % + mean relevance 40 % + scenario 20 %); null when no lookup was made',
+    description:
+      "Retrieval confidence score of the turn's best knowledge lookup (docs/spec/evaluation.md §2: result count 40 % + mean relevance 40 % + scenario 20 %); null when no lookup was made",
   })
   retrievalConfidence: number | null;
   @ApiProperty({
@@ -72,7 +78,9 @@ export class ChatResponseDto {
       'null otherwise (an LLM self-evaluation runs after the reply: read `selfEvaluation` from GET /api/sessions/:id)',
   })
   answerConfidence: number | null;
-  @ApiProperty({ description: 'True when a human should take over: hand-off intent, or the knowledge base could not answer (low confidence / legitimate exit)' })
+  @ApiProperty({
+    description: 'True when a human should take over: hand-off intent, or the knowledge base could not answer (low confidence / legitimate exit)',
+  })
   shouldTransfer: boolean;
   @ApiProperty({ description: 'True when the reply is a clarifying question listing `candidates` (no knowledge search was made)' })
   needClarify: boolean;

@@ -26,7 +26,8 @@ export class FeedbackResultDto {
   @ApiProperty({ format: 'uuid' }) sessionId: string;
   @ApiProperty({ enum: FEEDBACK_VALUES }) feedback: string;
   @ApiProperty({ enum: SESSION_STATUSES, description: 'The session status after the feedback (BAD_CASE for not_useful)' }) status: string;
-  @ApiProperty({ format: 'uuid', nullable: true, type: String, description: 'The session\'s active case-library entry (useful), else null' }) caseId: string | null;
+  @ApiProperty({ format: 'uuid', nullable: true, type: String, description: "The session's active case-library entry (useful), else null" }) caseId:
+    string | null;
 }
 
 export class ListBadCasesQueryDto extends PageQueryDto {}

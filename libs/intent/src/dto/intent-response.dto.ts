@@ -71,7 +71,10 @@ export class RouteResultDto {
   decisionReason: DecisionReason;
   @ApiProperty() needClarify: boolean;
   @ApiProperty({ type: [IntentCandidateDto] }) candidates: IntentCandidateDto[];
-  @ApiProperty({ type: Object, description: '{ruleMatch, semanticMatch, llmJudge, fusion} — see docs/spec/intent-routing.md' }) routeTrace: Record<string, unknown>;
+  @ApiProperty({ type: Object, description: '{ruleMatch, semanticMatch, llmJudge, fusion} — see docs/spec/intent-routing.md' }) routeTrace: Record<
+    string,
+    unknown
+  >;
 }
 
 export class IntentEvaluationReportDto {

@@ -64,7 +64,7 @@ export class CreateIntentRuleDto {
   @MaxLength(L.exampleLength, { each: true })
   semanticExamples?: string[];
 
-  @ApiPropertyOptional({ type: [Number], nullable: true, description: 'Mode A vector; its dimension must equal the embedding provider\'s' })
+  @ApiPropertyOptional({ type: [Number], nullable: true, description: "Mode A vector; its dimension must equal the embedding provider's" })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(L.vectorDimension)
@@ -94,7 +94,7 @@ export class CreateIntentRuleDto {
   @IsIn(INTENT_ACTIONS)
   action?: (typeof INTENT_ACTIONS)[number];
 
-  @ApiPropertyOptional({ enum: INTENT_CONFIDENCE_PROFILES, default: 'search', description: "Seed-003 IntentType used by retrieval confidence" })
+  @ApiPropertyOptional({ enum: INTENT_CONFIDENCE_PROFILES, default: 'search', description: 'Seed-003 IntentType used by retrieval confidence' })
   @IsOptional()
   @IsIn(INTENT_CONFIDENCE_PROFILES)
   confidenceProfile?: (typeof INTENT_CONFIDENCE_PROFILES)[number];
@@ -211,7 +211,11 @@ export class LabelledExampleDto {
 
 /** The evaluation body's options (validated by class-validator; the examples are checked by checkLabelledExamples). */
 export class EvaluateOptionsDto {
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'A partial config override to evaluate instead of the saved one (not saved)' })
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    description: 'A partial config override to evaluate instead of the saved one (not saved)',
+  })
   @IsOptional()
   @IsObject()
   config?: Record<string, unknown>;

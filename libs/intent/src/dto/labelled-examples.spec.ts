@@ -17,8 +17,16 @@ describe('checkLabelledExamples', () => {
   });
 
   it('accepts text with intent or null (out of scope)', () => {
-    expect(checkLabelledExamples([{ text: 'reset', intent: 'reset' }, { text: 'weather', intent: null }])).toEqual({
-      examples: [{ text: 'reset', intent: 'reset' }, { text: 'weather', intent: null }],
+    expect(
+      checkLabelledExamples([
+        { text: 'reset', intent: 'reset' },
+        { text: 'weather', intent: null },
+      ]),
+    ).toEqual({
+      examples: [
+        { text: 'reset', intent: 'reset' },
+        { text: 'weather', intent: null },
+      ],
       errors: [],
     });
   });

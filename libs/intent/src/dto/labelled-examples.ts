@@ -31,10 +31,12 @@ export function checkLabelledExamples(items: readonly unknown[], field = 'exampl
     const text = o.text;
     if (typeof text !== 'string') errors.push({ field: `${at}.text`, errors: ['text must be a string'] });
     else if (!NOT_BLANK.test(text)) errors.push({ field: `${at}.text`, errors: ['text must not be blank'] });
-    else if (text.length > INTENT_LIMITS.messageLength) errors.push({ field: `${at}.text`, errors: [`text must be shorter than or equal to ${INTENT_LIMITS.messageLength} characters`] });
+    else if (text.length > INTENT_LIMITS.messageLength)
+      errors.push({ field: `${at}.text`, errors: [`text must be shorter than or equal to ${INTENT_LIMITS.messageLength} characters`] });
     const intent = o.intent;
     if (intent !== null && typeof intent !== 'string') errors.push({ field: `${at}.intent`, errors: ['intent must be a string or null'] });
-    else if (typeof intent === 'string' && intent.length > INTENT_LIMITS.intentLength) errors.push({ field: `${at}.intent`, errors: [`intent must be shorter than or equal to ${INTENT_LIMITS.intentLength} characters`] });
+    else if (typeof intent === 'string' && intent.length > INTENT_LIMITS.intentLength)
+      errors.push({ field: `${at}.intent`, errors: [`intent must be shorter than or equal to ${INTENT_LIMITS.intentLength} characters`] });
     examples.push({ text: text as string, intent: intent as string | null });
   });
   return { examples, errors };
@@ -53,19 +55,27 @@ export interface EvaluateRequest {
  * Throws the usual 400 naming every offending field.
  */
 export function parseEvaluateBody(body: unknown): EvaluateRequest {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalidRequest([{ field: '', errors: ['body must be an object {examples, config?, topConfusions?}'] }]);
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw invalidRequest([{ field: '', errors: ['body must be an object {examples, config?, topConfusions?}'] }]);
   const { examples: rawExamples, ...options } = body as Record<string, unknown>;
   const dto = plainToInstance(EvaluateOptionsDto, options);
-  const errors: FieldError[] = flattenValidationErrors(validateSync(dto, { whitelist: true, forbidNonWhitelisted: true, validationError: { target: false, value: false } }));
+  const errors: FieldError[] = flattenValidationErrors(
+    validateSync(dto, { whitelist: true, forbidNonWhitelisted: true, validationError: { target: false, value: false } }),
+  );
   let examples: LabelledExampleInput[] = [];
   if (!Array.isArray(rawExamples)) errors.push({ field: 'examples', errors: ['examples must be an array'] });
   else if (rawExamples.length < 1) errors.push({ field: 'examples', errors: ['examples must contain at least 1 elements'] });
-  else if (rawExamples.length > INTENT_LIMITS.evaluationExamples) errors.push({ field: 'examples', errors: [`examples must contain no more than ${INTENT_LIMITS.evaluationExamples} elements`] });
+  else if (rawExamples.length > INTENT_LIMITS.evaluationExamples)
+    errors.push({ field: 'examples', errors: [`examples must contain no more than ${INTENT_LIMITS.evaluationExamples} elements`] });
   else {
     const checked = checkLabelledExamples(rawExamples);
     errors.push(...checked.errors);
     examples = checked.examples;
   }
   if (errors.length) throw invalidRequest(errors);
-  return { examples, ...(dto.config !== undefined ? { config: dto.config } : {}), ...(dto.topConfusions !== undefined ? { topConfusions: dto.topConfusions } : {}) };
+  return {
+    examples,
+    ...(dto.config !== undefined ? { config: dto.config } : {}),
+    ...(dto.topConfusions !== undefined ? { topConfusions: dto.topConfusions } : {}),
+  };
 }

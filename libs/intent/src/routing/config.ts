@@ -57,18 +57,9 @@ export interface ConfigValidationError {
   message: string;
 }
 
-export type ConfigValidationResult =
-  | { ok: true; value: IntentConfigOverride }
-  | { ok: false; errors: ConfigValidationError[] };
+export type ConfigValidationResult = { ok: true; value: IntentConfigOverride } | { ok: false; errors: ConfigValidationError[] };
 
-const UNIT_KEYS = [
-  'semanticThreshold',
-  'conflictThreshold',
-  'grayZoneThreshold',
-  'minTriggerThreshold',
-  'clarifyThreshold',
-  'multiIntentThreshold',
-] as const;
+const UNIT_KEYS = ['semanticThreshold', 'conflictThreshold', 'grayZoneThreshold', 'minTriggerThreshold', 'clarifyThreshold', 'multiIntentThreshold'] as const;
 const BOOL_KEYS = ['llmJudgeEnabled', 'semanticMatcherEnabled'] as const;
 /** Integer keys and their inclusive ranges. */
 const INT_KEYS = {
@@ -78,13 +69,7 @@ const INT_KEYS = {
   semanticExampleK: [1, 50],
 } as const;
 const WEIGHT_KEYS = ['rule', 'semantic', 'llm'] as const;
-const KNOWN_KEYS = new Set<string>([
-  'weights',
-  ...UNIT_KEYS,
-  ...BOOL_KEYS,
-  ...Object.keys(INT_KEYS),
-  'semanticAggregation',
-]);
+const KNOWN_KEYS = new Set<string>(['weights', ...UNIT_KEYS, ...BOOL_KEYS, ...Object.keys(INT_KEYS), 'semanticAggregation']);
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -98,10 +83,7 @@ function isFiniteNumber(v: unknown): v is number {
  * Validates a partial tenant override (e.g. the body of `PUT /admin/intent-config`).
  * Thresholds in [0, 1]; weights in [0, 1] with a positive sum once merged onto `base`; unknown keys rejected.
  */
-export function validateIntentConfig(
-  partial: unknown,
-  base: Readonly<IntentConfig> = DEFAULT_INTENT_CONFIG,
-): ConfigValidationResult {
+export function validateIntentConfig(partial: unknown, base: Readonly<IntentConfig> = DEFAULT_INTENT_CONFIG): ConfigValidationResult {
   const errors: ConfigValidationError[] = [];
   const err = (field: string, code: ConfigErrorCode, message: string): void => {
     errors.push({ field, code, message });
@@ -167,14 +149,9 @@ export function validateIntentConfig(
 }
 
 /** Effective config = defaults overlaid with a (validated) tenant override; `weights` merge per key. */
-export function mergeIntentConfig(
-  defaults: Readonly<IntentConfig>,
-  override: IntentConfigOverride | null | undefined,
-): IntentConfig {
+export function mergeIntentConfig(defaults: Readonly<IntentConfig>, override: IntentConfigOverride | null | undefined): IntentConfig {
   const o = override ?? {};
   const defined = Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as IntentConfigOverride;
-  const weights = Object.fromEntries(
-    Object.entries(o.weights ?? {}).filter(([, v]) => v !== undefined),
-  ) as Partial<FusionWeights>;
+  const weights = Object.fromEntries(Object.entries(o.weights ?? {}).filter(([, v]) => v !== undefined)) as Partial<FusionWeights>;
   return { ...defaults, ...defined, weights: { ...defaults.weights, ...weights } } as IntentConfig;
 }

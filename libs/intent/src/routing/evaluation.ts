@@ -47,10 +47,7 @@ export interface EvaluationOptions {
 const ratio = (a: number, b: number): number => (b === 0 ? 0 : a / b);
 
 /** Pure: metrics from (label, routing result) pairs — what `rasa test nlu` reports, plus routing rates. */
-export function summarizeEvaluation(
-  pairs: readonly { expected: string | null; result: RouteResult }[],
-  opts: EvaluationOptions = {},
-): EvaluationReport {
+export function summarizeEvaluation(pairs: readonly { expected: string | null; result: RouteResult }[], opts: EvaluationOptions = {}): EvaluationReport {
   const decisionReasons: Record<DecisionReason, number> = {
     rule_high_confidence: 0,
     semantic_override: 0,

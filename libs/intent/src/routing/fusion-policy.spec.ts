@@ -6,7 +6,15 @@ import type { DecisionReason, JudgeTriggerReason, RuleMatchResult, SemanticCandi
 const cfg = config();
 
 describe('fuseScores: weights renormalised over the paths that produced a result', () => {
-  const cases: [string, RuleMatchResult | null, SemanticCandidate[], { intent: string; confidence: number } | null, { rule: number; semantic: number; llm: number }, string, number][] = [
+  const cases: [
+    string,
+    RuleMatchResult | null,
+    SemanticCandidate[],
+    { intent: string; confidence: number } | null,
+    { rule: number; semantic: number; llm: number },
+    string,
+    number,
+  ][] = [
     ['semantic only: 0.9 stays 0.9 (not 0.27)', null, sem(['a', 0.9]), null, { rule: 0, semantic: 1, llm: 0 }, 'a', 0.9],
     ['rule only', ruleHit('a'), [], null, { rule: 1, semantic: 0, llm: 0 }, 'a', 1],
     ['rule + semantic on the same intent', ruleHit('a'), sem(['a', 0.9]), null, { rule: 0.625, semantic: 0.375, llm: 0 }, 'a', 0.9625],
@@ -64,16 +72,35 @@ describe('preDecide / decideAfterJudge: decision order of docs/spec/intent-routi
     expect(pre.decision.finalConfidence).toBeCloseTo(confidence, 6);
   });
 
-  const after: [string, RuleMatchResult | null, SemanticCandidate[], { intent: string; confidence: number } | null, DecisionReason, string, number, boolean][] = [
-    ['judge answers in a gray zone', null, sem(['a', 0.5], ['b', 0.45]), { intent: 'b', confidence: 0.9 }, 'llm_judge', 'b', 0.63, false],
-    ['judge sides with the rule in a conflict', ruleHit('a'), sem(['b', 0.85]), { intent: 'a', confidence: 0.9 }, 'llm_judge', 'a', 0.68, false],
-    // step 4 without a judge answer: the top of the rule + semantic fusion (contract of 2026-11-30)
-    ['no judge answer, conflict: the keyword rule fuses to 0.625 and beats the semantic 0.319', ruleHit('a'), sem(['b', 0.85]), null, 'fusion_fallback', 'a', 0.625, false],
-    ['no judge answer, conflict: the rule intent also gains its own semantic score', ruleHit('a'), sem(['b', 0.85], ['a', 0.3]), null, 'fusion_fallback', 'a', 0.7375, false],
-    ['no judge answer, multi-intent: the fused top', null, sem(['a', 0.9], ['b', 0.8]), null, 'fusion_fallback', 'a', 0.9, false],
-    ['no judge answer (gray zone)', null, sem(['a', 0.5]), null, 'fusion_fallback', 'a', 0.5, false],
-    ['no judge answer at the min trigger: clarify', null, sem(['a', 0.3]), null, 'fusion_fallback', 'a', 0.3, true],
-  ];
+  const after: [string, RuleMatchResult | null, SemanticCandidate[], { intent: string; confidence: number } | null, DecisionReason, string, number, boolean][] =
+    [
+      ['judge answers in a gray zone', null, sem(['a', 0.5], ['b', 0.45]), { intent: 'b', confidence: 0.9 }, 'llm_judge', 'b', 0.63, false],
+      ['judge sides with the rule in a conflict', ruleHit('a'), sem(['b', 0.85]), { intent: 'a', confidence: 0.9 }, 'llm_judge', 'a', 0.68, false],
+      // step 4 without a judge answer: the top of the rule + semantic fusion (contract of 2026-11-30)
+      [
+        'no judge answer, conflict: the keyword rule fuses to 0.625 and beats the semantic 0.319',
+        ruleHit('a'),
+        sem(['b', 0.85]),
+        null,
+        'fusion_fallback',
+        'a',
+        0.625,
+        false,
+      ],
+      [
+        'no judge answer, conflict: the rule intent also gains its own semantic score',
+        ruleHit('a'),
+        sem(['b', 0.85], ['a', 0.3]),
+        null,
+        'fusion_fallback',
+        'a',
+        0.7375,
+        false,
+      ],
+      ['no judge answer, multi-intent: the fused top', null, sem(['a', 0.9], ['b', 0.8]), null, 'fusion_fallback', 'a', 0.9, false],
+      ['no judge answer (gray zone)', null, sem(['a', 0.5]), null, 'fusion_fallback', 'a', 0.5, false],
+      ['no judge answer at the min trigger: clarify', null, sem(['a', 0.3]), null, 'fusion_fallback', 'a', 0.3, true],
+    ];
   it.each(after)('%s', (_n, rule, semantic, judge, reason, intent, confidence, clarify) => {
     const d = decideAfterJudge({ rule, semantic }, judge, cfg);
     expect(d.decisionReason).toBe(reason);

@@ -1,13 +1,6 @@
 import type { IntentConfig } from './config.js';
 import { isMultiIntent, judgeTriggers } from './llm-judge.js';
-import type {
-  DecisionReason,
-  FusionWeights,
-  JudgeTriggerReason,
-  RouteCandidate,
-  RuleMatchResult,
-  SemanticCandidate,
-} from './types.js';
+import type { DecisionReason, FusionWeights, JudgeTriggerReason, RouteCandidate, RuleMatchResult, SemanticCandidate } from './types.js';
 
 export interface FusionPaths {
   rule: RuleMatchResult | null;
@@ -40,13 +33,7 @@ export type PreDecision =
 
 type Cfg = Pick<
   IntentConfig,
-  | 'weights'
-  | 'semanticThreshold'
-  | 'conflictThreshold'
-  | 'grayZoneThreshold'
-  | 'minTriggerThreshold'
-  | 'clarifyThreshold'
-  | 'multiIntentThreshold'
+  'weights' | 'semanticThreshold' | 'conflictThreshold' | 'grayZoneThreshold' | 'minTriggerThreshold' | 'clarifyThreshold' | 'multiIntentThreshold'
 >;
 
 const round = (x: number): number => Math.round(x * 1e6) / 1e6;
@@ -71,8 +58,7 @@ export function fuseScores(paths: FusionPaths, weights: FusionWeights): FusedSco
     w = { rule: active.rule ? 1 : 0, semantic: active.semantic ? 1 : 0, llm: active.llm ? 1 : 0 };
     sum = w.rule + w.semantic + w.llm;
   }
-  const effectiveWeights: FusionWeights =
-    sum > 0 ? { rule: w.rule / sum, semantic: w.semantic / sum, llm: w.llm / sum } : { rule: 0, semantic: 0, llm: 0 };
+  const effectiveWeights: FusionWeights = sum > 0 ? { rule: w.rule / sum, semantic: w.semantic / sum, llm: w.llm / sum } : { rule: 0, semantic: 0, llm: 0 };
   const scores = new Map<string, number>();
   const add = (intent: string, x: number): void => {
     scores.set(intent, (scores.get(intent) ?? 0) + x);
@@ -90,21 +76,9 @@ export function needClarify(confidence: number, cfg: Pick<IntentConfig, 'minTrig
   return cfg.minTriggerThreshold <= confidence && confidence < cfg.clarifyThreshold;
 }
 
-function decision(
-  reason: DecisionReason,
-  intent: string | null,
-  fused: FusedScores,
-  paths: FusionPaths,
-  cfg: Cfg,
-): Decision {
-  const confidence =
-    intent === null ? (fused.candidates[0]?.confidence ?? 0) : (fused.candidates.find((c) => c.intent === intent)?.confidence ?? 0);
-  const ruleId =
-    intent === null
-      ? null
-      : paths.rule?.intent === intent
-        ? paths.rule.ruleId
-        : (paths.semantic.find((c) => c.intent === intent)?.ruleId ?? null);
+function decision(reason: DecisionReason, intent: string | null, fused: FusedScores, paths: FusionPaths, cfg: Cfg): Decision {
+  const confidence = intent === null ? (fused.candidates[0]?.confidence ?? 0) : (fused.candidates.find((c) => c.intent === intent)?.confidence ?? 0);
+  const ruleId = intent === null ? null : paths.rule?.intent === intent ? paths.rule.ruleId : (paths.semantic.find((c) => c.intent === intent)?.ruleId ?? null);
   return {
     finalIntent: intent,
     ruleId,
@@ -126,12 +100,7 @@ export function preDecide(paths: Omit<FusionPaths, 'judge'>, cfg: Cfg): PreDecis
   if (paths.rule !== null && !triggers.includes('conflict')) {
     return { stage: 'decided', decision: decision('rule_high_confidence', paths.rule.intent, fused, base, cfg) };
   }
-  if (
-    paths.rule === null &&
-    top !== undefined &&
-    top.score > cfg.semanticThreshold &&
-    !isMultiIntent(paths.semantic, cfg.multiIntentThreshold)
-  ) {
+  if (paths.rule === null && top !== undefined && top.score > cfg.semanticThreshold && !isMultiIntent(paths.semantic, cfg.multiIntentThreshold)) {
     return { stage: 'decided', decision: decision('semantic_override', top.intent, fused, base, cfg) };
   }
   if (fused.candidates.length === 0 || best < cfg.minTriggerThreshold) {
@@ -146,11 +115,7 @@ export function preDecide(paths: Omit<FusionPaths, 'judge'>, cfg: Cfg): PreDecis
  * rule + semantic fusion (seed AC-120, `fusion_fallback`). The older "semantic top" fallback let a
  * strong semantic match of another intent beat an operator's keyword rule whenever no judge answered.
  */
-export function decideAfterJudge(
-  paths: Omit<FusionPaths, 'judge'>,
-  judge: { intent: string; confidence: number } | null,
-  cfg: Cfg,
-): Decision {
+export function decideAfterJudge(paths: Omit<FusionPaths, 'judge'>, judge: { intent: string; confidence: number } | null, cfg: Cfg): Decision {
   if (judge !== null) {
     const withJudge: FusionPaths = { ...paths, judge };
     return decision('llm_judge', judge.intent, fuseScores(withJudge, cfg.weights), withJudge, cfg);

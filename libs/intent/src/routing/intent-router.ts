@@ -130,13 +130,7 @@ export class IntentRouter {
     }
   }
 
-  private result(
-    d: Decision,
-    ruleMatch: RuleMatchResult | null,
-    semanticMatch: SemanticMatchTrace,
-    llmJudge: LlmJudgeTrace,
-    cfg: IntentConfig,
-  ): RouteResult {
+  private result(d: Decision, ruleMatch: RuleMatchResult | null, semanticMatch: SemanticMatchTrace, llmJudge: LlmJudgeTrace, cfg: IntentConfig): RouteResult {
     return {
       finalIntent: d.finalIntent,
       ruleId: d.ruleId,

@@ -24,10 +24,7 @@ describe('judgeTriggers (docs/spec/intent-routing.md, AC-118)', () => {
 
   it('uses the tenant thresholds', () => {
     const wide = config({ conflictThreshold: 0.6, multiIntentThreshold: 0.3 });
-    expect(judgeTriggers({ rule: ruleHit('a'), semantic: sem(['b', 0.5], ['c', 0.25]), bestConfidence: 0.9 }, wide)).toEqual([
-      'conflict',
-      'multi_intent',
-    ]);
+    expect(judgeTriggers({ rule: ruleHit('a'), semantic: sem(['b', 0.5], ['c', 0.25]), bestConfidence: 0.9 }, wide)).toEqual(['conflict', 'multi_intent']);
   });
 });
 
@@ -38,7 +35,12 @@ describe('runJudge', () => {
   });
 
   it('returns the answer with tokens and a clamped confidence', async () => {
-    const out = await runJudge(client(async () => ({ intent: 'b', confidence: 1.4, tokens: 57 })), 'hi', candidates, 1000);
+    const out = await runJudge(
+      client(async () => ({ intent: 'b', confidence: 1.4, tokens: 57 })),
+      'hi',
+      candidates,
+      1000,
+    );
     expect(out).toMatchObject({ ok: true, intent: 'b', confidence: 1, tokens: 57 });
   });
 

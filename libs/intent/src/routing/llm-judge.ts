@@ -36,12 +36,7 @@ export function judgeTriggers(
 ): JudgeTriggerReason[] {
   const out: JudgeTriggerReason[] = [];
   const top = input.semantic[0];
-  if (
-    input.rule !== null &&
-    top !== undefined &&
-    top.intent !== input.rule.intent &&
-    Math.abs(input.rule.score - top.score) < cfg.conflictThreshold - EPS
-  ) {
+  if (input.rule !== null && top !== undefined && top.intent !== input.rule.intent && Math.abs(input.rule.score - top.score) < cfg.conflictThreshold - EPS) {
     out.push('conflict');
   }
   if (cfg.minTriggerThreshold < input.bestConfidence && input.bestConfidence < cfg.grayZoneThreshold) out.push('gray_zone');
@@ -55,19 +50,13 @@ export function isMultiIntent(semantic: readonly SemanticCandidate[], threshold:
 }
 
 export type JudgeOutcome =
-  | { ok: true; intent: string; confidence: number; tokens?: number; durationMs: number }
-  | { ok: false; error: string; durationMs: number };
+  { ok: true; intent: string; confidence: number; tokens?: number; durationMs: number } | { ok: false; error: string; durationMs: number };
 
 /**
  * Calls the judge with a hard timeout (the promise settles by `timeoutMs` even if the client ignores
  * its signal). An answer naming an intent outside `candidates` counts as a failure.
  */
-export async function runJudge(
-  client: IntentJudgeClient,
-  message: string,
-  candidates: JudgeCandidate[],
-  timeoutMs: number,
-): Promise<JudgeOutcome> {
+export async function runJudge(client: IntentJudgeClient, message: string, candidates: JudgeCandidate[], timeoutMs: number): Promise<JudgeOutcome> {
   const start = performance.now();
   const controller = new AbortController();
   let timer: NodeJS.Timeout | undefined;

@@ -48,10 +48,7 @@ describe('RuleMatcher', () => {
   });
 
   it('matches Chinese keywords and patterns', () => {
-    const m = RuleMatcher.compile([
-      rule({ intent: 'arm_fault', keywords: ['机械臂'] }),
-      rule({ intent: 'error_code', patterns: ['错误码\\s*E\\d+'] }),
-    ]);
+    const m = RuleMatcher.compile([rule({ intent: 'arm_fault', keywords: ['机械臂'] }), rule({ intent: 'error_code', patterns: ['错误码\\s*E\\d+'] })]);
     expect(m.match('机械臂不动了')?.intent).toBe('arm_fault');
     expect(m.match('报错误码 e42 怎么办')).toMatchObject({ intent: 'error_code', matchedText: '错误码 e42' });
   });

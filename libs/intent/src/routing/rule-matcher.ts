@@ -71,7 +71,13 @@ export class RuleMatcher {
       });
     });
     const automaton = keywords.length > 0 ? new AhoCorasick(keywords.map((k) => k.keyword.toLowerCase())) : null;
-    const patternSet = patterns.length > 0 ? new RE2.Set(patterns.map((p) => p.source), PATTERN_FLAGS) : null;
+    const patternSet =
+      patterns.length > 0
+        ? new RE2.Set(
+            patterns.map((p) => p.source),
+            PATTERN_FLAGS,
+          )
+        : null;
     return new RuleMatcher(keywords, automaton, patterns, patternSet, invalid);
   }
 

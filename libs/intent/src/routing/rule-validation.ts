@@ -1,13 +1,7 @@
 import RE2 from 're2';
 import type { IntentRuleDef } from './types.js';
 
-export type RuleIssueCode =
-  | 'invalid_pattern'
-  | 'empty_rule'
-  | 'empty_intent'
-  | 'vector_dimension_mismatch'
-  | 'vector_not_finite'
-  | 'empty_keyword';
+export type RuleIssueCode = 'invalid_pattern' | 'empty_rule' | 'empty_intent' | 'vector_dimension_mismatch' | 'vector_not_finite' | 'empty_keyword';
 
 export interface RuleIssue {
   /** Dotted path, e.g. `patterns[2]`. */
@@ -38,9 +32,7 @@ export function compilePattern(pattern: string, field = 'pattern'): RE2 {
     return new RE2(pattern, PATTERN_FLAGS);
   } catch (e) {
     const reason = e instanceof Error ? e.message : String(e);
-    throw new IntentRuleValidationError([
-      { field, code: 'invalid_pattern', pattern, message: `invalid pattern ${JSON.stringify(pattern)}: ${reason}` },
-    ]);
+    throw new IntentRuleValidationError([{ field, code: 'invalid_pattern', pattern, message: `invalid pattern ${JSON.stringify(pattern)}: ${reason}` }]);
   }
 }
 

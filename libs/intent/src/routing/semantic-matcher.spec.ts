@@ -44,7 +44,10 @@ describe('SemanticMatcher, mode B (examples)', () => {
   });
 
   it('mean is the average over all examples of the intent, max the best one', async () => {
-    const one = IntentIndex.build([rule({ intent: 'a', semanticExamples: ['alpha beta', 'xyz qqq'] }), rule({ intent: 'b', semanticExamples: ['other words'] })]);
+    const one = IntentIndex.build([
+      rule({ intent: 'a', semanticExamples: ['alpha beta', 'xyz qqq'] }),
+      rule({ intent: 'b', semanticExamples: ['other words'] }),
+    ]);
     const m = new SemanticMatcher(one);
     const max = (await m.match('alpha beta', { ...opts, aggregation: 'max' })).topCandidates[0];
     const mean = (await m.match('alpha beta', { ...opts, aggregation: 'mean' })).topCandidates[0];
@@ -87,7 +90,10 @@ describe('SemanticMatcher, mode A (intent vectors) and skips', () => {
   });
 
   it('takes the better of both modes per intent', async () => {
-    const idx = IntentIndex.build([rule({ intent: 'up', intentVector: [0, 1], semanticExamples: ['going up'] }), rule({ intent: 'x', semanticExamples: ['xx'] })]);
+    const idx = IntentIndex.build([
+      rule({ intent: 'up', intentVector: [0, 1], semanticExamples: ['going up'] }),
+      rule({ intent: 'x', semanticExamples: ['xx'] }),
+    ]);
     const res = await new SemanticMatcher(idx, embedder([0, 1])).match('going up', opts);
     expect(res.topCandidates[0]).toMatchObject({ intent: 'up', score: 1 });
   });
@@ -113,7 +119,10 @@ describe('SemanticMatcher, mode A (intent vectors) and skips', () => {
   });
 
   it('keeps mode B results and records the error when only the embedding fails', async () => {
-    const idx = IntentIndex.build([rule({ intent: 'a', intentVector: [1, 0], semanticExamples: ['hello there'] }), rule({ intent: 'b', semanticExamples: ['bye'] })]);
+    const idx = IntentIndex.build([
+      rule({ intent: 'a', intentVector: [1, 0], semanticExamples: ['hello there'] }),
+      rule({ intent: 'b', semanticExamples: ['bye'] }),
+    ]);
     const res = await new SemanticMatcher(idx, embedder(new Error('down'))).match('hello there', opts);
     expect(res.skipped).toBeUndefined();
     expect(res.error).toMatch(/embedding failed: down/);
@@ -135,8 +144,24 @@ describe('SemanticMatcher, classifier gate', () => {
 describe('SemanticMatcher, mode B on provider example vectors', () => {
   const emb: TextEmbedder = { dimension: 2, embed: async (t) => (t.includes('up') ? [0.2, 0.98] : [1, 0.1]) };
   const withVectors = [
-    rule({ id: 'U', intent: 'up', semanticExamples: ['rise', 'climb'], exampleVectors: [[0, 1], [0.2, 0.98]] }),
-    rule({ id: 'D', intent: 'down', semanticExamples: ['fall', 'drop'], exampleVectors: [[1, 0], [0.98, 0.2]] }),
+    rule({
+      id: 'U',
+      intent: 'up',
+      semanticExamples: ['rise', 'climb'],
+      exampleVectors: [
+        [0, 1],
+        [0.2, 0.98],
+      ],
+    }),
+    rule({
+      id: 'D',
+      intent: 'down',
+      semanticExamples: ['fall', 'drop'],
+      exampleVectors: [
+        [1, 0],
+        [0.98, 0.2],
+      ],
+    }),
   ];
 
   it('scores the message embedding against the stored example embeddings', async () => {

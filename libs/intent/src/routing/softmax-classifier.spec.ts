@@ -29,9 +29,7 @@ describe('SoftmaxClassifier', () => {
     expect(Array.from(pa)).toEqual(Array.from(pb));
     const controller = new AbortController();
     controller.abort(new Error('rules changed'));
-    await expect(
-      SoftmaxClassifier.train(rows, labels, 2, featurizer.buckets, { yieldEvery: 1, signal: controller.signal }),
-    ).rejects.toThrow('rules changed');
+    await expect(SoftmaxClassifier.train(rows, labels, 2, featurizer.buckets, { yieldEvery: 1, signal: controller.signal })).rejects.toThrow('rules changed');
   });
 
   it('keeps only features seen in at least minDf examples', async () => {

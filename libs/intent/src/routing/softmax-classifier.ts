@@ -46,13 +46,7 @@ export class SoftmaxClassifier {
     return this.weights.length + this.bias.length;
   }
 
-  static async train(
-    data: SparseRows,
-    labels: Int32Array,
-    numClasses: number,
-    buckets: number,
-    opts: ClassifierTrainOptions = {},
-  ): Promise<SoftmaxClassifier> {
+  static async train(data: SparseRows, labels: Int32Array, numClasses: number, buckets: number, opts: ClassifierTrainOptions = {}): Promise<SoftmaxClassifier> {
     const epochs = opts.epochs ?? 10;
     const lr = opts.learningRate ?? 1;
     const l2 = opts.l2 ?? 0;

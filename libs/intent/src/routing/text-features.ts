@@ -72,7 +72,7 @@ export class HashingFeaturizer {
     const add = (h: number): void => {
       const x = fmix(h);
       const bucket = x & this.mask;
-      out.set(bucket, (out.get(bucket) ?? 0) + ((x >>> 31) === 1 ? -1 : 1));
+      out.set(bucket, (out.get(bucket) ?? 0) + (x >>> 31 === 1 ? -1 : 1));
     };
     const tokens = normalizeText(text).match(TOKEN_RE) ?? [];
     let prev: string | null = null;

@@ -58,13 +58,7 @@ export interface SemanticCandidate {
 }
 
 export type SemanticSkipReason =
-  | 'disabled'
-  | 'no_examples_or_vectors'
-  | 'empty_message'
-  | 'timeout'
-  | 'embedding_failed'
-  | 'dimension_mismatch'
-  | 'no_embedder';
+  'disabled' | 'no_examples_or_vectors' | 'empty_message' | 'timeout' | 'embedding_failed' | 'dimension_mismatch' | 'no_embedder';
 
 export interface SemanticMatchTrace {
   topCandidates: SemanticCandidate[];

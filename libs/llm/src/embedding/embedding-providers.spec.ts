@@ -64,7 +64,9 @@ describe('embedding providers', () => {
 
   describe('openai-compatible (real OpenAIEmbeddings against the fake server)', () => {
     const remote = (env: Record<string, string> = {}): EmbeddingProvider =>
-      createEmbeddingProvider(embeddingConfig({ EMBEDDING_PROVIDER: 'openai', EMBEDDING_BASE_URL: baseUrl, EMBEDDING_DIMENSION: '32', EMBEDDING_MODEL: 'bge-m3', ...env }));
+      createEmbeddingProvider(
+        embeddingConfig({ EMBEDDING_PROVIDER: 'openai', EMBEDDING_BASE_URL: baseUrl, EMBEDDING_DIMENSION: '32', EMBEDDING_MODEL: 'bge-m3', ...env }),
+      );
 
     it('returns the server vectors, L2-normalized, in order', async () => {
       server.setEmbeddingDimension(32, 7.5); // server returns non-unit vectors
@@ -124,7 +126,12 @@ describe('embedding providers', () => {
 
     it('talks to Ollama through its /v1 API', async () => {
       const provider = createEmbeddingProvider(
-        embeddingConfig({ EMBEDDING_PROVIDER: 'ollama', EMBEDDING_BASE_URL: baseUrl.replace(/\/v1$/, ''), EMBEDDING_DIMENSION: '32', EMBEDDING_MODEL: 'bge-m3' }),
+        embeddingConfig({
+          EMBEDDING_PROVIDER: 'ollama',
+          EMBEDDING_BASE_URL: baseUrl.replace(/\/v1$/, ''),
+          EMBEDDING_DIMENSION: '32',
+          EMBEDDING_MODEL: 'bge-m3',
+        }),
       );
       expect(provider.id).toBe('ollama:bge-m3:32');
       await provider.embedQuery('x');

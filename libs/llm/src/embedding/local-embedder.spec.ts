@@ -38,7 +38,12 @@ describe('LocalEmbedder', () => {
 
   it.each([
     ['Chinese', '机械臂伺服电机过热报警怎么处理', '伺服电机温度过高导致机械臂报警', '今天公司食堂的午饭很好吃'],
-    ['English', 'how do I reset the robot arm after an emergency stop', 'resetting the robot arm following an emergency stop', 'what is my bank account balance today'],
+    [
+      'English',
+      'how do I reset the robot arm after an emergency stop',
+      'resetting the robot arm following an emergency stop',
+      'what is my bank account balance today',
+    ],
     ['mixed', '机械臂 servo alarm E102 怎么处理', 'E102 servo alarm 处理方法', '信用卡账单 payment due date'],
     ['morphology', 'calibrating the gripper', 'gripper calibration', 'weather forecast tomorrow'],
   ])('scores related %s texts above unrelated ones', (_label, query, related, unrelated) => {

@@ -81,7 +81,10 @@ export class RemoteEmbeddingProvider extends Embeddings implements EmbeddingProv
 
   private check(vector: unknown, index?: number): number[] {
     if (!Array.isArray(vector) || vector.some((x) => typeof x !== 'number' || !Number.isFinite(x))) {
-      throw new LlmException(LlmErrorCode.EMBEDDING_INVALID_VECTOR, `${this.model} returned a non-numeric vector${index === undefined ? '' : ` for input #${index}`}`);
+      throw new LlmException(
+        LlmErrorCode.EMBEDDING_INVALID_VECTOR,
+        `${this.model} returned a non-numeric vector${index === undefined ? '' : ` for input #${index}`}`,
+      );
     }
     const v = vector as number[];
     if (v.length !== this.dimension) {

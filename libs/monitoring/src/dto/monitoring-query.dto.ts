@@ -20,7 +20,7 @@ export function IsTimeBound(options?: ValidationOptions): PropertyDecorator {
   );
 }
 
-const BOUND_DOC = 'A day YYYY-MM-DD in the tenant\'s time zone (whole day) or an ISO-8601 instant with a zone';
+const BOUND_DOC = "A day YYYY-MM-DD in the tenant's time zone (whole day) or an ISO-8601 instant with a zone";
 
 export class ListConversationsQueryDto extends PageQueryDto {
   @ApiPropertyOptional({ description: `Last activity at or after. ${BOUND_DOC}`, example: '2026-03-01' })
@@ -62,7 +62,7 @@ export class StatsQueryDto {
   @IsTimeBound()
   to?: string;
 
-  @ApiPropertyOptional({ enum: STATS_GROUP_BY, description: 'Add a per-day breakdown (days in the tenant\'s time zone)' })
+  @ApiPropertyOptional({ enum: STATS_GROUP_BY, description: "Add a per-day breakdown (days in the tenant's time zone)" })
   @IsOptional()
   @IsIn(STATS_GROUP_BY)
   groupBy?: StatsGroupBy;

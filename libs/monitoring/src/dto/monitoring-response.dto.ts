@@ -105,11 +105,20 @@ class LatencyStatsDto {
 export class StatsBucketDto {
   @ApiProperty() sessions: number;
   @ApiProperty({ type: Object, example: { PENDING: 0, RUNNING: 0, SUCCESS: 12, FAILED: 1, BAD_CASE: 2 } }) byStatus: Record<string, number>;
-  @ApiProperty({ type: Object, example: { rule_high_confidence: 9, fusion_fallback: 2 }, description: 'Count per decision reason of the route traces (docs/spec/intent-routing.md); traces stored before 2026-11-30 may count the retired `semantic_fallback`' }) decisionReasons: Record<string, number>;
+  @ApiProperty({
+    type: Object,
+    example: { rule_high_confidence: 9, fusion_fallback: 2 },
+    description:
+      'Count per decision reason of the route traces (docs/spec/intent-routing.md); traces stored before 2026-11-30 may count the retired `semantic_fallback`',
+  })
+  decisionReasons: Record<string, number>;
   @ApiProperty({ description: 'Sessions with a route trace (denominator of clarifyRate and judge.callRate)' }) routedSessions: number;
   @ApiProperty({ nullable: true, type: Number }) clarifyRate: number | null;
   @ApiProperty({ type: JudgeStatsDto }) judge: JudgeStatsDto;
-  @ApiProperty({ type: Object, example: { rule: { count: 10, meanConfidence: 64.5 } } }) selfEvaluation: Record<string, { count: number; meanConfidence: number | null }>;
+  @ApiProperty({ type: Object, example: { rule: { count: 10, meanConfidence: 64.5 } } }) selfEvaluation: Record<
+    string,
+    { count: number; meanConfidence: number | null }
+  >;
   @ApiProperty({ type: CoverageStatsDto }) coverage: CoverageStatsDto;
   @ApiProperty({ type: FeedbackStatsDto }) feedback: FeedbackStatsDto;
   @ApiProperty({ type: LatencyStatsDto }) latencyMs: LatencyStatsDto;

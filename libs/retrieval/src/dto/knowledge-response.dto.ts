@@ -72,7 +72,11 @@ export class FusionSettingsDto {
 export class RetrievalSettingsViewDto {
   @ApiProperty({ type: NormalizationSettingsDto }) normalization: NormalizationSettingsDto;
   @ApiProperty({ type: FusionSettingsDto }) fusion: FusionSettingsDto;
-  @ApiProperty({ enum: ['default', 'fitted'], description: 'Whether grades use the built-in calibration or one fitted for this tenant (GET /admin/knowledge/grading)' }) calibrationSource: string;
+  @ApiProperty({
+    enum: ['default', 'fitted'],
+    description: 'Whether grades use the built-in calibration or one fitted for this tenant (GET /admin/knowledge/grading)',
+  })
+  calibrationSource: string;
   @ApiProperty() memoryTtlSeconds: number;
   @ApiProperty() chunkSize: number;
   @ApiProperty() chunkOverlap: number;
@@ -86,8 +90,16 @@ export class LookupResultItemDto {
   @ApiProperty({ description: "The document's best-matching chunk" }) content: string;
   @ApiProperty({ description: 'L2 distance in [0, 2] (L0 hits: 0)' }) distance: number;
   @ApiProperty({ description: '1 − min(d, maxL2Distance)/maxL2Distance' }) similarity: number;
-  @ApiProperty({ minimum: 0, maximum: 1, description: 'Calibrated relevance on the same scale as the thresholds: how likely this is the document asked about (lexical and vector evidence)' }) relevance: number;
-  @ApiProperty({ description: "Chunks of the document that matched the query's words; more than one scores the `impact` scenario (docs/spec/evaluation.md §2 发现多处引用)" }) matches: number;
+  @ApiProperty({
+    minimum: 0,
+    maximum: 1,
+    description: 'Calibrated relevance on the same scale as the thresholds: how likely this is the document asked about (lexical and vector evidence)',
+  })
+  relevance: number;
+  @ApiProperty({
+    description: "Chunks of the document that matched the query's words; more than one scores the `impact` scenario (docs/spec/evaluation.md §2 发现多处引用)",
+  })
+  matches: number;
   @ApiProperty({ enum: ['L0', 'L1'], description: 'L0: the query contains its title or a keyword' }) source: string;
 }
 
@@ -136,7 +148,8 @@ export class GradingViewDto {
   @ApiProperty({ type: [String] }) features: string[];
   @ApiProperty({ type: CalibrationDto }) calibration: CalibrationDto;
   @ApiProperty({ nullable: true, type: String, format: 'date-time' }) fittedAt: string | null;
-  @ApiProperty({ nullable: true, type: GradingMetricsDto, description: 'Metrics of the stored fit on its labelled questions' }) metrics: GradingMetricsDto | null;
+  @ApiProperty({ nullable: true, type: GradingMetricsDto, description: 'Metrics of the stored fit on its labelled questions' })
+  metrics: GradingMetricsDto | null;
 }
 
 export class GradingFitResultDto {
@@ -166,7 +179,8 @@ export class ImportStartedDto {
 export class ImportStatusDto {
   @ApiProperty({ format: 'uuid' }) importId: string;
   @ApiProperty({ format: 'uuid', nullable: true, type: String }) jobId: string | null;
-  @ApiProperty({ enum: ['queued', 'running', 'succeeded', 'failed'], description: 'The job run\'s status; `succeeded` once every item has an outcome' }) status: string;
+  @ApiProperty({ enum: ['queued', 'running', 'succeeded', 'failed'], description: "The job run's status; `succeeded` once every item has an outcome" })
+  status: string;
   @ApiProperty() total: number;
   @ApiProperty({ description: 'Items with an outcome' }) done: number;
   @ApiProperty({ type: ImportCountsDto }) counts: ImportCountsDto;

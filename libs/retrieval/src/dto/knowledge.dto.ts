@@ -117,7 +117,12 @@ export class RetrievalSettingsDto {
   @Max(1000)
   maxL2Distance?: number;
 
-  @ApiPropertyOptional({ minimum: 0, maximum: 1, example: 0.75, description: 'Calibrated relevance at or above it: HIGHLY_RELEVANT (PRECISE with an exact hit).' })
+  @ApiPropertyOptional({
+    minimum: 0,
+    maximum: 1,
+    example: 0.75,
+    description: 'Calibrated relevance at or above it: HIGHLY_RELEVANT (PRECISE with an exact hit).',
+  })
   @IsOptional()
   @IsNumber({ allowNaN: false, allowInfinity: false })
   @Min(0)
@@ -188,7 +193,12 @@ export class LabelledQueryDto {
   @MaxLength(4000)
   query: string;
 
-  @ApiProperty({ type: String, nullable: true, example: 'pendant/tp10-black-screen.md', description: 'The document that answers it, or null when the knowledge base has no answer.' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'pendant/tp10-black-screen.md',
+    description: 'The document that answers it, or null when the knowledge base has no answer.',
+  })
   @IsOptional()
   @IsString()
   @Matches(NOT_BLANK, { message: 'filePath must not be blank' })
@@ -204,7 +214,12 @@ export class GradeTargetsDto {
   @Max(1)
   maxRightInsufficient?: number;
 
-  @ApiPropertyOptional({ minimum: 0, maximum: 1, default: 0.1, description: 'Largest share of wrong top results that may be graded PRECISE or HIGHLY_RELEVANT.' })
+  @ApiPropertyOptional({
+    minimum: 0,
+    maximum: 1,
+    default: 0.1,
+    description: 'Largest share of wrong top results that may be graded PRECISE or HIGHLY_RELEVANT.',
+  })
   @IsOptional()
   @IsNumber({ allowNaN: false, allowInfinity: false })
   @Min(0)
@@ -213,7 +228,10 @@ export class GradeTargetsDto {
 }
 
 export class FitGradingDto {
-  @ApiProperty({ type: [LabelledQueryDto], description: `Labelled questions: at least ${20} in all, ${10} with a filePath and ${5} without (no answer in the knowledge base); at most 5000.` })
+  @ApiProperty({
+    type: [LabelledQueryDto],
+    description: `Labelled questions: at least ${20} in all, ${10} with a filePath and ${5} without (no answer in the knowledge base); at most 5000.`,
+  })
   @IsArray()
   @ArrayMaxSize(5000)
   @ValidateNested({ each: true })

@@ -36,7 +36,14 @@ describe('BM25 (k1 = 1.2, b = 0.75)', () => {
   });
 
   it('postings carry the field-weighted tf and its impact', () => {
-    const postings = chunkPostings(new Map([['reset', 3], ['arm', 1]]), 10, 10);
+    const postings = chunkPostings(
+      new Map([
+        ['reset', 3],
+        ['arm', 1],
+      ]),
+      10,
+      10,
+    );
     expect(postings).toEqual([
       { term: 'reset', tf: 3, impact: expect.closeTo((3 * 2.2) / (3 + 1.2), 10) },
       { term: 'arm', tf: 1, impact: expect.closeTo(1, 10) },

@@ -44,6 +44,11 @@ export interface ChunkPosting {
 }
 
 /** Postings of one chunk: its field-weighted term frequencies turned into impacts. */
-export function chunkPostings(termFrequency: ReadonlyMap<string, number>, length: number, averageLength: number, params: Bm25Params = DEFAULT_BM25): ChunkPosting[] {
+export function chunkPostings(
+  termFrequency: ReadonlyMap<string, number>,
+  length: number,
+  averageLength: number,
+  params: Bm25Params = DEFAULT_BM25,
+): ChunkPosting[] {
   return [...termFrequency].map(([term, tf]) => ({ term, tf, impact: bm25Impact(tf, length, averageLength, params) }));
 }

@@ -124,7 +124,10 @@ function score(weights: readonly number[], e: RelevanceEvidence): number {
 }
 
 /** Candidates re-ranked by calibrated probability (ties keep retrieval order). */
-export function rerank<T extends { evidence: RelevanceEvidence }>(calibration: Pick<Calibration, 'weights'>, candidates: readonly T[]): (T & { probability: number })[] {
+export function rerank<T extends { evidence: RelevanceEvidence }>(
+  calibration: Pick<Calibration, 'weights'>,
+  candidates: readonly T[],
+): (T & { probability: number })[] {
   return candidates
     .map((c, i) => ({ ...c, probability: score(calibration.weights, c.evidence), i }))
     .sort((a, b) => b.probability - a.probability || a.i - b.i)

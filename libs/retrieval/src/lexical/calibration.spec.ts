@@ -1,6 +1,15 @@
 import { describe, expect, it } from '@jest/globals';
 import { DEFAULT_RETRIEVAL_NORMALIZATION } from '../relevance.js';
-import { type Calibration, FEATURE_NAMES, features, gradeCalibrated, probabilityOfRight, type RelevanceEvidence, storedCalibration, toSeedScale } from './calibration.js';
+import {
+  type Calibration,
+  FEATURE_NAMES,
+  features,
+  gradeCalibrated,
+  probabilityOfRight,
+  type RelevanceEvidence,
+  storedCalibration,
+  toSeedScale,
+} from './calibration.js';
 import { cutForRightShare, cutForWrongShare, evaluateGrading, fitCalibration, fitLogistic, rerank } from './calibration-fit.js';
 import { DEFAULT_CALIBRATION } from './default-calibration.js';
 
@@ -66,7 +75,10 @@ describe('features and the logistic model', () => {
 
   it('more evidence means a higher probability with the built-in calibration', () => {
     const weak = probabilityOfRight(DEFAULT_CALIBRATION, evidence({ lexicalShare: 0.05, similarity: 0.3, coverage: 0.1 }));
-    const strong = probabilityOfRight(DEFAULT_CALIBRATION, evidence({ lexicalShare: 0.6, similarity: 0.7, coverage: 0.9, lexicalRank: 1, vectorRank: 1, runnerUpLexicalShare: 0.1 }));
+    const strong = probabilityOfRight(
+      DEFAULT_CALIBRATION,
+      evidence({ lexicalShare: 0.6, similarity: 0.7, coverage: 0.9, lexicalRank: 1, vectorRank: 1, runnerUpLexicalShare: 0.1 }),
+    );
     expect(strong).toBeGreaterThan(0.8);
     expect(weak).toBeLessThan(0.2);
   });

@@ -102,7 +102,11 @@ export function probabilityOfRight(calibration: Calibration, e: RelevanceEvidenc
  * [0, referenceThreshold], [cuts.reference, cuts.highlyRelevant] → [referenceThreshold,
  * highlyRelevantThreshold], [cuts.highlyRelevant, 1] → [highlyRelevantThreshold, 1].
  */
-export function toSeedScale(p: number, cuts: CalibrationCuts, thresholds: Pick<RetrievalNormalizationConfig, 'referenceThreshold' | 'highlyRelevantThreshold'>): number {
+export function toSeedScale(
+  p: number,
+  cuts: CalibrationCuts,
+  thresholds: Pick<RetrievalNormalizationConfig, 'referenceThreshold' | 'highlyRelevantThreshold'>,
+): number {
   const lerp = (x: number, x0: number, x1: number, y0: number, y1: number) => (x1 <= x0 ? y1 : y0 + ((x - x0) / (x1 - x0)) * (y1 - y0));
   const { referenceThreshold: r, highlyRelevantThreshold: h } = thresholds;
   const pr = Math.min(Math.max(cuts.reference, 0), 1);

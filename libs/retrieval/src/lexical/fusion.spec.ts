@@ -53,7 +53,13 @@ describe('weighted reciprocal rank fusion', () => {
   });
 
   it('records each list rank and honours k', () => {
-    const fused = reciprocalRankFusion([{ name: 'lexical', weight: 1, ids: ['a', 'b'] }, { name: 'vector', weight: 1, ids: ['b'] }], 0);
+    const fused = reciprocalRankFusion(
+      [
+        { name: 'lexical', weight: 1, ids: ['a', 'b'] },
+        { name: 'vector', weight: 1, ids: ['b'] },
+      ],
+      0,
+    );
     expect(fused).toEqual([
       { id: 'b', score: 1 / 2 + 1, ranks: { lexical: 2, vector: 1 } },
       { id: 'a', score: 1, ranks: { lexical: 1 } },

@@ -70,7 +70,8 @@ export function exactHits(query: string, candidates: readonly (HitChunk & { keyw
   const out = new Map<string, HitChunk>();
   for (const c of candidates) {
     if (out.has(c.documentId)) continue;
-    if (contains(c.title) || c.keywords.some(contains)) out.set(c.documentId, { documentId: c.documentId, filePath: c.filePath, title: c.title, domain: c.domain, content: c.content, distance: c.distance });
+    if (contains(c.title) || c.keywords.some(contains))
+      out.set(c.documentId, { documentId: c.documentId, filePath: c.filePath, title: c.title, domain: c.domain, content: c.content, distance: c.distance });
   }
   return [...out.values()];
 }
@@ -80,7 +81,10 @@ export function assembleCandidates(input: HybridInput): HybridCandidate[] {
   // A character bigram no document contains usually spans two words ("屏幕不亮" → "幕不"): noise, not
   // evidence that the question is about something the knowledge base lacks. Unknown words do count.
   const queryTerms = input.queryTerms.filter((t) => t in input.idf || !t.startsWith(CJK_BIGRAM_PREFIX));
-  const maxScore = bm25MaxScore(queryTerms.map((t) => input.idf[t] ?? bm25Idf(0, input.chunkCount)), DEFAULT_BM25);
+  const maxScore = bm25MaxScore(
+    queryTerms.map((t) => input.idf[t] ?? bm25Idf(0, input.chunkCount)),
+    DEFAULT_BM25,
+  );
   const vectorBest = firstPerDocument(input.vector);
   const lexicalBest = firstPerDocument(input.lexical);
   const matchedChunks = new Map<string, number>();
@@ -89,7 +93,9 @@ export function assembleCandidates(input: HybridInput): HybridCandidate[] {
   const byId = new Map<string, HitChunk>();
   for (const h of [...input.exact, ...input.lexical, ...input.vector]) if (!byId.has(h.documentId)) byId.set(h.documentId, h);
   const lexicalShare = (id: string) => (maxScore > 0 ? Math.min(1, (lexicalBest.get(id)?.hit.score ?? 0) / maxScore) : 0);
-  const exactOrder = [...input.exact].sort((a, b) => lexicalShare(b.documentId) - lexicalShare(a.documentId) || (a.distance ?? Infinity) - (b.distance ?? Infinity));
+  const exactOrder = [...input.exact].sort(
+    (a, b) => lexicalShare(b.documentId) - lexicalShare(a.documentId) || (a.distance ?? Infinity) - (b.distance ?? Infinity),
+  );
 
   const fused = reciprocalRankFusion(
     [
@@ -109,10 +115,13 @@ export function assembleCandidates(input: HybridInput): HybridCandidate[] {
     const lexicalRank = lexicalBest.get(f.id)?.rank ?? null;
     const vectorRank = vectorBest.get(f.id)?.rank ?? null;
     // The chunk shown is the one of the list that ranks the document better.
-    const chunk = lexicalRank !== null && (vectorRank === null || lexicalRank < vectorRank) ? lexicalBest.get(f.id)!.hit : (vectorBest.get(f.id)?.hit ?? byId.get(f.id)!);
+    const chunk =
+      lexicalRank !== null && (vectorRank === null || lexicalRank < vectorRank) ? lexicalBest.get(f.id)!.hit : (vectorBest.get(f.id)?.hit ?? byId.get(f.id)!);
     return { lexicalRank, vectorRank, chunk };
   });
-  const similarities = chunks.map(({ chunk }, i) => normalizeSimilarity(chunk.distance ?? vectorBest.get(fused[i].id)?.hit.distance ?? maxL2Distance, maxL2Distance));
+  const similarities = chunks.map(({ chunk }, i) =>
+    normalizeSimilarity(chunk.distance ?? vectorBest.get(fused[i].id)?.hit.distance ?? maxL2Distance, maxL2Distance),
+  );
   const candidates = fused.map((f, i): HybridCandidate => {
     const { lexicalRank, vectorRank, chunk } = chunks[i];
     const distance = chunk.distance ?? vectorBest.get(f.id)?.hit.distance ?? maxL2Distance;
@@ -153,7 +162,10 @@ export function assembleCandidates(input: HybridInput): HybridCandidate[] {
     };
   });
   // Stable: equal probabilities keep the fused order.
-  return candidates.map((c, i) => ({ c, i })).sort((a, b) => b.c.probability - a.c.probability || a.i - b.i).map(({ c }) => c);
+  return candidates
+    .map((c, i) => ({ c, i }))
+    .sort((a, b) => b.c.probability - a.c.probability || a.i - b.i)
+    .map(({ c }) => c);
 }
 
 function firstPerDocument<T extends { documentId: string }>(hits: readonly T[]): Map<string, { hit: T; rank: number }> {

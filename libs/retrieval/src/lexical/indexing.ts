@@ -22,7 +22,12 @@ export function indexChunks(
   averageLength: number,
   options: { params?: Bm25Params; titleWeight?: number } = {},
 ): IndexedChunk[] {
-  return indexAnalyzed(analyzeHeading(title, keywords), chunks.map((c) => analyzeText(c)), averageLength, options);
+  return indexAnalyzed(
+    analyzeHeading(title, keywords),
+    chunks.map((c) => analyzeText(c)),
+    averageLength,
+    options,
+  );
 }
 
 /** The title's and keywords' terms, which count for every chunk of the document. */

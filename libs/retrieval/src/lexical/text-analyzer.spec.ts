@@ -28,6 +28,11 @@ describe('lexical analyzer', () => {
   });
 
   it('counts repeats in query terms', () => {
-    expect(queryTerms('reset reset arm')).toEqual(new Map([['reset', 2], ['arm', 1]]));
+    expect(queryTerms('reset reset arm')).toEqual(
+      new Map([
+        ['reset', 2],
+        ['arm', 1],
+      ]),
+    );
   });
 });

@@ -24,7 +24,16 @@ describe('loadExecutorPrompt', () => {
     expect(text).toContain('Not finding everything is never punished; repeating a search is.');
     // rule 4: quality signals
     expect(text).toMatch(/利用质量信号[\s\S]*Use the quality signals/);
-    for (const signal of ['relevanceLevel', 'completenessHint', 'retrievedDomainsThisSession', 'PRECISE', 'HIGHLY_RELEVANT', 'REFERENCE', 'PARTIAL', 'INSUFFICIENT']) {
+    for (const signal of [
+      'relevanceLevel',
+      'completenessHint',
+      'retrievedDomainsThisSession',
+      'PRECISE',
+      'HIGHLY_RELEVANT',
+      'REFERENCE',
+      'PARTIAL',
+      'INSUFFICIENT',
+    ]) {
       expect(text).toContain(signal);
     }
     // no knowledge map is injected (seed T5)

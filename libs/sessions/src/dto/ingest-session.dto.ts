@@ -1,19 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  IsArray,
-  IsBoolean,
-  IsIn,
-  IsInt,
-  IsNumber,
-  IsOptional,
-  IsString,
-  Max,
-  MaxLength,
-  Min,
-  ValidateNested,
-} from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsNumber, IsOptional, IsString, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 import { NotBlank } from '@arbiter/common';
 import { MediaDto } from './media.dto.js';
 import { ChannelField, ConversationIdField, MediaListField, UserRefField } from './turn-fields.js';
@@ -21,7 +8,7 @@ import { ChannelField, ConversationIdField, MediaListField, UserRefField } from 
 export const MAX_TEXT_LENGTH = 20_000;
 
 export class ReferenceDto {
-  @ApiPropertyOptional({ description: 'Knowledge document id, when the agent used Arbiter\'s knowledge base' })
+  @ApiPropertyOptional({ description: "Knowledge document id, when the agent used Arbiter's knowledge base" })
   @IsOptional()
   @IsString()
   @MaxLength(100)
@@ -46,7 +33,6 @@ export class ReferenceDto {
   score: number;
 }
 
-
 export class IngestSessionDto {
   @ConversationIdField('Continue this conversation; omitted → a new conversation')
   conversationId?: string;
@@ -63,7 +49,7 @@ export class IngestSessionDto {
   @MaxLength(MAX_TEXT_LENGTH)
   query: string;
 
-  @ApiPropertyOptional({ description: 'The agent\'s final answer', maxLength: MAX_TEXT_LENGTH })
+  @ApiPropertyOptional({ description: "The agent's final answer", maxLength: MAX_TEXT_LENGTH })
   @IsOptional()
   @IsString()
   @MaxLength(MAX_TEXT_LENGTH)

@@ -25,11 +25,16 @@ export class SessionViewDto {
   @ApiProperty() channel: string;
   @ApiProperty() query: string;
   @ApiProperty({ nullable: true, type: String }) answer: string | null;
-  @ApiProperty({ enum: SESSION_STATUSES, description: 'Lifecycle and review state: BAD_CASE when the user marked the answer not useful (see `outcome` for how the run ended)' }) status: string;
+  @ApiProperty({
+    enum: SESSION_STATUSES,
+    description: 'Lifecycle and review state: BAD_CASE when the user marked the answer not useful (see `outcome` for how the run ended)',
+  })
+  status: string;
   @ApiProperty({
     enum: RUN_OUTCOMES,
     nullable: true,
-    description: 'How the agent run ended, unchanged by feedback: a FAILED run marked not useful is status BAD_CASE, outcome FAILED (self-evaluation 0, no coverage decision). Null while unfinished.',
+    description:
+      'How the agent run ended, unchanged by feedback: a FAILED run marked not useful is status BAD_CASE, outcome FAILED (self-evaluation 0, no coverage decision). Null while unfinished.',
   })
   outcome: string | null;
   @ApiProperty({ nullable: true, type: String }) intent: string | null;
