@@ -19,6 +19,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { http, withDatabase } from '../support/bench-http.js';
 import { DEMO_KNOWLEDGE } from '@arbiter/retrieval';
 import { DEMO_INTENT_RULES } from '@arbiter/intent';
 
@@ -62,12 +63,6 @@ const MESSAGES = [
   'E202 编码器报警',
   '第三轴减速机多久换一次油',
 ];
-
-function withDatabase(url: string, database: string): string {
-  const u = new URL(url);
-  u.pathname = `/${database}`;
-  return u.toString();
-}
 
 function percentile(sorted: readonly number[], p: number): number {
   if (!sorted.length) return NaN;
@@ -121,15 +116,6 @@ async function startServer(databaseUrl: string, port: number): Promise<ChildProc
     for (const line of d.toString().split('\n')) if (line.trim() && serverLog.length < 200) serverLog.push(line.slice(0, 500));
   });
   return child;
-}
-
-async function http<T>(base: string, method: string, url: string, headers: Record<string, string>, body?: unknown): Promise<{ status: number; json: T }> {
-  const res = await fetch(`${base}${url}`, {
-    method,
-    headers: { 'content-type': 'application/json', ...headers },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, json: (await res.json()) as T };
 }
 
 interface RunResult {

@@ -14,6 +14,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { http, withDatabase } from '../support/bench-http.js';
 import { DEMO_INTENT_RULES } from '@arbiter/intent';
 import { DEMO_KNOWLEDGE } from '@arbiter/retrieval';
 
@@ -45,12 +46,6 @@ const MESSAGES = [
   'E202 编码器报警',
   '你好',
 ];
-
-function withDatabase(url: string, database: string): string {
-  const u = new URL(url);
-  u.pathname = `/${database}`;
-  return u.toString();
-}
 
 function spawnProcess(args: string[], env: Record<string, string>, readyText: string): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--import', './bench/support/register.mjs', ...args], {
@@ -88,15 +83,6 @@ function spawnProcess(args: string[], env: Record<string, string>, readyText: st
       reject(new Error(`${args.join(' ')} exited with ${code}\n${output}`));
     });
   });
-}
-
-async function http<T>(base: string, method: string, url: string, headers: Record<string, string>, body?: unknown): Promise<{ status: number; json: T }> {
-  const res = await fetch(`${base}${url}`, {
-    method,
-    headers: { 'content-type': 'application/json', ...headers },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, json: (await res.json()) as T };
 }
 
 /** Session ids of every 200 answer, over all runs: each must be stored, and none twice. */
