@@ -193,20 +193,21 @@ async function main(): Promise<void> {
     const byIntent = new Map<string, string[]>();
     for (const r of train) byIntent.set(r.intent, [...(byIntent.get(r.intent) ?? []), r.text]);
     const loadStarted = performance.now();
-    for (const [intent, semanticExamples] of byIntent) {
-      const res = await post('/admin/intent-rules', op, { intent, semanticExamples });
-      if (res.status !== 201) throw new Error(`rule ${intent}: ${res.status} ${JSON.stringify(res.json)}`);
-    }
+    // One bulk request (one transaction, one retrain) instead of a request per intent.
+    const intentRules = [...byIntent].map(([intent, semanticExamples]) => ({ intent, semanticExamples }));
+    const bulk = await post('/admin/intent-rules/bulk', op, { rules: intentRules });
+    if (bulk.status !== 201) throw new Error(`bulk intents: ${bulk.status} ${JSON.stringify(bulk.json).slice(0, 500)}`);
     const examplesMs = performance.now() - loadStarted;
     const rulesStarted = performance.now();
-    for (let i = 0; i < extraRules; i++) {
-      const res = await post('/admin/intent-rules', op, {
-        intent: `synthetic_${i % 50}`,
-        keywords: [`zqk${i}word`, `关键词${i}号`],
-        patterns: [`\\bzqp${i}x\\d{2,4}\\b`, `型号\\s*ZQ-${i}`],
-        priority: i % 5,
-      });
-      if (res.status !== 201) throw new Error(`extra rule ${i}: ${res.status} ${JSON.stringify(res.json)}`);
+    const extra = Array.from({ length: extraRules }, (_, i) => ({
+      intent: `synthetic_${i % 50}`,
+      keywords: [`zqk${i}word`, `关键词${i}号`],
+      patterns: [`\\bzqp${i}x\\d{2,4}\\b`, `型号\\s*ZQ-${i}`],
+      priority: i % 5,
+    }));
+    for (let i = 0; i < extra.length; i += 500) {
+      const res = await post('/admin/intent-rules/bulk', op, { rules: extra.slice(i, i + 500) });
+      if (res.status !== 201) throw new Error(`extra rules: ${res.status} ${JSON.stringify(res.json).slice(0, 500)}`);
     }
     const extraMs = performance.now() - rulesStarted;
     console.log(

@@ -180,6 +180,51 @@ describe('intent rules, config and routing (e2e)', () => {
     });
   });
 
+  describe('POST /admin/intent-rules/bulk', () => {
+    const rulesVersion = async (tenant: TestTenant) =>
+      Number((await t.db.pool.query<{ v: string }>('SELECT rules_version AS v FROM intent_tenant_config WHERE tenant_id = $1', [tenant.id])).rows[0]?.v ?? 0);
+
+    it('creates every rule in one transaction with one version bump, and routing uses them', async () => {
+      const tenant = await t.createTenant();
+      const rules = [
+        { intent: 'refund', keywords: ['退款', 'refund'] },
+        { intent: 'shipping', semanticExamples: ['when will my order ship', '订单什么时候发货'] },
+        { intent: 'invoice', patterns: ['发票|invoice'] },
+      ];
+      const res = await t.request({ method: 'POST', url: '/admin/intent-rules/bulk', headers: op(tenant), payload: { rules } });
+      expect(res.statusCode).toBe(201);
+      expect(res.json<RuleView[]>().map((r) => r.intent)).toEqual(['refund', 'shipping', 'invoice']);
+      expect(await rulesVersion(tenant)).toBe(1);
+      expect((await routeBody(tenant, '我要退款')).finalIntent).toBe('refund');
+      expect((await routeBody(tenant, '能开发票吗')).finalIntent).toBe('invoice');
+      // Another tenant sees none of them.
+      expect(
+        (await t.request({ method: 'GET', url: '/admin/intent-rules', headers: op(other) })).json<{ items: RuleView[] }>().items.map((r) => r.intent),
+      ).not.toContain('refund');
+    });
+
+    it('creates nothing when one rule is invalid (400 naming rules[i].field)', async () => {
+      const tenant = await t.createTenant();
+      const res = await t.request({
+        method: 'POST',
+        url: '/admin/intent-rules/bulk',
+        headers: op(tenant),
+        payload: { rules: [{ intent: 'ok', keywords: ['fine'] }, { intent: 'bad', patterns: ['(unclosed'] }, { intent: 'empty' }] },
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json<ErrorBody>().details?.fields).toEqual(expect.arrayContaining(['rules[1].patterns[0]']));
+      expect((await t.db.pool.query('SELECT 1 FROM intent_rule WHERE tenant_id = $1', [tenant.id])).rowCount).toBe(0);
+      expect(await rulesVersion(tenant)).toBe(0);
+      for (const payload of [{ rules: [] }, {}, { rules: [{ intent: 'x', keywords: ['y'], nope: 1 }] }]) {
+        expect((await t.request({ method: 'POST', url: '/admin/intent-rules/bulk', headers: op(tenant), payload })).statusCode).toBe(400);
+      }
+      expect(
+        (await t.request({ method: 'POST', url: '/admin/intent-rules/bulk', headers: cl(tenant), payload: { rules: [{ intent: 'x', keywords: ['y'] }] } }))
+          .statusCode,
+      ).toBe(403);
+    });
+  });
+
   describe('GET /admin/intent-rules', () => {
     it('pages with an opaque cursor, newest first, without overlap', async () => {
       const tenant = await t.createTenant();

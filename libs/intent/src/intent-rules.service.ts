@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { pageRequest, type Page, type TenantId } from '@arbiter/common';
+import { invalidRequest, pageRequest, type Page, type TenantId } from '@arbiter/common';
 import { JobsService, type JobName } from '@arbiter/jobs';
 import { EMBEDDING_PROVIDER, type EmbeddingProvider } from '@arbiter/llm';
 import type { CreateIntentRuleDto, UpdateIntentRuleDto } from './dto/intent-rule.dto.js';
@@ -11,6 +11,23 @@ import { INTENT_LIMITS, type IntentRuleView } from './intent.types.js';
 import { validateIntentRuleDef } from './routing/index.js';
 
 export const INTENT_REEMBED_JOB = 'intent.reembed' satisfies JobName;
+
+/** The stored fields of a rule to create, with the defaults applied. */
+function toFields(dto: CreateIntentRuleDto): IntentRuleFields {
+  return {
+    intent: dto.intent.trim(),
+    description: dto.description ?? null,
+    keywords: dto.keywords ?? [],
+    patterns: dto.patterns ?? [],
+    semanticExamples: dto.semanticExamples ?? [],
+    intentVector: dto.intentVector !== undefined && dto.intentVector !== null && dto.intentVector.length > 0 ? dto.intentVector : null,
+    priority: dto.priority ?? 0,
+    enabled: dto.enabled ?? true,
+    reply: dto.reply ?? null,
+    action: dto.action ?? 'knowledge',
+    confidenceProfile: dto.confidenceProfile ?? 'search',
+  };
+}
 
 export function toRuleView(rule: StoredIntentRule, embedding: EmbeddingSummary | undefined): IntentRuleView {
   return {
@@ -49,19 +66,7 @@ export class IntentRulesService {
   ) {}
 
   async create(tenantId: TenantId, dto: CreateIntentRuleDto): Promise<IntentRuleView> {
-    const fields: IntentRuleFields = {
-      intent: dto.intent.trim(),
-      description: dto.description ?? null,
-      keywords: dto.keywords ?? [],
-      patterns: dto.patterns ?? [],
-      semanticExamples: dto.semanticExamples ?? [],
-      intentVector: dto.intentVector !== undefined && dto.intentVector !== null && dto.intentVector.length > 0 ? dto.intentVector : null,
-      priority: dto.priority ?? 0,
-      enabled: dto.enabled ?? true,
-      reply: dto.reply ?? null,
-      action: dto.action ?? 'knowledge',
-      confidenceProfile: dto.confidenceProfile ?? 'search',
-    };
+    const fields = toFields(dto);
     this.validate(fields);
     if ((await this.repository.count(tenantId)) >= INTENT_LIMITS.rulesPerTenant) {
       throw new IntentException(IntentErrorCode.RULE_LIMIT_REACHED, `at most ${INTENT_LIMITS.rulesPerTenant} rules per tenant`);
@@ -70,6 +75,34 @@ export class IntentRulesService {
     const rule = await this.repository.insert(tenantId, fields, embedding);
     this.cache.invalidate(tenantId);
     return toRuleView(rule, summary(embedding));
+  }
+
+  /**
+   * Creates many rules at once, all or none: every rule is validated first (a 400 names `rules[i].<field>`),
+   * then they are written in one transaction with one version bump, so the router reloads and retrains once
+   * instead of once per rule (loading a whole intent set, e.g. 150 intents, right before routing).
+   */
+  async createMany(tenantId: TenantId, dtos: readonly CreateIntentRuleDto[]): Promise<IntentRuleView[]> {
+    const all = dtos.map(toFields);
+    const problems: { field: string; errors: string[] }[] = [];
+    all.forEach((fields, i) => {
+      try {
+        this.validate(fields);
+      } catch (error) {
+        if (!(error instanceof IntentException)) throw error;
+        const issues = (error.details as { issues?: { field: string; message: string }[] } | undefined)?.issues ?? [];
+        for (const issue of issues) problems.push({ field: `rules[${i}].${issue.field}`, errors: [issue.message] });
+      }
+    });
+    if (problems.length) throw invalidRequest(problems);
+    if ((await this.repository.count(tenantId)) + all.length > INTENT_LIMITS.rulesPerTenant) {
+      throw new IntentException(IntentErrorCode.RULE_LIMIT_REACHED, `at most ${INTENT_LIMITS.rulesPerTenant} rules per tenant`);
+    }
+    const items: { fields: IntentRuleFields; embedding: StoredEmbedding | null }[] = [];
+    for (const fields of all) items.push({ fields, embedding: await this.embed(tenantId, fields.semanticExamples) });
+    const rules = await this.repository.insertMany(tenantId, items);
+    this.cache.invalidate(tenantId);
+    return rules.map((rule, i) => toRuleView(rule, summary(items[i]!.embedding)));
   }
 
   async get(tenantId: TenantId, id: string): Promise<IntentRuleView> {

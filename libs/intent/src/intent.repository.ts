@@ -143,6 +143,26 @@ export class IntentRepository {
     });
   }
 
+  /** Inserts many rules in one transaction with one version bump (one router reload and retrain). */
+  async insertMany(tenantId: TenantId, items: readonly { fields: IntentRuleFields; embedding: StoredEmbedding | null }[]): Promise<StoredIntentRule[]> {
+    return this.ds.transaction(async (m) => {
+      const rules: StoredIntentRule[] = [];
+      for (const { fields, embedding } of items) {
+        const rows: RuleRow[] = await m.query(
+          `INSERT INTO intent_rule (tenant_id, intent, description, keywords, patterns, semantic_examples, intent_vector, priority, enabled, reply, action, confidence_profile)
+           VALUES ($1, $2, $3, $4::jsonb, $5::jsonb, $6::jsonb, $7::jsonb, $8, $9, $10, $11, $12)
+           RETURNING ${RULE_COLUMNS}`,
+          [tenantId, ...fieldParams(fields)],
+        );
+        const rule = toRule(rows[0]);
+        if (embedding !== null) await this.writeEmbedding(m, tenantId, rule.id, embedding);
+        rules.push(rule);
+      }
+      await this.bumpRules(m, tenantId);
+      return rules;
+    });
+  }
+
   /**
    * Replaces a rule's fields; `embedding`: `keep` leaves the stored embeddings alone, null deletes them,
    * a value replaces them (all spaces). Returns null when the rule is not the tenant's.

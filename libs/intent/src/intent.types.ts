@@ -23,6 +23,8 @@ export const INTENT_LIMITS = {
   messageLength: 4000,
   evaluationExamples: 5000,
   rulesPerTenant: 20_000,
+  /** Rules per bulk import request (one transaction, one retrain). */
+  bulkRules: 500,
 } as const;
 
 /** A rule as served over HTTP. */

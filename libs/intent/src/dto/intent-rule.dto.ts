@@ -1,5 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
 import {
+  ArrayMinSize,
+  ValidateNested,
   ArrayMaxSize,
   IsArray,
   IsBoolean,
@@ -232,4 +235,19 @@ export class EvaluateOptionsDto {
 export class EvaluateIntentRulesDto extends EvaluateOptionsDto {
   @ApiProperty({ type: [LabelledExampleDto], minItems: 1, maxItems: L.evaluationExamples })
   examples: LabelledExampleDto[];
+}
+
+export class BulkCreateIntentRulesDto {
+  @ApiProperty({
+    type: [CreateIntentRuleDto],
+    minItems: 1,
+    maxItems: L.bulkRules,
+    description: 'Created together (all or none), with one retrain of the router',
+  })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(L.bulkRules)
+  @ValidateNested({ each: true })
+  @Type(() => CreateIntentRuleDto)
+  rules: CreateIntentRuleDto[];
 }
