@@ -43,6 +43,11 @@ export class EnvironmentVariables {
   @Type(() => Number) @IsInt() @Min(0) @Max(86_400_000) DB_STATEMENT_TIMEOUT_MS = 30_000;
   /** A request waiting this long for a free pool connection gets 503 DATABASE_UNAVAILABLE. */
   @Type(() => Number) @IsInt() @Min(100) @Max(600_000) DB_POOL_WAIT_TIMEOUT_MS = 5000;
+  /**
+   * `/health` says `down` once its probe has waited this long behind running work (empty: 300 s on the
+   * embedded database, which runs one transaction at a time; 30 s on PostgreSQL).
+   */
+  @Transform(emptyToUndefined) @IsOptional() @Type(() => Number) @IsInt() @Min(1000) @Max(3_600_000) DB_HEALTH_BUSY_LIMIT_MS?: number;
 
   // Auth
   @Transform(trimmedOrUndefined)

@@ -24,6 +24,7 @@ export function validateEnvironment(raw: Record<string, unknown>): EnvironmentVa
 
 /** Optional variables have no default, so they are not own keys of a fresh instance. */
 export const OPTIONAL_KEYS = [
+  'DB_HEALTH_BUSY_LIMIT_MS',
   'DATABASE_URL',
   'MIGRATIONS_DIR',
   'ADMIN_TOKEN',

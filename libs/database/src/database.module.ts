@@ -2,10 +2,10 @@ import { DynamicModule, Logger, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AppConfig } from '@arbiter/config';
 import type { EmbeddedPostgres } from './embedded-postgres.js';
-import { EMBEDDED_POSTGRES } from './database.tokens.js';
+import { DATABASE_HEALTH_OPTIONS, EMBEDDED_POSTGRES } from './database.tokens.js';
 import { EmbeddedDatabaseModule } from './embedded-database.module.js';
 import { DatabaseConnectionInfo } from './database-connection.js';
-import { DatabaseHealth } from './database-health.service.js';
+import { DatabaseHealth, DEFAULT_HEALTH_OPTIONS } from './database-health.service.js';
 import { DatabaseLifecycle } from './database-lifecycle.service.js';
 import { runMigrations } from './migrator.js';
 import { boundedPoolOptions } from './pool-options.js';
@@ -19,7 +19,17 @@ import { boundedPoolOptions } from './pool-options.js';
  */
 @Module({
   imports: [EmbeddedDatabaseModule],
-  providers: [DatabaseConnectionInfo, DatabaseHealth],
+  providers: [
+    DatabaseConnectionInfo,
+    DatabaseHealth,
+    // The embedded database runs one transaction at a time: replacing a maximal document (2 MiB, ~3,800
+    // chunks, one transaction) holds it for a minute or more on 2 cores. That is `busy`, not `down`.
+    {
+      provide: DATABASE_HEALTH_OPTIONS,
+      inject: [AppConfig],
+      useFactory: (config: AppConfig) => ({ ...DEFAULT_HEALTH_OPTIONS, busyLimitMs: config.database.healthBusyLimitMs }),
+    },
+  ],
   exports: [DatabaseConnectionInfo, DatabaseHealth],
 })
 export class DatabaseModule {
