@@ -6,6 +6,7 @@ import { TenantSeeds } from '@arbiter/tenancy';
 import { IntentRepository } from './intent.repository.js';
 import { INTENT_REEMBED_JOB, IntentRulesService } from './intent-rules.service.js';
 import { DEMO_INTENT_RULES } from './intent.seeds.js';
+import { jiebaSegmenter } from './routing/index.js';
 
 /** `intent.reembed`: re-embeds the tenant's rule examples (resumable: checkpoint = last rule id). */
 @Injectable()
@@ -43,6 +44,9 @@ export class IntentLifecycle implements OnModuleInit, OnApplicationBootstrap {
   ) {}
 
   onModuleInit(): void {
+    // The routing core's segmenter dictionary loads now, not inside the first route or evaluation
+    // (~300 ms of the API's thread; README, Faults and outages).
+    jiebaSegmenter();
     this.seeds.register('intent', async (tenantId) => {
       for (const rule of DEMO_INTENT_RULES) await this.rules.create(tenantId, rule);
     });
