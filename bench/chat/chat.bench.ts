@@ -19,7 +19,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { http, withDatabase } from '../support/bench-http.js';
+import { dropDatabase, http, withDatabase } from '../support/bench-http.js';
 import { DEMO_KNOWLEDGE } from '@arbiter/retrieval';
 import { DEMO_INTENT_RULES } from '@arbiter/intent';
 
@@ -308,10 +308,7 @@ async function main(): Promise<void> {
       await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
       if (server.exitCode === null) server.kill('SIGKILL');
     }
-    const drop = new pg.Client({ connectionString: adminUrl });
-    await drop.connect();
-    await drop.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-    await drop.end();
+    await dropDatabase(adminUrl, dbName);
   }
 }
 

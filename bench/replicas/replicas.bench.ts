@@ -14,7 +14,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { http, withDatabase } from '../support/bench-http.js';
+import { dropDatabase, http, withDatabase } from '../support/bench-http.js';
 import { DEMO_INTENT_RULES } from '@arbiter/intent';
 import { DEMO_KNOWLEDGE } from '@arbiter/retrieval';
 
@@ -237,10 +237,7 @@ async function main(): Promise<void> {
   } finally {
     for (const child of children) child.kill('SIGTERM');
     await new Promise((resolve) => setTimeout(resolve, 2000));
-    const drop = new pg.Client({ connectionString: adminUrl });
-    await drop.connect();
-    await drop.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-    await drop.end();
+    await dropDatabase(adminUrl, dbName);
   }
 }
 

@@ -1,3 +1,5 @@
+import pg from 'pg';
+
 /** Small helpers shared by the HTTP benchmarks (chat, replicas). */
 
 /** `url` with its database name replaced. */
@@ -21,4 +23,12 @@ export async function http<T>(
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return { status: res.status, json: (await res.json()) as T };
+}
+
+/** Drops a benchmark's database (connections forced closed). */
+export async function dropDatabase(adminUrl: string, name: string): Promise<void> {
+  const drop = new pg.Client({ connectionString: adminUrl });
+  await drop.connect();
+  await drop.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await drop.end();
 }
