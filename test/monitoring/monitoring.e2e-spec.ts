@@ -439,6 +439,30 @@ describe('monitoring (e2e)', () => {
     });
   });
 
+  describe('POST /admin/monitoring/stats/rebuild', () => {
+    const rebuild = (headers: Record<string, string>, payload?: object) =>
+      t.request({ method: 'POST', url: '/admin/monitoring/stats/rebuild', headers, ...(payload ? { payload } : {}) });
+
+    it("rebuilds this tenant's rollup without changing its figures; another tenant's rebuild leaves them alone", async () => {
+      const before = (await op('/admin/monitoring/stats?groupBy=day')).json<{ totals: unknown; byDay: unknown }>();
+      const mine = await rebuild({ 'x-api-key': acme.operatorKey });
+      expect(mine.statusCode).toBe(200);
+      const body = mine.json<{ sessionBuckets: number; coverageBuckets: number; durationMs: number }>();
+      expect(body.sessionBuckets).toBeGreaterThan(0);
+      expect(body.durationMs).toBeGreaterThanOrEqual(0);
+      expect((await op('/admin/monitoring/stats?groupBy=day')).json<{ totals: unknown; byDay: unknown }>()).toEqual(before);
+      // Another tenant's rebuild (its own few sessions) touches nothing of acme's.
+      expect((await rebuild({ 'x-api-key': other.operatorKey })).statusCode).toBe(200);
+      expect((await op('/admin/monitoring/stats?groupBy=day')).json<{ totals: unknown; byDay: unknown }>()).toEqual(before);
+    });
+
+    it('is operator-only (client key 403, no key 401); it takes no input, so a body is ignored', async () => {
+      expect((await rebuild({ 'x-api-key': acme.clientKey })).statusCode).toBe(403);
+      expect((await rebuild({})).statusCode).toBe(401);
+      expect((await rebuild({ 'x-api-key': acme.operatorKey }, { tenantId: other.id })).statusCode).toBe(200);
+    });
+  });
+
   describe('GET /admin/monitoring/stats', () => {
     it('computes the known counts over the default window (last 30 days, tenant time zone)', async () => {
       // Restrict to the seeded sessions: the N+1 test above may have added more, so use an explicit window built in SQL.
