@@ -36,6 +36,13 @@ export class FusionWeightsDto {
   @ApiProperty({ example: 0.2 }) llm: number;
 }
 
+export class CalibrationDto {
+  @ApiProperty({ enum: ['isotonic'] }) method: 'isotonic';
+  @ApiProperty({ type: [Number], description: 'Knots of the fused confidence, ascending, within [0, 1]' }) x: number[];
+  @ApiProperty({ type: [Number], description: 'Probability at each knot, non-decreasing, within [0, 1]' }) y: number[];
+  @ApiProperty({ description: 'Labelled decisions it was fitted on' }) samples: number;
+}
+
 /** The effective routing config; PUT accepts any subset of these keys (weights may be partial). */
 export class IntentConfigDto {
   @ApiProperty({ type: FusionWeightsDto }) weights: FusionWeightsDto;
@@ -52,6 +59,12 @@ export class IntentConfigDto {
   @ApiProperty({ example: 3 }) semanticTopK: number;
   @ApiProperty({ example: 'mean', description: 'mean | max | topk_mean | centroid_knn | classifier' }) semanticAggregation: string;
   @ApiProperty({ example: 3 }) semanticExampleK: number;
+  @ApiProperty({
+    type: CalibrationDto,
+    nullable: true,
+    description: 'Isotonic map of the fused confidence onto P(named intent is right), proposed by a fit (docs/learning.md); null = uncalibrated',
+  })
+  calibration: CalibrationDto | null;
 }
 
 export class IntentCandidateDto {
@@ -62,7 +75,13 @@ export class IntentCandidateDto {
 export class RouteResultDto {
   @ApiProperty({ nullable: true, type: String }) finalIntent: string | null;
   @ApiProperty({ nullable: true, type: String }) ruleId: string | null;
-  @ApiProperty({ minimum: 0, maximum: 1 }) finalConfidence: number;
+  @ApiProperty({
+    minimum: 0,
+    maximum: 1,
+    description:
+      'Fused confidence; with a calibration and a named intent, the calibrated probability of being right (routeTrace.fusion.rawConfidence keeps the fused one)',
+  })
+  finalConfidence: number;
   @ApiProperty({
     enum: DECISION_REASONS,
     description:
@@ -75,6 +94,20 @@ export class RouteResultDto {
     string,
     unknown
   >;
+}
+
+export class ReliabilityBinDto {
+  @ApiProperty() from: number;
+  @ApiProperty() to: number;
+  @ApiProperty() count: number;
+  @ApiProperty({ nullable: true, type: Number }) meanConfidence: number | null;
+  @ApiProperty({ nullable: true, type: Number, description: 'Share of right decisions in the bin' }) accuracy: number | null;
+}
+
+export class ReliabilityReportDto {
+  @ApiProperty({ description: 'Expected calibration error (10 equal-width bins)' }) ece: number;
+  @ApiProperty({ type: [ReliabilityBinDto] }) bins: ReliabilityBinDto[];
+  @ApiProperty() samples: number;
 }
 
 export class IntentEvaluationReportDto {
@@ -90,5 +123,7 @@ export class IntentEvaluationReportDto {
   @ApiProperty() clarifyRate: number;
   @ApiProperty() judgeCallRate: number;
   @ApiProperty({ type: Object, description: 'Count per decisionReason' }) decisionReasons: Record<string, number>;
+  @ApiProperty({ type: ReliabilityReportDto, description: 'Calibration of finalConfidence over decisions that named an intent' })
+  reliability: ReliabilityReportDto;
   @ApiPropertyOptional({ type: IntentConfigDto, description: 'The config the examples were routed with' }) config?: IntentConfigDto;
 }

@@ -16,6 +16,7 @@ describe('DEFAULT_INTENT_CONFIG', () => {
       semanticMatcherTimeoutMs: 100,
       llmJudgeTimeoutMs: 2000,
       semanticTopK: 3,
+      calibration: null,
     });
   });
 });
@@ -28,6 +29,8 @@ describe('validateIntentConfig', () => {
     ['all weights but one zero', { weights: { rule: 0, semantic: 0, llm: 0.1 } }],
     ['every aggregation', { semanticAggregation: 'topk_mean' }],
     ['booleans and integers', { llmJudgeEnabled: false, semanticTopK: 5, llmJudgeTimeoutMs: 500 }],
+    ['a calibration map', { calibration: { method: 'isotonic', x: [0.2, 0.8], y: [0.1, 0.9], samples: 40 } }],
+    ['calibration removed', { calibration: null }],
   ];
   it.each(valid)('accepts %s', (_name, input) => {
     expect(validateIntentConfig(input)).toEqual({ ok: true, value: input });
@@ -50,6 +53,7 @@ describe('validateIntentConfig', () => {
     ['zero timeout', { llmJudgeTimeoutMs: 0 }, 'llmJudgeTimeoutMs', 'out_of_range'],
     ['unknown aggregation', { semanticAggregation: 'median' }, 'semanticAggregation', 'invalid_type'],
     ['weights not an object', { weights: [1, 2, 3] }, 'weights', 'invalid_type'],
+    ['descending calibration', { calibration: { method: 'isotonic', x: [0.2, 0.8], y: [0.9, 0.1] } }, 'calibration', 'invalid_type'],
   ];
   it.each(invalid)('rejects %s', (_name, input, field, code) => {
     const res = validateIntentConfig(input);

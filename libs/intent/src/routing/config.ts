@@ -1,3 +1,4 @@
+import { calibrationProblem, type IsotonicCalibration } from './calibration.js';
 import type { FusionWeights } from './types.js';
 
 /**
@@ -26,6 +27,12 @@ export interface IntentConfig {
   semanticAggregation: SemanticAggregation;
   /** k of `topk_mean` and of the kNN half of `centroid_knn`. */
   semanticExampleK: number;
+  /**
+   * Map of the fused confidence onto a probability of the named intent being right, fitted on the
+   * tenant's labelled data (docs/learning.md "Calibration"); null = report the fused confidence.
+   * Thresholds always compare the fused (raw) confidence.
+   */
+  calibration: IsotonicCalibration | null;
 }
 
 /** A tenant override: any subset of keys; `weights` may itself be partial. */
@@ -46,6 +53,7 @@ export const DEFAULT_INTENT_CONFIG: Readonly<IntentConfig> = Object.freeze({
   semanticTopK: 3,
   semanticAggregation: 'classifier',
   semanticExampleK: 3,
+  calibration: null,
 }) as Readonly<IntentConfig>;
 
 export type ConfigErrorCode = 'unknown_key' | 'invalid_type' | 'out_of_range' | 'weights_sum_not_positive';
@@ -69,7 +77,7 @@ const INT_KEYS = {
   semanticExampleK: [1, 50],
 } as const;
 const WEIGHT_KEYS = ['rule', 'semantic', 'llm'] as const;
-const KNOWN_KEYS = new Set<string>(['weights', ...UNIT_KEYS, ...BOOL_KEYS, ...Object.keys(INT_KEYS), 'semanticAggregation']);
+const KNOWN_KEYS = new Set<string>(['weights', ...UNIT_KEYS, ...BOOL_KEYS, ...Object.keys(INT_KEYS), 'semanticAggregation', 'calibration']);
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -113,6 +121,10 @@ export function validateIntentConfig(partial: unknown, base: Readonly<IntentConf
   const agg = partial.semanticAggregation;
   if (agg !== undefined && !(SEMANTIC_AGGREGATIONS as readonly unknown[]).includes(agg)) {
     err('semanticAggregation', 'invalid_type', `semanticAggregation must be one of ${SEMANTIC_AGGREGATIONS.join(', ')}`);
+  }
+  if (partial.calibration !== undefined && partial.calibration !== null) {
+    const problem = calibrationProblem(partial.calibration);
+    if (problem !== null) err('calibration', 'invalid_type', problem);
   }
   const w = partial.weights;
   if (w !== undefined) {

@@ -89,3 +89,17 @@ describe('evaluateIntentRouting', () => {
     expect(report.outOfScopeRecall).toBe(1);
   });
 });
+
+describe('summarizeEvaluation reliability', () => {
+  it('reports ECE and bins over the decisions that named an intent', () => {
+    const at = (finalIntent: string | null, confidence: number): RouteResult => ({ ...result(finalIntent, 'semantic_override'), finalConfidence: confidence });
+    const r = summarizeEvaluation([
+      { expected: 'a', result: at('a', 0.9) },
+      { expected: 'a', result: at('b', 0.9) },
+      { expected: null, result: at(null, 0.2) },
+    ]);
+    expect(r.reliability.samples).toBe(2);
+    expect(r.reliability.bins[9]).toMatchObject({ count: 2, meanConfidence: 0.9, accuracy: 0.5 });
+    expect(r.reliability.ece).toBeCloseTo(0.4, 6);
+  });
+});

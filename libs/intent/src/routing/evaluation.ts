@@ -1,3 +1,4 @@
+import { reliability, type CalibrationSample, type ReliabilityReport } from './calibration.js';
 import type { DecisionReason, RouteResult } from './types.js';
 
 /** A labelled example; `intent: null` = out of scope (the router should answer `no_match`). */
@@ -37,6 +38,11 @@ export interface EvaluationReport {
   /** Share of requests for which the judge was actually called. */
   judgeCallRate: number;
   decisionReasons: Record<DecisionReason, number>;
+  /**
+   * ECE and reliability-diagram bins of `finalConfidence` over the decisions that named an intent
+   * ("right" = the labelled intent): how far the confidence reads as a probability (docs/learning.md).
+   */
+  reliability: ReliabilityReport;
 }
 
 export interface EvaluationOptions {
@@ -69,6 +75,7 @@ export function summarizeEvaluation(pairs: readonly { expected: string | null; r
   let oosCorrect = 0;
   let clarify = 0;
   let judgeCalls = 0;
+  const samples: CalibrationSample[] = [];
   for (const { expected, result } of pairs) {
     const got = result.finalIntent;
     decisionReasons[result.decisionReason]++;
@@ -83,7 +90,10 @@ export function summarizeEvaluation(pairs: readonly { expected: string | null; r
       inc(support, expected);
       if (got === expected) inScopeCorrect++;
     }
-    if (got !== null) inc(predicted, got);
+    if (got !== null) {
+      inc(predicted, got);
+      samples.push({ confidence: result.finalConfidence, correct: got === expected });
+    }
     if (got !== null && got === expected) inc(tp, got);
     if (got !== expected) {
       const key = `${expected ?? ''}\u0000${got ?? ''}`;
@@ -119,6 +129,7 @@ export function summarizeEvaluation(pairs: readonly { expected: string | null; r
     clarifyRate: ratio(clarify, pairs.length),
     judgeCallRate: ratio(judgeCalls, pairs.length),
     decisionReasons,
+    reliability: reliability(samples),
   };
 }
 

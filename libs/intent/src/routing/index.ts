@@ -11,4 +11,6 @@ export * from './llm-judge.js';
 export * from './fusion-policy.js';
 export { IntentRouter, type IntentRouterOptions } from './intent-router.js';
 export * from './evaluation.js';
+export * from './calibration.js';
+export * from './fit.js';
 export { jiebaSegmenter } from './jieba-segmenter.js';

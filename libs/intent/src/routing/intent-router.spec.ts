@@ -128,3 +128,23 @@ describe('IntentRouter', () => {
     expect(t2.rule(t1.ruleMatcher.match('refund')?.ruleId ?? '')).toBeUndefined();
   });
 });
+
+describe('IntentRouter with a calibration', () => {
+  const calibration = { method: 'isotonic' as const, x: [0, 1], y: [0, 0.5], samples: 10 };
+  const router = IntentRouter.compile(rules, { embedder: embedder() });
+
+  it('reports the calibrated probability for a named intent and keeps the fused confidence in the trace', async () => {
+    const r = await router.route('clear a', config({ calibration }));
+    expect(r.finalIntent).toBe('a');
+    expect(r.finalConfidence).toBeCloseTo(0.5, 6);
+    expect(r.routeTrace.fusion.rawConfidence).toBeCloseTo(1, 6);
+    expect(r.routeTrace.fusion.finalConfidence).toBeCloseTo(0.5, 6);
+  });
+
+  it('leaves a no_match alone', async () => {
+    const r = await router.route('nothing', config({ calibration }));
+    expect(r.finalIntent).toBeNull();
+    expect(r.routeTrace.fusion.rawConfidence).toBeUndefined();
+    expect(r.finalConfidence).toBe((await router.route('nothing', config())).finalConfidence);
+  });
+});

@@ -1,3 +1,4 @@
+import { applyCalibration } from './calibration.js';
 import type { IntentConfig } from './config.js';
 import { decideAfterJudge, preDecide, type Decision } from './fusion-policy.js';
 import { IntentIndex, type IntentIndexOptions } from './intent-index.js';
@@ -131,10 +132,14 @@ export class IntentRouter {
   }
 
   private result(d: Decision, ruleMatch: RuleMatchResult | null, semanticMatch: SemanticMatchTrace, llmJudge: LlmJudgeTrace, cfg: IntentConfig): RouteResult {
+    // Calibrated: the probability that the named intent is right (docs/learning.md); a no_match keeps
+    // its best fused score, which is not a probability of anything being right.
+    const calibration = d.finalIntent !== null ? cfg.calibration : null;
+    const finalConfidence = calibration !== null ? applyCalibration(calibration, d.finalConfidence) : d.finalConfidence;
     return {
       finalIntent: d.finalIntent,
       ruleId: d.ruleId,
-      finalConfidence: d.finalConfidence,
+      finalConfidence,
       decisionReason: d.decisionReason,
       needClarify: d.needClarify,
       candidates: d.candidates,
@@ -145,8 +150,9 @@ export class IntentRouter {
         fusion: {
           weights: { ...cfg.weights },
           effectiveWeights: d.effectiveWeights,
-          finalConfidence: d.finalConfidence,
+          finalConfidence,
           decisionReason: d.decisionReason,
+          ...(calibration !== null ? { rawConfidence: d.finalConfidence } : {}),
         },
       },
     };

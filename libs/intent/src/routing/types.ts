@@ -114,6 +114,8 @@ export interface FusionTrace {
   effectiveWeights: FusionWeights;
   finalConfidence: number;
   decisionReason: DecisionReason;
+  /** The fused confidence the thresholds compared, when a calibration turned it into `finalConfidence`. */
+  rawConfidence?: number;
 }
 
 export interface RouteCandidate {
