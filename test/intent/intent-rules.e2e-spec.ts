@@ -407,6 +407,75 @@ describe('intent rules, config and routing (e2e)', () => {
       });
     });
 
+    it('versions the config: ETag on GET and PUT, If-Match applies only to that version (412 otherwise, nothing written)', async () => {
+      const tenant = await t.createTenant();
+      const get0 = await t.request({ method: 'GET', url: '/admin/intent-config', headers: op(tenant) });
+      expect(get0.headers.etag).toBe('"0"');
+      const put1 = await t.request({
+        method: 'PUT',
+        url: '/admin/intent-config',
+        headers: { ...op(tenant), 'if-match': '"0"' },
+        payload: { semanticThreshold: 0.8 },
+      });
+      expect(put1.statusCode).toBe(200);
+      expect(put1.headers.etag).toBe('"1"');
+      const stale = await t.request({
+        method: 'PUT',
+        url: '/admin/intent-config',
+        headers: { ...op(tenant), 'if-match': '"0"' },
+        payload: { semanticThreshold: 0.9 },
+      });
+      expect(stale.statusCode).toBe(412);
+      expect(stale.json<ErrorBody>()).toMatchObject({ code: 'INTENT_CONFIG_VERSION_MISMATCH' });
+      expect(stale.json<ErrorBody>().message).toContain('now 1');
+      const bad = await t.request({
+        method: 'PUT',
+        url: '/admin/intent-config',
+        headers: { ...op(tenant), 'if-match': 'yesterday' },
+        payload: { semanticThreshold: 0.9 },
+      });
+      expect(bad.statusCode).toBe(400);
+      expect(bad.json<ErrorBody>().message).toContain('If-Match');
+      const get1 = await t.request({ method: 'GET', url: '/admin/intent-config', headers: op(tenant) });
+      expect(get1.headers.etag).toBe('"1"');
+      expect(get1.json()).toMatchObject({ semanticThreshold: 0.8 });
+      // another tenant's version is its own
+      expect((await t.request({ method: 'GET', url: '/admin/intent-config', headers: op(other) })).headers.etag).not.toBe('"1"');
+    });
+
+    it('keeps every one of 5 concurrent partial PUTs (no lost update without If-Match)', async () => {
+      const tenant = await t.createTenant();
+      const patches = [{ semanticThreshold: 0.81 }, { clarifyThreshold: 0.45 }, { semanticTopK: 4 }, { llmJudgeEnabled: false }, { weights: { rule: 0.6 } }];
+      const results = await Promise.all(patches.map((payload) => t.request({ method: 'PUT', url: '/admin/intent-config', headers: op(tenant), payload })));
+      expect(results.map((r) => r.statusCode)).toEqual([200, 200, 200, 200, 200]);
+      const got = await t.request({ method: 'GET', url: '/admin/intent-config', headers: op(tenant) });
+      expect(got.headers.etag).toBe('"5"');
+      expect(got.json()).toMatchObject({ semanticThreshold: 0.81, clarifyThreshold: 0.45, semanticTopK: 4, llmJudgeEnabled: false, weights: { rule: 0.6 } });
+    });
+
+    it('takes a calibration map: finalConfidence becomes the calibrated probability, the trace keeps the fused one', async () => {
+      const tenant = await t.createTenant();
+      await create(tenant, POWER_RULE);
+      const before = await routeBody(tenant, 'my power supply is broken');
+      expect(before.finalIntent).not.toBeNull();
+      const calibration = { method: 'isotonic', x: [0, 1], y: [0, 0.5], samples: 20 };
+      const put = await t.request({ method: 'PUT', url: '/admin/intent-config', headers: op(tenant), payload: { calibration } });
+      expect(put.statusCode).toBe(200);
+      expect(put.json()).toMatchObject({ calibration });
+      const after = await routeBody(tenant, 'my power supply is broken');
+      expect(after.finalIntent).toBe(before.finalIntent);
+      expect(after.finalConfidence).toBeCloseTo(before.finalConfidence / 2, 3);
+      expect((after.routeTrace.fusion as { rawConfidence?: number }).rawConfidence).toBeCloseTo(before.finalConfidence, 6);
+      const invalid = await t.request({
+        method: 'PUT',
+        url: '/admin/intent-config',
+        headers: op(tenant),
+        payload: { calibration: { method: 'isotonic', x: [0.5, 0.1], y: [0, 1] } },
+      });
+      expect(invalid.statusCode).toBe(400);
+      expect(invalid.json<ErrorBody>().details?.fields).toContain('calibration');
+    });
+
     it('applies the config to routing (semantic matcher disabled → skipped)', async () => {
       const tenant = await t.createTenant();
       await create(tenant, POWER_RULE);

@@ -1,19 +1,22 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Param, ParseUUIDPipe, Patch, Post, Put, Query, Res } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiBody,
   ApiCreatedResponse,
+  ApiHeader,
   ApiNoContentResponse,
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
+  ApiPreconditionFailedResponse,
   ApiTags,
 } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
 import type { TenantId } from '@arbiter/common';
 import { Auth, CurrentTenant } from '@arbiter/tenancy';
 import { BulkCreateIntentRulesDto, CreateIntentRuleDto, EvaluateIntentRulesDto, ListIntentRulesQueryDto, UpdateIntentRuleDto } from './dto/intent-rule.dto.js';
 import { IntentConfigDto, IntentEvaluationReportDto, IntentRulePageDto, IntentRuleViewDto } from './dto/intent-response.dto.js';
-import { IntentConfigService } from './intent-config.service.js';
+import { IntentConfigService, parseConfigVersion } from './intent-config.service.js';
 import { IntentRulesService } from './intent-rules.service.js';
 import { IntentService } from './intent.service.js';
 
@@ -95,9 +98,14 @@ export class IntentAdminController {
   @Get('intent-config')
   @Auth('operator')
   @ApiOperation({ summary: 'Effective intent routing config (defaults overlaid with the tenant override)' })
-  @ApiOkResponse({ type: IntentConfigDto })
-  getConfig(@CurrentTenant() tenantId: TenantId) {
-    return this.configs.effective(tenantId);
+  @ApiOkResponse({
+    type: IntentConfigDto,
+    headers: { ETag: { description: 'The config version, e.g. "3" (send it as If-Match to PUT)', schema: { type: 'string' } } },
+  })
+  async getConfig(@CurrentTenant() tenantId: TenantId, @Res({ passthrough: true }) reply: FastifyReply) {
+    const { config, version } = await this.configs.versioned(tenantId);
+    void reply.header('ETag', `"${version}"`);
+    return config;
   }
 
   @Put('intent-config')
@@ -122,13 +130,27 @@ export class IntentAdminController {
         semanticTopK: { type: 'integer' },
         semanticAggregation: { type: 'string', enum: ['mean', 'max', 'topk_mean', 'centroid_knn', 'classifier'] },
         semanticExampleK: { type: 'integer' },
+        calibration: { type: 'object', nullable: true, description: 'Isotonic map {method, x, y} proposed by a fit; null removes it' },
       },
       additionalProperties: false,
       example: { weights: { rule: 0.5, semantic: 0.3, llm: 0.2 }, semanticThreshold: 0.7, llmJudgeEnabled: false, semanticAggregation: 'classifier' },
     },
   })
-  @ApiOkResponse({ type: IntentConfigDto, description: 'The effective config' })
-  putConfig(@CurrentTenant() tenantId: TenantId, @Body() body: unknown) {
-    return this.configs.update(tenantId, body);
+  @ApiHeader({
+    name: 'If-Match',
+    required: false,
+    description: "Apply only if the config is still this version (the ETag of GET, or a fit's configVersion); otherwise 412",
+  })
+  @ApiOkResponse({ type: IntentConfigDto, description: 'The effective config (ETag: its new version)' })
+  @ApiPreconditionFailedResponse({ description: 'If-Match names an older config version' })
+  async putConfig(
+    @CurrentTenant() tenantId: TenantId,
+    @Body() body: unknown,
+    @Headers('if-match') ifMatch: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    const { config, version } = await this.configs.update(tenantId, body, parseConfigVersion(ifMatch));
+    void reply.header('ETag', `"${version}"`);
+    return config;
   }
 }

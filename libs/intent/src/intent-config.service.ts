@@ -23,6 +23,18 @@ export function configErrorDetails(errors: ConfigValidationError[]): { fields: s
   return { fields: [...new Set(errors.map((e) => e.field))], errors };
 }
 
+/**
+ * `If-Match` → a config version: `"3"`, `W/"3"` or `3`; absent or `*` → undefined (no precondition).
+ * Anything else → 400 naming the header.
+ */
+export function parseConfigVersion(header: string | undefined): string | undefined {
+  if (header === undefined || header.trim() === '' || header.trim() === '*') return undefined;
+  const match = /^(?:W\/)?"?(\d{1,18})"?$/.exec(header.trim());
+  if (match === null)
+    throw new IntentException(IntentErrorCode.INVALID_CONFIG, 'If-Match must name a config version, e.g. "3" (the ETag of GET /admin/intent-config)');
+  return String(BigInt(match[1]));
+}
+
 /** The tenant's routing config: defaults (docs/spec/intent-routing.md) overlaid with its validated override. */
 @Injectable()
 export class IntentConfigService {
@@ -35,22 +47,46 @@ export class IntentConfigService {
     return mergeIntentConfig(DEFAULT_INTENT_CONFIG, await this.repository.getOverrides(tenantId));
   }
 
-  /** Validates a partial override against the current effective config, merges and stores it. */
-  async update(tenantId: TenantId, body: unknown): Promise<IntentConfig> {
-    const current = await this.repository.getOverrides(tenantId);
-    const base = mergeIntentConfig(DEFAULT_INTENT_CONFIG, current);
-    const checked = validateIntentConfig(body, base);
-    if (!checked.ok) {
-      throw new IntentException(
-        IntentErrorCode.INVALID_CONFIG,
-        checked.errors.map((e) => (e.field !== '' ? `${e.field}: ${e.message}` : e.message)).join('; '),
-        configErrorDetails(checked.errors),
-      );
+  /** The effective config and its version (the `ETag` of `GET /admin/intent-config`). */
+  async versioned(tenantId: TenantId): Promise<{ config: IntentConfig; version: string }> {
+    const state = await this.repository.getConfigState(tenantId);
+    return { config: mergeIntentConfig(DEFAULT_INTENT_CONFIG, state.overrides), version: state.version };
+  }
+
+  /**
+   * Validates a partial override against the current effective config, merges and stores it.
+   * `ifMatch`: the version the caller saw (e.g. a fit's `configVersion`); a newer stored version → 412.
+   * Without it, a concurrent edit between the read and the write is retried on the new state.
+   */
+  async update(tenantId: TenantId, body: unknown, ifMatch?: string): Promise<{ config: IntentConfig; version: string }> {
+    for (let attempt = 0; ; attempt++) {
+      const state = await this.repository.getConfigState(tenantId);
+      if (ifMatch !== undefined && ifMatch !== state.version) throw this.stale(ifMatch, state.version);
+      const base = mergeIntentConfig(DEFAULT_INTENT_CONFIG, state.overrides);
+      const checked = validateIntentConfig(body, base);
+      if (!checked.ok) {
+        throw new IntentException(
+          IntentErrorCode.INVALID_CONFIG,
+          checked.errors.map((e) => (e.field !== '' ? `${e.field}: ${e.message}` : e.message)).join('; '),
+          configErrorDetails(checked.errors),
+        );
+      }
+      const next = mergeOverrides(state.overrides, checked.value);
+      const version = await this.repository.putOverrides(tenantId, next, state.version);
+      if (version !== null) {
+        this.cache.invalidate(tenantId, 'config');
+        return { config: mergeIntentConfig(DEFAULT_INTENT_CONFIG, next), version };
+      }
+      if (ifMatch !== undefined || attempt >= 4) throw this.stale(ifMatch ?? state.version, (await this.repository.getConfigState(tenantId)).version);
     }
-    const next = mergeOverrides(current, checked.value);
-    await this.repository.putOverrides(tenantId, next);
-    this.cache.invalidate(tenantId, 'config');
-    return mergeIntentConfig(DEFAULT_INTENT_CONFIG, next);
+  }
+
+  private stale(expected: string, current: string): IntentException {
+    return new IntentException(
+      IntentErrorCode.CONFIG_VERSION_MISMATCH,
+      `If-Match names config version ${expected} but it is now ${current}: read it again (GET /admin/intent-config) and retry`,
+      { expectedVersion: expected, currentVersion: current },
+    );
   }
 
   /** A config to evaluate with (not saved): the effective one with `patch` applied, validated. */

@@ -6,6 +6,7 @@ export enum IntentErrorCode {
   INVALID_CONFIG = 'INVALID_INTENT_CONFIG',
   RULE_LIMIT_REACHED = 'INTENT_RULE_LIMIT_REACHED',
   INVALID_MESSAGE = 'INVALID_INTENT_MESSAGE',
+  CONFIG_VERSION_MISMATCH = 'INTENT_CONFIG_VERSION_MISMATCH',
 }
 
 export const INTENT_ERRORS: Record<IntentErrorCode, DomainErrorSpec> = {
@@ -14,6 +15,7 @@ export const INTENT_ERRORS: Record<IntentErrorCode, DomainErrorSpec> = {
   [IntentErrorCode.INVALID_CONFIG]: { status: 400, message: 'Invalid intent config' },
   [IntentErrorCode.RULE_LIMIT_REACHED]: { status: 409, message: 'The tenant has reached the maximum number of intent rules' },
   [IntentErrorCode.INVALID_MESSAGE]: { status: 400, message: 'Invalid message' },
+  [IntentErrorCode.CONFIG_VERSION_MISMATCH]: { status: 412, message: 'The intent config changed since the version named in If-Match' },
 };
 
 export class IntentException extends DomainException<IntentErrorCode> {

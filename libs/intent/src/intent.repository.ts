@@ -268,18 +268,43 @@ export class IntentRepository {
   }
 
   async getOverrides(tenantId: TenantId): Promise<IntentConfigOverride> {
-    const rows: { overrides: IntentConfigOverride }[] = await this.ds.query('SELECT overrides FROM intent_tenant_config WHERE tenant_id = $1', [tenantId]);
-    return rows[0]?.overrides ?? {};
+    return (await this.getConfigState(tenantId)).overrides;
   }
 
-  /** Stores the tenant override and bumps its config version. */
-  async putOverrides(tenantId: TenantId, overrides: IntentConfigOverride): Promise<void> {
-    await this.ds.query(
-      `INSERT INTO intent_tenant_config (tenant_id, overrides, config_version) VALUES ($1, $2::jsonb, 1)
-       ON CONFLICT ON CONSTRAINT uq_intent_tenant_config_tenant
-       DO UPDATE SET overrides = EXCLUDED.overrides, config_version = intent_tenant_config.config_version + 1, updated_at = now()`,
-      [tenantId, JSON.stringify(overrides)],
+  /** The stored override and its config version ("0" before the first write). */
+  async getConfigState(tenantId: TenantId): Promise<{ overrides: IntentConfigOverride; version: string }> {
+    const rows: { overrides: IntentConfigOverride; version: string }[] = await this.ds.query(
+      'SELECT overrides, config_version::text AS version FROM intent_tenant_config WHERE tenant_id = $1',
+      [tenantId],
     );
+    return { overrides: rows[0]?.overrides ?? {}, version: rows[0]?.version ?? '0' };
+  }
+
+  /**
+   * Stores the tenant override and bumps its config version, only if the version is still `expected`
+   * (optimistic concurrency: two operators' edits never overwrite each other silently).
+   * Returns the new version, or null when the stored version moved on.
+   */
+  async putOverrides(tenantId: TenantId, overrides: IntentConfigOverride, expected: string): Promise<string | null> {
+    const json = JSON.stringify(overrides);
+    if (expected === '0') {
+      const inserted: { version: string }[] = await this.ds.query(
+        `INSERT INTO intent_tenant_config (tenant_id, overrides, config_version) VALUES ($1, $2::jsonb, 1)
+         ON CONFLICT ON CONSTRAINT uq_intent_tenant_config_tenant
+         DO UPDATE SET overrides = EXCLUDED.overrides, config_version = 1, updated_at = now() WHERE intent_tenant_config.config_version = 0
+         RETURNING config_version::text AS version`,
+        [tenantId, json],
+      );
+      return inserted[0]?.version ?? null;
+    }
+    // the driver answers an UPDATE with [rows, affected]
+    const [rows]: [{ version: string }[], number] = await this.ds.query(
+      `UPDATE intent_tenant_config SET overrides = $2::jsonb, config_version = config_version + 1, updated_at = now()
+       WHERE tenant_id = $1 AND config_version = $3::bigint
+       RETURNING config_version::text AS version`,
+      [tenantId, json, expected],
+    );
+    return rows[0]?.version ?? null;
   }
 
   /** Current cache versions of the given tenants (absent row → "0"/"0"). */
