@@ -1,9 +1,13 @@
 import {
   DEFAULT_INTENT_CONFIG,
+  fitRouting,
   mergeIntentConfig,
+  pathsOf,
   SEMANTIC_AGGREGATIONS,
   summarizeEvaluation,
   type EvaluationReport,
+  type FitObservation,
+  type FitResult,
   type IntentConfig,
   type IntentRouter,
   type LabelledExample,
@@ -95,4 +99,27 @@ export async function evaluateOnTest(
 export function round(x: number, digits = 1): number {
   const f = 10 ** digits;
   return Math.round(x * f) / f;
+}
+
+/**
+ * The product's fit (docs/learning.md) on a selection set: paths recorded once per aggregation, then
+ * the cross-validated grid search; returns the fit and the config it proposes (calibration included).
+ */
+export async function productFit(router: IntentRouter, select: readonly LabelledExample[]): Promise<{ fit: FitResult; config: IntentConfig }> {
+  const base = benchConfig(DEFAULT_INTENT_CONFIG.semanticAggregation, DEFAULT_INTENT_CONFIG.minTriggerThreshold);
+  const byAggregation = new Map<SemanticAggregation, FitObservation[]>();
+  for (const agg of SEMANTIC_AGGREGATIONS) {
+    const results = await routeAll(router, select, benchConfig(agg, 0));
+    byAggregation.set(
+      agg,
+      results.map((r, i) => ({ expected: select[i].intent, paths: pathsOf(r) })),
+    );
+  }
+  const fit = fitRouting(byAggregation, base);
+  return { fit, config: mergeIntentConfig(base, { ...fit.proposed, calibration: fit.calibration }) };
+}
+
+export async function evaluateWith(router: IntentRouter, test: readonly LabelledExample[], cfg: IntentConfig): Promise<EvaluationReport> {
+  const results = await routeAll(router, test, cfg);
+  return summarizeEvaluation(results.map((result, i) => ({ expected: test[i].intent, result })));
 }

@@ -10,7 +10,17 @@ import { resolve } from 'node:path';
 import { DEFAULT_INTENT_CONFIG, HashingFeaturizer, IntentRouter, jiebaSegmenter, type EvaluationReport, type LabelledExample } from './core.js';
 import { labelled, readJsonl, rulesFromRows, stratifiedSplit, type Row } from './datasets.js';
 import { loadNlpJs, trainNlpJs } from './nlpjs.js';
-import { chooseAggregation, chooseOosThreshold, evaluateOnTest, inScopeAccuracyAt, oosRecallAt, round, type AggregationChoice } from './protocol.js';
+import {
+  chooseAggregation,
+  chooseOosThreshold,
+  evaluateOnTest,
+  evaluateWith,
+  inScopeAccuracyAt,
+  oosRecallAt,
+  productFit,
+  round,
+  type AggregationChoice,
+} from './protocol.js';
 
 interface DatasetResult {
   dataset: string;
@@ -23,6 +33,17 @@ interface DatasetResult {
   buildMs: number;
   trainMs: number;
   test: { inScopeAccuracy: number | null; outOfScopeRecall: number | null; noThresholdInScopeAccuracy?: number; report: EvaluationReport };
+  /**
+   * The product's fit (`POST /admin/intent-config/fit`, docs/learning.md) on the selection set, then
+   * test with the proposed config and its calibration: what an operator gets from the fit endpoint.
+   */
+  fitted: {
+    proposed: Record<string, unknown>;
+    feasible: boolean;
+    crossValidated: { inScopeAccuracy: number | null; outOfScopeRecall: number | null; clarifyRate: number };
+    fitMs: number;
+    test: { inScopeAccuracy: number | null; outOfScopeRecall: number | null; clarifyRate: number; eceRaw: number; eceCalibrated: number };
+  };
   /** Test with the product defaults (classifier, minTriggerThreshold 0.3), judge off: no tuning at all. */
   defaults: { inScopeAccuracy: number | null; outOfScopeRecall: number | null; clarifyRate: number };
   nlpjs: { inScopeAccuracy: number; outOfScopeRecall: number | null; threshold: number; trainMs: number; msPerQuery: number } | { skipped: string };
@@ -74,6 +95,30 @@ async function runDataset(spec: Spec, nlpjs: Awaited<ReturnType<typeof loadNlpJs
   const report = await evaluateOnTest(final.router, spec.test, best.choice.aggregation, threshold);
   const noThreshold = spec.oos ? await evaluateOnTest(final.router, spec.test, best.choice.aggregation, 0) : null;
   const defaults = await evaluateOnTest(final.router, spec.test, DEFAULT_INTENT_CONFIG.semanticAggregation, DEFAULT_INTENT_CONFIG.minTriggerThreshold);
+  console.error(`[${spec.name}] product fit on ${spec.selectionSet}`);
+  const fitStart = performance.now();
+  const { router: selectRouter } = await fit(spec.fitRows, spec.featurizers[best.featurizer]());
+  const product = await productFit(selectRouter, select);
+  const fitMs = performance.now() - fitStart;
+  const fittedReport = await evaluateWith(final.router, spec.test, product.config);
+  const uncalibrated = await evaluateWith(final.router, spec.test, { ...product.config, calibration: null });
+  const fitted: DatasetResult['fitted'] = {
+    proposed: { ...product.fit.proposed },
+    feasible: product.fit.feasible,
+    crossValidated: {
+      inScopeAccuracy: product.fit.crossValidated.inScopeAccuracy,
+      outOfScopeRecall: product.fit.crossValidated.outOfScopeRecall,
+      clarifyRate: product.fit.crossValidated.clarifyRate,
+    },
+    fitMs: round(fitMs, 0),
+    test: {
+      inScopeAccuracy: fittedReport.inScopeAccuracy,
+      outOfScopeRecall: fittedReport.outOfScopeRecall,
+      clarifyRate: fittedReport.clarifyRate,
+      eceRaw: uncalibrated.reliability.ece,
+      eceCalibrated: fittedReport.reliability.ece,
+    },
+  };
   const result: DatasetResult = {
     dataset: spec.name,
     trainExamples: spec.finalRows.length,
@@ -90,6 +135,7 @@ async function runDataset(spec: Spec, nlpjs: Awaited<ReturnType<typeof loadNlpJs
       ...(noThreshold?.inScopeAccuracy != null ? { noThresholdInScopeAccuracy: noThreshold.inScopeAccuracy } : {}),
       report,
     },
+    fitted,
     defaults: { inScopeAccuracy: defaults.inScopeAccuracy, outOfScopeRecall: defaults.outOfScopeRecall, clarifyRate: defaults.clarifyRate },
     nlpjs: { skipped: 'node-nlp is not installed' },
   };
@@ -177,8 +223,8 @@ function table(results: readonly DatasetResult[]): string {
     smp2017: 'beat NLP.js',
   };
   const lines = [
-    '| dataset | metric | Arbiter, chosen on val (aggregation, featurizer, threshold) | Arbiter, product defaults | NLP.js | bar |',
-    '|---|---|---|---|---|---|',
+    '| dataset | metric | Arbiter, chosen on val (aggregation, featurizer, threshold) | Arbiter, product fit on val (clarify, ECE raw → calibrated) | Arbiter, product defaults | NLP.js | bar |',
+    '|---|---|---|---|---|---|---|',
   ];
   for (const r of results) {
     const n =
@@ -188,7 +234,9 @@ function table(results: readonly DatasetResult[]): string {
     const metric = r.test.outOfScopeRecall !== null ? 'in-scope acc / OOS recall' : 'accuracy';
     const ours = `${pct(r.test.inScopeAccuracy)}${r.test.outOfScopeRecall !== null ? ` / ${pct(r.test.outOfScopeRecall)}` : ''} (${r.aggregation}, ${r.featurizer}, t=${r.threshold})`;
     const defaults = `${pct(r.defaults.inScopeAccuracy)}${r.defaults.outOfScopeRecall !== null ? ` / ${pct(r.defaults.outOfScopeRecall)}` : ''}`;
-    lines.push(`| ${r.dataset} | ${metric} | ${ours} | ${defaults} | ${n} | ${bars[r.dataset] ?? ''} |`);
+    const f = r.fitted.test;
+    const fitted = `${pct(f.inScopeAccuracy)}${f.outOfScopeRecall !== null ? ` / ${pct(f.outOfScopeRecall)}` : ''} (clarify ${pct(f.clarifyRate)}, ECE ${f.eceRaw} → ${f.eceCalibrated}, ${String(r.fitted.proposed.semanticAggregation)}, t=${String(r.fitted.proposed.minTriggerThreshold)})`;
+    lines.push(`| ${r.dataset} | ${metric} | ${ours} | ${fitted} | ${defaults} | ${n} | ${bars[r.dataset] ?? ''} |`);
   }
   return lines.join('\n');
 }
