@@ -30,7 +30,8 @@ export interface ChatRouting {
 }
 
 export interface ChatIntentRouter {
-  route(tenantId: TenantId, message: string): Promise<ChatRouting>;
+  /** `sessionId`: the chat session the turn runs in (recorded with the decision in the decision log). */
+  route(tenantId: TenantId, message: string, sessionId: string): Promise<ChatRouting>;
   /** Human labels (rule descriptions) of intents, for the clarifying question. */
   labels(tenantId: TenantId, intents: readonly string[]): Promise<Map<string, string>>;
 }

@@ -215,7 +215,7 @@ export class ChatService {
   }
 
   private async answer(ctx: TurnContext): Promise<TurnOutcome> {
-    const { result: route, rule } = await this.router.route(ctx.tenantId, ctx.message);
+    const { result: route, rule } = await this.router.route(ctx.tenantId, ctx.message, ctx.session.id);
     ctx.route = route;
     ctx.intent = route.finalIntent;
     const routing = (branch: ChatBranch, reply: string, extra: Partial<TurnOutcome> = {}): TurnOutcome => {

@@ -10,8 +10,8 @@ export class IntentChatRouter implements ChatIntentRouter {
 
   constructor(private readonly intents: IntentService) {}
 
-  async route(tenantId: TenantId, message: string): Promise<ChatRouting> {
-    const routed = await this.intents.routeWithRule(tenantId, message);
+  async route(tenantId: TenantId, message: string, sessionId: string): Promise<ChatRouting> {
+    const routed = await this.intents.routeWithRule(tenantId, message, { source: 'chat', sessionId });
     return {
       result: routed.result,
       rule: routed.rule ? { action: routed.rule.action, reply: routed.rule.reply, confidenceProfile: routed.rule.confidenceProfile } : null,

@@ -7,6 +7,7 @@ import { TenancyModule } from '@arbiter/tenancy';
 import { INTENT_ENTITIES } from './entities/index.js';
 import { IntentAdminController } from './intent-admin.controller.js';
 import { IntentConfigService } from './intent-config.service.js';
+import { IntentDecisionHooks } from './intent-decision-hooks.js';
 import { IntentLifecycle, IntentReembedJob } from './intent.lifecycle.js';
 import { IntentMetrics } from './intent.metrics.js';
 import { IntentRepository } from './intent.repository.js';
@@ -19,7 +20,17 @@ import { IntentService } from './intent.service.js';
 @Module({
   imports: [TypeOrmModule.forFeature(INTENT_ENTITIES), LlmModule, JobsModule, TenancyModule, CommonModule],
   controllers: [IntentAdminController, IntentRouteController],
-  providers: [IntentRepository, IntentMetrics, IntentRouterCache, IntentRulesService, IntentConfigService, IntentService, IntentLifecycle, IntentReembedJob],
-  exports: [IntentService, IntentRulesService, IntentConfigService],
+  providers: [
+    IntentDecisionHooks,
+    IntentRepository,
+    IntentMetrics,
+    IntentRouterCache,
+    IntentRulesService,
+    IntentConfigService,
+    IntentService,
+    IntentLifecycle,
+    IntentReembedJob,
+  ],
+  exports: [IntentService, IntentRulesService, IntentConfigService, IntentDecisionHooks],
 })
 export class IntentModule {}

@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { clientSafeError, type TenantId } from '@arbiter/common';
 import { parseEvaluateBody } from './dto/labelled-examples.js';
 import { IntentConfigService } from './intent-config.service.js';
+import { IntentDecisionHooks, type RoutingDecisionOrigin } from './intent-decision-hooks.js';
 import { IntentErrorCode, IntentException } from './intent.exception.js';
 import { IntentMetrics } from './intent.metrics.js';
 import { IntentRouterCache, type TenantRouting } from './intent-router.cache.js';
@@ -23,18 +24,33 @@ export class IntentService {
     private readonly cache: IntentRouterCache,
     private readonly configs: IntentConfigService,
     private readonly metrics: IntentMetrics,
+    private readonly decisions: IntentDecisionHooks,
   ) {}
 
   /** RouteResult of one message. Empty/whitespace-only or over-long messages → 400. */
   async route(tenantId: TenantId, message: string): Promise<RouteResult> {
-    return (await this.routeWithRule(tenantId, message)).result;
+    return (await this.routeWithRule(tenantId, message, { source: 'route' })).result;
   }
 
-  /** The RouteResult plus the rule carrying the decided intent's action / reply / confidence profile. */
-  async routeWithRule(tenantId: TenantId, message: string): Promise<RoutedIntent> {
+  /**
+   * The RouteResult plus the rule carrying the decided intent's action / reply / confidence profile.
+   * The decision is handed to the decision listeners (`IntentDecisionHooks`, synchronous, no I/O awaited).
+   */
+  async routeWithRule(tenantId: TenantId, message: string, origin: RoutingDecisionOrigin): Promise<RoutedIntent> {
     assertRoutable(message);
+    const start = performance.now();
     const routing = await this.cache.get(tenantId);
     const result = await this.routeWith(routing, message, routing.config);
+    this.decisions.emit({
+      tenantId,
+      message,
+      result,
+      versions: { rules: routing.versions.rules, config: routing.versions.config },
+      latencyMs: performance.now() - start,
+      source: origin.source,
+      sessionId: origin.sessionId ?? null,
+      decidedAt: new Date(),
+    });
     const rule =
       result.finalIntent === null
         ? undefined
@@ -60,6 +76,11 @@ export class IntentService {
       if (current === undefined || rule.priority > current.priority) best.set(rule.intent, { priority: rule.priority, label });
     }
     return new Map([...best].map(([intent, { label }]) => [intent, label]));
+  }
+
+  /** Every intent named by a rule of the tenant (enabled or not), from the cached rules (no round trip). */
+  async knownIntents(tenantId: TenantId): Promise<Set<string>> {
+    return new Set((await this.cache.get(tenantId)).rules.map((r) => r.intent));
   }
 
   /** Routes labelled examples with the tenant's rules (and optionally a trial config) → evaluation report. */
