@@ -8,6 +8,7 @@ import { EvaluationModule } from '@arbiter/evaluation';
 import { FeedbackModule } from '@arbiter/feedback';
 import { IntentModule } from '@arbiter/intent';
 import { JobsModule } from '@arbiter/jobs';
+import { LearningModule } from '@arbiter/learning';
 import { LlmModule } from '@arbiter/llm';
 import { MonitoringModule } from '@arbiter/monitoring';
 import { RetrievalModule } from '@arbiter/retrieval';
@@ -30,6 +31,7 @@ const DOMAIN_MODULES = [
   MonitoringModule,
   IntentModule,
   ChatModule,
+  LearningModule,
 ];
 
 @Module({})

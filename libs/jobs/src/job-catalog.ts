@@ -51,6 +51,8 @@ export const JOB_CATALOG = {
   'intent.reembed': job<BatchSizePayload>({ owner: 'intent', maxAttempts: 5 }),
   /** Deletes finished job runs older than JOBS_RUN_RETENTION_DAYS (daily, 03:17 UTC). */
   'jobs.cleanup': job({ owner: 'jobs', maxAttempts: 3, cron: '17 3 * * *' }),
+  /** Deletes logged routing decisions older than the tenant's retention (default 30 days; daily, 03:37 UTC). */
+  'learning.decision-log-cleanup': job({ owner: 'learning', maxAttempts: 3, cron: '37 3 * * *' }),
   /** Deletes expired action-memory rows (hourly at :17). */
   'retrieval.memory-expiry': job({ owner: 'retrieval', maxAttempts: 3, cron: '17 * * * *' }),
   /** Re-embeds knowledge documents into the configured provider's vector space. */

@@ -1,0 +1,65 @@
+import { Injectable } from '@nestjs/common';
+import { invalidRequest, pageRequest, type Page, type TenantId } from '@arbiter/common';
+import { IntentService } from '@arbiter/intent';
+import { DecisionLogRepository, type StoredDecision } from './decision-log.repository.js';
+import { parseInstant, type ListDecisionsQueryDto } from './dto/decision.dto.js';
+import { unknownIntents } from './labelled-data.js';
+import { LabelledSetRepository, type StoredLabelledExample } from './labelled-set.repository.js';
+import { LearningErrorCode, LearningException, unknownIntentsError } from './learning.exception.js';
+
+/** The decision log's reads, the operators' labels on logged decisions, and the retention setting. */
+@Injectable()
+export class DecisionLogService {
+  constructor(
+    private readonly decisions: DecisionLogRepository,
+    private readonly sets: LabelledSetRepository,
+    private readonly intents: IntentService,
+  ) {}
+
+  async list(tenantId: TenantId, query: ListDecisionsQueryDto): Promise<Page<StoredDecision>> {
+    const from = query.from !== undefined ? parseInstant(query.from) : null;
+    const to = query.to !== undefined ? parseInstant(query.to) : null;
+    if (from !== null && to !== null && from > to) throw invalidRequest([{ field: 'from', errors: ['from must not be after to'] }]);
+    return this.decisions.list(
+      tenantId,
+      {
+        ...(from !== null ? { from } : {}),
+        ...(to !== null ? { to } : {}),
+        ...(query.intent !== undefined ? { intent: query.intent } : {}),
+        ...(query.reason !== undefined ? { reason: query.reason } : {}),
+        ...(query.needClarify !== undefined ? { needClarify: query.needClarify === 'true' } : {}),
+        ...(query.source !== undefined ? { source: query.source } : {}),
+      },
+      pageRequest(query),
+    );
+  }
+
+  async get(tenantId: TenantId, id: string): Promise<StoredDecision> {
+    const decision = await this.decisions.get(tenantId, id);
+    if (decision === null) throw new LearningException(LearningErrorCode.DECISION_NOT_FOUND);
+    return decision;
+  }
+
+  /**
+   * Puts the correct intent (null: out of scope) on a logged decision; the label joins the tenant's review
+   * set (relabelling replaces it). An intent no rule of the tenant names → 400 listing it; nothing written.
+   */
+  async label(tenantId: TenantId, id: string, intent: string | null): Promise<StoredLabelledExample> {
+    if (intent !== null) {
+      const unknown = unknownIntents([{ intent }], await this.intents.knownIntents(tenantId));
+      if (unknown.length) throw unknownIntentsError(unknown, 'intent');
+    }
+    const example = await this.sets.labelDecision(tenantId, id, intent);
+    if (example === null) throw new LearningException(LearningErrorCode.DECISION_NOT_FOUND);
+    return example;
+  }
+
+  async retention(tenantId: TenantId): Promise<{ retentionDays: number }> {
+    return { retentionDays: await this.decisions.retentionDays(tenantId) };
+  }
+
+  async setRetention(tenantId: TenantId, retentionDays: number): Promise<{ retentionDays: number }> {
+    await this.decisions.setRetentionDays(tenantId, retentionDays);
+    return { retentionDays };
+  }
+}

@@ -1,0 +1,70 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsOptional, IsString, Matches } from 'class-validator';
+import { PageQueryDto } from '@arbiter/common';
+import { LABELLED_LIMITS, LABELLED_SET_NAME } from '../labelled-data.js';
+
+const NAME_DOC = `1-${LABELLED_LIMITS.nameLength} letters, digits, "_", "-" or ".", starting with a letter or digit`;
+
+export class LabelledSetNameQueryDto {
+  @ApiPropertyOptional({ description: `Set name (${NAME_DOC}); for a JSONL body, where it cannot go into the body`, example: 'clinc150-train' })
+  @IsOptional()
+  @IsString()
+  @Matches(LABELLED_SET_NAME, { message: `name must be ${NAME_DOC}` })
+  name?: string;
+}
+
+export class ListLabelledSetsQueryDto extends PageQueryDto {
+  @ApiPropertyOptional({ description: 'Only the versions of this set name', example: 'clinc150-train' })
+  @IsOptional()
+  @IsString()
+  @Matches(LABELLED_SET_NAME, { message: `name must be ${NAME_DOC}` })
+  name?: string;
+}
+
+export class LabelledExampleInputDto {
+  @ApiProperty({ maxLength: LABELLED_LIMITS.textLength, example: 'how do I reset the arm' }) text: string;
+  @ApiProperty({ nullable: true, type: String, maxLength: LABELLED_LIMITS.intentLength, example: 'reset_arm', description: 'null = out of scope' })
+  intent: string | null;
+}
+
+/** The JSON form of an upload (the JSONL form is `application/x-ndjson` with `?name=`). */
+export class UploadLabelledSetDto {
+  @ApiProperty({ description: NAME_DOC, example: 'clinc150-train' }) name: string;
+  @ApiProperty({ type: [LabelledExampleInputDto], maxItems: LABELLED_LIMITS.examples }) examples: LabelledExampleInputDto[];
+}
+
+export class LabelledSetDto {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty() name: string;
+  @ApiProperty({ description: 'Uploads of one name are numbered 1, 2, …; the review set is always 1' }) version: number;
+  @ApiProperty({ enum: ['upload', 'review'], description: 'upload, or review: the labels operators put on logged decisions' }) kind: string;
+  @ApiProperty() exampleCount: number;
+  @ApiProperty({ description: 'Examples labelled out of scope (intent null)' }) outOfScopeCount: number;
+  @ApiProperty({ format: 'date-time' }) createdAt: string;
+  @ApiProperty({ format: 'date-time' }) updatedAt: string;
+}
+
+export class LabelledSetPageDto {
+  @ApiProperty({ type: [LabelledSetDto] }) items: LabelledSetDto[];
+  @ApiProperty({ nullable: true, type: String }) nextCursor: string | null;
+}
+
+export class LabelledExampleDto {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ nullable: true, type: Number, description: 'Line (JSONL) or 1-based position (JSON array) in the upload; null for review labels' })
+  line: number | null;
+  @ApiProperty() text: string;
+  @ApiProperty({ nullable: true, type: String, description: 'null = out of scope' }) intent: string | null;
+  @ApiProperty({ nullable: true, type: String, format: 'uuid', description: 'The labelled decision (review set)' }) decisionId: string | null;
+  @ApiProperty({ format: 'date-time' }) createdAt: string;
+}
+
+export class LabelledExamplePageDto {
+  @ApiProperty({ type: [LabelledExampleDto] }) items: LabelledExampleDto[];
+  @ApiProperty({ nullable: true, type: String }) nextCursor: string | null;
+}
+
+export class LabelledSetDetailDto extends LabelledSetDto {
+  @ApiProperty({ type: LabelledExamplePageDto, description: 'One page of examples (newest first; `limit`/`cursor` of the request)' })
+  examples: LabelledExamplePageDto;
+}

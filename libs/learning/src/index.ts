@@ -1,0 +1,13 @@
+export * from './entities/index.js';
+export * from './labelled-data.js';
+export * from './decision-log-buffer.js';
+export { DecisionLogRepository, DEFAULT_DECISION_RETENTION_DAYS } from './decision-log.repository.js';
+export type { DecisionLogRow, DecisionFilter, StoredDecision, DecisionSource } from './decision-log.repository.js';
+export { LabelledSetRepository } from './labelled-set.repository.js';
+export type { StoredLabelledSet, StoredLabelledExample } from './labelled-set.repository.js';
+export { DecisionLogWriter } from './decision-log.writer.js';
+export { DecisionLogService } from './decision-log.service.js';
+export { LabelledSetsService } from './labelled-sets.service.js';
+export { DECISION_LOG_CLEANUP_JOB, DecisionLogCleanupJob } from './decision-log-cleanup.job.js';
+export * from './learning.exception.js';
+export { LearningModule } from './learning.module.js';

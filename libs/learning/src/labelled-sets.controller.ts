@@ -1,0 +1,76 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiBody,
+  ApiConsumes,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
+import { PageQueryDto, type TenantId } from '@arbiter/common';
+import { Auth, CurrentTenant } from '@arbiter/tenancy';
+import {
+  LabelledSetDetailDto,
+  LabelledSetDto,
+  LabelledSetNameQueryDto,
+  LabelledSetPageDto,
+  ListLabelledSetsQueryDto,
+  UploadLabelledSetDto,
+} from './dto/labelled-set.dto.js';
+import { LabelledSetsService } from './labelled-sets.service.js';
+
+@ApiTags('learning')
+@Controller('admin/intent/labelled-sets')
+export class LabelledSetsController {
+  constructor(private readonly sets: LabelledSetsService) {}
+
+  @Post()
+  @Auth('operator')
+  @ApiOperation({
+    summary:
+      'Upload a labelled set: JSON {name, examples: [{text, intent|null}]} or JSONL (application/x-ndjson, one {"text", "intent"} per line, ?name=). ' +
+      'intent null = out of scope. Each upload of a name is its next version. All or nothing.',
+  })
+  @ApiConsumes('application/json', 'application/x-ndjson')
+  @ApiBody({ type: UploadLabelledSetDto })
+  @ApiCreatedResponse({ type: LabelledSetDto })
+  @ApiBadRequestResponse({
+    description:
+      'Invalid name or examples (each bad JSONL line is named `line N`, each array item `examples[i]`), or labels naming unknown intents (UNKNOWN_INTENTS lists them)',
+  })
+  // `unknown`: a JSONL body is a string; a JSON body of 50,000 examples is checked by hand (labelled-data.ts), not by the validation pipe.
+  upload(@CurrentTenant() tenantId: TenantId, @Query() query: LabelledSetNameQueryDto, @Body() body: unknown) {
+    const queryName = query.name !== undefined ? { queryName: query.name } : {};
+    return this.sets.upload(tenantId, typeof body === 'string' ? { kind: 'jsonl', body, ...queryName } : { kind: 'json', body, ...queryName });
+  }
+
+  @Get()
+  @Auth('operator')
+  @ApiOperation({ summary: 'List labelled sets and their versions (newest first, cursor pagination, optional name filter)' })
+  @ApiOkResponse({ type: LabelledSetPageDto })
+  list(@CurrentTenant() tenantId: TenantId, @Query() query: ListLabelledSetsQueryDto) {
+    return this.sets.list(tenantId, query);
+  }
+
+  @Get(':id')
+  @Auth('operator')
+  @ApiOperation({ summary: 'One labelled set version with a page of its examples (limit/cursor page the examples)' })
+  @ApiOkResponse({ type: LabelledSetDetailDto })
+  @ApiNotFoundResponse({ description: 'No such labelled set in this tenant' })
+  get(@CurrentTenant() tenantId: TenantId, @Param('id', new ParseUUIDPipe()) id: string, @Query() query: PageQueryDto) {
+    return this.sets.get(tenantId, id, query);
+  }
+
+  @Delete(':id')
+  @Auth('operator')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Delete one labelled set version with its examples' })
+  @ApiNoContentResponse({ description: 'Deleted' })
+  @ApiNotFoundResponse({ description: 'No such labelled set in this tenant' })
+  async delete(@CurrentTenant() tenantId: TenantId, @Param('id', new ParseUUIDPipe()) id: string): Promise<void> {
+    await this.sets.delete(tenantId, id);
+  }
+}

@@ -1,0 +1,79 @@
+import { Injectable } from '@nestjs/common';
+import { invalidRequest, pageRequest, type FieldError, type Page, type PageQueryDto, type TenantId } from '@arbiter/common';
+import { IntentService } from '@arbiter/intent';
+import {
+  checkLabelledArray,
+  LABELLED_LIMITS,
+  LABELLED_SET_NAME,
+  parseLabelledJsonl,
+  REVIEW_SET_NAME,
+  unknownIntents,
+  type ParsedExamples,
+} from './labelled-data.js';
+import { LabelledSetRepository, type StoredLabelledExample, type StoredLabelledSet } from './labelled-set.repository.js';
+import { LearningErrorCode, LearningException, unknownIntentsError } from './learning.exception.js';
+
+/** An upload as it arrived: a JSON body (`{name, examples}`) or a JSONL text body, plus the `?name=` query. */
+export type LabelledUpload = { kind: 'json'; body: unknown; queryName?: string } | { kind: 'jsonl'; body: string; queryName?: string };
+
+/** Labelled sets: uploads (versioned by name), the review set, listing, examples, deletion. */
+@Injectable()
+export class LabelledSetsService {
+  constructor(
+    private readonly sets: LabelledSetRepository,
+    private readonly intents: IntentService,
+  ) {}
+
+  /**
+   * Validates every example (400 naming each bad line / position) and every label's intent (400 listing the
+   * unknown ones) before anything is written, then stores the upload as the next version of its name.
+   */
+  async upload(tenantId: TenantId, upload: LabelledUpload): Promise<StoredLabelledSet> {
+    const errors: FieldError[] = [];
+    let name: string | undefined = upload.queryName;
+    let parsed: ParsedExamples;
+    if (upload.kind === 'jsonl') {
+      parsed = parseLabelledJsonl(upload.body);
+    } else {
+      const body = upload.body;
+      if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+        throw invalidRequest([{ field: 'body', errors: ['body must be an object {name, examples: [{text, intent}]} (or JSONL as application/x-ndjson)'] }]);
+      }
+      const { name: bodyName, examples, ...rest } = body as Record<string, unknown>;
+      for (const key of Object.keys(rest)) errors.push({ field: key.slice(0, 100), errors: [`property ${key.slice(0, 100)} should not exist`] });
+      if (bodyName !== undefined) {
+        if (typeof bodyName !== 'string') errors.push({ field: 'name', errors: ['name must be a string'] });
+        else if (name !== undefined && name !== bodyName)
+          errors.push({ field: 'name', errors: ['name is given twice (body and query) with different values'] });
+        else name = bodyName;
+      }
+      parsed = checkLabelledArray(examples);
+    }
+    if (name === undefined) errors.unshift({ field: 'name', errors: ['name is required (in the JSON body, or ?name= for JSONL)'] });
+    else if (!LABELLED_SET_NAME.test(name))
+      errors.unshift({ field: 'name', errors: [`name must be 1-${LABELLED_LIMITS.nameLength} letters, digits, "_", "-" or "."`] });
+    else if (name === REVIEW_SET_NAME)
+      errors.unshift({ field: 'name', errors: [`name "${REVIEW_SET_NAME}" is reserved for the labels put on logged decisions`] });
+    errors.push(...parsed.errors);
+    if (parsed.moreErrors > 0) errors.push({ field: 'body', errors: [`and ${parsed.moreErrors} more invalid fields`] });
+    if (errors.length) throw invalidRequest(errors);
+    const unknown = unknownIntents(parsed.examples, await this.intents.knownIntents(tenantId));
+    if (unknown.length) throw unknownIntentsError(unknown, 'intent');
+    return this.sets.createVersion(tenantId, name!, parsed.examples);
+  }
+
+  list(tenantId: TenantId, query: PageQueryDto & { name?: string }): Promise<Page<StoredLabelledSet>> {
+    return this.sets.list(tenantId, query.name !== undefined ? { name: query.name } : {}, pageRequest(query));
+  }
+
+  async get(tenantId: TenantId, id: string, query: PageQueryDto): Promise<StoredLabelledSet & { examples: Page<StoredLabelledExample> }> {
+    const page = pageRequest(query);
+    const set = await this.sets.get(tenantId, id);
+    if (set === null) throw new LearningException(LearningErrorCode.LABELLED_SET_NOT_FOUND);
+    return { ...set, examples: await this.sets.examples(tenantId, id, page) };
+  }
+
+  async delete(tenantId: TenantId, id: string): Promise<void> {
+    if (!(await this.sets.delete(tenantId, id))) throw new LearningException(LearningErrorCode.LABELLED_SET_NOT_FOUND);
+  }
+}

@@ -1,0 +1,29 @@
+import { DomainException, type DomainErrorSpec } from '@arbiter/common';
+
+export enum LearningErrorCode {
+  DECISION_NOT_FOUND = 'DECISION_NOT_FOUND',
+  LABELLED_SET_NOT_FOUND = 'LABELLED_SET_NOT_FOUND',
+  UNKNOWN_INTENTS = 'UNKNOWN_INTENTS',
+}
+
+export const LEARNING_ERRORS: Record<LearningErrorCode, DomainErrorSpec> = {
+  [LearningErrorCode.DECISION_NOT_FOUND]: { status: 404, message: 'Decision not found' },
+  [LearningErrorCode.LABELLED_SET_NOT_FOUND]: { status: 404, message: 'Labelled set not found' },
+  [LearningErrorCode.UNKNOWN_INTENTS]: { status: 400, message: 'Labels name intents no rule of the tenant has' },
+};
+
+export class LearningException extends DomainException<LearningErrorCode> {
+  constructor(code: LearningErrorCode, detail?: string, details?: unknown) {
+    super(code, LEARNING_ERRORS[code], detail, details);
+  }
+}
+
+/** The 400 of labels naming intents the tenant has no rule for: lists them (the first 100) and the field. */
+export function unknownIntentsError(unknown: readonly string[], field: string): LearningException {
+  const shown = unknown.slice(0, 100);
+  const more = unknown.length - shown.length;
+  return new LearningException(LearningErrorCode.UNKNOWN_INTENTS, `${shown.join(', ')}${more > 0 ? ` (and ${more} more)` : ''}`, {
+    fields: [field],
+    unknownIntents: shown,
+  });
+}

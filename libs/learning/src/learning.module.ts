@@ -1,0 +1,37 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { CommonModule } from '@arbiter/common';
+import { IntentModule } from '@arbiter/intent';
+import { JobsModule } from '@arbiter/jobs';
+import { TenancyModule } from '@arbiter/tenancy';
+import { DecisionLogCleanupJob } from './decision-log-cleanup.job.js';
+import { DecisionLogRepository } from './decision-log.repository.js';
+import { DecisionLogService } from './decision-log.service.js';
+import { DecisionLogWriter } from './decision-log.writer.js';
+import { DecisionsController } from './decisions.controller.js';
+import { LEARNING_ENTITIES } from './entities/index.js';
+import { LabelledSetRepository } from './labelled-set.repository.js';
+import { LabelledSetsController } from './labelled-sets.controller.js';
+import { LabelledSetsService } from './labelled-sets.service.js';
+import { LearningHttpSetup } from './learning-http.js';
+
+/**
+ * Learning from routing (issue 14; docs/decision-log.md): the decision log (every routing decision, written in
+ * batches off the request path through the intent lib's `IntentDecisionHooks`) and labelled data (uploaded
+ * sets and operators' labels on logged decisions).
+ */
+@Module({
+  imports: [TypeOrmModule.forFeature(LEARNING_ENTITIES), IntentModule, JobsModule, TenancyModule, CommonModule],
+  controllers: [DecisionsController, LabelledSetsController],
+  providers: [
+    LearningHttpSetup,
+    DecisionLogRepository,
+    LabelledSetRepository,
+    DecisionLogWriter,
+    DecisionLogService,
+    LabelledSetsService,
+    DecisionLogCleanupJob,
+  ],
+  exports: [DecisionLogWriter, DecisionLogService, LabelledSetsService],
+})
+export class LearningModule {}

@@ -1,0 +1,50 @@
+import 'reflect-metadata';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { DataSource } from 'typeorm';
+import { detectSchemaDrift } from '@arbiter/database';
+import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
+import { LEARNING_ENTITIES } from './entities/index.js';
+
+describe('learning schema', () => {
+  let db: TestDatabase;
+  let ds: DataSource;
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    ds = await new DataSource({
+      type: 'postgres',
+      url: db.url,
+      entities: LEARNING_ENTITIES,
+      synchronize: false,
+      installExtensions: false,
+      uuidExtension: 'pgcrypto',
+      logging: false,
+    }).initialize();
+  });
+  afterAll(async () => {
+    await ds?.destroy();
+    await db?.close();
+  });
+
+  it('entities match migration 0130 exactly', async () => {
+    expect(await detectSchemaDrift(ds)).toEqual([]);
+  });
+
+  it('every primary key, unique constraint and foreign key of the learning tables leads with tenant_id', async () => {
+    const { rows } = await db.pool.query<{ table: string; name: string; first: string }>(
+      `SELECT c.conrelid::regclass::text AS table, c.conname AS name, a.attname AS first
+         FROM pg_constraint c JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = c.conkey[1]
+        WHERE c.contype IN ('p', 'u', 'f') AND c.conrelid::regclass::text IN ('decision_log', 'decision_log_settings', 'labelled_set', 'labelled_example')
+        ORDER BY 2`,
+    );
+    expect(rows.map((r) => r.name)).toEqual([
+      'fk_labelled_example_set',
+      'pk_decision_log',
+      'pk_decision_log_settings',
+      'pk_labelled_example',
+      'pk_labelled_set',
+      'uq_labelled_example_decision',
+      'uq_labelled_set_name_version',
+    ]);
+    expect(rows.filter((r) => r.first !== 'tenant_id')).toEqual([]);
+  });
+});
