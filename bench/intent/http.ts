@@ -8,7 +8,10 @@
  * Run: npm run bench:intent:http
  * The same-run baseline is a bare `GET /health` at the same concurrency; the report gives both ratios.
  * Env: DATASETS_DIR (default ../shared/datasets), BENCH_CONCURRENCY (32), BENCH_SECONDS (20),
- *      BENCH_WARMUP_SECONDS (3), BENCH_RULES (1000), BENCH_DB (pglite | postgres, default pglite).
+ *      BENCH_WARMUP_SECONDS (3), BENCH_RULES (1000), BENCH_DB (pglite | postgres, default pglite),
+ *      BENCH_DECISION_LOG (on | off | compare, default on): the decision log (docs/decision-log.md) records every
+ *      routed decision; `compare` drives the route twice in the same run, log off then on, and reports the
+ *      log's cost on p95 and throughput (`decisionLog`); `off` measures the route without it.
  */
 import { fork } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -28,6 +31,8 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 20);
 const warmupSeconds = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
 const extraRules = Number(process.env.BENCH_RULES ?? 1000);
 const P95_BAR_MS = 25;
+const decisionLogMode = process.env.BENCH_DECISION_LOG ?? 'on';
+if (!['on', 'off', 'compare'].includes(decisionLogMode)) throw new Error(`BENCH_DECISION_LOG must be on, off or compare (got ${decisionLogMode})`);
 
 function readJsonl(file: string): Row[] {
   const dir = path.resolve(process.env.DATASETS_DIR ?? path.resolve(process.cwd(), '../shared/datasets'));
@@ -240,7 +245,28 @@ async function main(): Promise<void> {
         child.send({ url: base, key: tenant.apiKeys.client, messages, concurrency, seconds, warmupSeconds, baseline } satisfies ClientArgs);
       });
     };
+    const { DecisionLogWriter } = await import('@arbiter/learning');
+    const writer = app.get(DecisionLogWriter);
+    const summary = (r: ClientResult) => {
+      const l = [...r.latenciesMs].sort((a, b) => a - b);
+      return {
+        requests: r.requests,
+        errors: r.errors + r.non200,
+        throughputRps: r2(r.requests / (r.elapsedMs / 1000)),
+        p50: r2(percentile(l, 50)),
+        p95: r2(percentile(l, 95)),
+      };
+    };
+    let logOff: ClientResult | null = null;
+    if (decisionLogMode === 'compare') {
+      writer.enabled = false;
+      logOff = await drive(false);
+    }
+    writer.enabled = decisionLogMode !== 'off';
+    const loggedBefore = writer.stats;
     const result = await drive(false);
+    await writer.flush();
+    const logged = { written: writer.stats.written - loggedBefore.written, dropped: writer.stats.dropped - loggedBefore.dropped };
     const baseline = await drive(true);
     const baselineSorted = [...baseline.latenciesMs].sort((a, b) => a - b);
     const sorted = [...result.latenciesMs].sort((a, b) => a - b);
@@ -272,6 +298,21 @@ async function main(): Promise<void> {
       ratio: {
         throughput: r2(result.requests / (result.elapsedMs / 1000) / (baseline.requests / (baseline.elapsedMs / 1000))),
         p95: r2(percentile(sorted, 95) / percentile(baselineSorted, 95)),
+      },
+      decisionLog: {
+        mode: decisionLogMode,
+        // The main figures above are with the log as `mode` says (compare: on).
+        rowsWritten: logged.written,
+        rowsDropped: logged.dropped,
+        ...(logOff !== null
+          ? {
+              off: summary(logOff),
+              on: summary(result),
+              p95CostMs: r2(summary(result).p95 - summary(logOff).p95),
+              p95Ratio: r2(summary(result).p95 / summary(logOff).p95),
+              throughputRatio: r2(summary(result).throughputRps / summary(logOff).throughputRps),
+            }
+          : {}),
       },
       load: { examplesMs: Math.round(examplesMs), extraRulesMs: Math.round(extraMs), compileAndTrainMs: Math.round(readyMs) },
       serverRssMb: { afterLoad: Math.round(rssAfterLoad / 1048576), afterRun: Math.round(process.memoryUsage().rss / 1048576) },
