@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { HashingFeaturizer } from './text-features.js';
-import { SoftmaxClassifier } from './softmax-classifier.js';
+import { SoftmaxClassifier, trainSoftmaxSync } from './softmax-classifier.js';
 import { TfidfVectorizer } from './tfidf.js';
 
 describe('SoftmaxClassifier', () => {
@@ -30,6 +30,23 @@ describe('SoftmaxClassifier', () => {
     const controller = new AbortController();
     controller.abort(new Error('rules changed'));
     await expect(SoftmaxClassifier.train(rows, labels, 2, featurizer.buckets, { yieldEvery: 1, signal: controller.signal })).rejects.toThrow('rules changed');
+  });
+
+  it('trains synchronously to the same model (a worker thread), stops when asked, and rebuilds from plain weights', async () => {
+    const inThread = await SoftmaxClassifier.train(rows, labels, 2, featurizer.buckets, { seed: 4, minDf: 1 });
+    const weights = trainSoftmaxSync(rows, labels, 2, featurizer.buckets, { seed: 4, minDf: 1 });
+    if (weights === null) throw new Error('stopped');
+    const rebuilt = SoftmaxClassifier.fromWeights(weights, featurizer.buckets);
+    const pa = new Float32Array(2);
+    const pb = new Float32Array(2);
+    inThread.predictInto(vectorizer.transform('plane ticket'), pa);
+    rebuilt.predictInto(vectorizer.transform('plane ticket'), pb);
+    expect(Array.from(pb)).toEqual(Array.from(pa));
+    let asked = 0;
+    expect(trainSoftmaxSync(rows, labels, 2, featurizer.buckets, { yieldEvery: 1, minDf: 1 }, () => ++asked === 3)).toBeNull();
+    expect(asked).toBe(3);
+    expect(() => SoftmaxClassifier.fromWeights({ ...weights, bias: new Float32Array(3) }, featurizer.buckets)).toThrow('do not fit');
+    expect(() => SoftmaxClassifier.fromWeights(weights, 4)).toThrow('outside');
   });
 
   it('keeps only features seen in at least minDf examples', async () => {

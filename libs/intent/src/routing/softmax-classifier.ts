@@ -14,6 +14,19 @@ export interface ClassifierTrainOptions {
   signal?: AbortSignal;
 }
 
+/** The numeric options only (what a training job carries to a worker thread). */
+export type ClassifierHyperparameters = Omit<ClassifierTrainOptions, 'signal'>;
+
+/** A trained model as plain typed arrays: what a worker thread sends back (transferable). */
+export interface ClassifierWeights {
+  numClasses: number;
+  /** Hash bucket of each compact column, ascending (only features kept by `minDf`). */
+  columnBuckets: Int32Array;
+  /** Feature-major: `weights[col * numClasses + c]`. */
+  weights: Float32Array;
+  bias: Float32Array;
+}
+
 /** Deterministic PRNG for shuffling (mulberry32). */
 function rng(seed: number): () => number {
   let a = seed >>> 0;
@@ -27,6 +40,167 @@ function rng(seed: number): () => number {
 }
 
 const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/** Gradients smaller than this leave a class's weights alone for the example (most classes, after the first epoch). */
+const GRADIENT_FLOOR = 1e-4;
+
+/**
+ * Adagrad SGD on the softmax loss, as a generator that yields the number of examples seen every
+ * `yieldEvery` examples and returns the weights: the caller decides what happens in between (the
+ * in-thread `SoftmaxClassifier.train` gives the event loop a turn, a worker checks its cancel flag).
+ *
+ * The rows are first rewritten into the compact column space (features below `minDf` dropped, each
+ * feature stored as its weight row's offset), so the inner loops walk contiguous weight rows: the
+ * prediction is nnz × classes multiply-adds, the update nnz × (classes whose gradient is not ~0).
+ */
+export function* softmaxTrainingSteps(
+  data: SparseRows,
+  labels: Int32Array,
+  numClasses: number,
+  buckets: number,
+  opts: ClassifierHyperparameters = {},
+): Generator<number, ClassifierWeights, void> {
+  const epochs = opts.epochs ?? 10;
+  const lr = opts.learningRate ?? 1;
+  const l2 = opts.l2 ?? 0;
+  const minDf = opts.minDf ?? 2;
+  const yieldEvery = Math.max(1, opts.yieldEvery ?? 1000);
+  const rand = rng(opts.seed ?? 42);
+  const C = numClasses;
+  const n = data.offsets.length - 1;
+
+  const df = new Int32Array(buckets);
+  for (let i = 0; i < data.idx.length; i++) df[data.idx[i]]++;
+  const column = new Int32Array(buckets).fill(-1);
+  let cols = 0;
+  for (let b = 0; b < buckets; b++) if (df[b] >= minDf) column[b] = cols++;
+  const columnBuckets = new Int32Array(cols);
+  for (let b = 0; b < buckets; b++) if (column[b] >= 0) columnBuckets[column[b]] = b;
+
+  // Rows in the compact space: per non-zero, the column and its value.
+  const offsets = new Int32Array(n + 1);
+  const rowCol = new Int32Array(data.idx.length);
+  const rowVal = new Float32Array(data.idx.length);
+  let nnz = 0;
+  for (let r = 0; r < n; r++) {
+    for (let p = data.offsets[r]; p < data.offsets[r + 1]; p++) {
+      const col = column[data.idx[p]];
+      if (col < 0) continue;
+      rowCol[nnz] = col;
+      rowVal[nnz] = data.val[p];
+      nnz++;
+    }
+    offsets[r + 1] = nnz;
+  }
+
+  const state: SgdState = {
+    C,
+    lr,
+    l2,
+    W: new Float32Array(cols * C),
+    G: new Float32Array(cols),
+    bias: new Float32Array(C),
+    Gb: new Float32Array(C),
+    p: new Float64Array(C),
+    g: new Float64Array(C),
+    active: new Int32Array(C),
+  };
+  const order = Array.from({ length: n }, (_, i) => i);
+  let seen = 0;
+  for (let epoch = 0; epoch < epochs; epoch++) {
+    for (let i = order.length - 1; i > 0; i--) {
+      const j = Math.floor(rand() * (i + 1));
+      [order[i], order[j]] = [order[j], order[i]];
+    }
+    for (const row of order) {
+      sgdStep(offsets[row], offsets[row + 1], labels[row], rowCol, rowVal, state);
+      if (++seen % yieldEvery === 0) yield seen;
+    }
+  }
+  return { numClasses: C, columnBuckets, weights: state.W, bias: state.bias };
+}
+
+interface SgdState {
+  C: number;
+  lr: number;
+  l2: number;
+  /** Weights, feature-major (`col * C + c`). */
+  W: Float32Array;
+  /** Adagrad accumulator per feature (shared by the classes: no second weight-sized matrix). */
+  G: Float32Array;
+  bias: Float32Array;
+  Gb: Float32Array;
+  /** Scratch: probabilities, gradients, classes with a gradient above the floor. */
+  p: Float64Array;
+  g: Float64Array;
+  active: Int32Array;
+}
+
+/** One Adagrad step on the example spanning [start, end) of the compact rows, labelled `y`. */
+function sgdStep(start: number, end: number, y: number, rowCol: Int32Array, rowVal: Float32Array, s: SgdState): void {
+  const { C, lr, l2, W, G, bias, Gb, p, g, active } = s;
+  // forward: logits, softmax
+  for (let c = 0; c < C; c++) p[c] = bias[c];
+  for (let q = start; q < end; q++) {
+    const x = rowVal[q];
+    const base = rowCol[q] * C;
+    for (let c = 0; c < C; c++) p[c] += x * W[base + c];
+  }
+  let max = -Infinity;
+  for (let c = 0; c < C; c++) if (p[c] > max) max = p[c];
+  let sum = 0;
+  for (let c = 0; c < C; c++) {
+    const e = Math.exp(p[c] - max);
+    p[c] = e;
+    sum += e;
+  }
+  // gradient of the loss w.r.t. the logits
+  let gsq = 0;
+  let nActive = 0;
+  for (let c = 0; c < C; c++) {
+    const gc = p[c] / sum - (c === y ? 1 : 0);
+    gsq += gc * gc;
+    g[c] = gc;
+    if (Math.abs(gc) >= GRADIENT_FLOOR) active[nActive++] = c;
+  }
+  for (let q = start; q < end; q++) {
+    const x = rowVal[q];
+    G[rowCol[q]] += gsq * x * x;
+  }
+  for (let a = 0; a < nActive; a++) {
+    const c = active[a];
+    Gb[c] += g[c] * g[c];
+    bias[c] -= (lr * g[c]) / Math.sqrt(Gb[c] + 1e-8);
+  }
+  for (let q = start; q < end; q++) {
+    const col = rowCol[q];
+    const x = rowVal[q];
+    const step = lr / Math.sqrt(G[col] + 1e-8);
+    const base = col * C;
+    for (let a = 0; a < nActive; a++) {
+      const c = active[a];
+      const k = base + c;
+      W[k] -= step * (g[c] * x + l2 * W[k]);
+    }
+  }
+}
+
+/** Runs the training steps to the end without yielding (a worker thread); `shouldStop` is asked at every step. */
+export function trainSoftmaxSync(
+  data: SparseRows,
+  labels: Int32Array,
+  numClasses: number,
+  buckets: number,
+  opts: ClassifierHyperparameters = {},
+  shouldStop: () => boolean = () => false,
+): ClassifierWeights | null {
+  const steps = softmaxTrainingSteps(data, labels, numClasses, buckets, opts);
+  for (;;) {
+    const next = steps.next();
+    if (next.done === true) return next.value;
+    if (shouldStop()) return null;
+  }
+}
 
 /**
  * Multinomial logistic regression over sparse TF-IDF vectors, trained with Adagrad SGD.
@@ -46,71 +220,31 @@ export class SoftmaxClassifier {
     return this.weights.length + this.bias.length;
   }
 
-  static async train(data: SparseRows, labels: Int32Array, numClasses: number, buckets: number, opts: ClassifierTrainOptions = {}): Promise<SoftmaxClassifier> {
-    const epochs = opts.epochs ?? 10;
-    const lr = opts.learningRate ?? 1;
-    const l2 = opts.l2 ?? 0;
-    const minDf = opts.minDf ?? 2;
-    const yieldEvery = opts.yieldEvery ?? 1000;
-    const rand = rng(opts.seed ?? 42);
-
-    const df = new Int32Array(buckets);
-    for (let i = 0; i < data.idx.length; i++) df[data.idx[i]]++;
-    const column = new Int32Array(buckets).fill(-1);
-    let cols = 0;
-    for (let b = 0; b < buckets; b++) if (df[b] >= minDf) column[b] = cols++;
-
-    const C = numClasses;
-    const W = new Float32Array(cols * C);
-    const G = new Float32Array(cols);
-    const bias = new Float32Array(C);
-    const Gb = new Float32Array(C);
-    const model = new SoftmaxClassifier(C, column, W, bias);
-    const p = new Float32Array(C);
-    const order = Array.from({ length: data.offsets.length - 1 }, (_, i) => i);
-    let seen = 0;
-    for (let epoch = 0; epoch < epochs; epoch++) {
-      for (let i = order.length - 1; i > 0; i--) {
-        const j = Math.floor(rand() * (i + 1));
-        [order[i], order[j]] = [order[j], order[i]];
-      }
-      for (const n of order) {
-        const v: SparseVec = {
-          idx: data.idx.subarray(data.offsets[n], data.offsets[n + 1]),
-          val: data.val.subarray(data.offsets[n], data.offsets[n + 1]),
-        };
-        model.predictInto(v, p);
-        const y = labels[n];
-        // Adagrad with one accumulator per feature (shared by the classes): no second weight-sized matrix
-        let gsq = 0;
-        for (let c = 0; c < C; c++) {
-          const g = p[c] - (c === y ? 1 : 0);
-          gsq += g * g;
-        }
-        for (let i = 0; i < v.idx.length; i++) {
-          const col = column[v.idx[i]];
-          if (col >= 0) G[col] += gsq * v.val[i] * v.val[i];
-        }
-        for (let c = 0; c < C; c++) {
-          const g = p[c] - (c === y ? 1 : 0);
-          if (Math.abs(g) < 1e-4) continue;
-          Gb[c] += g * g;
-          bias[c] -= (lr * g) / Math.sqrt(Gb[c] + 1e-8);
-          for (let i = 0; i < v.idx.length; i++) {
-            const col = column[v.idx[i]];
-            if (col < 0) continue;
-            const k = col * C + c;
-            const gw = g * v.val[i] + l2 * W[k];
-            W[k] -= (lr * gw) / Math.sqrt(G[col] + 1e-8);
-          }
-        }
-        if (++seen % yieldEvery === 0) {
-          await yieldToLoop();
-          opts.signal?.throwIfAborted();
-        }
-      }
+  /** The model from weights trained elsewhere (a worker thread); `buckets` is the featurizer's bucket count. */
+  static fromWeights(w: ClassifierWeights, buckets: number): SoftmaxClassifier {
+    const cols = w.columnBuckets.length;
+    if (w.weights.length !== cols * w.numClasses || w.bias.length !== w.numClasses) {
+      throw new Error(`classifier weights do not fit: ${w.weights.length} weights for ${cols} columns × ${w.numClasses} classes`);
     }
-    return model;
+    const column = new Int32Array(buckets).fill(-1);
+    for (let col = 0; col < cols; col++) {
+      const b = w.columnBuckets[col];
+      if (b < 0 || b >= buckets) throw new Error(`classifier column bucket ${b} outside [0, ${buckets})`);
+      column[b] = col;
+    }
+    return new SoftmaxClassifier(w.numClasses, column, w.weights, w.bias);
+  }
+
+  /** Trains on this thread, yielding to the event loop every `yieldEvery` examples. */
+  static async train(data: SparseRows, labels: Int32Array, numClasses: number, buckets: number, opts: ClassifierTrainOptions = {}): Promise<SoftmaxClassifier> {
+    const { signal, ...hyper } = opts;
+    const steps = softmaxTrainingSteps(data, labels, numClasses, buckets, hyper);
+    for (;;) {
+      const next = steps.next();
+      if (next.done === true) return SoftmaxClassifier.fromWeights(next.value, buckets);
+      await yieldToLoop();
+      signal?.throwIfAborted();
+    }
   }
 
   /** Writes class probabilities of `v` into `out` (length numClasses). */
