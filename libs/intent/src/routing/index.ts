@@ -4,8 +4,21 @@ export * from './rule-validation.js';
 export { RuleMatcher, type RuleMatcherOptions } from './rule-matcher.js';
 export { HashingFeaturizer, normalizeText, type FeaturizerOptions } from './text-features.js';
 export { TfidfVectorizer } from './tfidf.js';
-export { SoftmaxClassifier, type ClassifierTrainOptions } from './softmax-classifier.js';
-export { IntentIndex, type IntentIndexOptions, type ClassifierState, type ExampleScores } from './intent-index.js';
+export {
+  SoftmaxClassifier,
+  trainSoftmaxSync,
+  type ClassifierTrainOptions,
+  type ClassifierHyperparameters,
+  type ClassifierWeights,
+} from './softmax-classifier.js';
+export {
+  IntentIndex,
+  CARRY_OVER_MIN_KNOWN_INTENTS,
+  type IntentIndexOptions,
+  type ClassifierState,
+  type ClassifierTrainingData,
+  type ExampleScores,
+} from './intent-index.js';
 export { SemanticMatcher, type TextEmbedder, type SemanticMatchOptions } from './semantic-matcher.js';
 export * from './llm-judge.js';
 export * from './fusion-policy.js';

@@ -2,7 +2,7 @@ import type { SemanticAggregation } from './config.js';
 import { DenseExamples } from './dense-examples.js';
 import { IntentAggregator } from './intent-aggregator.js';
 import { InvertedIndex } from './inverted-index.js';
-import { SoftmaxClassifier, type ClassifierTrainOptions } from './softmax-classifier.js';
+import { SoftmaxClassifier, type ClassifierHyperparameters, type ClassifierTrainOptions, type ClassifierWeights } from './softmax-classifier.js';
 import { SparseRowsBuilder, type SparseRows, type SparseVec } from './sparse.js';
 import { HashingFeaturizer } from './text-features.js';
 import { TfidfVectorizer } from './tfidf.js';
@@ -22,7 +22,25 @@ export interface ExampleScores {
   /** Row of the nearest example per intent (see `exampleTexts`), -1 when not looked up / none. */
   nearest: Int32Array;
   nearestSim: Float32Array;
+  /** With `classifier`: the version label of the rule set the serving classifier was trained on. */
+  classifierVersion?: string;
 }
+
+/** What a worker needs to train this index's classifier (see `IntentIndex.takeTrainingData`). */
+export interface ClassifierTrainingData {
+  rows: SparseRows;
+  labels: Int32Array;
+  numClasses: number;
+  buckets: number;
+  hyper: ClassifierHyperparameters;
+}
+
+/**
+ * A previous index's classifier keeps serving a rebuilt index until the new one is trained when it
+ * knows at least this share of the new index's intents (an edit of a few rules); otherwise
+ * `centroid_knn` serves meanwhile (e.g. a bulk import into a small tenant).
+ */
+export const CARRY_OVER_MIN_KNOWN_INTENTS = 0.9;
 
 export type ClassifierState = 'none' | 'training' | 'ready' | 'failed' | 'not_applicable';
 
@@ -63,6 +81,9 @@ export class IntentIndex {
   private readonly centroids: InvertedIndex | null = null;
   private trainRows: SparseRows | null = null;
   private classifier: SoftmaxClassifier | null = null;
+  /** Intent → class of `classifier` (-1: unknown to it) when it was carried over from a previous index; null: identity. */
+  private classOf: Int32Array | null = null;
+  private version: string | null = null;
   private state: ClassifierState = 'not_applicable';
 
   private constructor(rules: readonly IntentRuleDef[], opts: IntentIndexOptions) {
@@ -142,23 +163,95 @@ export class IntentIndex {
     return this.state;
   }
 
+  /** Version label of the classifier serving now (its own once trained, a previous index's when carried over), null: none. */
+  get classifierVersion(): string | null {
+    return this.classifier !== null ? this.version : null;
+  }
+
+  /** True while a previous index's classifier serves (this index's own is not trained yet). */
+  get classifierCarried(): boolean {
+    return this.classOf !== null;
+  }
+
   /**
-   * Trains the per-tenant classifier (seconds at 15,000 examples, yielding to the event loop) and swaps
-   * it in. Until it resolves, `classifier` aggregation is served by `centroid_knn`.
+   * Trains the per-tenant classifier on this thread (seconds at 15,000 examples, yielding to the event
+   * loop) and swaps it in. Until it resolves, `classifier` aggregation is served by `centroid_knn` (or a
+   * carried-over classifier). The API trains in a worker thread instead (`takeTrainingData`).
    */
-  async trainClassifier(opts: ClassifierTrainOptions = {}): Promise<void> {
+  async trainClassifier(opts: ClassifierTrainOptions = {}, version = 'local'): Promise<void> {
     const rows = this.trainRows;
     if (rows === null || this.state === 'training' || this.state === 'ready') return;
     this.state = 'training';
     try {
       const buckets = this.vectorizer?.featurizer.buckets ?? 0;
-      this.classifier = await SoftmaxClassifier.train(rows, this.exampleIntent, this.intents.length, buckets, opts);
+      const model = await SoftmaxClassifier.train(rows, this.exampleIntent, this.intents.length, buckets, opts);
+      this.serve(model, null, version);
       this.state = 'ready';
       this.trainRows = null;
     } catch (e) {
       this.state = 'failed';
       throw e;
     }
+  }
+
+  /**
+   * Hands the training data to the caller (to train elsewhere, e.g. a worker thread: the rows' buffers
+   * may be transferred, this index no longer reads them) and marks the classifier `training`; null when
+   * there is nothing to train or training already started.
+   */
+  takeTrainingData(hyper: ClassifierHyperparameters = {}): ClassifierTrainingData | null {
+    const rows = this.trainRows;
+    if (rows === null || this.state !== 'none') return null;
+    this.trainRows = null;
+    this.state = 'training';
+    return { rows, labels: this.exampleIntent.slice(), numClasses: this.intents.length, buckets: this.vectorizer?.featurizer.buckets ?? 0, hyper };
+  }
+
+  /** Swaps in weights trained elsewhere for the data of `takeTrainingData` (atomically: one assignment serves them). */
+  installClassifier(weights: ClassifierWeights, version: string): void {
+    if (weights.numClasses !== this.intents.length) {
+      throw new Error(`classifier has ${weights.numClasses} classes, the index ${this.intents.length} intents`);
+    }
+    this.serve(SoftmaxClassifier.fromWeights(weights, this.vectorizer?.featurizer.buckets ?? 0), null, version);
+    this.state = 'ready';
+  }
+
+  /** Training elsewhere failed or was given up: a carried-over classifier keeps serving, else `centroid_knn`. */
+  classifierTrainingFailed(): void {
+    if (this.state === 'training') this.state = 'failed';
+  }
+
+  /**
+   * Serves `previous`'s classifier (trained or itself carried) until this index's own is installed,
+   * mapped by intent name: an intent it does not know scores 0 on the classifier path (its rules and,
+   * with another aggregation, its examples still route), an intent no longer here is dropped. Only when
+   * it knows at least {@link CARRY_OVER_MIN_KNOWN_INTENTS} of the intents and uses the same features.
+   * Returns whether it was adopted.
+   */
+  adoptClassifier(previous: IntentIndex): boolean {
+    const model = previous.classifier;
+    if (model === null || this.classifier !== null || previous.version === null) return false;
+    if (this.vectorizer === null || previous.vectorizer === null || this.vectorizer.featurizer.buckets !== previous.vectorizer.featurizer.buckets) return false;
+    const previousIntent = new Map(previous.intents.map((name, i) => [name, i]));
+    const classOf = new Int32Array(this.intents.length).fill(-1);
+    let known = 0;
+    this.intents.forEach((name, i) => {
+      const j = previousIntent.get(name);
+      if (j === undefined) return;
+      const c = previous.classOf === null ? j : previous.classOf[j];
+      if (c < 0) return;
+      classOf[i] = c;
+      known++;
+    });
+    if (this.intents.length === 0 || known / this.intents.length < CARRY_OVER_MIN_KNOWN_INTENTS) return false;
+    this.serve(model, classOf, previous.version);
+    return true;
+  }
+
+  private serve(model: SoftmaxClassifier, classOf: Int32Array | null, version: string): void {
+    this.classOf = classOf;
+    this.version = version;
+    this.classifier = model;
   }
 
   /** Drops the training vectors without training (saves memory when `classifier` is not used). */
@@ -192,7 +285,13 @@ export class IntentIndex {
   private classify(q: SparseVec, model: SoftmaxClassifier, explainTop: number): ExampleScores {
     const nI = this.intents.length;
     const scores = new Float32Array(nI);
-    model.predictInto(q, scores);
+    const classOf = this.classOf;
+    if (classOf === null) model.predictInto(q, scores);
+    else {
+      const p = new Float32Array(model.numClasses);
+      model.predictInto(q, p);
+      for (let i = 0; i < nI; i++) scores[i] = classOf[i] >= 0 ? p[classOf[i]] : 0;
+    }
     const gate = this.centroids?.dotAll(q) ?? new Float32Array(nI);
     for (let i = 0; i < nI; i++) if (!(gate[i] > 0)) scores[i] = 0;
     const nearest = new Int32Array(nI).fill(-1);
@@ -207,7 +306,7 @@ export class IntentIndex {
       nearest[i] = hit.row;
       nearestSim[i] = hit.dot;
     }
-    return { aggregation: 'classifier', scores, nearest, nearestSim };
+    return { aggregation: 'classifier', scores, nearest, nearestSim, ...(this.version !== null ? { classifierVersion: this.version } : {}) };
   }
 
   /** L2-normalised sum of each intent's example vectors (one row per intent), via one dense scratch row. */

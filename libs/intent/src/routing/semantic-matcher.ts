@@ -109,6 +109,7 @@ export class SemanticMatcher {
     return done({
       topCandidates,
       ...(ex !== null ? { aggregation: ex.aggregation } : {}),
+      ...(ex?.classifierVersion !== undefined ? { classifierVersion: ex.classifierVersion } : {}),
       ...(error !== undefined ? { error } : {}),
     });
   }

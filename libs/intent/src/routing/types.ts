@@ -66,6 +66,12 @@ export interface SemanticMatchTrace {
   skipped?: SemanticSkipReason;
   /** Aggregation actually used (e.g. `classifier` falls back to `centroid_knn` while training). */
   aggregation?: string;
+  /**
+   * With `classifier`: the version of the rule set the serving classifier was trained on (the API uses
+   * the tenant's rules version). After a rule edit it names the previous version until the retrained
+   * classifier is swapped in.
+   */
+  classifierVersion?: string;
   error?: string;
 }
 
