@@ -6,6 +6,7 @@ export { IntentService } from './intent.service.js';
 export * from './intent-decision-hooks.js';
 export { IntentRulesService, INTENT_REEMBED_JOB } from './intent-rules.service.js';
 export { IntentConfigService } from './intent-config.service.js';
+export { IntentFitObserver, type FitObservations } from './intent-fit.observer.js';
 export { IntentModule } from './intent.module.js';
 export { DEMO_INTENT_RULES } from './intent.seeds.js';
 export { LlmJudgeClient, parseJudgeReply } from './llm-judge.client.js';

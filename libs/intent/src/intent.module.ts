@@ -8,6 +8,7 @@ import { INTENT_ENTITIES } from './entities/index.js';
 import { IntentAdminController } from './intent-admin.controller.js';
 import { IntentConfigService } from './intent-config.service.js';
 import { IntentDecisionHooks } from './intent-decision-hooks.js';
+import { IntentFitObserver } from './intent-fit.observer.js';
 import { IntentLifecycle, IntentReembedJob } from './intent.lifecycle.js';
 import { IntentMetrics } from './intent.metrics.js';
 import { IntentRepository } from './intent.repository.js';
@@ -30,7 +31,8 @@ import { IntentService } from './intent.service.js';
     IntentService,
     IntentLifecycle,
     IntentReembedJob,
+    IntentFitObserver,
   ],
-  exports: [IntentService, IntentRulesService, IntentConfigService, IntentDecisionHooks],
+  exports: [IntentService, IntentRulesService, IntentConfigService, IntentDecisionHooks, IntentFitObserver],
 })
 export class IntentModule {}

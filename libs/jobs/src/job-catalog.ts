@@ -53,6 +53,8 @@ export const JOB_CATALOG = {
   'jobs.cleanup': job({ owner: 'jobs', maxAttempts: 3, cron: '17 3 * * *' }),
   /** Deletes logged routing decisions older than the tenant's retention (default 30 days; daily, 03:37 UTC). */
   'learning.decision-log-cleanup': job({ owner: 'learning', maxAttempts: 3, cron: '37 3 * * *' }),
+  /** Fits the routing thresholds on a labelled set (POST /admin/intent-config/fit; docs/learning.md). */
+  'learning.intent-fit': job<{ fitId: string }>({ owner: 'learning', maxAttempts: 2 }),
   /** Deletes expired action-memory rows (hourly at :17). */
   'retrieval.memory-expiry': job({ owner: 'retrieval', maxAttempts: 3, cron: '17 * * * *' }),
   /** Re-embeds knowledge documents into the configured provider's vector space. */

@@ -4,12 +4,16 @@ export enum LearningErrorCode {
   DECISION_NOT_FOUND = 'DECISION_NOT_FOUND',
   LABELLED_SET_NOT_FOUND = 'LABELLED_SET_NOT_FOUND',
   UNKNOWN_INTENTS = 'UNKNOWN_INTENTS',
+  FIT_NOT_FOUND = 'INTENT_FIT_NOT_FOUND',
+  FIT_DATA_INSUFFICIENT = 'FIT_DATA_INSUFFICIENT',
 }
 
 export const LEARNING_ERRORS: Record<LearningErrorCode, DomainErrorSpec> = {
   [LearningErrorCode.DECISION_NOT_FOUND]: { status: 404, message: 'Decision not found' },
   [LearningErrorCode.LABELLED_SET_NOT_FOUND]: { status: 404, message: 'Labelled set not found' },
   [LearningErrorCode.UNKNOWN_INTENTS]: { status: 400, message: 'Labels name intents no rule of the tenant has' },
+  [LearningErrorCode.FIT_NOT_FOUND]: { status: 404, message: 'Fit not found' },
+  [LearningErrorCode.FIT_DATA_INSUFFICIENT]: { status: 400, message: 'The labelled set is too small to fit on' },
 };
 
 export class LearningException extends DomainException<LearningErrorCode> {

@@ -10,6 +10,10 @@ import { DecisionLogService } from './decision-log.service.js';
 import { DecisionLogWriter } from './decision-log.writer.js';
 import { DecisionsController } from './decisions.controller.js';
 import { LEARNING_ENTITIES } from './entities/index.js';
+import { IntentFitController } from './intent-fit.controller.js';
+import { IntentFitJob } from './intent-fit.job.js';
+import { IntentFitRepository } from './intent-fit.repository.js';
+import { IntentFitService } from './intent-fit.service.js';
 import { LabelledSetRepository } from './labelled-set.repository.js';
 import { LabelledSetsController } from './labelled-sets.controller.js';
 import { LabelledSetsService } from './labelled-sets.service.js';
@@ -22,7 +26,7 @@ import { LearningHttpSetup } from './learning-http.js';
  */
 @Module({
   imports: [TypeOrmModule.forFeature(LEARNING_ENTITIES), IntentModule, JobsModule, TenancyModule, CommonModule],
-  controllers: [DecisionsController, LabelledSetsController],
+  controllers: [DecisionsController, LabelledSetsController, IntentFitController],
   providers: [
     LearningHttpSetup,
     DecisionLogRepository,
@@ -31,6 +35,9 @@ import { LearningHttpSetup } from './learning-http.js';
     DecisionLogService,
     LabelledSetsService,
     DecisionLogCleanupJob,
+    IntentFitRepository,
+    IntentFitService,
+    IntentFitJob,
   ],
   exports: [DecisionLogWriter, DecisionLogService, LabelledSetsService],
 })
