@@ -51,7 +51,7 @@ export class CoverageBackfillRepository {
                 AND ($3::timestamptz IS NULL OR (s.created_at, s.id) > ($3::timestamptz, $4::uuid))
                 AND ($5::timestamptz IS NULL OR s.created_at >= $5::timestamptz)
                 AND ($6::timestamptz IS NULL OR s.created_at < $6::timestamptz)
-                AND NOT EXISTS (SELECT 1 FROM coverage_decision d WHERE d.session_id = s.id AND d.evaluator_version = $2)
+                AND NOT EXISTS (SELECT 1 FROM coverage_decision d WHERE d.tenant_id = s.tenant_id AND d.session_id = s.id AND d.evaluator_version = $2)
               ORDER BY s.created_at, s.id
               LIMIT $7),
            decided AS MATERIALIZED (

@@ -12,6 +12,9 @@ import type { CoverageReasonCode, CoverageVerdict } from './evaluator/coverage.t
 @Check('chk_coverage_decision_counts', `reference_count >= 0 AND top_score >= 0`)
 @Index('idx_coverage_decision_report', ['tenantId', 'evaluatorVersion', 'sessionCreatedAt'])
 export class CoverageDecisionEntity {
+  @PrimaryColumn({ name: 'tenant_id', type: 'uuid', primaryKeyConstraintName: 'pk_coverage_decision' })
+  tenantId: string;
+
   @PrimaryColumn({ name: 'session_id', type: 'uuid', primaryKeyConstraintName: 'pk_coverage_decision' })
   sessionId: string;
 
@@ -19,11 +22,11 @@ export class CoverageDecisionEntity {
   evaluatorVersion: string;
 
   @ManyToOne(() => DiagnosisSessionEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'session_id', foreignKeyConstraintName: 'fk_coverage_decision_session' })
+  @JoinColumn([
+    { name: 'tenant_id', referencedColumnName: 'tenantId', foreignKeyConstraintName: 'fk_coverage_decision_session' },
+    { name: 'session_id', referencedColumnName: 'id' },
+  ])
   session?: DiagnosisSessionEntity;
-
-  @Column({ name: 'tenant_id', type: 'uuid' })
-  tenantId: string;
 
   @Column({ type: 'varchar', length: 32 })
   channel: string;

@@ -1,9 +1,9 @@
-import { Check, Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, Unique, UpdateDateColumn } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, Index, PrimaryColumn, PrimaryGeneratedColumn, Unique, UpdateDateColumn } from 'typeorm';
 import type { CaseSourceType, FaultCategory } from './feedback.types.js';
 
 /** A curated question/answer case (migration 0030). AUTO cases are retracted, never deleted. */
 @Entity('case_library')
-@Unique('uq_case_library_session', ['sessionId'])
+@Unique('uq_case_library_session', ['tenantId', 'sessionId'])
 @Check('chk_case_library_source_type', `source_type IN ('AUTO', 'MANUAL')`)
 @Check(
   'chk_case_library_fault_category',
@@ -15,7 +15,7 @@ export class CaseLibraryEntity {
   @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'pk_case_library' })
   id: string;
 
-  @Column({ name: 'tenant_id', type: 'uuid' })
+  @PrimaryColumn({ name: 'tenant_id', type: 'uuid', primaryKeyConstraintName: 'pk_case_library' })
   tenantId: string;
 
   @Column({ name: 'session_id', type: 'uuid', nullable: true })

@@ -138,7 +138,7 @@ export class FeedbackRepository {
             params.push(row.query, row.answer);
             caseCte = `INSERT INTO case_library (tenant_id, session_id, query, answer, fault_category, error_code, source_type)
                        SELECT $1, $2, $9, $10, 'GENERAL', NULL, 'AUTO' FROM session_update
-                       ON CONFLICT (session_id) DO UPDATE SET retracted_at = NULL, updated_at = now()
+                       ON CONFLICT (tenant_id, session_id) DO UPDATE SET retracted_at = NULL, updated_at = now()
                        RETURNING id, (xmax = 0) AS inserted`;
             break;
           case 'retract':
@@ -165,7 +165,7 @@ export class FeedbackRepository {
              feedback_upsert AS (
                INSERT INTO session_feedback (tenant_id, session_id, feedback, comment, status_before)
                SELECT $1, $2, $4, $5, $6 FROM session_update
-               ON CONFLICT (session_id) DO UPDATE
+               ON CONFLICT (tenant_id, session_id) DO UPDATE
                  SET feedback = EXCLUDED.feedback, comment = EXCLUDED.comment, status_before = EXCLUDED.status_before, updated_at = now()
                RETURNING id
              ), case_change AS (${caseCte})

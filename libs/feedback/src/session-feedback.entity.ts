@@ -1,9 +1,21 @@
-import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, Unique, UpdateDateColumn } from 'typeorm';
+import {
+  Check,
+  Column,
+  CreateDateColumn,
+  Entity,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  PrimaryColumn,
+  PrimaryGeneratedColumn,
+  Unique,
+  UpdateDateColumn,
+} from 'typeorm';
 import { DiagnosisSessionEntity, type FeedbackValue } from '@arbiter/sessions';
 
 /** The user's verdict on one session (migration 0030). */
 @Entity('session_feedback')
-@Unique('uq_session_feedback_session', ['sessionId'])
+@Unique('uq_session_feedback_session', ['tenantId', 'sessionId'])
 @Check('chk_session_feedback_value', `feedback IN ('useful', 'not_useful')`)
 @Check('chk_session_feedback_status_before', `status_before IN ('SUCCESS', 'FAILED')`)
 @Index('idx_session_feedback_tenant_value_updated', ['tenantId', 'feedback', 'updatedAt', 'id'])
@@ -11,14 +23,17 @@ export class SessionFeedbackEntity {
   @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'pk_session_feedback' })
   id: string;
 
-  @Column({ name: 'tenant_id', type: 'uuid' })
+  @PrimaryColumn({ name: 'tenant_id', type: 'uuid', primaryKeyConstraintName: 'pk_session_feedback' })
   tenantId: string;
 
   @Column({ name: 'session_id', type: 'uuid' })
   sessionId: string;
 
   @ManyToOne(() => DiagnosisSessionEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'session_id', foreignKeyConstraintName: 'fk_session_feedback_session' })
+  @JoinColumn([
+    { name: 'tenant_id', referencedColumnName: 'tenantId', foreignKeyConstraintName: 'fk_session_feedback_session' },
+    { name: 'session_id', referencedColumnName: 'id' },
+  ])
   session?: DiagnosisSessionEntity;
 
   @Column({ type: 'varchar', length: 16 })

@@ -28,8 +28,8 @@ export class JobQueueRepository {
       `UPDATE job_run
           SET status = 'running', locked_by = $1, locked_until = now() + make_interval(secs => $2::double precision / 1000),
               attempts = attempts + 1, started_at = coalesce(started_at, now())
-        WHERE id = (
-          SELECT id FROM job_run
+        WHERE (tenant_id, id) = (
+          SELECT tenant_id, id FROM job_run
            WHERE status IN ('queued', 'running') AND name = ANY($3::varchar[])
              AND ((status = 'queued' AND run_after <= now()) OR (status = 'running' AND locked_until < now()))
            ORDER BY run_after, created_at
@@ -60,15 +60,19 @@ export class JobQueueRepository {
     };
   }
 
-  /** Adds to the counters, saves the checkpoint and renews the lease; false when the lease was lost. */
-  async progress(runId: string, workerId: string, leaseMs: number, update: JobProgress): Promise<boolean> {
+  /**
+   * Adds to the counters, saves the checkpoint and renews the lease; false when the lease was lost. This and the
+   * statements below address the claimed run by its key (tenant_id, id): one shard once job_run is distributed
+   * (docs/SCALING.md "Jobs on a distributed cluster").
+   */
+  async progress(tenantId: string, runId: string, workerId: string, leaseMs: number, update: JobProgress): Promise<boolean> {
     const rows = (await this.dataSource.query(
       `UPDATE job_run
           SET processed = processed + $3, failed = failed + $4,
               checkpoint = CASE WHEN $5::boolean THEN $6::jsonb ELSE checkpoint END,
               details = CASE WHEN $7::jsonb IS NULL THEN details ELSE coalesce(details, '{}'::jsonb) || $7::jsonb END,
               locked_until = now() + make_interval(secs => $8::double precision / 1000)
-        WHERE id = $1 AND locked_by = $2 AND status = 'running'
+        WHERE tenant_id = $9 AND id = $1 AND locked_by = $2 AND status = 'running'
       RETURNING id`,
       [
         runId,
@@ -79,34 +83,35 @@ export class JobQueueRepository {
         update.checkpoint === undefined ? null : JSON.stringify(update.checkpoint),
         update.details ? JSON.stringify(update.details) : null,
         leaseMs,
+        tenantId,
       ],
     )) as unknown[];
     return flatten(rows).length > 0;
   }
 
-  async succeed(runId: string, workerId: string): Promise<void> {
+  async succeed(tenantId: string, runId: string, workerId: string): Promise<void> {
     await this.dataSource.query(
       `UPDATE job_run SET status = 'succeeded', finished_at = now(), locked_by = NULL, locked_until = NULL, error = NULL
-        WHERE id = $1 AND locked_by = $2`,
-      [runId, workerId],
+        WHERE tenant_id = $3 AND id = $1 AND locked_by = $2`,
+      [runId, workerId, tenantId],
     );
   }
 
   /** Requeues with a delay while attempts remain, else marks the run failed with its error. */
-  async fail(runId: string, workerId: string, error: string, retryDelayMs: number | null): Promise<void> {
+  async fail(tenantId: string, runId: string, workerId: string, error: string, retryDelayMs: number | null): Promise<void> {
     if (retryDelayMs === null) {
       await this.dataSource.query(
         `UPDATE job_run SET status = 'failed', finished_at = now(), locked_by = NULL, locked_until = NULL, error = $3
-          WHERE id = $1 AND locked_by = $2`,
-        [runId, workerId, error],
+          WHERE tenant_id = $4 AND id = $1 AND locked_by = $2`,
+        [runId, workerId, error, tenantId],
       );
       return;
     }
     await this.dataSource.query(
       `UPDATE job_run SET status = 'queued', locked_by = NULL, locked_until = NULL, error = $3,
               run_after = now() + make_interval(secs => $4::double precision / 1000)
-        WHERE id = $1 AND locked_by = $2`,
-      [runId, workerId, error, retryDelayMs],
+        WHERE tenant_id = $5 AND id = $1 AND locked_by = $2`,
+      [runId, workerId, error, retryDelayMs, tenantId],
     );
   }
 

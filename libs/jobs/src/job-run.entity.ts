@@ -1,4 +1,4 @@
-import { Check, Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, Index, PrimaryColumn, PrimaryGeneratedColumn, Unique } from 'typeorm';
 
 export const JOB_RUN_STATUSES = ['queued', 'running', 'succeeded', 'failed'] as const;
 export type JobRunStatus = (typeof JOB_RUN_STATUSES)[number];
@@ -6,7 +6,7 @@ export const JOB_TRIGGERS = ['manual', 'schedule', 'event'] as const;
 export type JobTrigger = (typeof JOB_TRIGGERS)[number];
 
 @Entity('job_run')
-@Unique('uq_job_run_schedule_key', ['scheduleKey'])
+@Unique('uq_job_run_schedule_key', ['tenantId', 'scheduleKey'])
 @Check('chk_job_run_status', `status IN ('queued', 'running', 'succeeded', 'failed')`)
 @Check('chk_job_run_trigger', `trigger IN ('manual', 'schedule', 'event')`)
 @Index('idx_job_run_claimable', { synchronize: false })
@@ -15,7 +15,7 @@ export class JobRunEntity {
   @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'pk_job_run' })
   id: string;
 
-  @Column({ name: 'tenant_id', type: 'uuid' })
+  @PrimaryColumn({ name: 'tenant_id', type: 'uuid', primaryKeyConstraintName: 'pk_job_run' })
   tenantId: string;
 
   @Column({ type: 'varchar', length: 64 })

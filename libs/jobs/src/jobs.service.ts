@@ -201,7 +201,7 @@ export class JobsService implements OnModuleInit, OnApplicationBootstrap, OnModu
     const started = performance.now();
     if (run.attempts > run.maxAttempts) {
       // The previous attempts' workers died holding the lease.
-      await this.queue.fail(run.id, this.workerId, `gave up after ${run.maxAttempts} attempts (worker lost)`, null);
+      await this.queue.fail(run.tenantId, run.id, this.workerId, `gave up after ${run.maxAttempts} attempts (worker lost)`, null);
       this.runsTotal.inc({ job: run.name, outcome: 'failed' });
       return;
     }
@@ -212,13 +212,13 @@ export class JobsService implements OnModuleInit, OnApplicationBootstrap, OnModu
       attempt: run.attempts,
       checkpoint: run.checkpoint ?? null,
       progress: async (update) => {
-        const kept = await this.queue.progress(run.id, this.workerId, this.config.jobs.leaseMs, update);
+        const kept = await this.queue.progress(run.tenantId, run.id, this.workerId, this.config.jobs.leaseMs, update);
         if (!kept) throw new JobLeaseLostError(run.id);
       },
     };
     try {
       await definition.handler(ctx);
-      await this.queue.succeed(run.id, this.workerId);
+      await this.queue.succeed(run.tenantId, run.id, this.workerId);
       this.runsTotal.inc({ job: run.name, outcome: 'succeeded' });
     } catch (error) {
       if (error instanceof JobLeaseLostError) {
@@ -227,7 +227,7 @@ export class JobsService implements OnModuleInit, OnApplicationBootstrap, OnModu
       }
       const message = error instanceof Error ? error.message : String(error);
       const retry = run.attempts < run.maxAttempts ? retryDelayMs(run.attempts) : null;
-      await this.queue.fail(run.id, this.workerId, message, retry);
+      await this.queue.fail(run.tenantId, run.id, this.workerId, message, retry);
       this.runsTotal.inc({ job: run.name, outcome: retry === null ? 'failed' : 'retried' });
       this.logger.warn({ msg: 'job attempt failed', job: run.name, runId: run.id, attempt: run.attempts, willRetry: retry !== null, err: message });
     } finally {

@@ -120,7 +120,7 @@ ${extraCtes(p)}`
   /** Deletes up to `limit` expired rows of the tenant; returns how many (expiry job, in batches). */
   async purgeExpired(tenantId: TenantId, limit = 5000): Promise<number> {
     const res: [unknown[], number] = await this.ds.query(
-      `DELETE FROM retrieval_memory WHERE id IN (SELECT id FROM retrieval_memory WHERE tenant_id = $1 AND expires_at <= now() LIMIT $2)`,
+      `DELETE FROM retrieval_memory WHERE tenant_id = $1 AND id IN (SELECT id FROM retrieval_memory WHERE tenant_id = $1 AND expires_at <= now() LIMIT $2)`,
       [tenantId, limit],
     );
     return res[1];

@@ -161,7 +161,7 @@ export class KnowledgeRepository {
          FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::jsonb[], $7::jsonb[]) AS n(file_path, content_hash, domain, title, keywords, metadata)
          JOIN knowledge_document d ON d.tenant_id = $1 AND d.file_path = n.file_path AND d.content_hash = n.content_hash AND d.domain = n.domain
                                   AND d.title = n.title AND d.keywords = n.keywords AND d.metadata = n.metadata
-        WHERE d.chunk_count = 0 OR EXISTS (SELECT 1 FROM knowledge_chunk c WHERE c.document_id = d.id AND c.embedding_model = $8)`,
+        WHERE d.chunk_count = 0 OR EXISTS (SELECT 1 FROM knowledge_chunk c WHERE c.tenant_id = d.tenant_id AND c.document_id = d.id AND c.embedding_model = $8)`,
       [
         tenantId,
         docs.map((d) => d.filePath),
@@ -273,7 +273,7 @@ export class KnowledgeRepository {
     return this.ds.query(
       `SELECT d.id, d.domain, d.title, d.content FROM knowledge_document d
         WHERE d.tenant_id = $1 AND d.chunk_count > 0 AND ($2::uuid IS NULL OR d.id > $2::uuid)
-          AND NOT EXISTS (SELECT 1 FROM knowledge_chunk c WHERE c.document_id = d.id AND c.embedding_model = $3)
+          AND NOT EXISTS (SELECT 1 FROM knowledge_chunk c WHERE c.tenant_id = d.tenant_id AND c.document_id = d.id AND c.embedding_model = $3)
         ORDER BY d.id LIMIT $4`,
       [tenantId, afterId, space.model, limit],
     );
@@ -375,7 +375,7 @@ export class KnowledgeRepository {
       await em.query(`SELECT set_config('enable_indexscan', 'off', true)`);
       const rows: RawHit[] = await em.query(
         `SELECT c.document_id, d.file_path, d.title, c.domain, c.chunk_index, c.content, ${distanceSql(space.dim, '$3')} AS distance
-           FROM knowledge_chunk c JOIN knowledge_document d ON d.id = c.document_id
+           FROM knowledge_chunk c JOIN knowledge_document d ON d.tenant_id = c.tenant_id AND d.id = c.document_id
           WHERE c.embedding_dim = ${space.dim} AND c.tenant_id = $1 AND c.embedding_model = $2
           ORDER BY distance LIMIT $4`,
         [tenantId, space.model, toVectorLiteral(vector), limit],

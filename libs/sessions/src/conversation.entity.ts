@@ -1,4 +1,4 @@
-import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, Index, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
 
 @Entity('conversation')
 @Index('idx_conversation_tenant_activity', ['tenantId', 'lastActivityAt', 'id'])
@@ -6,7 +6,7 @@ export class ConversationEntity {
   @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'pk_conversation' })
   id: string;
 
-  @Column({ name: 'tenant_id', type: 'uuid' })
+  @PrimaryColumn({ name: 'tenant_id', type: 'uuid', primaryKeyConstraintName: 'pk_conversation' })
   tenantId: string;
 
   @Column({ type: 'varchar', length: 32, default: 'web' })

@@ -1,4 +1,4 @@
-import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 import { ConversationEntity } from './conversation.entity.js';
 import type { FeedbackValue, RunOutcome, SelfEvaluation, SessionMedia, SessionReference, SessionStatus } from './session.types.js';
 
@@ -16,14 +16,17 @@ export class DiagnosisSessionEntity {
   @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'pk_diagnosis_session' })
   id: string;
 
-  @Column({ name: 'tenant_id', type: 'uuid' })
+  @PrimaryColumn({ name: 'tenant_id', type: 'uuid', primaryKeyConstraintName: 'pk_diagnosis_session' })
   tenantId: string;
 
   @Column({ name: 'conversation_id', type: 'uuid' })
   conversationId: string;
 
   @ManyToOne(() => ConversationEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'conversation_id', foreignKeyConstraintName: 'fk_session_conversation' })
+  @JoinColumn([
+    { name: 'tenant_id', referencedColumnName: 'tenantId', foreignKeyConstraintName: 'fk_session_conversation' },
+    { name: 'conversation_id', referencedColumnName: 'id' },
+  ])
   conversation?: ConversationEntity;
 
   @Column({ type: 'varchar', length: 32, default: 'web' })

@@ -219,7 +219,7 @@ export class SessionsRepository {
   async failAbandoned(tenantId: TenantId, startedBefore: Date, reason: string, limit: number): Promise<DiagnosisSessionEntity[]> {
     const result = await this.sessions.query<unknown[]>(
       `UPDATE diagnosis_session SET status = 'FAILED', outcome = 'FAILED', error = $3, finished_at = now(), updated_at = now(), hooks_done = false
-        WHERE id IN (SELECT id FROM diagnosis_session
+        WHERE tenant_id = $1 AND id IN (SELECT id FROM diagnosis_session
                       WHERE tenant_id = $1 AND status = 'RUNNING' AND created_at < $2
                       ORDER BY created_at LIMIT $4 FOR UPDATE SKIP LOCKED)
           AND status = 'RUNNING'

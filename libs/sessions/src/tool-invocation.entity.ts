@@ -1,4 +1,4 @@
-import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
 import { DiagnosisSessionEntity } from './diagnosis-session.entity.js';
 
 export type ToolInvocationStatus = 'SUCCESS' | 'FAILED';
@@ -11,14 +11,17 @@ export class ToolInvocationEntity {
   @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'pk_tool_invocation' })
   id: string;
 
-  @Column({ name: 'tenant_id', type: 'uuid' })
+  @PrimaryColumn({ name: 'tenant_id', type: 'uuid', primaryKeyConstraintName: 'pk_tool_invocation' })
   tenantId: string;
 
   @Column({ name: 'session_id', type: 'uuid' })
   sessionId: string;
 
   @ManyToOne(() => DiagnosisSessionEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'session_id', foreignKeyConstraintName: 'fk_tool_invocation_session' })
+  @JoinColumn([
+    { name: 'tenant_id', referencedColumnName: 'tenantId', foreignKeyConstraintName: 'fk_tool_invocation_session' },
+    { name: 'session_id', referencedColumnName: 'id' },
+  ])
   session?: DiagnosisSessionEntity;
 
   @Column({ name: 'tool_name', type: 'varchar', length: 64 })

@@ -1,4 +1,4 @@
-import { Check, Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, Index, PrimaryColumn, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 import type { IntentAction } from '../routing/index.js';
 
 /** One tenant intent rule (docs/spec/intent-routing.md Rule); several rules may share an intent. */
@@ -13,7 +13,7 @@ export class IntentRuleEntity {
   @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'pk_intent_rule' })
   id: string;
 
-  @Column({ name: 'tenant_id', type: 'uuid' })
+  @PrimaryColumn({ name: 'tenant_id', type: 'uuid', primaryKeyConstraintName: 'pk_intent_rule' })
   tenantId: string;
 
   @Column({ type: 'varchar', length: 100 })

@@ -1,4 +1,4 @@
-import { Column, Entity, PrimaryGeneratedColumn, Unique, UpdateDateColumn } from 'typeorm';
+import { Column, Entity, PrimaryColumn, PrimaryGeneratedColumn, Unique, UpdateDateColumn } from 'typeorm';
 import type { IntentConfigOverride } from '../routing/index.js';
 
 /**
@@ -11,7 +11,7 @@ export class IntentTenantConfigEntity {
   @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'pk_intent_tenant_config' })
   id: string;
 
-  @Column({ name: 'tenant_id', type: 'uuid' })
+  @PrimaryColumn({ name: 'tenant_id', type: 'uuid', primaryKeyConstraintName: 'pk_intent_tenant_config' })
   tenantId: string;
 
   @Column({ type: 'jsonb', default: {} })

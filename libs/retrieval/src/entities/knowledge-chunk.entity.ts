@@ -1,4 +1,4 @@
-import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, PrimaryGeneratedColumn, Unique } from 'typeorm';
 import { KnowledgeDocumentEntity } from './knowledge-document.entity.js';
 
 /**
@@ -6,21 +6,24 @@ import { KnowledgeDocumentEntity } from './knowledge-document.entity.js';
  * (the provider id) and `embeddingDim`; per-dimension HNSW indexes are created by VectorIndexService.
  */
 @Entity('knowledge_chunk')
-@Unique('uq_knowledge_chunk_position', ['documentId', 'embeddingModel', 'chunkIndex'])
+@Unique('uq_knowledge_chunk_position', ['tenantId', 'documentId', 'embeddingModel', 'chunkIndex'])
 @Check('chk_knowledge_chunk_dim', `embedding_dim > 0 AND chunk_index >= 0`)
 @Index('idx_knowledge_chunk_tenant_model', ['tenantId', 'embeddingModel', 'domain'])
 export class KnowledgeChunkEntity {
   @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'pk_knowledge_chunk' })
   id: string;
 
-  @Column({ name: 'tenant_id', type: 'uuid' })
+  @PrimaryColumn({ name: 'tenant_id', type: 'uuid', primaryKeyConstraintName: 'pk_knowledge_chunk' })
   tenantId: string;
 
   @Column({ name: 'document_id', type: 'uuid' })
   documentId: string;
 
   @ManyToOne(() => KnowledgeDocumentEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'document_id', foreignKeyConstraintName: 'fk_knowledge_chunk_document' })
+  @JoinColumn([
+    { name: 'tenant_id', referencedColumnName: 'tenantId', foreignKeyConstraintName: 'fk_knowledge_chunk_document' },
+    { name: 'document_id', referencedColumnName: 'id' },
+  ])
   document?: KnowledgeDocumentEntity;
 
   @Column({ type: 'varchar', length: 100 })

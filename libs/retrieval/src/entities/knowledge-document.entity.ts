@@ -1,4 +1,4 @@
-import { Check, Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, Unique, UpdateDateColumn } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, Index, PrimaryColumn, PrimaryGeneratedColumn, Unique, UpdateDateColumn } from 'typeorm';
 
 /** A knowledge-base document of one tenant, unique by `filePath` (upserted by it). */
 @Entity('knowledge_document')
@@ -10,7 +10,7 @@ export class KnowledgeDocumentEntity {
   @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'pk_knowledge_document' })
   id: string;
 
-  @Column({ name: 'tenant_id', type: 'uuid' })
+  @PrimaryColumn({ name: 'tenant_id', type: 'uuid', primaryKeyConstraintName: 'pk_knowledge_document' })
   tenantId: string;
 
   @Column({ type: 'varchar', length: 100 })

@@ -1,4 +1,4 @@
-import { Check, Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, Index, PrimaryColumn, PrimaryGeneratedColumn, Unique } from 'typeorm';
 import type { RelevanceLevel } from '../relevance.js';
 
 /** Persisted action memory (docs/spec/retrieval.md T1): one row per document returned in a session. */
@@ -10,7 +10,7 @@ export class RetrievalMemoryEntity {
   @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'pk_retrieval_memory' })
   id: string;
 
-  @Column({ name: 'tenant_id', type: 'uuid' })
+  @PrimaryColumn({ name: 'tenant_id', type: 'uuid', primaryKeyConstraintName: 'pk_retrieval_memory' })
   tenantId: string;
 
   @Column({ name: 'session_id', type: 'varchar', length: 200 })

@@ -1,4 +1,4 @@
-import { Check, Column, Entity, PrimaryGeneratedColumn, Unique, UpdateDateColumn } from 'typeorm';
+import { Check, Column, Entity, PrimaryColumn, PrimaryGeneratedColumn, Unique, UpdateDateColumn } from 'typeorm';
 import type { RetrievalNormalizationConfig } from '../relevance.js';
 
 /** Per-tenant retrieval overrides (`retrieval.normalization.*`, action-memory TTL). */
@@ -9,7 +9,7 @@ export class RetrievalSettingsEntity {
   @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'pk_retrieval_settings' })
   id: string;
 
-  @Column({ name: 'tenant_id', type: 'uuid' })
+  @PrimaryColumn({ name: 'tenant_id', type: 'uuid', primaryKeyConstraintName: 'pk_retrieval_settings' })
   tenantId: string;
 
   @Column({ type: 'jsonb', default: {} })
