@@ -1,10 +1,12 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import type { TenantId } from '@arbiter/common';
 import { EMBEDDING_PROVIDER, LlmService, type EmbeddingProvider } from '@arbiter/llm';
+import { ClassifierTrainer } from './classifier-trainer.js';
 import { decodeVectors, isLocalProvider, ProviderTextEmbedder } from './intent-embeddings.js';
 import { IntentMetrics } from './intent.metrics.js';
 import { IntentRepository, type IntentVersions, type StoredEmbedding, type StoredIntentRule } from './intent.repository.js';
 import { LlmJudgeClient } from './llm-judge.client.js';
+import { TrainingTimeoutError } from './training/training-queue.js';
 import { DEFAULT_INTENT_CONFIG, IntentRouter, mergeIntentConfig, type IntentConfig, type IntentRuleDef } from './routing/index.js';
 
 /** One tenant's compiled routing state, swapped as a whole when its rules or config change. */
@@ -16,7 +18,10 @@ export interface TenantRouting {
   ruleForIntent: Map<string, StoredIntentRule>;
   ruleById: Map<string, StoredIntentRule>;
   versions: IntentVersions;
-  /** Settles when the background classifier training has finished (or failed). */
+  /**
+   * Settles when the background classifier training (worker thread) has ended: trained and swapped in,
+   * superseded by a newer rule set's, cancelled at shutdown, or failed (logged). Never rejects.
+   */
   trained: Promise<void>;
 }
 
@@ -54,6 +59,11 @@ export function toRuleDef(rule: StoredIntentRule, embedding: StoredEmbedding | u
  * indexed query for all cached tenants; works identically on PostgreSQL and embedded PGlite, where
  * LISTEN/NOTIFY through the socket is not dependable). A reload happens in the background: requests
  * keep the previous router until the new one is compiled.
+ *
+ * The classifier of a newly compiled router trains on a worker thread ({@link ClassifierTrainer}); the
+ * router serves at once — its rules, and the previous router's classifier for the intents it knows
+ * (`IntentIndex.adoptClassifier`) or else `centroid_knn` — and the trained weights are swapped in when
+ * they arrive. docs/hot-paths.md "Intent classifier training".
  */
 @Injectable()
 export class IntentRouterCache implements OnApplicationBootstrap, OnModuleDestroy {
@@ -63,9 +73,13 @@ export class IntentRouterCache implements OnApplicationBootstrap, OnModuleDestro
   private readonly generation = new Map<string, number>();
   /** Entries dropped by a config-only change: their compiled router is reused if the rules version still matches. */
   private readonly reusable = new Map<string, TenantRouting>();
+  /** Entries dropped by a rules change: the next compile serves their classifier until its own is trained. */
+  private readonly carry = new Map<string, TenantRouting>();
   private timer: NodeJS.Timeout | null = null;
   private polling: Promise<void> | null = null;
   private stopped = false;
+  /** The training threads (owned: started on first use, ended in onModuleDestroy). */
+  readonly trainer = new ClassifierTrainer();
 
   constructor(
     private readonly repository: IntentRepository,
@@ -90,6 +104,7 @@ export class IntentRouterCache implements OnApplicationBootstrap, OnModuleDestro
     this.timer = null;
     await this.polling;
     await Promise.allSettled([...this.loading.values()]);
+    await this.trainer.close();
   }
 
   async get(tenantId: TenantId): Promise<TenantRouting> {
@@ -100,7 +115,7 @@ export class IntentRouterCache implements OnApplicationBootstrap, OnModuleDestro
       this.entries.set(tenantId, entry);
       return entry;
     }
-    return this.load(tenantId, 'miss', this.reusable.get(tenantId));
+    return this.load(tenantId, 'miss', this.reusable.get(tenantId) ?? this.carry.get(tenantId));
   }
 
   /**
@@ -110,9 +125,12 @@ export class IntentRouterCache implements OnApplicationBootstrap, OnModuleDestro
    */
   invalidate(tenantId: TenantId, what: 'rules' | 'config' = 'rules'): void {
     this.generation.set(tenantId, (this.generation.get(tenantId) ?? 0) + 1);
-    const entry = this.entries.get(tenantId) ?? this.reusable.get(tenantId);
+    const entry = this.entries.get(tenantId) ?? this.reusable.get(tenantId) ?? this.carry.get(tenantId);
     if (what === 'config' && entry !== undefined) this.reusable.set(tenantId, entry);
-    else this.reusable.delete(tenantId);
+    else {
+      this.reusable.delete(tenantId);
+      if (entry !== undefined) this.carry.set(tenantId, entry);
+    }
     this.entries.delete(tenantId);
     this.loading.delete(tenantId);
   }
@@ -125,6 +143,7 @@ export class IntentRouterCache implements OnApplicationBootstrap, OnModuleDestro
       .then((entry) => {
         if ((this.generation.get(tenantId) ?? 0) === gen && !this.stopped) {
           this.reusable.delete(tenantId);
+          this.carry.delete(tenantId);
           this.entries.delete(tenantId);
           this.entries.set(tenantId, entry);
           this.evict();
@@ -161,13 +180,9 @@ export class IntentRouterCache implements OnApplicationBootstrap, OnModuleDestro
     if (router.ruleMatcher.invalidPatterns.length > 0) {
       this.logger.warn({ msg: 'stored patterns skipped (invalid)', tenantId, issues: router.ruleMatcher.invalidPatterns });
     }
-    const trained = router.trainClassifier().catch((error: unknown) => {
-      this.logger.warn({
-        msg: 'intent classifier training failed; centroid_knn serves',
-        tenantId,
-        err: error instanceof Error ? error.message : String(error),
-      });
-    });
+    // Serve the previous classifier (intents it knows) until this rule set's own is trained.
+    if (previous !== undefined) router.index.adoptClassifier(previous.router.index);
+    const trained = this.train(tenantId, router, versions.rules);
     const ruleForIntent = new Map<string, StoredIntentRule>();
     for (const r of rules) {
       if (!r.enabled) continue;
@@ -175,6 +190,39 @@ export class IntentRouterCache implements OnApplicationBootstrap, OnModuleDestro
       if (current === undefined || r.priority > current.priority) ruleForIntent.set(r.intent, r);
     }
     return { router, config, rules, ruleForIntent, ruleById: new Map(rules.map((r) => [r.id, r])), versions, trained };
+  }
+
+  /** Hands the router's examples to the training threads and swaps the weights in when they come back. */
+  private train(tenantId: string, router: IntentRouter, rulesVersion: string): Promise<void> {
+    const data = router.index.takeTrainingData();
+    if (data === null) return Promise.resolve();
+    const started = performance.now();
+    return this.trainer.train(tenantId, data).then(
+      (outcome) => {
+        if (outcome.status !== 'trained') {
+          router.index.classifierTrainingFailed();
+          this.metrics.classifierTraining(outcome.status);
+          return;
+        }
+        try {
+          router.index.installClassifier(outcome.result, rulesVersion);
+          this.metrics.classifierTraining('trained', (performance.now() - started) / 1000);
+        } catch (error) {
+          this.trainingFailed(tenantId, router, error);
+        }
+      },
+      (error: unknown) => this.trainingFailed(tenantId, router, error),
+    );
+  }
+
+  private trainingFailed(tenantId: string, router: IntentRouter, error: unknown): void {
+    router.index.classifierTrainingFailed();
+    this.metrics.classifierTraining(error instanceof TrainingTimeoutError ? 'timeout' : 'failed');
+    this.logger.warn({
+      msg: `intent classifier training failed; ${router.index.classifierCarried ? "the previous rules' classifier" : 'centroid_knn'} serves`,
+      tenantId,
+      err: error instanceof Error ? error.message : String(error),
+    });
   }
 
   private async poll(): Promise<void> {

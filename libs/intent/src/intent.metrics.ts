@@ -13,6 +13,8 @@ export class IntentMetrics {
   private readonly judgeTokens;
   private readonly semanticSkipped;
   private readonly cacheLoads;
+  private readonly trainings;
+  private readonly trainingDuration;
 
   constructor(metrics: MetricsService) {
     this.duration = metrics.histogram(
@@ -26,6 +28,17 @@ export class IntentMetrics {
     this.judgeTokens = metrics.counter('arbiter_intent_judge_tokens_total', 'Tokens used by the LLM judge');
     this.semanticSkipped = metrics.counter('arbiter_intent_semantic_skipped_total', 'Semantic path skipped, by reason', ['reason']);
     this.cacheLoads = metrics.counter('arbiter_intent_router_loads_total', 'Compiled router (re)loads by cause (miss|rules|config)', ['cause']);
+    this.trainings = metrics.counter(
+      'arbiter_intent_classifier_trainings_total',
+      'Tenant classifier trainings (worker thread) by outcome (trained|superseded|cancelled|failed|timeout)',
+      ['outcome'],
+    );
+    this.trainingDuration = metrics.histogram(
+      'arbiter_intent_classifier_training_seconds',
+      'From a compiled router handing its examples to the training queue to its trained classifier serving',
+      [],
+      [0.25, 0.5, 1, 2, 5, 10, 30, 60],
+    );
   }
 
   observe(result: RouteResult, totalMs: number): void {
@@ -50,5 +63,10 @@ export class IntentMetrics {
 
   routerLoaded(cause: 'miss' | 'rules' | 'config'): void {
     this.cacheLoads.inc({ cause });
+  }
+
+  classifierTraining(outcome: 'trained' | 'superseded' | 'cancelled' | 'failed' | 'timeout', seconds?: number): void {
+    this.trainings.inc({ outcome });
+    if (seconds !== undefined) this.trainingDuration.observe(seconds);
   }
 }
