@@ -7,6 +7,7 @@ export * from './intent-decision-hooks.js';
 export { IntentRulesService, INTENT_REEMBED_JOB } from './intent-rules.service.js';
 export { IntentConfigService } from './intent-config.service.js';
 export { IntentFitObserver, type FitObservations } from './intent-fit.observer.js';
+export { IntentSandbox, type SandboxCandidate, type SandboxRouting } from './intent-sandbox.js';
 export { IntentModule } from './intent.module.js';
 export { DEMO_INTENT_RULES } from './intent.seeds.js';
 export { LlmJudgeClient, parseJudgeReply } from './llm-judge.client.js';

@@ -13,7 +13,7 @@ import { validateIntentRuleDef } from './routing/index.js';
 export const INTENT_REEMBED_JOB = 'intent.reembed' satisfies JobName;
 
 /** The stored fields of a rule to create, with the defaults applied. */
-function toFields(dto: CreateIntentRuleDto): IntentRuleFields {
+export function toFields(dto: CreateIntentRuleDto): IntentRuleFields {
   return {
     intent: dto.intent.trim(),
     description: dto.description ?? null,

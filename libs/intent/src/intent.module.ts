@@ -9,6 +9,7 @@ import { IntentAdminController } from './intent-admin.controller.js';
 import { IntentConfigService } from './intent-config.service.js';
 import { IntentDecisionHooks } from './intent-decision-hooks.js';
 import { IntentFitObserver } from './intent-fit.observer.js';
+import { IntentSandbox } from './intent-sandbox.js';
 import { IntentLifecycle, IntentReembedJob } from './intent.lifecycle.js';
 import { IntentMetrics } from './intent.metrics.js';
 import { IntentRepository } from './intent.repository.js';
@@ -32,7 +33,8 @@ import { IntentService } from './intent.service.js';
     IntentLifecycle,
     IntentReembedJob,
     IntentFitObserver,
+    IntentSandbox,
   ],
-  exports: [IntentService, IntentRulesService, IntentConfigService, IntentDecisionHooks, IntentFitObserver],
+  exports: [IntentService, IntentRulesService, IntentConfigService, IntentDecisionHooks, IntentFitObserver, IntentSandbox],
 })
 export class IntentModule {}

@@ -55,6 +55,8 @@ export const JOB_CATALOG = {
   'learning.decision-log-cleanup': job({ owner: 'learning', maxAttempts: 3, cron: '37 3 * * *' }),
   /** Fits the routing thresholds on a labelled set (POST /admin/intent-config/fit; docs/learning.md). */
   'learning.intent-fit': job<{ fitId: string }>({ owner: 'learning', maxAttempts: 2 }),
+  /** Re-routes logged decisions under a candidate config / draft rules (POST /admin/intent/replay; resumable). */
+  'learning.intent-replay': job<{ replayId: string }>({ owner: 'learning', maxAttempts: 5 }),
   /** Deletes expired action-memory rows (hourly at :17). */
   'retrieval.memory-expiry': job({ owner: 'retrieval', maxAttempts: 3, cron: '17 * * * *' }),
   /** Re-embeds knowledge documents into the configured provider's vector space. */

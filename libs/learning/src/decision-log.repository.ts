@@ -78,7 +78,7 @@ interface DecisionRow extends KeysetRow {
 const KEYSET = new Keyset('d.created_at', 'd.id');
 
 /** The review set's label of each decision (the set is looked up by its reserved name; `le` may be absent). */
-const LABEL_JOIN = `LEFT JOIN labelled_set rs ON rs.tenant_id = d.tenant_id AND rs.name = '${REVIEW_SET_NAME}' AND rs.version = 1 AND rs.kind = 'review'
+export const LABEL_JOIN = `LEFT JOIN labelled_set rs ON rs.tenant_id = d.tenant_id AND rs.name = '${REVIEW_SET_NAME}' AND rs.version = 1 AND rs.kind = 'review'
   LEFT JOIN labelled_example le ON le.tenant_id = d.tenant_id AND le.set_id = rs.id AND le.decision_id = d.id`;
 
 const COLUMNS = `d.id, d.created_at, d.source, d.session_id, d.message, d.config_version::text AS config_version, d.rules_version::text AS rules_version,

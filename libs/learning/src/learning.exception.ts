@@ -6,6 +6,7 @@ export enum LearningErrorCode {
   UNKNOWN_INTENTS = 'UNKNOWN_INTENTS',
   FIT_NOT_FOUND = 'INTENT_FIT_NOT_FOUND',
   FIT_DATA_INSUFFICIENT = 'FIT_DATA_INSUFFICIENT',
+  REPLAY_NOT_FOUND = 'INTENT_REPLAY_NOT_FOUND',
 }
 
 export const LEARNING_ERRORS: Record<LearningErrorCode, DomainErrorSpec> = {
@@ -14,6 +15,7 @@ export const LEARNING_ERRORS: Record<LearningErrorCode, DomainErrorSpec> = {
   [LearningErrorCode.UNKNOWN_INTENTS]: { status: 400, message: 'Labels name intents no rule of the tenant has' },
   [LearningErrorCode.FIT_NOT_FOUND]: { status: 404, message: 'Fit not found' },
   [LearningErrorCode.FIT_DATA_INSUFFICIENT]: { status: 400, message: 'The labelled set is too small to fit on' },
+  [LearningErrorCode.REPLAY_NOT_FOUND]: { status: 404, message: 'Replay not found' },
 };
 
 export class LearningException extends DomainException<LearningErrorCode> {

@@ -14,6 +14,10 @@ import { IntentFitController } from './intent-fit.controller.js';
 import { IntentFitJob } from './intent-fit.job.js';
 import { IntentFitRepository } from './intent-fit.repository.js';
 import { IntentFitService } from './intent-fit.service.js';
+import { IntentReplayController } from './intent-replay.controller.js';
+import { IntentReplayJob } from './intent-replay.job.js';
+import { IntentReplayRepository } from './intent-replay.repository.js';
+import { IntentReplayService } from './intent-replay.service.js';
 import { LabelledSetRepository } from './labelled-set.repository.js';
 import { LabelledSetsController } from './labelled-sets.controller.js';
 import { LabelledSetsService } from './labelled-sets.service.js';
@@ -26,7 +30,7 @@ import { LearningHttpSetup } from './learning-http.js';
  */
 @Module({
   imports: [TypeOrmModule.forFeature(LEARNING_ENTITIES), IntentModule, JobsModule, TenancyModule, CommonModule],
-  controllers: [DecisionsController, LabelledSetsController, IntentFitController],
+  controllers: [DecisionsController, LabelledSetsController, IntentFitController, IntentReplayController],
   providers: [
     LearningHttpSetup,
     DecisionLogRepository,
@@ -38,6 +42,9 @@ import { LearningHttpSetup } from './learning-http.js';
     IntentFitRepository,
     IntentFitService,
     IntentFitJob,
+    IntentReplayRepository,
+    IntentReplayService,
+    IntentReplayJob,
   ],
   exports: [DecisionLogWriter, DecisionLogService, LabelledSetsService],
 })

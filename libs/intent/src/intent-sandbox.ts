@@ -1,0 +1,120 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { plainToInstance } from 'class-transformer';
+import { validateSync } from 'class-validator';
+import { flattenValidationErrors, invalidRequest, type FieldError, type TenantId } from '@arbiter/common';
+import { EMBEDDING_PROVIDER, LlmService, type EmbeddingProvider } from '@arbiter/llm';
+import { CreateIntentRuleDto } from './dto/intent-rule.dto.js';
+import { IntentConfigService } from './intent-config.service.js';
+import { isLocalProvider, ProviderTextEmbedder } from './intent-embeddings.js';
+import { IntentRouterCache } from './intent-router.cache.js';
+import { toFields } from './intent-rules.service.js';
+import { INTENT_LIMITS } from './intent.types.js';
+import { IntentRouter, validateIntentRuleDef, type IntentConfig, type IntentRuleDef, type RouteResult } from './routing/index.js';
+
+/** What a replay tries instead of the live routing: a config override and/or a whole draft rule set. */
+export interface SandboxCandidate {
+  config?: unknown;
+  rules?: unknown;
+}
+
+/** A router for what-if routing: no decision is logged, no session written, the judge never called. */
+export interface SandboxRouting {
+  route(message: string): Promise<RouteResult>;
+  config: IntentConfig;
+  /** The live config version the candidate config was merged onto. */
+  configVersion: string;
+  /** The live rules version, or "draft" when a draft rule set replaced the rules. */
+  rulesVersion: string;
+  /** Whether the candidate config would consult the judge (it is not called in a sandbox). */
+  judgeConfigured: boolean;
+}
+
+/**
+ * What-if routing for replays (docs/learning.md "Replay"): the tenant's rules or a draft rule set, with the
+ * tenant's config or a candidate override, judge off. `check` validates a candidate without compiling (the
+ * request's 400s); `prepare` builds the router (in the job).
+ */
+@Injectable()
+export class IntentSandbox {
+  constructor(
+    private readonly cache: IntentRouterCache,
+    private readonly configs: IntentConfigService,
+    private readonly llm: LlmService,
+    @Inject(EMBEDDING_PROVIDER) private readonly provider: EmbeddingProvider,
+  ) {}
+
+  /** 400 naming `config.<key>` or `rules[i].<field>` when the candidate is invalid; nothing else happens. */
+  async check(tenantId: TenantId, candidate: SandboxCandidate): Promise<void> {
+    if (candidate.config !== undefined) this.configs.resolve((await this.configs.versioned(tenantId)).config, candidate.config);
+    if (candidate.rules !== undefined) this.draftRules(candidate.rules);
+  }
+
+  async prepare(tenantId: TenantId, candidate: SandboxCandidate): Promise<SandboxRouting> {
+    const live = await this.configs.versioned(tenantId);
+    const config = candidate.config !== undefined ? this.configs.resolve(live.config, candidate.config) : live.config;
+    const routeConfig: IntentConfig = { ...config, llmJudgeEnabled: false };
+    const judgeConfigured = config.llmJudgeEnabled && this.llm.enabled;
+    if (candidate.rules === undefined) {
+      const routing = await this.cache.get(tenantId);
+      await routing.trained;
+      return { route: (m) => routing.router.route(m, routeConfig), config, configVersion: live.version, rulesVersion: routing.versions.rules, judgeConfigured };
+    }
+    const defs = this.draftRules(candidate.rules);
+    if (!isLocalProvider(this.provider)) {
+      for (const def of defs) if (def.semanticExamples.length > 0) def.exampleVectors = await this.provider.embedDocuments(def.semanticExamples);
+    }
+    const router = IntentRouter.compile(defs, { embedder: new ProviderTextEmbedder(this.provider), vectorDimension: this.provider.dimension });
+    await router.trainClassifier();
+    return { route: (m) => router.route(m, routeConfig), config, configVersion: live.version, rulesVersion: 'draft', judgeConfigured };
+  }
+
+  /** A draft rule set checked like `POST /admin/intent-rules/bulk` checks rules (every problem named). */
+  private draftRules(raw: unknown): IntentRuleDef[] {
+    if (!Array.isArray(raw)) throw invalidRequest([{ field: 'rules', errors: ['rules must be an array of intent rules (the whole draft set)'] }]);
+    if (raw.length > INTENT_LIMITS.rulesPerTenant) {
+      throw invalidRequest([{ field: 'rules', errors: [`rules must hold at most ${INTENT_LIMITS.rulesPerTenant} rules`] }]);
+    }
+    const problems: FieldError[] = [];
+    const defs: IntentRuleDef[] = [];
+    raw.forEach((item: unknown, i) => {
+      if (typeof item !== 'object' || item === null || Array.isArray(item)) {
+        problems.push({ field: `rules[${i}]`, errors: ['must be an intent rule object'] });
+        return;
+      }
+      const dto = plainToInstance(CreateIntentRuleDto, item);
+      const errors = validateSync(dto, { whitelist: true, forbidNonWhitelisted: true, validationError: { target: false, value: false } });
+      if (errors.length > 0) {
+        for (const e of flattenValidationErrors(errors)) problems.push({ field: `rules[${i}].${e.field}`, errors: e.errors });
+        return;
+      }
+      const fields = toFields(dto);
+      const issues = validateIntentRuleDef(
+        {
+          intent: fields.intent,
+          keywords: fields.keywords,
+          patterns: fields.patterns,
+          semanticExamples: fields.semanticExamples,
+          ...(fields.intentVector !== null ? { intentVector: fields.intentVector } : {}),
+        },
+        { vectorDimension: this.provider.dimension },
+      );
+      for (const issue of issues) problems.push({ field: `rules[${i}].${issue.field}`, errors: [issue.message] });
+      defs.push({
+        id: `draft-${i}`,
+        intent: fields.intent,
+        keywords: fields.keywords,
+        patterns: fields.patterns,
+        semanticExamples: fields.semanticExamples,
+        priority: fields.priority,
+        enabled: fields.enabled,
+        action: fields.action,
+        confidenceProfile: fields.confidenceProfile,
+        ...(fields.description !== null ? { description: fields.description } : {}),
+        ...(fields.reply !== null ? { reply: fields.reply } : {}),
+        ...(fields.intentVector !== null ? { intentVector: fields.intentVector } : {}),
+      });
+    });
+    if (problems.length > 0) throw invalidRequest(problems.slice(0, 100));
+    return defs;
+  }
+}
