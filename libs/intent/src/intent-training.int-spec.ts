@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { asTenantId } from '@arbiter/common';
 import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app.js';
 import { IntentRouterCache } from './intent-router.cache.js';
-import type { ClassifierTrainingData } from './routing/index.js';
+import { WARM_START_EPOCHS, type ClassifierTrainingData } from './routing/index.js';
 
 interface RouteBody {
   finalIntent: string | null;
@@ -82,6 +82,8 @@ describe('intent classifier training off the request thread (app + database + wo
     const byRule = await route('do you sell lanternfish');
     expect(byRule).toMatchObject({ finalIntent: 'lantern', ruleId, decisionReason: 'rule_high_confidence' });
     expect(train).toHaveBeenCalledTimes(1);
+    // an edit of a few rules continues from the previous classifier instead of training from scratch
+    expect(train.mock.calls[0][1].warmStart?.epochs).toBe(WARM_START_EPOCHS);
     const pending = await routing();
     expect(pending.versions.rules).not.toBe(previousVersion);
     expect(pending.router.index.classifierState).toBe('training');
@@ -106,9 +108,13 @@ describe('intent classifier training off the request thread (app + database + wo
     const trainer = cache.trainer;
     const original = trainer.train.bind(trainer);
     // A training that never ends by itself: only the shutdown stops it.
-    jest
-      .spyOn(trainer, 'train')
-      .mockImplementation((tenantId: string, data: ClassifierTrainingData) => original(tenantId, { ...data, hyper: { ...data.hyper, epochs: 1e9 } }));
+    jest.spyOn(trainer, 'train').mockImplementation((tenantId: string, data: ClassifierTrainingData) =>
+      original(tenantId, {
+        ...data,
+        hyper: { ...data.hyper, epochs: 1e9 },
+        ...(data.warmStart !== undefined ? { warmStart: { ...data.warmStart, epochs: 1e9 } } : {}),
+      }),
+    );
     const res = await t.request({ method: 'POST', url: '/admin/intent-rules', headers: op(), payload: { intent: 'extra', keywords: ['zzextra'] } });
     expect(res.statusCode).toBe(201);
     const inFlight = await routing();

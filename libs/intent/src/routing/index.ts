@@ -10,10 +10,13 @@ export {
   type ClassifierTrainOptions,
   type ClassifierHyperparameters,
   type ClassifierWeights,
+  type WarmStart,
 } from './softmax-classifier.js';
 export {
   IntentIndex,
   CARRY_OVER_MIN_KNOWN_INTENTS,
+  WARM_START_EPOCHS,
+  MAX_WARM_STARTS,
   type IntentIndexOptions,
   type ClassifierState,
   type ClassifierTrainingData,

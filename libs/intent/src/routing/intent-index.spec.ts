@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { CARRY_OVER_MIN_KNOWN_INTENTS, IntentIndex } from './intent-index.js';
+import { CARRY_OVER_MIN_KNOWN_INTENTS, IntentIndex, MAX_WARM_STARTS, WARM_START_EPOCHS } from './intent-index.js';
 import { trainSoftmaxSync } from './softmax-classifier.js';
 import { rule } from './testing/fixtures.js';
 import type { IntentRuleDef } from './types.js';
@@ -96,6 +96,32 @@ describe('IntentIndex classifier hand-off (training elsewhere, carry-over)', () 
     expect(next.adoptClassifier(previous)).toBe(false);
     expect(best(next, 'river please').aggregation).toBe('centroid_knn');
     expect(next.classifierVersion).toBeNull();
+  });
+
+  it('trains a rebuilt index by continuing from the carried classifier, and from scratch after a chain of warm starts', () => {
+    let index = IntentIndex.build(intentRules(WORDS.slice(0, 10)));
+    expect(index.takeTrainingData({ minDf: 1 })?.warmStart).toBeUndefined();
+    index = IntentIndex.build(intentRules(WORDS.slice(0, 10)));
+    trainAndInstall(index, 'v0');
+    const warmStarts: (number | undefined)[] = [];
+    for (let v = 1; v <= MAX_WARM_STARTS + 1; v++) {
+      const rules = intentRules(WORDS.slice(0, 10));
+      const next = IntentIndex.build(v % 2 === 1 ? rules.reverse() : rules); // the intents' order flips every time
+      expect(next.adoptClassifier(index)).toBe(true);
+      const data = next.takeTrainingData({ minDf: 1 });
+      if (data === null) throw new Error('nothing to train');
+      warmStarts.push(data.warmStart?.epochs);
+      if (data.warmStart !== undefined) {
+        // classes mapped by name: the flipped order maps class i to the previous class 9 - i
+        expect(Array.from(data.warmStart.classOf)).toEqual(Array.from({ length: 10 }, (_, i) => 9 - i));
+      }
+      const weights = trainSoftmaxSync(data.rows, data.labels, data.numClasses, data.buckets, data.hyper, () => false, data.warmStart);
+      if (weights === null) throw new Error('stopped');
+      next.installClassifier(weights, `v${v}`);
+      expect(best(next, 'tiger please')).toEqual({ intent: 'tiger', aggregation: 'classifier', version: `v${v}` });
+      index = next;
+    }
+    expect(warmStarts).toEqual([...Array.from({ length: MAX_WARM_STARTS }, () => WARM_START_EPOCHS), undefined]);
   });
 
   it('a failed training keeps the carried classifier serving', () => {

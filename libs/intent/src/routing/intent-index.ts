@@ -2,7 +2,13 @@ import type { SemanticAggregation } from './config.js';
 import { DenseExamples } from './dense-examples.js';
 import { IntentAggregator } from './intent-aggregator.js';
 import { InvertedIndex } from './inverted-index.js';
-import { SoftmaxClassifier, type ClassifierHyperparameters, type ClassifierTrainOptions, type ClassifierWeights } from './softmax-classifier.js';
+import {
+  SoftmaxClassifier,
+  type ClassifierHyperparameters,
+  type ClassifierTrainOptions,
+  type ClassifierWeights,
+  type WarmStart,
+} from './softmax-classifier.js';
 import { SparseRowsBuilder, type SparseRows, type SparseVec } from './sparse.js';
 import { HashingFeaturizer } from './text-features.js';
 import { TfidfVectorizer } from './tfidf.js';
@@ -33,7 +39,18 @@ export interface ClassifierTrainingData {
   numClasses: number;
   buckets: number;
   hyper: ClassifierHyperparameters;
+  /** Continue from the carried-over classifier (see {@link WARM_START_EPOCHS}). */
+  warmStart?: WarmStart;
 }
+
+/**
+ * A rebuilt index whose carried-over classifier knows its intents trains by continuing from it: this
+ * many epochs instead of the full 10 (on CLINC150 with one intent added: the same validation accuracy
+ * and log loss as training from scratch, at about a third of the CPU).
+ */
+export const WARM_START_EPOCHS = 3;
+/** After this many warm starts in a row the next training starts from scratch (no drift over long edit chains). */
+export const MAX_WARM_STARTS = 5;
 
 /**
  * A previous index's classifier keeps serving a rebuilt index until the new one is trained when it
@@ -197,14 +214,26 @@ export class IntentIndex {
   /**
    * Hands the training data to the caller (to train elsewhere, e.g. a worker thread: the rows' buffers
    * may be transferred, this index no longer reads them) and marks the classifier `training`; null when
-   * there is nothing to train or training already started.
+   * there is nothing to train or training already started. With a carried-over classifier the data
+   * carries a warm start from it (not for the {@link MAX_WARM_STARTS}th one in a row).
    */
   takeTrainingData(hyper: ClassifierHyperparameters = {}): ClassifierTrainingData | null {
     const rows = this.trainRows;
     if (rows === null || this.state !== 'none') return null;
     this.trainRows = null;
     this.state = 'training';
-    return { rows, labels: this.exampleIntent.slice(), numClasses: this.intents.length, buckets: this.vectorizer?.featurizer.buckets ?? 0, hyper };
+    const data: ClassifierTrainingData = {
+      rows,
+      labels: this.exampleIntent.slice(),
+      numClasses: this.intents.length,
+      buckets: this.vectorizer?.featurizer.buckets ?? 0,
+      hyper,
+    };
+    const previous = this.classifier?.trained;
+    if (this.classOf !== null && previous?.adagrad !== undefined && (previous.warmStarts ?? 0) < MAX_WARM_STARTS) {
+      data.warmStart = { previous, classOf: this.classOf.slice(), epochs: WARM_START_EPOCHS };
+    }
+    return data;
   }
 
   /** Swaps in weights trained elsewhere for the data of `takeTrainingData` (atomically: one assignment serves them). */

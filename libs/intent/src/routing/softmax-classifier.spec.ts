@@ -49,6 +49,32 @@ describe('SoftmaxClassifier', () => {
     expect(() => SoftmaxClassifier.fromWeights(weights, 4)).toThrow('outside');
   });
 
+  it('continues from a previous model (warm start): old classes kept, a new class learnt in a few epochs', () => {
+    const previous = trainSoftmaxSync(rows, labels, 2, featurizer.buckets, { epochs: 20, minDf: 1 });
+    if (previous === null) throw new Error('stopped');
+    expect(previous.warmStarts).toBe(0);
+    const more = [...texts, 'play some music', 'put on a song', 'music please'];
+    const fit = TfidfVectorizer.fit(featurizer, more);
+    // the new class first, the old ones after it: classOf maps them back
+    const moreLabels = Int32Array.from([1, 1, 1, 2, 2, 2, 0, 0, 0]);
+    const classOf = Int32Array.from([-1, 0, 1]);
+    const warm = trainSoftmaxSync(fit.rows, moreLabels, 3, featurizer.buckets, { minDf: 1 }, () => false, { previous, classOf, epochs: 3 });
+    if (warm === null) throw new Error('stopped');
+    expect(warm.warmStarts).toBe(1);
+    const model = SoftmaxClassifier.fromWeights(warm, featurizer.buckets);
+    const p = new Float32Array(3);
+    const argmax = (text: string): number => {
+      model.predictInto(fit.vectorizer.transform(text), p);
+      return p.indexOf(Math.max(...p));
+    };
+    expect(argmax('some music please')).toBe(0);
+    expect(argmax('book me a flight')).toBe(1);
+    expect(argmax('rain forecast')).toBe(2);
+    expect(() =>
+      trainSoftmaxSync(fit.rows, moreLabels, 3, featurizer.buckets, {}, () => false, { previous, classOf: Int32Array.from([0, 1]), epochs: 1 }),
+    ).toThrow('maps 2 classes');
+  });
+
   it('keeps only features seen in at least minDf examples', async () => {
     const all = await SoftmaxClassifier.train(rows, labels, 2, featurizer.buckets, { minDf: 1, epochs: 1 });
     const pruned = await SoftmaxClassifier.train(rows, labels, 2, featurizer.buckets, { minDf: 2, epochs: 1 });

@@ -25,6 +25,21 @@ export interface ClassifierWeights {
   /** Feature-major: `weights[col * numClasses + c]`. */
   weights: Float32Array;
   bias: Float32Array;
+  /** Adagrad's accumulated squared gradients (per column, per class bias): what a warm start continues from. */
+  adagrad?: { columns: Float32Array; bias: Float32Array };
+  /** Warm starts since the last training from scratch (0 or absent: trained from scratch). */
+  warmStarts?: number;
+}
+
+/**
+ * Continue from a previous model (an edit of a few rules): its weights and Adagrad state are copied onto
+ * the new columns and classes (`classOf[c]`: the previous class of class c, -1 for a new one, which
+ * starts at 0), then `epochs` epochs run over the new data instead of the full count.
+ */
+export interface WarmStart {
+  previous: ClassifierWeights;
+  classOf: Int32Array;
+  epochs: number;
 }
 
 /** Deterministic PRNG for shuffling (mulberry32). */
@@ -59,8 +74,9 @@ export function* softmaxTrainingSteps(
   numClasses: number,
   buckets: number,
   opts: ClassifierHyperparameters = {},
+  warm?: WarmStart,
 ): Generator<number, ClassifierWeights, void> {
-  const epochs = opts.epochs ?? 10;
+  const epochs = warm !== undefined ? warm.epochs : (opts.epochs ?? 10);
   const lr = opts.learningRate ?? 1;
   const l2 = opts.l2 ?? 0;
   const minDf = opts.minDf ?? 2;
@@ -105,6 +121,7 @@ export function* softmaxTrainingSteps(
     g: new Float64Array(C),
     active: new Int32Array(C),
   };
+  if (warm !== undefined) continueFrom(warm, columnBuckets, buckets, state);
   const order = Array.from({ length: n }, (_, i) => i);
   let seen = 0;
   for (let epoch = 0; epoch < epochs; epoch++) {
@@ -117,7 +134,41 @@ export function* softmaxTrainingSteps(
       if (++seen % yieldEvery === 0) yield seen;
     }
   }
-  return { numClasses: C, columnBuckets, weights: state.W, bias: state.bias };
+  return {
+    numClasses: C,
+    columnBuckets,
+    weights: state.W,
+    bias: state.bias,
+    adagrad: { columns: state.G, bias: state.Gb },
+    warmStarts: warm !== undefined ? (warm.previous.warmStarts ?? 0) + 1 : 0,
+  };
+}
+
+/** Copies a previous model's weights and Adagrad state onto the new column space and classes. */
+function continueFrom(warm: WarmStart, columnBuckets: Int32Array, buckets: number, s: SgdState): void {
+  const { previous, classOf } = warm;
+  const P = previous.numClasses;
+  const { C, W, G, bias, Gb } = s;
+  if (classOf.length !== C) throw new Error(`warm start maps ${classOf.length} classes, the data has ${C}`);
+  const previousColumn = new Int32Array(buckets).fill(-1);
+  previous.columnBuckets.forEach((b, col) => {
+    if (b >= 0 && b < buckets) previousColumn[b] = col;
+  });
+  for (let col = 0; col < columnBuckets.length; col++) {
+    const old = previousColumn[columnBuckets[col]];
+    if (old < 0) continue;
+    if (previous.adagrad !== undefined) G[col] = previous.adagrad.columns[old];
+    for (let c = 0; c < C; c++) {
+      const pc = classOf[c];
+      if (pc >= 0 && pc < P) W[col * C + c] = previous.weights[old * P + pc];
+    }
+  }
+  for (let c = 0; c < C; c++) {
+    const pc = classOf[c];
+    if (pc < 0 || pc >= P) continue;
+    bias[c] = previous.bias[pc];
+    if (previous.adagrad !== undefined) Gb[c] = previous.adagrad.bias[pc];
+  }
 }
 
 interface SgdState {
@@ -193,8 +244,9 @@ export function trainSoftmaxSync(
   buckets: number,
   opts: ClassifierHyperparameters = {},
   shouldStop: () => boolean = () => false,
+  warm?: WarmStart,
 ): ClassifierWeights | null {
-  const steps = softmaxTrainingSteps(data, labels, numClasses, buckets, opts);
+  const steps = softmaxTrainingSteps(data, labels, numClasses, buckets, opts, warm);
   for (;;) {
     const next = steps.next();
     if (next.done === true) return next.value;
@@ -214,6 +266,8 @@ export class SoftmaxClassifier {
     private readonly column: Int32Array,
     private readonly weights: Float32Array,
     private readonly bias: Float32Array,
+    /** The plain weights this model was built from (a warm start of the next training reads them). */
+    readonly trained: ClassifierWeights | null = null,
   ) {}
 
   get parameterCount(): number {
@@ -232,7 +286,7 @@ export class SoftmaxClassifier {
       if (b < 0 || b >= buckets) throw new Error(`classifier column bucket ${b} outside [0, ${buckets})`);
       column[b] = col;
     }
-    return new SoftmaxClassifier(w.numClasses, column, w.weights, w.bias);
+    return new SoftmaxClassifier(w.numClasses, column, w.weights, w.bias, w);
   }
 
   /** Trains on this thread, yielding to the event loop every `yieldEvery` examples. */

@@ -31,7 +31,7 @@ port.on('message', (request: TrainRequest) => {
   try {
     const job = decodeTrainingJob(request.job);
     const cancel = new Int32Array(request.cancel);
-    const weights = trainSoftmaxSync(job.rows, job.labels, job.numClasses, job.buckets, job.hyper, () => Atomics.load(cancel, 0) !== 0);
+    const weights = trainSoftmaxSync(job.rows, job.labels, job.numClasses, job.buckets, job.hyper, () => Atomics.load(cancel, 0) !== 0, job.warmStart);
     if (weights === null) reply = { type: 'stopped', id: request.id };
     else {
       reply = { type: 'trained', id: request.id, weights, ms: performance.now() - started };

@@ -47,7 +47,28 @@ describe('training job serialisation', () => {
     const j = job();
     const w = trainSoftmaxSync(j.rows, j.labels, 2, j.buckets, j.hyper);
     if (w === null) throw new Error('not trained');
-    expect(weightsTransferList(w)).toEqual([w.columnBuckets.buffer, w.weights.buffer, w.bias.buffer]);
+    expect(weightsTransferList(w)).toEqual([w.columnBuckets.buffer, w.weights.buffer, w.bias.buffer, w.adagrad?.columns.buffer, w.adagrad?.bias.buffer]);
+  });
+
+  it('copies a warm start (the previous model keeps serving on the sending side) and checks it on the other', () => {
+    const j = job();
+    const previous = trainSoftmaxSync(j.rows, j.labels, 2, j.buckets, j.hyper);
+    if (previous === null) throw new Error('stopped');
+    const warmStart = { previous, classOf: Int32Array.from([1, 0]), epochs: 2 };
+    const { job: encoded, transfer } = encodeTrainingJob({ ...job(), warmStart });
+    expect(transfer).toHaveLength(4);
+    const decoded = decodeTrainingJob(structuredClone(encoded, { transfer }));
+    expect(previous.weights.length).toBeGreaterThan(0);
+    expect(Array.from(decoded.warmStart?.previous.weights ?? [])).toEqual(Array.from(previous.weights));
+    expect(Array.from(decoded.warmStart?.classOf ?? [])).toEqual([1, 0]);
+    const bad: [Partial<typeof warmStart>, RegExp][] = [
+      [{ classOf: Int32Array.from([0]) }, /must map the 2 classes/],
+      [{ classOf: Int32Array.from([0, 2]) }, /classOf 2 outside \[-1, 2\)/],
+      [{ epochs: 0 }, /warmStart.epochs 0/],
+      [{ previous: { ...previous, bias: new Float32Array(5) } }, /do not fit/],
+      [{ previous: { ...previous, adagrad: { columns: new Float32Array(1), bias: new Float32Array(2) } } }, /adagrad does not fit/],
+    ];
+    for (const [change, message] of bad) expect(() => decodeTrainingJob({ ...job(), warmStart: { ...warmStart, ...change } })).toThrow(message);
   });
 
   const broken: [string, (j: TrainingJob) => unknown, RegExp][] = [

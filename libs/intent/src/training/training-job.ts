@@ -1,4 +1,4 @@
-import type { ClassifierHyperparameters, ClassifierWeights } from '../routing/softmax-classifier.js';
+import type { ClassifierHyperparameters, ClassifierWeights, WarmStart } from '../routing/softmax-classifier.js';
 import type { SparseRows } from '../routing/sparse.js';
 
 /**
@@ -12,6 +12,8 @@ export interface TrainingJob {
   numClasses: number;
   buckets: number;
   hyper: ClassifierHyperparameters;
+  /** Continue from the previous rule set's model (copied, not transferred: it keeps serving meanwhile). */
+  warmStart?: WarmStart;
 }
 
 /** Given to a training thread when it starts. */
@@ -59,7 +61,14 @@ function transferList(arrays: readonly Typed[]): ArrayBuffer[] {
 export function encodeTrainingJob(job: TrainingJob): { job: TrainingJob; transfer: ArrayBuffer[] } {
   const rows: SparseRows = { offsets: owned(job.rows.offsets), idx: owned(job.rows.idx), val: owned(job.rows.val) };
   const labels = owned(job.labels);
-  const encoded: TrainingJob = { rows, labels, numClasses: job.numClasses, buckets: job.buckets, hyper: { ...job.hyper } };
+  const encoded: TrainingJob = {
+    rows,
+    labels,
+    numClasses: job.numClasses,
+    buckets: job.buckets,
+    hyper: { ...job.hyper },
+    ...(job.warmStart !== undefined ? { warmStart: job.warmStart } : {}),
+  };
   return { job: encoded, transfer: transferList([rows.offsets, rows.idx, rows.val, labels]) };
 }
 
@@ -85,10 +94,30 @@ export function decodeTrainingJob(value: unknown): TrainingJob {
   for (let r = 0; r < n; r++) if (rows.offsets[r + 1] < rows.offsets[r]) fail(`offsets decrease at row ${r}`);
   for (let i = 0; i < rows.idx.length; i++) if (rows.idx[i] < 0 || rows.idx[i] >= buckets) fail(`bucket ${rows.idx[i]} outside [0, ${buckets})`);
   for (let r = 0; r < n; r++) if (labels[r] < 0 || labels[r] >= numClasses) fail(`label ${labels[r]} outside [0, ${numClasses})`);
-  return { rows, labels, numClasses, buckets, hyper: typeof job.hyper === 'object' && job.hyper !== null ? job.hyper : {} };
+  const hyper = typeof job.hyper === 'object' && job.hyper !== null ? job.hyper : {};
+  if (job.warmStart === undefined) return { rows, labels, numClasses, buckets, hyper };
+  const { previous, classOf, epochs } = job.warmStart;
+  if (typeof previous !== 'object' || previous === null) fail('warmStart.previous missing');
+  const P = previous.numClasses;
+  if (!Number.isInteger(P) || P < 1) fail(`warmStart.previous.numClasses ${P}`);
+  if (
+    tag(previous.columnBuckets) !== '[object Int32Array]' ||
+    tag(previous.weights) !== '[object Float32Array]' ||
+    tag(previous.bias) !== '[object Float32Array]'
+  ) {
+    fail('warmStart.previous arrays are not typed arrays');
+  }
+  const cols = previous.columnBuckets.length;
+  if (previous.weights.length !== cols * P || previous.bias.length !== P) fail('warmStart.previous weights do not fit its columns and classes');
+  const adagrad = previous.adagrad;
+  if (adagrad !== undefined && (adagrad.columns?.length !== cols || adagrad.bias?.length !== P)) fail('warmStart.previous.adagrad does not fit');
+  if (tag(classOf) !== '[object Int32Array]' || classOf.length !== numClasses) fail(`warmStart.classOf must map the ${numClasses} classes`);
+  for (let c = 0; c < classOf.length; c++) if (classOf[c] < -1 || classOf[c] >= P) fail(`warmStart.classOf ${classOf[c]} outside [-1, ${P})`);
+  if (!Number.isInteger(epochs) || epochs < 1) fail(`warmStart.epochs ${epochs}`);
+  return { rows, labels, numClasses, buckets, hyper, warmStart: { previous, classOf, epochs } };
 }
 
 /** The trained weights' buffers (each owns its buffer: allocated by the trainer), to transfer back. */
 export function weightsTransferList(w: ClassifierWeights): ArrayBuffer[] {
-  return transferList([w.columnBuckets, w.weights, w.bias]);
+  return transferList([w.columnBuckets, w.weights, w.bias, ...(w.adagrad !== undefined ? [w.adagrad.columns, w.adagrad.bias] : [])]);
 }
