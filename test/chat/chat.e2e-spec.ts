@@ -375,10 +375,12 @@ describe('POST /ai/chat offline (e2e)', () => {
     /** Steady state (API key and intent rules cached): at most this many round trips per turn kind. */
     const BUDGET = { knowledge: 6, clarify: 2, rule_answer: 2, transfer: 2 } as const;
     /**
-     * The intent cache's cross-replica version poll runs on a timer, not for the turn; so does the decision
-     * log's batch INSERT (one statement per ~100 ms for every decision of the process, docs/decision-log.md).
+     * The intent cache's and the case index's cross-replica version polls run on a timer, not for the turn; so
+     * does the decision log's batch INSERT (one statement per ~100 ms for every decision of the process,
+     * docs/decision-log.md).
      */
-    const background = (sql: string) => /FROM intent_tenant_config WHERE tenant_id = ANY|^\s*INSERT INTO decision_log /.test(sql);
+    const background = (sql: string) =>
+      /FROM intent_tenant_config WHERE tenant_id = ANY|FROM case_library_version WHERE tenant_id = ANY|^\s*INSERT INTO decision_log /.test(sql);
 
     it.each([
       ['knowledge', 'acme', { message: '机械臂报警 E105 怎么处理？' }, false],

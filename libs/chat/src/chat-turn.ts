@@ -18,7 +18,7 @@ export interface ChatReference {
   relevanceLevel: string;
 }
 
-export type ChatBranch = 'clarify' | 'rule_answer' | 'transfer' | 'knowledge';
+export type ChatBranch = 'clarify' | 'rule_answer' | 'transfer' | 'case_library' | 'knowledge';
 
 /** One lookup of this turn (the retrieval lib records its tool_invocation row). */
 export interface LookupRecord {
@@ -44,7 +44,7 @@ export interface ChatTrace {
    * answer, 0 for the not-found exit (the lookup's score beside it), else the routing confidence.
    */
   confidence?: {
-    source: 'retrieval' | 'routing' | 'not_found';
+    source: 'retrieval' | 'routing' | 'not_found' | 'case_library';
     score: number;
     level?: string;
     reasons?: string[];
@@ -52,6 +52,14 @@ export interface ChatTrace {
     retrieval?: number;
   };
   policy?: PolicyDecision;
+  /**
+   * The case library's lookup (docs/learning.md "Feedback that teaches"): the answering case (branch
+   * `case_library`), or the best similarity below the threshold; absent when the turn did not consult it
+   * (rule answer, hand-off) or the tenant has no verified case.
+   */
+  caseLibrary?:
+    | { answered: true; caseId: string; sourceType: string; similarity: number; threshold: number; version: string }
+    | { answered: false; bestSimilarity: number | null; threshold: number; cases: number };
   lookups: {
     query: string;
     domain?: string;
@@ -119,6 +127,8 @@ export interface TurnOutcome {
   knowledgeSearched: boolean;
   stepCount: number;
   toolCallCount: number;
+  /** The verified case that answered (branch `case_library`). */
+  caseLibrary?: { caseId: string; query: string; similarity: number; threshold: number };
 }
 
 export function newTurnContext(

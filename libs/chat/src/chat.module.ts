@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { CommonModule } from '@arbiter/common';
+import { FeedbackModule } from '@arbiter/feedback';
 import { IntentModule } from '@arbiter/intent';
 import { LlmModule } from '@arbiter/llm';
 import { RetrievalModule } from '@arbiter/retrieval';
@@ -15,7 +16,7 @@ import { KnowledgeAgentRunner } from './knowledge-agent.runner.js';
 
 /** `POST /ai/chat`: the full pipeline (intent → knowledge → confidence → session, evaluation, coverage). */
 @Module({
-  imports: [IntentModule, RetrievalModule, SessionsModule, LlmModule, TenancyModule, CommonModule],
+  imports: [IntentModule, FeedbackModule, RetrievalModule, SessionsModule, LlmModule, TenancyModule, CommonModule],
   controllers: [ChatController],
   providers: [
     ChatRepository,

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DomainException, FAST_LATENCY_BUCKETS, isDatabaseUnavailable, MetricsService, type TenantId } from '@arbiter/common';
 import { AppConfig } from '@arbiter/config';
+import { CaseLibraryAnswers } from '@arbiter/feedback';
 import { LlmService } from '@arbiter/llm';
 import { isConfidenceProfile, LookupService } from '@arbiter/retrieval';
 import { SessionsErrorCode, SessionsService, type DiagnosisSessionEntity, type SessionReference } from '@arbiter/sessions';
@@ -36,6 +37,8 @@ export interface ChatResponse extends ReplyConfidence {
   candidates: { intent: string; confidence: number }[];
   intent: string | null;
   references: ChatReference[];
+  /** The verified case that answered (branch `case_library`), else null. */
+  caseLibrary: { caseId: string; query: string; similarity: number; threshold: number } | null;
 }
 
 /**
@@ -58,6 +61,7 @@ export class ChatService {
     @Inject(CHAT_INTENT_ROUTER) private readonly router: ChatIntentRouter,
     private readonly repository: ChatRepository,
     private readonly agent: KnowledgeAgentRunner,
+    private readonly cases: CaseLibraryAnswers,
     metrics: MetricsService,
   ) {
     this.turns = metrics.counter('arbiter_chat_turns_total', 'Chat turns by branch, mode and outcome', ['branch', 'mode', 'outcome']);
@@ -102,12 +106,14 @@ export class ChatService {
         retrieval: outcome.retrievalConfidence,
         selfEvaluation: finished.selfEvaluation?.confidence ?? null,
         notFound: outcome.notFound === true,
+        caseSimilarity: outcome.caseLibrary?.similarity ?? null,
       }),
       shouldTransfer: outcome.shouldTransfer,
       needClarify: outcome.needClarify,
       candidates: ctx.route?.candidates.map((c) => ({ intent: c.intent, confidence: c.confidence })) ?? [],
       intent: ctx.intent,
       references: outcome.references.map(({ filePath, title, similarity, relevanceLevel }) => ({ filePath, title, similarity, relevanceLevel })),
+      caseLibrary: outcome.caseLibrary ?? null,
     };
   }
 
@@ -211,6 +217,7 @@ export class ChatService {
       candidates: ctx.route?.candidates ?? [],
       intent: ctx.intent,
       references: [],
+      caseLibrary: null,
     };
   }
 
@@ -234,6 +241,13 @@ export class ChatService {
         ...extra,
       };
     };
+    // Decision order (docs/learning.md "Feedback that teaches"): the decided intent's hand-off and rule answer
+    // (operator-authored behaviour of the intent) → a verified case → clarification → the knowledge base.
+    const explicit = !route.needClarify && route.finalIntent !== null && rule !== null && (rule.action === 'answer' || rule.action === 'transfer');
+    if (!explicit) {
+      const caseOutcome = await this.caseAnswer(ctx);
+      if (caseOutcome !== null) return caseOutcome;
+    }
     if (route.needClarify) {
       const labels = await this.router.labels(
         ctx.tenantId,
@@ -253,6 +267,42 @@ export class ChatService {
         ctx.trace.branch = 'knowledge';
         return this.llm.enabled ? this.llmKnowledge(ctx) : this.offlineKnowledge(ctx, 0, 0);
     }
+  }
+
+  /**
+   * The case library: a verified case whose question matches the message at or above the tenant's threshold
+   * answers with its answer (in-memory index: no round trip in the steady state). The lookup is recorded in
+   * the trace either way; null → the turn goes on.
+   */
+  private async caseAnswer(ctx: TurnContext): Promise<TurnOutcome | null> {
+    const found = await this.cases.lookup(ctx.tenantId, ctx.message);
+    if (found.kind === 'none') {
+      if (found.cases > 0) ctx.trace.caseLibrary = { answered: false, bestSimilarity: found.bestSimilarity, threshold: found.threshold, cases: found.cases };
+      return null;
+    }
+    const hit = found.answer;
+    ctx.trace.branch = 'case_library';
+    ctx.trace.caseLibrary = {
+      answered: true,
+      caseId: hit.caseId,
+      sourceType: hit.sourceType,
+      similarity: hit.similarity,
+      threshold: hit.threshold,
+      version: hit.version,
+    };
+    ctx.trace.confidence = { source: 'case_library', score: hit.similarity };
+    return {
+      branch: 'case_library',
+      reply: hit.answer,
+      retrievalConfidence: null,
+      shouldTransfer: false,
+      needClarify: false,
+      references: [],
+      knowledgeSearched: false,
+      stepCount: 1,
+      toolCallCount: 0,
+      caseLibrary: { caseId: hit.caseId, query: hit.query, similarity: hit.similarity, threshold: hit.threshold },
+    };
   }
 
   /**

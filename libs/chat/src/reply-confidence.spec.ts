@@ -24,6 +24,11 @@ describe('replyConfidence: one named field per measure, `confidence` defined by 
       { confidence: 0.625, routingConfidence: 0.625, retrievalConfidence: null, answerConfidence: 0.7 },
     ],
     [
+      "verified case's answer: the case's similarity; no retrieval",
+      { routing: 0.4, retrieval: null, selfEvaluation: 70, caseSimilarity: 0.93 },
+      { confidence: 0.93, routingConfidence: 0.4, retrievalConfidence: null, answerConfidence: 0.7 },
+    ],
+    [
       'failed run: confidence 0, the measures as recorded',
       { routing: 0.9, retrieval: 0.4, selfEvaluation: 0, failed: true },
       { confidence: 0, routingConfidence: 0.9, retrievalConfidence: 0.4, answerConfidence: 0 },

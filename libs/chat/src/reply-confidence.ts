@@ -10,6 +10,7 @@
  *   evaluation runs off the request path: read it later from the session);
  * - `confidence` (kept for compatibility): how far to trust the reply as an answer —
  *   a knowledge answer (or a pointer back to an earlier one): the retrieval confidence;
+ *   a verified case's answer (case library): the case's similarity to the message;
  *   the not-found exit: 0, since the reply carries no answer (it says so and sets `shouldTransfer`;
  *   the lookup's own score stays in `retrievalConfidence`) — never the router's certainty;
  *   a reply that does not depend on the knowledge base (clarification, rule answer, hand-off): the
@@ -29,6 +30,8 @@ export interface ReplyConfidenceInput {
   selfEvaluation: number | null;
   /** The knowledge turn took the legitimate exit ("not found"). */
   notFound?: boolean;
+  /** A verified case answered: its similarity to the message. */
+  caseSimilarity?: number | null;
   failed?: boolean;
 }
 
@@ -38,6 +41,7 @@ export function replyConfidence(input: ReplyConfidenceInput): ReplyConfidence {
   const routingConfidence = unit(input.routing);
   const retrievalConfidence = input.retrieval === null ? null : unit(input.retrieval);
   const answerConfidence = input.selfEvaluation === null ? null : unit(input.selfEvaluation / 100);
-  const confidence = input.failed || input.notFound ? 0 : (retrievalConfidence ?? routingConfidence);
+  const caseSimilarity = input.caseSimilarity === undefined || input.caseSimilarity === null ? null : unit(input.caseSimilarity);
+  const confidence = input.failed || input.notFound ? 0 : (caseSimilarity ?? retrievalConfidence ?? routingConfidence);
   return { confidence, routingConfidence, retrievalConfidence, answerConfidence };
 }

@@ -1,18 +1,32 @@
-import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post, Query } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post, Put, Query } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import type { TenantId } from '@arbiter/common';
 import { Auth, CurrentTenant } from '@arbiter/tenancy';
 import {
+  AcceptExampleDto,
+  AcceptExampleResultDto,
   BadCasePageDto,
+  CaseLibrarySettingsDto,
   CaseDto,
   CasePageDto,
   CreateCaseDto,
   FeedbackResultDto,
   ListBadCasesQueryDto,
   ListCasesQueryDto,
+  PutCaseLibrarySettingsDto,
   SubmitFeedbackDto,
   UpdateCaseDto,
 } from './dto/feedback.dto.js';
+import { CaseLearningService } from './case-learning.service.js';
 import { FeedbackService } from './feedback.service.js';
 
 @ApiTags('feedback')
@@ -36,12 +50,48 @@ export class FeedbackController {
 @Controller('admin')
 @Auth('operator')
 export class ReviewController {
-  constructor(private readonly feedback: FeedbackService) {}
+  constructor(
+    private readonly feedback: FeedbackService,
+    private readonly learning: CaseLearningService,
+  ) {}
 
   @Get('bad-cases')
   @ApiOkResponse({ type: BadCasePageDto, description: 'Sessions marked not useful, newest first (cursor pagination)' })
   listBadCases(@CurrentTenant() tenantId: TenantId, @Query() query: ListBadCasesQueryDto): Promise<BadCasePageDto> {
     return this.feedback.listBadCases(tenantId, query);
+  }
+
+  @Post('bad-cases/:sessionId/accept-example')
+  @HttpCode(200)
+  @ApiOperation({
+    summary:
+      "Label a bad case with its correct intent and append its question to the semantic examples of that intent's enabled rule (highest priority); the router retrains off the request thread",
+  })
+  @ApiOkResponse({ type: AcceptExampleResultDto })
+  @ApiBadRequestResponse({ description: 'Invalid intent, the intent has no enabled rule, or the question cannot be an example (too long, rule full)' })
+  @ApiNotFoundResponse({ description: 'No session of this tenant marked not_useful with this id' })
+  @ApiConflictResponse({ description: "The question is already a semantic example of the intent's rule" })
+  acceptExample(
+    @CurrentTenant() tenantId: TenantId,
+    @Param('sessionId', new ParseUUIDPipe()) sessionId: string,
+    @Body() body: AcceptExampleDto,
+  ): Promise<AcceptExampleResultDto> {
+    return this.learning.acceptExample(tenantId, sessionId, body.intent);
+  }
+
+  @Get('case-library/settings')
+  @ApiOperation({ summary: 'The case-library answer threshold of the tenant (default 0.85) and the version of its answerable cases' })
+  @ApiOkResponse({ type: CaseLibrarySettingsDto })
+  settings(@CurrentTenant() tenantId: TenantId): Promise<CaseLibrarySettingsDto> {
+    return this.learning.settings(tenantId);
+  }
+
+  @Put('case-library/settings')
+  @ApiOperation({ summary: 'Set the case-library answer threshold, in (0, 1] (null = the default); applies to the next chat message' })
+  @ApiOkResponse({ type: CaseLibrarySettingsDto })
+  @ApiBadRequestResponse({ description: 'threshold missing, not a number, or outside (0, 1]' })
+  setSettings(@CurrentTenant() tenantId: TenantId, @Body() body: PutCaseLibrarySettingsDto): Promise<CaseLibrarySettingsDto> {
+    return this.learning.setThreshold(tenantId, body.threshold);
   }
 
   @Get('case-library')
@@ -65,9 +115,22 @@ export class ReviewController {
   }
 
   @Patch('case-library/:id')
-  @ApiOkResponse({ type: CaseDto, description: 'Edits faultCategory and/or errorCode (null clears errorCode)' })
+  @ApiOkResponse({
+    type: CaseDto,
+    description:
+      'Edits query, answer, faultCategory and/or errorCode (null clears errorCode); a new query or answer is what the chat answers with from the next message',
+  })
   @ApiNotFoundResponse({ description: 'No such active case in this tenant' })
   updateCase(@CurrentTenant() tenantId: TenantId, @Param('id', new ParseUUIDPipe()) id: string, @Body() body: UpdateCaseDto): Promise<CaseDto> {
     return this.feedback.updateCase(tenantId, id, body);
+  }
+
+  @Delete('case-library/:id')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Retract a case (AUTO or MANUAL): no longer listed, and no longer answers chat messages from the next one' })
+  @ApiNoContentResponse({ description: 'Retracted' })
+  @ApiNotFoundResponse({ description: 'No such active case in this tenant' })
+  async retractCase(@CurrentTenant() tenantId: TenantId, @Param('id', new ParseUUIDPipe()) id: string): Promise<void> {
+    await this.learning.retractCase(tenantId, id);
   }
 }

@@ -6,6 +6,10 @@ export enum FeedbackErrorCode {
   NoAnswerToKeep = 'FEEDBACK_NO_ANSWER_TO_KEEP',
   CaseNotFound = 'CASE_NOT_FOUND',
   EmptyPatch = 'CASE_EMPTY_PATCH',
+  BadCaseNotFound = 'BAD_CASE_NOT_FOUND',
+  NoRuleForIntent = 'BAD_CASE_NO_RULE_FOR_INTENT',
+  ExampleNotAcceptable = 'BAD_CASE_EXAMPLE_NOT_ACCEPTABLE',
+  AlreadyAnExample = 'BAD_CASE_ALREADY_AN_EXAMPLE',
 }
 
 export function feedbackErrorSpec(code: FeedbackErrorCode): DomainErrorSpec {
@@ -19,7 +23,15 @@ export function feedbackErrorSpec(code: FeedbackErrorCode): DomainErrorSpec {
     case FeedbackErrorCode.CaseNotFound:
       return { status: 404, message: 'Case not found' };
     case FeedbackErrorCode.EmptyPatch:
-      return { status: 400, message: 'Nothing to change: give faultCategory and/or errorCode' };
+      return { status: 400, message: 'Nothing to change: give query, answer, faultCategory and/or errorCode' };
+    case FeedbackErrorCode.BadCaseNotFound:
+      return { status: 404, message: 'Bad case not found (no session of this tenant marked not_useful with this id)' };
+    case FeedbackErrorCode.NoRuleForIntent:
+      return { status: 400, message: 'The intent has no enabled rule to take the example (create or enable one first)' };
+    case FeedbackErrorCode.ExampleNotAcceptable:
+      return { status: 400, message: "The bad case's question cannot become a semantic example of the rule" };
+    case FeedbackErrorCode.AlreadyAnExample:
+      return { status: 409, message: "The bad case's question is already a semantic example of the intent's rule" };
     default:
       return assertNever(code, 'feedback error code');
   }

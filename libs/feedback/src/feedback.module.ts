@@ -1,17 +1,28 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CommonModule } from '@arbiter/common';
+import { IntentModule } from '@arbiter/intent';
 import { SessionsModule } from '@arbiter/sessions';
+import { BadCaseLabelEntity } from './bad-case-label.entity.js';
+import { CaseLearningService } from './case-learning.service.js';
+import { CaseLibraryAnswers } from './case-library-answers.js';
+import { CaseLibrarySettingsEntity, CaseLibraryVersionEntity } from './case-library-settings.entity.js';
 import { CaseLibraryEntity } from './case-library.entity.js';
+import { CaseLibraryRepository } from './case-library.repository.js';
 import { FeedbackController, ReviewController } from './feedback.controller.js';
 import { FeedbackRepository } from './feedback.repository.js';
 import { FeedbackService } from './feedback.service.js';
 import { SessionFeedbackEntity } from './session-feedback.entity.js';
 
 @Module({
-  imports: [SessionsModule, CommonModule, TypeOrmModule.forFeature([SessionFeedbackEntity, CaseLibraryEntity])],
+  imports: [
+    SessionsModule,
+    CommonModule,
+    IntentModule,
+    TypeOrmModule.forFeature([SessionFeedbackEntity, CaseLibraryEntity, CaseLibrarySettingsEntity, CaseLibraryVersionEntity, BadCaseLabelEntity]),
+  ],
   controllers: [FeedbackController, ReviewController],
-  providers: [FeedbackRepository, FeedbackService],
-  exports: [FeedbackService],
+  providers: [FeedbackRepository, CaseLibraryRepository, CaseLibraryAnswers, FeedbackService, CaseLearningService],
+  exports: [FeedbackService, CaseLibraryAnswers],
 })
 export class FeedbackModule {}

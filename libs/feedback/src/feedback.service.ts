@@ -2,6 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { MetricsService, pageRequest, toPage, type Page, type TenantId } from '@arbiter/common';
 import type { FeedbackValue } from '@arbiter/sessions';
 import type { BadCaseDto, CaseDto, FeedbackResultDto } from './dto/feedback.dto.js';
+import { CaseLibraryAnswers } from './case-library-answers.js';
+import { CaseLibraryRepository, type BadCaseLabelRow, type CaseEdit } from './case-library.repository.js';
+import { toLabelDto } from './case-learning.service.js';
 import { FeedbackErrorCode, FeedbackException } from './feedback.exception.js';
 import { FeedbackRepository, type BadCaseRow, type CaseRow } from './feedback.repository.js';
 import type { CaseSourceType, FaultCategory } from './feedback.types.js';
@@ -39,7 +42,7 @@ export function summarizeRouteTrace(trace: Record<string, unknown> | null): BadC
   };
 }
 
-function toBadCaseDto(row: BadCaseRow): BadCaseDto {
+function toBadCaseDto(row: BadCaseRow, label: BadCaseLabelRow | undefined): BadCaseDto {
   return {
     sessionId: row.sessionId,
     conversationId: row.conversationId,
@@ -52,6 +55,7 @@ function toBadCaseDto(row: BadCaseRow): BadCaseDto {
     routeSummary: summarizeRouteTrace(row.routeTrace),
     sessionCreatedAt: row.sessionCreatedAt.toISOString(),
     markedAt: row.markedAt.toISOString(),
+    label: label !== undefined ? toLabelDto(label) : null,
   };
 }
 
@@ -62,6 +66,8 @@ export class FeedbackService {
 
   constructor(
     private readonly repository: FeedbackRepository,
+    private readonly cases: CaseLibraryRepository,
+    private readonly answers: CaseLibraryAnswers,
     metrics: MetricsService,
   ) {
     this.feedbackTotal = metrics.counter('arbiter_feedback_total', 'Feedback posts by value and result (applied|unchanged|rejected|not_found)', [
@@ -85,14 +91,23 @@ export class FeedbackService {
         throw new FeedbackException(outcome.reason === 'SESSION_NOT_FINISHED' ? FeedbackErrorCode.SessionNotFinished : FeedbackErrorCode.NoAnswerToKeep);
       case 'ok':
         this.feedbackTotal.inc({ feedback: input.feedback, result: outcome.changed ? 'applied' : 'unchanged' });
-        if (outcome.caseEvent) this.caseEvents.inc({ event: outcome.caseEvent });
+        if (outcome.caseEvent) {
+          this.caseEvents.inc({ event: outcome.caseEvent });
+          // The case library's answers on this replica follow at once (other replicas: the version poll).
+          this.answers.invalidate(tenantId);
+        }
         return { sessionId: input.sessionId, feedback: outcome.feedback, status: outcome.status, caseId: outcome.caseId };
     }
   }
 
   async listBadCases(tenantId: TenantId, query: { limit?: number; cursor?: string }): Promise<Page<BadCaseDto>> {
     const page = pageRequest(query);
-    return toPage(await this.repository.listBadCases(tenantId, page.limit + 1, page.after ?? undefined), page.limit, toBadCaseDto);
+    const rows = await this.repository.listBadCases(tenantId, page.limit + 1, page.after ?? undefined);
+    const labels = await this.cases.labels(
+      tenantId,
+      rows.map((r) => r.sessionId),
+    );
+    return toPage(rows, page.limit, (row) => toBadCaseDto(row, labels.get(row.sessionId)));
   }
 
   async listCases(
@@ -121,14 +136,19 @@ export class FeedbackService {
       errorCode: input.errorCode ?? null,
     });
     this.caseEvents.inc({ event: 'manual_created' });
+    this.answers.invalidate(tenantId);
     return toCaseDto(row);
   }
 
-  async updateCase(tenantId: TenantId, id: string, patch: { faultCategory?: FaultCategory; errorCode?: string | null }): Promise<CaseDto> {
-    if (patch.faultCategory === undefined && patch.errorCode === undefined) throw new FeedbackException(FeedbackErrorCode.EmptyPatch);
-    const row = await this.repository.updateCase(tenantId, id, patch);
+  /** Edits an active case; a new question or answer is what the chat answers with at once on this replica. */
+  async updateCase(tenantId: TenantId, id: string, patch: CaseEdit): Promise<CaseDto> {
+    if (patch.query === undefined && patch.answer === undefined && patch.faultCategory === undefined && patch.errorCode === undefined) {
+      throw new FeedbackException(FeedbackErrorCode.EmptyPatch);
+    }
+    const row = await this.cases.editCase(tenantId, id, patch);
     if (!row) throw new FeedbackException(FeedbackErrorCode.CaseNotFound, id);
     this.caseEvents.inc({ event: 'edited' });
+    if (patch.query !== undefined || patch.answer !== undefined) this.answers.invalidate(tenantId);
     return toCaseDto(row);
   }
 }

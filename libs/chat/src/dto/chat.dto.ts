@@ -36,6 +36,13 @@ export class ChatReferenceDto {
   @ApiProperty({ enum: ['PRECISE', 'HIGHLY_RELEVANT', 'REFERENCE'], description: 'Relevance level of the lookup that returned it' }) relevanceLevel: string;
 }
 
+export class ChatCaseLibraryDto {
+  @ApiProperty({ format: 'uuid', description: 'The verified case that answered (GET /admin/case-library/:id)' }) caseId: string;
+  @ApiProperty({ description: "The case's question" }) query: string;
+  @ApiProperty({ minimum: 0, maximum: 1, example: 0.93, description: 'Character n-gram TF-IDF cosine of the message and the question' }) similarity: number;
+  @ApiProperty({ minimum: 0, maximum: 1, example: 0.85, description: "The tenant's threshold it met" }) threshold: number;
+}
+
 export class ChatResponseDto {
   @ApiProperty({ format: 'uuid', description: 'The session of this turn (GET /api/sessions/:id, feedback)' }) sessionId: string;
   @ApiProperty({ format: 'uuid' }) conversationId: string;
@@ -47,6 +54,7 @@ export class ChatResponseDto {
     description:
       'Kept for compatibility; prefer the named fields below. How far to trust the reply as an answer: for a knowledge answer (or a pointer back to an earlier one) the retrieval confidence (`retrievalConfidence`); ' +
       'for the not-found exit 0 — the reply carries no answer (`shouldTransfer` is true; the lookup score stays in `retrievalConfidence`), so a "not found" reply never reports the router\'s certainty; ' +
+      "for a verified case's answer (`caseLibrary`) the case's similarity to the message; " +
       'for a reply that does not depend on the knowledge base (clarification, rule answer, hand-off) the routing confidence (`routingConfidence`); 0 for a failed run.',
   })
   confidence: number;
@@ -92,4 +100,11 @@ export class ChatResponseDto {
       'Knowledge documents the reply quotes (empty for non-knowledge replies, the not-found exit, and a pointer back to an earlier answer — whose session keeps the earlier references it points to)',
   })
   references: ChatReferenceDto[];
+  @ApiProperty({
+    type: ChatCaseLibraryDto,
+    nullable: true,
+    description:
+      'Set when a verified case (a useful AUTO or a MANUAL case-library entry) answered: its question matched the message at or above the tenant threshold; `reply` is its answer. null otherwise',
+  })
+  caseLibrary: ChatCaseLibraryDto | null;
 }

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString, IsUUID, Matches, MaxLength } from 'class-validator';
+import { IsIn, IsNumber, IsOptional, IsString, IsUUID, Matches, MaxLength, ValidateIf } from 'class-validator';
 import { NotBlank, PageQueryDto } from '@arbiter/common';
 import { FEEDBACK_VALUES, SESSION_STATUSES, SelfEvaluationDto, type FeedbackValue } from '@arbiter/sessions';
 import { CASE_SOURCE_TYPES, FAULT_CATEGORIES, MAX_COMMENT_LENGTH, type CaseSourceType, type FaultCategory } from '../feedback.types.js';
@@ -63,6 +63,65 @@ export class BadCaseDto {
   @ApiProperty({ type: RouteSummaryDto, nullable: true }) routeSummary: RouteSummaryDto | null;
   @ApiProperty() sessionCreatedAt: string;
   @ApiProperty({ description: 'When the user marked it not useful' }) markedAt: string;
+  @ApiProperty({ type: () => BadCaseLabelDto, nullable: true, description: 'The correct intent an operator put on it (accept-example), else null' })
+  label: BadCaseLabelDto | null;
+}
+
+export class BadCaseLabelDto {
+  @ApiProperty({ example: 'fault_diagnosis', description: 'The correct intent' }) intent: string;
+  @ApiProperty({ format: 'uuid', nullable: true, type: String, description: 'The rule whose semantic examples received the question' }) ruleId: string | null;
+  @ApiProperty({ nullable: true, type: String, description: 'The question as appended to the semantic examples' }) example: string | null;
+  @ApiProperty() labelledAt: string;
+}
+
+export class AcceptExampleDto {
+  @ApiProperty({
+    example: 'fault_diagnosis',
+    maxLength: 100,
+    description: "The bad case's correct intent; its enabled rule (highest priority) takes the question",
+  })
+  @IsString()
+  @NotBlank()
+  @MaxLength(100)
+  intent: string;
+}
+
+export class AcceptExampleResultDto {
+  @ApiProperty({ format: 'uuid' }) sessionId: string;
+  @ApiProperty() intent: string;
+  @ApiProperty({ format: 'uuid' }) ruleId: string;
+  @ApiProperty({ description: 'The question appended to the rule' }) example: string;
+  @ApiProperty({ description: "The rule's semantic examples after the append" }) semanticExampleCount: number;
+  @ApiProperty({ type: BadCaseLabelDto }) label: BadCaseLabelDto;
+}
+
+export class CaseLibrarySettingsDto {
+  @ApiProperty({
+    minimum: 0,
+    exclusiveMinimum: true,
+    maximum: 1,
+    example: 0.85,
+    description:
+      'A verified case answers a chat message when their similarity (character n-gram TF-IDF cosine) is at least this; in (0, 1] (1 = the same question up to case, width, spacing and punctuation)',
+  })
+  threshold: number;
+  @ApiProperty({ description: 'True when the tenant has not set one (the built-in default applies)' }) isDefault: boolean;
+  @ApiProperty({ description: "Version of the tenant's answerable cases and settings (moves on every change that can change an answer)" }) version: string;
+}
+
+export class PutCaseLibrarySettingsDto {
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    minimum: 0,
+    exclusiveMinimum: true,
+    maximum: 1,
+    example: 0.9,
+    description: 'In (0, 1]; null = back to the default',
+  })
+  @ValidateIf((_o, v) => v !== null)
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  threshold: number | null;
 }
 
 export class BadCasePageDto {
@@ -116,6 +175,20 @@ export class CreateCaseDto {
 }
 
 export class UpdateCaseDto {
+  @ApiPropertyOptional({ maxLength: MAX_TEXT_LENGTH, description: 'The question (what chat messages are matched against)' })
+  @IsOptional()
+  @IsString()
+  @NotBlank()
+  @MaxLength(MAX_TEXT_LENGTH)
+  query?: string;
+
+  @ApiPropertyOptional({ maxLength: MAX_TEXT_LENGTH, description: 'The answer the chat gives when the case matches' })
+  @IsOptional()
+  @IsString()
+  @NotBlank()
+  @MaxLength(MAX_TEXT_LENGTH)
+  answer?: string;
+
   @ApiPropertyOptional({ enum: FAULT_CATEGORIES })
   @IsOptional()
   @IsIn(FAULT_CATEGORIES)

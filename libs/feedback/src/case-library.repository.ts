@@ -1,0 +1,188 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import type { TenantId } from '@arbiter/common';
+import type { IndexedCase } from './case-matcher.js';
+import type { CaseRow } from './feedback.repository.js';
+import type { CaseSourceType, FaultCategory } from './feedback.types.js';
+
+/** What a replica's case index is built from: one snapshot of the settings and the active cases. */
+export interface CaseIndexSnapshot {
+  /** The sum of the tenant's `case_library_version` slots ('0' before its first change). */
+  version: string;
+  /** null = the default threshold. */
+  threshold: number | null;
+  cases: IndexedCase[];
+}
+
+export interface CaseLibrarySettingsRow {
+  threshold: number | null;
+  version: string;
+  updatedAt: Date | null;
+}
+
+export interface BadCaseQuestion {
+  query: string;
+  intent: string | null;
+}
+
+export interface BadCaseLabelRow {
+  sessionId: string;
+  intent: string;
+  ruleId: string | null;
+  example: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface CaseEdit {
+  query?: string;
+  answer?: string;
+  faultCategory?: FaultCategory;
+  errorCode?: string | null;
+}
+
+const CASE_COLUMNS = `id, session_id AS "sessionId", query, answer, fault_category AS "faultCategory", error_code AS "errorCode",
+  source_type AS "sourceType", created_at AS "createdAt", updated_at AS "updatedAt"`;
+const LABEL_COLUMNS = `session_id AS "sessionId", intent, rule_id AS "ruleId", example, created_at AS "createdAt", updated_at AS "updatedAt"`;
+
+/** Rows of `em.query`: TypeORM returns `[rows, affected]` for UPDATE/DELETE and `rows` otherwise. */
+function rowsOf<T>(result: unknown): T[] {
+  if (Array.isArray(result) && result.length === 2 && Array.isArray(result[0]) && typeof result[1] === 'number') return result[0] as T[];
+  return result as T[];
+}
+
+/**
+ * Case-library answers and bad-case labels (migrations/0150): the index snapshot and versions the chat's
+ * case index is built and refreshed from, the threshold setting, case edits and retraction, labels.
+ * Every method is scoped by the tenant id it takes first.
+ */
+@Injectable()
+export class CaseLibraryRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** The tenant's version, threshold and newest `limit` active cases, in one statement (one snapshot). */
+  async indexSnapshot(tenantId: TenantId, limit: number): Promise<CaseIndexSnapshot> {
+    const [row] = rowsOf<{
+      version: string | null;
+      threshold: number | null;
+      cases: { id: string; query: string; answer: string; sourceType: CaseSourceType; updatedAt: string }[];
+    }>(
+      await this.dataSource.query(
+        `SELECT (SELECT sum(version)::text FROM case_library_version WHERE tenant_id = $1) AS version,
+                (SELECT answer_threshold FROM case_library_settings WHERE tenant_id = $1) AS threshold,
+                COALESCE((SELECT json_agg(json_build_object('id', c.id, 'query', c.query, 'answer', c.answer, 'sourceType', c.source_type,
+                                                           'updatedAt', c.updated_at) ORDER BY c.updated_at DESC, c.id)
+                            FROM (SELECT id, query, answer, source_type, updated_at FROM case_library
+                                   WHERE tenant_id = $1 AND retracted_at IS NULL
+                                   ORDER BY updated_at DESC, id LIMIT $2) c), '[]'::json) AS cases`,
+        [tenantId, limit],
+      ),
+    );
+    return {
+      version: row?.version ?? '0',
+      threshold: row?.threshold ?? null,
+      cases: (row?.cases ?? []).map((c) => ({ id: c.id, query: c.query, answer: c.answer, sourceType: c.sourceType, updatedAt: Date.parse(c.updatedAt) })),
+    };
+  }
+
+  /**
+   * Current versions of the given tenants (one indexed statement, for the cross-replica poll); tenants that
+   * never changed are absent (version '0').
+   */
+  async versions(tenantIds: readonly string[]): Promise<Map<string, string>> {
+    const rows = rowsOf<{ tenant_id: string; version: string }>(
+      await this.dataSource.query(
+        'SELECT tenant_id, sum(version)::text AS version FROM case_library_version WHERE tenant_id = ANY($1::uuid[]) GROUP BY tenant_id',
+        [tenantIds],
+      ),
+    );
+    return new Map(rows.map((r) => [r.tenant_id, r.version]));
+  }
+
+  async settings(tenantId: TenantId): Promise<CaseLibrarySettingsRow> {
+    const [row] = rowsOf<CaseLibrarySettingsRow>(
+      await this.dataSource.query(
+        `SELECT (SELECT answer_threshold FROM case_library_settings WHERE tenant_id = $1) AS threshold,
+                COALESCE((SELECT sum(version) FROM case_library_version WHERE tenant_id = $1), 0)::text AS version,
+                (SELECT updated_at FROM case_library_settings WHERE tenant_id = $1) AS "updatedAt"`,
+        [tenantId],
+      ),
+    );
+    return row;
+  }
+
+  /** Sets the threshold (null = back to the default: the row is deleted); the trigger bumps the version. */
+  async setThreshold(tenantId: TenantId, threshold: number | null): Promise<void> {
+    if (threshold === null) {
+      await this.dataSource.query(`DELETE FROM case_library_settings WHERE tenant_id = $1`, [tenantId]);
+      return;
+    }
+    await this.dataSource.query(
+      `INSERT INTO case_library_settings (tenant_id, answer_threshold) VALUES ($1, $2)
+       ON CONFLICT (tenant_id) DO UPDATE SET answer_threshold = EXCLUDED.answer_threshold, updated_at = now()`,
+      [tenantId, threshold],
+    );
+  }
+
+  /** Sets the given fields of an active case; null when it is not this tenant's (or retracted). */
+  async editCase(tenantId: TenantId, id: string, edit: CaseEdit): Promise<CaseRow | null> {
+    const [row] = rowsOf<CaseRow>(
+      await this.dataSource.query(
+        `UPDATE case_library
+            SET query = COALESCE($3, query),
+                answer = COALESCE($4, answer),
+                fault_category = COALESCE($5, fault_category),
+                error_code = CASE WHEN $6::boolean THEN $7 ELSE error_code END,
+                updated_at = now()
+          WHERE tenant_id = $1 AND id = $2 AND retracted_at IS NULL
+          RETURNING ${CASE_COLUMNS}`,
+        [tenantId, id, edit.query ?? null, edit.answer ?? null, edit.faultCategory ?? null, edit.errorCode !== undefined, edit.errorCode ?? null],
+      ),
+    );
+    return row ?? null;
+  }
+
+  /** Retracts an active case (AUTO and MANUAL alike: kept, never answered or listed again); false when none. */
+  async retractCase(tenantId: TenantId, id: string): Promise<boolean> {
+    const rows = rowsOf<{ id: string }>(
+      await this.dataSource.query(
+        `UPDATE case_library SET retracted_at = now(), updated_at = now() WHERE tenant_id = $1 AND id = $2 AND retracted_at IS NULL RETURNING id`,
+        [tenantId, id],
+      ),
+    );
+    return rows.length > 0;
+  }
+
+  /** The question of a bad case (a session of the tenant whose feedback is not_useful), or null. */
+  async badCaseQuestion(tenantId: TenantId, sessionId: string): Promise<BadCaseQuestion | null> {
+    const [row] = rowsOf<BadCaseQuestion>(
+      await this.dataSource.query(
+        `SELECT s.query, s.intent FROM session_feedback f JOIN diagnosis_session s ON s.tenant_id = f.tenant_id AND s.id = f.session_id
+          WHERE f.tenant_id = $1 AND f.session_id = $2 AND f.feedback = 'not_useful'`,
+        [tenantId, sessionId],
+      ),
+    );
+    return row ?? null;
+  }
+
+  async upsertLabel(tenantId: TenantId, sessionId: string, label: { intent: string; ruleId: string | null; example: string | null }): Promise<BadCaseLabelRow> {
+    const [row] = rowsOf<BadCaseLabelRow>(
+      await this.dataSource.query(
+        `INSERT INTO bad_case_label (tenant_id, session_id, intent, rule_id, example) VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT (tenant_id, session_id) DO UPDATE SET intent = EXCLUDED.intent, rule_id = EXCLUDED.rule_id, example = EXCLUDED.example, updated_at = now()
+         RETURNING ${LABEL_COLUMNS}`,
+        [tenantId, sessionId, label.intent, label.ruleId, label.example],
+      ),
+    );
+    return row;
+  }
+
+  async labels(tenantId: TenantId, sessionIds: readonly string[]): Promise<Map<string, BadCaseLabelRow>> {
+    if (sessionIds.length === 0) return new Map();
+    const rows = rowsOf<BadCaseLabelRow>(
+      await this.dataSource.query(`SELECT ${LABEL_COLUMNS} FROM bad_case_label WHERE tenant_id = $1 AND session_id = ANY($2::uuid[])`, [tenantId, sessionIds]),
+    );
+    return new Map(rows.map((r) => [r.sessionId, r]));
+  }
+}
