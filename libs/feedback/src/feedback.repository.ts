@@ -241,20 +241,4 @@ export class FeedbackRepository {
     );
     return row;
   }
-
-  /** Sets the given fields of an active case; null when it is not this tenant's (or retracted). */
-  async updateCase(tenantId: TenantId, id: string, patch: { faultCategory?: FaultCategory; errorCode?: string | null }): Promise<CaseRow | null> {
-    const [row] = rowsOf<CaseRow>(
-      await this.dataSource.query(
-        `UPDATE case_library
-            SET fault_category = COALESCE($3, fault_category),
-                error_code = CASE WHEN $4::boolean THEN $5 ELSE error_code END,
-                updated_at = now()
-          WHERE tenant_id = $1 AND id = $2 AND retracted_at IS NULL
-          RETURNING ${CASE_COLUMNS}`,
-        [tenantId, id, patch.faultCategory ?? null, patch.errorCode !== undefined, patch.errorCode ?? null],
-      ),
-    );
-    return row ?? null;
-  }
 }
