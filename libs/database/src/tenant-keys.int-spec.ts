@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type pg from 'pg';
 import { DataSource } from 'typeorm';
 import { CoverageDecisionEntity } from '@arbiter/coverage';
-import { CaseLibraryEntity, SessionFeedbackEntity } from '@arbiter/feedback';
+import { BadCaseLabelEntity, CaseLibraryEntity, CaseLibrarySettingsEntity, CaseLibraryVersionEntity, SessionFeedbackEntity } from '@arbiter/feedback';
 import { INTENT_ENTITIES } from '@arbiter/intent';
 import { JobRunEntity } from '@arbiter/jobs';
 import { LEARNING_ENTITIES } from '@arbiter/learning';
@@ -239,6 +239,9 @@ describe('distribution-ready schema (catalog)', () => {
       ...RETRIEVAL_ENTITIES,
       SessionFeedbackEntity,
       CaseLibraryEntity,
+      CaseLibrarySettingsEntity,
+      CaseLibraryVersionEntity,
+      BadCaseLabelEntity,
       CoverageDecisionEntity,
       JobRunEntity,
       ...LEARNING_ENTITIES,
