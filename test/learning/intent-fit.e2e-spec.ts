@@ -167,6 +167,43 @@ describe('routing fit on labelled data (e2e)', () => {
     expect(await fitCount(acme)).toBe(before);
   });
 
+  it('takes a labelled set from review labels, bad-case labels and verified cases (first source wins), ready to fit on', async () => {
+    const client = (tenant: TestTenant, url: string, payload: unknown) =>
+      t.request({ method: 'POST', url, headers: { 'x-api-key': tenant.clientKey }, payload: payload as InjectOptions['payload'] });
+    // a useful answer → a verified AUTO case labelled with the intent the session was routed to
+    const useful = (await client(acme, '/ai/chat', { message: 'the arm does not power on' })).json<{ sessionId: string }>().sessionId;
+    expect((await client(acme, '/api/feedback', { sessionId: useful, feedback: 'useful' })).statusCode).toBe(200);
+    // a bad case an operator labels with its correct intent
+    const bad = (await client(acme, '/ai/chat', { message: 'please reboot the controller after the crash' })).json<{ sessionId: string }>().sessionId;
+    expect((await client(acme, '/api/feedback', { sessionId: bad, feedback: 'not_useful' })).statusCode).toBe(200);
+    const accepted = await send(acme, 'POST', `/admin/bad-cases/${bad}/accept-example`, { intent: 'reset' });
+    expect(accepted.statusCode).toBe(200);
+
+    const res = await send(acme, 'POST', '/admin/intent/labelled-sets/snapshot', { name: 'from-feedback', sources: ['bad_cases', 'case_library', 'review'] });
+    expect(res.statusCode).toBe(201);
+    const body = res.json<{
+      set: { id: string; name: string; version: number; exampleCount: number };
+      counts: Record<string, number>;
+      unknownIntents: string[];
+    }>();
+    expect(body.set).toMatchObject({ name: 'from-feedback', version: 1, exampleCount: 2 });
+    expect(body.counts).toEqual({ bad_cases: 1, case_library: 1, review: 0 });
+    const examples = (await send(acme, 'GET', `/admin/intent/labelled-sets/${body.set.id}`)).json<{
+      examples: { items: { text: string; intent: string | null }[] };
+    }>();
+    expect(examples.examples.items.map((e) => [e.text, e.intent]).sort()).toEqual([
+      ['please reboot the controller after the crash', 'reset'],
+      ['the arm does not power on', 'power'],
+    ]);
+
+    const bad400 = await send(acme, 'POST', '/admin/intent/labelled-sets/snapshot', { name: 'review', sources: ['gossip'] });
+    expect(bad400.statusCode).toBe(400);
+    expect(bad400.json<ErrorBody>().details?.fields).toEqual(expect.arrayContaining(['name', 'sources']));
+    const nothing = await send(other, 'POST', '/admin/intent/labelled-sets/snapshot', { name: 'empty', sources: ['bad_cases', 'case_library', 'review'] });
+    expect(nothing.statusCode).toBe(400);
+    expect(nothing.json<ErrorBody>().message).toContain('no labelled message');
+  });
+
   it('keeps tenants apart: another tenant can neither fit on nor read this tenant’s sets and fits', async () => {
     const mine = (await send(acme, 'GET', '/admin/intent-config/fits')).json<{ items: Fit[] }>().items[0]!;
     expect((await send(other, 'GET', `/admin/intent-config/fits/${mine.id}`)).statusCode).toBe(404);

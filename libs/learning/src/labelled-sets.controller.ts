@@ -17,15 +17,36 @@ import {
   LabelledSetDto,
   LabelledSetNameQueryDto,
   LabelledSetPageDto,
+  LabelledSnapshotDto,
+  LabelledSnapshotRequestDto,
   ListLabelledSetsQueryDto,
   UploadLabelledSetDto,
 } from './dto/labelled-set.dto.js';
 import { LabelledSetsService } from './labelled-sets.service.js';
+import { LabelledSnapshotService } from './labelled-snapshot.service.js';
 
 @ApiTags('learning')
 @Controller('admin/intent/labelled-sets')
 export class LabelledSetsController {
-  constructor(private readonly sets: LabelledSetsService) {}
+  constructor(
+    private readonly sets: LabelledSetsService,
+    private readonly snapshots: LabelledSnapshotService,
+  ) {}
+
+  @Post('snapshot')
+  @Auth('operator')
+  @ApiOperation({
+    summary:
+      'Take a labelled set (the next version of `name`) from labels already given: `review` (labels on logged decisions), `bad_cases` ' +
+      '(the correct intent set on a bad case), `case_library` (verified AUTO cases, labelled with the intent their session was routed to). ' +
+      'The first source listed wins for a repeated message; labels naming intents without a rule are left out and listed.',
+  })
+  @ApiBody({ type: LabelledSnapshotRequestDto })
+  @ApiCreatedResponse({ type: LabelledSnapshotDto })
+  @ApiBadRequestResponse({ description: 'Bad name or sources, or nothing to take' })
+  snapshot(@CurrentTenant() tenantId: TenantId, @Body() body: unknown) {
+    return this.snapshots.snapshot(tenantId, body);
+  }
 
   @Post()
   @Auth('operator')

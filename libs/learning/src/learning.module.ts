@@ -21,6 +21,8 @@ import { IntentReplayService } from './intent-replay.service.js';
 import { LabelledSetRepository } from './labelled-set.repository.js';
 import { LabelledSetsController } from './labelled-sets.controller.js';
 import { LabelledSetsService } from './labelled-sets.service.js';
+import { LabelledSnapshotService } from './labelled-snapshot.service.js';
+import { LabelledSourcesRepository } from './labelled-sources.repository.js';
 import { LearningHttpSetup } from './learning-http.js';
 
 /**
@@ -45,6 +47,8 @@ import { LearningHttpSetup } from './learning-http.js';
     IntentReplayRepository,
     IntentReplayService,
     IntentReplayJob,
+    LabelledSourcesRepository,
+    LabelledSnapshotService,
   ],
   exports: [DecisionLogWriter, DecisionLogService, LabelledSetsService],
 })

@@ -68,3 +68,28 @@ export class LabelledSetDetailDto extends LabelledSetDto {
   @ApiProperty({ type: LabelledExamplePageDto, description: 'One page of examples (newest first; `limit`/`cursor` of the request)' })
   examples: LabelledExamplePageDto;
 }
+
+export class LabelledSnapshotRequestDto {
+  @ApiProperty({ example: 'from-feedback', description: 'Set name; the snapshot is its next version' }) name: string;
+  @ApiProperty({
+    type: [String],
+    enum: ['review', 'bad_cases', 'case_library'],
+    example: ['review', 'bad_cases', 'case_library'],
+    description: 'Sources in order of precedence',
+  })
+  sources: string[];
+}
+
+export class SnapshotCountsDto {
+  @ApiProperty() review: number;
+  @ApiProperty() bad_cases: number;
+  @ApiProperty() case_library: number;
+}
+
+export class LabelledSnapshotDto {
+  @ApiProperty({ type: LabelledSetDto }) set: LabelledSetDto;
+  @ApiProperty({ type: SnapshotCountsDto, description: 'Examples taken from each source' }) counts: SnapshotCountsDto;
+  @ApiProperty({ description: 'Messages already labelled by an earlier source' }) duplicates: number;
+  @ApiProperty({ type: [String], description: 'Intents without a rule: their labels were left out' }) unknownIntents: string[];
+  @ApiProperty({ description: 'Labels beyond the set limit, left out' }) truncated: number;
+}
