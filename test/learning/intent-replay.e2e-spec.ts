@@ -114,6 +114,13 @@ describe('replay of logged decisions (e2e)', () => {
     expect(res.statusCode).toBe(202);
     expect((await finished(acme, res.json<Replay>().id)).report).toMatchObject({ total: 2, changed: 0, transitions: [] });
 
+    // a draft with semantic examples: its classifier trains on the training threads, then the replay runs
+    const semantic = [{ intent: 'reset', keywords: ['reset'], semanticExamples: ['restart the robot arm', 'reboot the controller', 'power cycle the robot'] }];
+    const trained = await send(acme, 'POST', '/admin/intent/replay', { from, rules: semantic });
+    expect(trained.statusCode).toBe(202);
+    const trainedDone = await finished(acme, trained.json<Replay>().id);
+    expect(trainedDone).toMatchObject({ status: 'succeeded', report: { total: 3, rulesVersion: 'draft' } });
+
     const empty = await send(acme, 'POST', '/admin/intent/replay', { from: '2020-01-01T00:00:00Z', to: '2020-01-02T00:00:00Z', rules: DRAFT_RULES });
     expect(empty.statusCode).toBe(200);
     expect(empty.json<Replay>()).toMatchObject({ status: 'succeeded', decisions: 0, jobId: null, report: { total: 0, changed: 0, transitions: [] } });

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
@@ -64,7 +65,14 @@ export class IntentSandbox {
       for (const def of defs) if (def.semanticExamples.length > 0) def.exampleVectors = await this.provider.embedDocuments(def.semanticExamples);
     }
     const router = IntentRouter.compile(defs, { embedder: new ProviderTextEmbedder(this.provider), vectorDimension: this.provider.dimension });
-    await router.trainClassifier();
+    // On the training threads like the live routers (never on the thread that serves requests); its own
+    // queue key so it neither supersedes nor is superseded by the tenant's live training.
+    const data = router.index.takeTrainingData();
+    if (data !== null) {
+      const outcome = await this.cache.trainer.train(`${tenantId}:sandbox:${randomUUID()}`, data);
+      if (outcome.status === 'trained') router.index.installClassifier(outcome.result, 'draft');
+      else router.index.classifierTrainingFailed();
+    }
     return { route: (m) => router.route(m, routeConfig), config, configVersion: live.version, rulesVersion: 'draft', judgeConfigured };
   }
 
