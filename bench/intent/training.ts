@@ -16,18 +16,18 @@
  *      BENCH_POSTGRES_URL.
  */
 import { fork } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startInProcessApi } from '../support/in-process-api.js';
 
 interface Row {
   text: string;
   intent: string;
 }
 
-const ADMIN = 'bench-admin-token-0123456789abcdef';
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 32);
 const warmupSeconds = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
 const idleSeconds = Number(process.env.BENCH_IDLE_SECONDS ?? 10);
@@ -148,59 +148,19 @@ interface RouteBody {
 }
 
 async function main(): Promise<void> {
-  const { createApp } = await import('../../apps/api/src/create-app.js');
-  const { runMigrations, startEmbeddedPostgres } = await import('@arbiter/database');
   const kind = process.env.BENCH_DB ?? 'pglite';
-  let dbUrl: string;
-  let closeDb: () => Promise<void>;
-  if (kind === 'pglite') {
-    const dir = mkdtempSync(path.join(tmpdir(), 'arbiter-intent-training-'));
-    const embedded = await startEmbeddedPostgres(dir, concurrency + 16);
-    dbUrl = embedded.url;
-    closeDb = async () => {
-      await embedded.close();
-      rmSync(dir, { recursive: true, force: true });
-    };
-  } else {
-    const { dropDatabase, withDatabase } = await import('../support/bench-http.js');
-    const pg = (await import('pg')).default;
-    const admin = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-    const name = `arbiter_bench_training_${process.pid}`;
-    const c = new pg.Client({ connectionString: admin });
-    await c.connect();
-    await c.query(`CREATE DATABASE ${name}`);
-    await c.end();
-    dbUrl = withDatabase(admin, name);
-    closeDb = () => dropDatabase(admin, name);
-  }
-  await runMigrations(dbUrl, path.resolve('migrations'));
-  const app = await createApp({
-    env: {
-      NODE_ENV: 'production',
-      DATABASE_URL: dbUrl,
-      ADMIN_TOKEN: ADMIN,
-      JOBS_ENABLED: 'false',
-      SEED_DEMO: 'false',
-      LLM_PROVIDER: 'none',
-      DB_POOL_MAX: String(Math.min(concurrency + 4, 40)),
-      SWAGGER_ENABLED: 'false',
-    },
-    logLevel: 'error',
+  const api = await startInProcessApi({
+    kind,
+    name: 'training',
+    poolMax: Math.min(concurrency + 4, 40),
+    embeddedConnections: concurrency + 16,
   });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const base = await app.getUrl();
-  const post = async <T>(url: string, headers: Record<string, string>, body: unknown): Promise<{ status: number; json: T }> => {
-    const res = await fetch(`${base}${url}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
-    return { status: res.status, json: (await res.json()) as T };
-  };
+  const { base } = api;
+  const post = <T>(url: string, headers: Record<string, string>, body: unknown) => api.call<T>('POST', url, headers, body);
   try {
-    const created = await post<{ apiKeys: { client: string; operator: string } }>(
-      '/admin/tenants',
-      { authorization: `Bearer ${ADMIN}` },
-      { name: 'bench-training' },
-    );
-    const op = { 'x-api-key': created.json.apiKeys.operator };
-    const client = { 'x-api-key': created.json.apiKeys.client };
+    const tenant = await api.createTenant('bench-training');
+    const op = tenant.operator;
+    const client = tenant.client;
     const route = async (message: string): Promise<RouteBody> => {
       const res = await post<RouteBody>('/ai/intent/route', client, { message });
       if (res.status !== 200) throw new Error(`route: ${res.status}`);
@@ -241,7 +201,7 @@ async function main(): Promise<void> {
           if (code !== 0) reject(new Error(`client exited with ${code}`));
         });
       });
-      child.send({ url: base, key: created.json.apiKeys.client, messages, concurrency } satisfies ClientArgs);
+      child.send({ url: base, key: client['x-api-key']!, messages, concurrency } satisfies ClientArgs);
       return { stop: () => child.send('stop'), result };
     };
     const idle = drive();
@@ -310,7 +270,6 @@ async function main(): Promise<void> {
     mkdirSync('bench/results', { recursive: true });
     writeFileSync(path.join('bench/results', `intent-training-${report.at.replace(/[:.]/g, '-')}.json`), JSON.stringify(report, null, 2) + '\n');
   } finally {
-    await app.close();
-    await closeDb();
+    await api.close();
   }
 }

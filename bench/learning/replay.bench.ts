@@ -11,17 +11,17 @@
  * Env: BENCH_DB (postgres | pglite, default postgres), BENCH_DECISIONS (default 100,000), BENCH_POSTGRES_URL,
  *      DATASETS_DIR (default ../shared/datasets).
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { startInProcessApi } from '../support/in-process-api.js';
 
 interface Row {
   text: string;
   intent: string;
 }
 
-const ADMIN = 'bench-admin-token-0123456789abcdef';
 const kind = process.env.BENCH_DB ?? 'postgres';
 const total = Number(process.env.BENCH_DECISIONS ?? 100_000);
 const BAR_SECONDS = 60;
@@ -35,63 +35,14 @@ function readJsonl(file: string): Row[] {
 }
 
 async function main(): Promise<void> {
-  const { createApp } = await import('../../apps/api/src/create-app.js');
-  const { runMigrations, startEmbeddedPostgres } = await import('@arbiter/database');
   const { JobsService } = await import('@arbiter/jobs');
-  let dbUrl: string;
-  let closeDb: () => Promise<void>;
-  if (kind === 'pglite') {
-    const dir = mkdtempSync(path.join(tmpdir(), 'arbiter-replay-bench-'));
-    const embedded = await startEmbeddedPostgres(dir, 8);
-    dbUrl = embedded.url;
-    closeDb = async () => {
-      await embedded.close();
-      rmSync(dir, { recursive: true, force: true });
-    };
-  } else {
-    const { dropDatabase, withDatabase } = await import('../support/bench-http.js');
-    const admin = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-    const name = `arbiter_bench_replay_${process.pid}`;
-    const c = new pg.Client({ connectionString: admin });
-    await c.connect();
-    await c.query(`CREATE DATABASE ${name}`);
-    await c.end();
-    dbUrl = withDatabase(admin, name);
-    closeDb = () => dropDatabase(admin, name);
-  }
-  await runMigrations(dbUrl, path.resolve('migrations'));
-  const app = await createApp({
-    env: {
-      NODE_ENV: 'production',
-      DATABASE_URL: dbUrl,
-      ADMIN_TOKEN: ADMIN,
-      JOBS_ENABLED: 'false',
-      SEED_DEMO: 'false',
-      LLM_PROVIDER: 'none',
-      SWAGGER_ENABLED: 'false',
-    },
-    logLevel: 'error',
-  });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const base = await app.getUrl();
-  const call = async <T>(method: string, url: string, headers: Record<string, string>, body?: unknown): Promise<{ status: number; json: T }> => {
-    const res = await fetch(`${base}${url}`, {
-      method,
-      headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-    });
-    return { status: res.status, json: (await res.json()) as T };
-  };
+  const api = await startInProcessApi({ kind, name: 'replay', embeddedConnections: 8 });
+  const { app, call, dbUrl } = api;
   try {
-    const created = await call<{ id: string; apiKeys: { client: string; operator: string } }>(
-      'POST',
-      '/admin/tenants',
-      { authorization: `Bearer ${ADMIN}` },
-      { name: 'bench-replay' },
-    );
-    const tenantId = created.json.id;
-    const op = { 'x-api-key': created.json.apiKeys.operator };
-    const client = { 'x-api-key': created.json.apiKeys.client };
+    const tenant = await api.createTenant('bench-replay');
+    const tenantId = tenant.id;
+    const op = tenant.operator;
+    const client = tenant.client;
     const train = readJsonl('train.jsonl').filter((r) => r.intent !== 'oos');
     const byIntent = new Map<string, string[]>();
     for (const r of train) byIntent.set(r.intent, [...(byIntent.get(r.intent) ?? []), r.text]);
@@ -162,8 +113,7 @@ async function main(): Promise<void> {
     mkdirSync(dir, { recursive: true });
     writeFileSync(path.join(dir, `learning-replay-${result.date.replace(/[:.]/g, '-')}.json`), JSON.stringify(result, null, 2));
   } finally {
-    await app.close();
-    await closeDb();
+    await api.close();
   }
 }
 
