@@ -17,3 +17,4 @@ export * from './dto/ingest-session.dto.js';
 export * from './dto/session-view.dto.js';
 export * from './sessions-repair.job.js';
 export * from './idempotency.js';
+export * from './failure-attribution.js';
