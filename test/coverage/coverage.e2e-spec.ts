@@ -57,9 +57,14 @@ describe('coverage (e2e)', () => {
 
   describe('GET /admin/coverage/report', () => {
     it('counts the tenant’s decisions of the current version, by reason, channel and day', async () => {
-      const res = await t.request({ method: 'GET', url: `/admin/coverage/report?from=${today()}&to=${today()}`, headers: op() });
+      const res = await t.request({ method: 'GET', url: `/admin/coverage/report?from=${today()}&to=${today()}&groupBy=day,channel,reason,layer`, headers: op() });
       expect(res.statusCode).toBe(200);
       const body = res.json<Record<string, unknown>>();
+      // Without groupBy: day, channel and reason only (the layer breakdown reads every uncovered session).
+      const plain = (await t.request({ method: 'GET', url: `/admin/coverage/report?from=${today()}&to=${today()}`, headers: op() })).json<Record<string, unknown>>();
+      expect(plain.groupBy).toEqual(['day', 'channel', 'reason']);
+      expect(plain).not.toHaveProperty('byLayer');
+      expect(plain).toEqual({ ...body, groupBy: ['day', 'channel', 'reason'], byLayer: undefined, byLayerReason: undefined });
       expect(body).toMatchObject({
         evaluatorVersion: 'v1',
         timeZone: 'UTC',
@@ -70,6 +75,9 @@ describe('coverage (e2e)', () => {
         byReason: { covered_has_references: 1, covered_non_knowledge_response: 1, covered_visual_recognition: 1, uncovered_explicit_no_answer: 1, uncovered_no_references: 1 },
         byChannel: [{ channel: 'web', total: 5, covered: 3, uncovered: 2, coverageRate: 0.6 }],
         byDay: [{ date: today(), total: 5, covered: 3 }],
+        // Both uncovered sessions searched the knowledge base and kept no reference (no trace, no lookup recorded).
+        byLayer: { routing: 0, retrieval: 0, knowledge_gap: 2, answer_generation: 0 },
+        byLayerReason: expect.objectContaining({ no_references: 2, lookup_failed: 0, low_routing_confidence: 0 }),
       });
     });
 
@@ -92,6 +100,7 @@ describe('coverage (e2e)', () => {
       ['impossible date', 'to=2026-02-30', 'to'],
       ['window too long', 'from=2024-01-01&to=2026-01-01', '366'],
       ['bad groupBy', 'groupBy=week', 'groupBy'],
+      ['bad groupBy among good ones', 'groupBy=layer,layers', 'groupBy'],
       ['bad time zone', 'timeZone=Mars/Base', 'timeZone'],
       ['unknown evaluator version', 'evaluatorVersion=v9', 'v9'],
       ['unknown parameter', 'foo=1', 'foo'],
@@ -122,10 +131,41 @@ describe('coverage (e2e)', () => {
         count: 2,
         reasonCodes: ['uncovered_explicit_no_answer', 'uncovered_no_references'],
         sampleQuery: 'x200报错e15!',
+        layer: 'knowledge_gap',
+        byLayer: { routing: 0, retrieval: 0, knowledge_gap: 2, answer_generation: 0 },
       });
       expect(body.items[0]!.sampleSessionIds).toHaveLength(2);
       const foreign = await t.request({ method: 'GET', url: '/admin/coverage/gaps', headers: { 'x-api-key': other.operatorKey } });
       expect(foreign.json()).toMatchObject({ items: [] });
+    });
+
+    it('failure layers follow each uncovered session’s trace (report byLayer, gap layer; ties go upstream), per tenant', async () => {
+      const uncovered = await t.db.pool.query<{ session_id: string; reason_code: string }>(
+        `SELECT session_id, reason_code FROM coverage_decision WHERE tenant_id = $1 AND verdict = 'uncovered' ORDER BY reason_code`,
+        [acme.id],
+      );
+      const [explicit, noRefs] = uncovered.rows;
+      expect(explicit!.reason_code).toBe('uncovered_explicit_no_answer');
+      // Routed with low confidence → routing; a failed knowledge lookup → retrieval.
+      await t.db.pool.query(`UPDATE diagnosis_session SET route_trace = $2 WHERE id = $1`, [
+        explicit!.session_id,
+        { finalIntent: 'alarm', decisionReason: 'fusion_fallback', finalConfidence: 0.3, needClarify: false },
+      ]);
+      await t.db.pool.query(`INSERT INTO tool_invocation (tenant_id, session_id, tool_name, status) VALUES ($1, $2, 'lookup_knowledge', 'FAILED')`, [
+        acme.id,
+        noRefs!.session_id,
+      ]);
+      const report = await t.request({ method: 'GET', url: '/admin/coverage/report?groupBy=layer', headers: op() });
+      expect(report.statusCode).toBe(200);
+      const body = report.json<Record<string, unknown>>();
+      expect(body).toMatchObject({ groupBy: ['layer'], uncovered: 2, byLayer: { routing: 1, retrieval: 1, knowledge_gap: 0, answer_generation: 0 } });
+      expect(body.byLayerReason).toMatchObject({ low_routing_confidence: 1, lookup_failed: 1, no_references: 0 });
+      expect(body).not.toHaveProperty('byReason');
+      const gaps = (await t.request({ method: 'GET', url: '/admin/coverage/gaps', headers: op() })).json<{ items: { layer: string; byLayer: Record<string, number> }[] }>();
+      expect(gaps.items[0]).toMatchObject({ layer: 'routing', byLayer: { routing: 1, retrieval: 1, knowledge_gap: 0, answer_generation: 0 } });
+      // Another tenant: zeros.
+      const foreign = await t.request({ method: 'GET', url: '/admin/coverage/report?groupBy=layer', headers: { 'x-api-key': other.operatorKey } });
+      expect(foreign.json()).toMatchObject({ byLayer: { routing: 0, retrieval: 0, knowledge_gap: 0, answer_generation: 0 } });
     });
 
     it.each(['limit=0', 'limit=501', 'limit=abc', 'limit=1.5', 'from=2026-01-05&to=2026-01-01'])('400 on %s', async (qs) => {

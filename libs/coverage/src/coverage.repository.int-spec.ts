@@ -3,12 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { DataSource } from 'typeorm';
 import { asTenantId, type TenantId } from '@arbiter/common';
 import { detectSchemaDrift } from '@arbiter/database';
-import { ConversationEntity, DiagnosisSessionEntity, ToolInvocationEntity } from '@arbiter/sessions';
+import { ConversationEntity, DiagnosisSessionEntity, ToolInvocationEntity, addAttribution, dominantLayer, emptyLayerCounts, factsFromRow } from '@arbiter/sessions';
 import { ApiKeyEntity, TenantEntity } from '@arbiter/tenancy';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
 import { runCoverageBackfill, type BackfillState, type BackfillStorage } from './coverage-backfill.js';
 import { CoverageDecisionEntity } from './coverage-decision.entity.js';
-import { CoverageRepository } from './coverage.repository.js';
+import { CoverageRepository, type FailureFactsGroup } from './coverage.repository.js';
 import { CoverageEvaluatorV1 } from './evaluator/coverage-evaluator.v1.js';
 import { resolveDateRange } from './report-range.js';
 
@@ -161,6 +161,38 @@ describe(`coverage repository (${process.env.TEST_DB ?? 'pglite'})`, () => {
       expect(new Date(reset.lastSeenAt).toISOString()).toBe('2026-03-01T16:10:00.000Z');
       expect(await repo.gaps(tenant, 'v1', range(), null, 1)).toHaveLength(1);
       expect((await repo.gaps(other, 'v1', range(), null, 10)).map((g) => g.gapKey)).toEqual(['别人的问题']);
+    });
+
+    it('failure facts of the uncovered sessions: grouped per combination, per gap, channel- and tenant-scoped; a label moves one to routing', async () => {
+      const layersOf = async (groups: Promise<FailureFactsGroup[]>) => {
+        const c = emptyLayerCounts();
+        for (const g of await groups) addAttribution(c, factsFromRow(g), g.count);
+        return c;
+      };
+      // Searched without references (x2) → knowledge gap; a reply saying it has no answer, not searched (x2) → answer generation.
+      const all = await layersOf(repo.uncoveredFacts(tenant, 'v1', range(), null));
+      expect(all.byLayer).toEqual({ routing: 0, retrieval: 0, knowledge_gap: 2, answer_generation: 2 });
+      expect(all.byReason).toMatchObject({ no_references: 2, said_no_answer: 2 });
+      expect((await layersOf(repo.uncoveredFacts(tenant, 'v1', range(), 'api'))).byLayer).toEqual({ routing: 0, retrieval: 0, knowledge_gap: 0, answer_generation: 1 });
+      expect((await layersOf(repo.uncoveredFacts(other, 'v1', range(), null))).byLayer).toEqual({ routing: 0, retrieval: 0, knowledge_gap: 1, answer_generation: 0 });
+
+      const { rows } = await db.pool.query<{ id: string }>(`SELECT id FROM diagnosis_session WHERE tenant_id = $1 AND query = 'x200报错E15'`, [tenant]);
+      await db.pool.query(`INSERT INTO bad_case_label (tenant_id, session_id, intent) VALUES ($1, $2, 'alarm_codes')`, [tenant, rows[0]!.id]);
+      // The same label under another tenant's id changes nothing there.
+      await db.pool.query(`INSERT INTO bad_case_label (tenant_id, session_id, intent) VALUES ($1, $2, 'alarm_codes')`, [other, rows[0]!.id]);
+      const perGap = new Map<string, ReturnType<typeof emptyLayerCounts>>();
+      for (const g of await repo.gapFacts(tenant, 'v1', range(), null, ['x200报错e15', '如何重置机械臂', 'unknown'])) {
+        const c = perGap.get(g.gapKey) ?? emptyLayerCounts();
+        addAttribution(c, factsFromRow(g), g.count);
+        perGap.set(g.gapKey, c);
+      }
+      expect([...perGap.keys()].sort()).toEqual(['x200报错e15', '如何重置机械臂']);
+      expect(perGap.get('x200报错e15')!.byLayer).toEqual({ routing: 1, retrieval: 0, knowledge_gap: 0, answer_generation: 1 });
+      expect(dominantLayer(perGap.get('x200报错e15')!.byLayer)).toBe('routing');
+      // Tie between knowledge gap and answer generation: the upstream one.
+      expect(dominantLayer(perGap.get('如何重置机械臂')!.byLayer)).toBe('knowledge_gap');
+      expect(await repo.gapFacts(tenant, 'v1', range(), null, [])).toEqual([]);
+      expect((await layersOf(repo.uncoveredFacts(other, 'v1', range(), null))).byLayer.routing).toBe(0);
     });
   });
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { TenantId } from '@arbiter/common';
-import { runSucceededSql, type SqlParams } from '@arbiter/sessions';
+import { FAILURE_FACT_COLUMNS, failureFactsSql, runSucceededSql, type FailureFactsRow, type SqlParams } from '@arbiter/sessions';
 import type { CoverageDecision, CoverageReasonCode, CoverageVerdict } from './evaluator/coverage.types.js';
 import type { DateRange } from './report-range.js';
 
@@ -70,6 +70,22 @@ export interface GapRow {
 }
 
 export const GAP_SAMPLE_SIZE = 5;
+
+/** Uncovered sessions sharing the same failure facts (docs/learning.md "Failure attribution"). */
+export interface FailureFactsGroup extends FailureFactsRow {
+  count: number;
+}
+
+/**
+ * The failure facts of an uncovered decision's session (read model: `diagnosis_session`, `tool_invocation` and
+ * `bad_case_label`, docs/CONVENTIONS.md). Grouped on every fact column, so Node receives one row per distinct
+ * combination, not one per session.
+ */
+const UNCOVERED_FACTS_FROM = `FROM coverage_decision d
+         JOIN diagnosis_session s ON s.tenant_id = d.tenant_id AND s.id = d.session_id
+         LEFT JOIN bad_case_label l ON l.tenant_id = d.tenant_id AND l.session_id = d.session_id`;
+const UNCOVERED_FACTS = failureFactsSql('s', { coverageReasonSql: 'd.reason_code', labelIntentSql: 'l.intent' });
+const FACT_GROUP_BY = FAILURE_FACT_COLUMNS.map((_c, i) => String(i + 1)).join(', ');
 
 /** Window bounds in SQL: local midnight of `from` to local midnight after `to`, in the range's zone. */
 const RANGE_SQL = `d.session_created_at >= ($3::date::timestamp AT TIME ZONE $5)
@@ -236,6 +252,37 @@ export class CoverageRepository {
        LEFT JOIN diagnosis_session s ON s.tenant_id = $1 AND s.id = g.sample_session_ids[1]::uuid
        ORDER BY g.count DESC, g.last_seen_at DESC, g.gap_key`,
       [tenantId, evaluatorVersion, range.from, range.to, range.timeZone, channel, limit],
+    );
+  }
+
+  /** Failure facts of the window's uncovered sessions, grouped (counts per distinct combination). */
+  async uncoveredFacts(tenantId: TenantId, evaluatorVersion: string, range: DateRange, channel: string | null): Promise<FailureFactsGroup[]> {
+    return this.dataSource.query(
+      `SELECT ${UNCOVERED_FACTS}, count(*)::int AS count
+       ${UNCOVERED_FACTS_FROM}
+       WHERE d.tenant_id = $1 AND d.evaluator_version = $2 AND d.verdict = 'uncovered' AND ${RANGE_SQL}
+         AND ($6::text IS NULL OR d.channel = $6)
+       GROUP BY ${FACT_GROUP_BY}`,
+      [tenantId, evaluatorVersion, range.from, range.to, range.timeZone, channel],
+    );
+  }
+
+  /** The same per gap key, for the listed gaps only. */
+  async gapFacts(
+    tenantId: TenantId,
+    evaluatorVersion: string,
+    range: DateRange,
+    channel: string | null,
+    gapKeys: readonly string[],
+  ): Promise<(FailureFactsGroup & { gapKey: string })[]> {
+    if (gapKeys.length === 0) return [];
+    return this.dataSource.query(
+      `SELECT ${UNCOVERED_FACTS}, count(*)::int AS count, d.gap_key AS "gapKey"
+       ${UNCOVERED_FACTS_FROM}
+       WHERE d.tenant_id = $1 AND d.evaluator_version = $2 AND d.verdict = 'uncovered' AND ${RANGE_SQL}
+         AND ($6::text IS NULL OR d.channel = $6) AND d.gap_key = ANY($7::text[])
+       GROUP BY ${FACT_GROUP_BY}, d.gap_key`,
+      [tenantId, evaluatorVersion, range.from, range.to, range.timeZone, channel, gapKeys],
     );
   }
 

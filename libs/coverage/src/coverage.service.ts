@@ -1,14 +1,30 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { MetricsService, type TenantId } from '@arbiter/common';
-import { runSucceeded, type DiagnosisSessionEntity, type FinishPlan, type SessionCoverageSummary } from '@arbiter/sessions';
+import {
+  addAttribution,
+  dominantLayer,
+  emptyLayerCounts,
+  factsFromRow,
+  runSucceeded,
+  type DiagnosisSessionEntity,
+  type FailureLayer,
+  type FailureReason,
+  type FinishPlan,
+  type SessionCoverageSummary,
+} from '@arbiter/sessions';
 import { decideStoredSession } from './coverage-decider.js';
 import { CoverageRepository, type DecisionRow, type GapRow, type StoredDecision } from './coverage.repository.js';
 import { CoverageEvaluatorRegistry } from './evaluator/coverage-evaluator.registry.js';
 import { COVERAGE_REASON_CODES, type CoverageReasonCode } from './evaluator/coverage.types.js';
 import { resolveDateRange, type DateRange } from './report-range.js';
 
-export const REPORT_GROUPS = ['day', 'channel', 'reason'] as const;
+export const REPORT_GROUPS = ['day', 'channel', 'reason', 'layer'] as const;
 export type ReportGroup = (typeof REPORT_GROUPS)[number];
+/**
+ * Without `groupBy`: every breakdown but `layer`, which reads each uncovered session of the window (its trace and
+ * lookups; ~1 s for 100k uncovered sessions) where the others read only the decisions — asked for explicitly.
+ */
+export const DEFAULT_REPORT_GROUPS: readonly ReportGroup[] = ['day', 'channel', 'reason'];
 
 export interface ReportQuery {
   from?: string;
@@ -39,6 +55,9 @@ export interface CoverageReport extends CoverageCounts {
   byChannel?: ({ channel: string } & CoverageCounts)[];
   /** Every calendar day of the window, zero days included (when grouped by day). */
   byDay?: ({ date: string } & CoverageCounts)[];
+  /** Uncovered sessions per failure layer and per attribution rule, zeros included (when grouped by layer; docs/learning.md "Failure attribution"). */
+  byLayer?: Record<FailureLayer, number>;
+  byLayerReason?: Record<FailureReason, number>;
 }
 
 export interface GapsQuery {
@@ -58,6 +77,10 @@ export interface CoverageGap {
   lastSeenAt: string;
   reasonCodes: CoverageReasonCode[];
   sampleSessionIds: string[];
+  /** The group's most frequent failure layer (ties: the upstream one). */
+  layer: FailureLayer | null;
+  /** The group's sessions per failure layer, zeros included. */
+  byLayer: Record<FailureLayer, number>;
 }
 
 export interface CoverageGaps {
@@ -167,7 +190,7 @@ export class CoverageService {
   async report(tenantId: TenantId, query: ReportQuery): Promise<CoverageReport> {
     const evaluatorVersion = this.registry.get(query.evaluatorVersion ?? this.registry.currentVersion).version;
     const range = resolveDateRange({ from: query.from, to: query.to, timeZone: query.timeZone ?? (await this.repository.tenantTimeZone(tenantId)) });
-    const groupBy = query.groupBy?.length ? [...new Set(query.groupBy)] : [...REPORT_GROUPS];
+    const groupBy = query.groupBy?.length ? [...new Set(query.groupBy)] : [...DEFAULT_REPORT_GROUPS];
     const rows = await this.repository.report(tenantId, evaluatorVersion, range, query.channel ?? null);
     const report: CoverageReport = {
       evaluatorVersion,
@@ -192,6 +215,12 @@ export class CoverageService {
       const byDate = new Map(rows.byDay.map((r) => [r.date, r]));
       report.byDay = eachDay(range).map((date) => ({ date, ...counts(byDate.get(date)?.total ?? 0, byDate.get(date)?.covered ?? 0) }));
     }
+    if (groupBy.includes('layer')) {
+      const layers = emptyLayerCounts();
+      for (const g of await this.repository.uncoveredFacts(tenantId, evaluatorVersion, range, query.channel ?? null)) addAttribution(layers, factsFromRow(g), g.count);
+      report.byLayer = layers.byLayer;
+      report.byLayerReason = layers.byReason;
+    }
     return report;
   }
 
@@ -199,13 +228,26 @@ export class CoverageService {
     const evaluatorVersion = this.registry.get(query.evaluatorVersion ?? this.registry.currentVersion).version;
     const range = resolveDateRange({ from: query.from, to: query.to, timeZone: query.timeZone ?? (await this.repository.tenantTimeZone(tenantId)) });
     const rows = await this.repository.gaps(tenantId, evaluatorVersion, range, query.channel ?? null, query.limit ?? DEFAULT_GAPS_LIMIT);
+    const layers = new Map<string, ReturnType<typeof emptyLayerCounts>>();
+    const facts = await this.repository.gapFacts(
+      tenantId,
+      evaluatorVersion,
+      range,
+      query.channel ?? null,
+      rows.map((r) => r.gapKey),
+    );
+    for (const g of facts) {
+      const into = layers.get(g.gapKey) ?? emptyLayerCounts();
+      addAttribution(into, factsFromRow(g), g.count);
+      layers.set(g.gapKey, into);
+    }
     return {
       evaluatorVersion,
       from: range.from,
       to: range.to,
       timeZone: range.timeZone,
       channel: query.channel ?? null,
-      items: rows.map(toGap),
+      items: rows.map((r) => toGap(r, (layers.get(r.gapKey) ?? emptyLayerCounts()).byLayer)),
     };
   }
 }
@@ -214,7 +256,7 @@ function toSummary(d: StoredDecision): SessionCoverageSummary {
   return { verdict: d.verdict, reasonCode: d.reasonCode, evaluatorVersion: d.evaluatorVersion, referenceCount: d.referenceCount, topScore: Number(d.topScore) };
 }
 
-function toGap(r: GapRow): CoverageGap {
+function toGap(r: GapRow, byLayer: Record<FailureLayer, number>): CoverageGap {
   return {
     normalizedText: r.gapKey,
     sampleQuery: r.sampleQuery,
@@ -222,5 +264,7 @@ function toGap(r: GapRow): CoverageGap {
     lastSeenAt: new Date(r.lastSeenAt).toISOString(),
     reasonCodes: r.reasonCodes,
     sampleSessionIds: r.sampleSessionIds,
+    layer: dominantLayer(byLayer),
+    byLayer,
   };
 }

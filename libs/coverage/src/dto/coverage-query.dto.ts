@@ -50,7 +50,7 @@ export class CoverageWindowQueryDto {
 
 export class CoverageReportQueryDto extends CoverageWindowQueryDto {
   @ApiPropertyOptional({
-    description: 'Breakdowns to return (comma-separated or repeated): day, channel, reason. Default all three.',
+    description: 'Breakdowns to return (comma-separated or repeated): day, channel, reason, layer (uncovered sessions by failure layer; reads each uncovered session, so only when asked). Default day, channel, reason.',
     enum: REPORT_GROUPS,
     isArray: true,
     example: 'day',
@@ -58,7 +58,7 @@ export class CoverageReportQueryDto extends CoverageWindowQueryDto {
   @IsOptional()
   @Transform(splitList)
   @ArrayMinSize(1)
-  @ArrayMaxSize(3)
+  @ArrayMaxSize(REPORT_GROUPS.length)
   @IsIn(REPORT_GROUPS, { each: true, message: `groupBy must be one of ${REPORT_GROUPS.join(', ')}` })
   groupBy?: ReportGroup[];
 }

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { COVERAGE_REASON_CODES } from '../evaluator/coverage.types.js';
+import { FAILURE_LAYERS, FAILURE_REASONS } from '@arbiter/sessions';
 import { REPORT_GROUPS } from '../coverage.service.js';
 
 export class CoverageCountsDto {
@@ -28,6 +29,18 @@ export class CoverageReportDto extends CoverageCountsDto {
   byReason?: Record<string, number>;
   @ApiPropertyOptional({ type: [CoverageChannelCountsDto] }) byChannel?: CoverageChannelCountsDto[];
   @ApiPropertyOptional({ type: [CoverageDayCountsDto], description: 'Every day of the window, zero days included' }) byDay?: CoverageDayCountsDto[];
+  @ApiPropertyOptional({
+    description: `Uncovered sessions per failure layer (${FAILURE_LAYERS.join(', ')}), zeros included (docs/learning.md "Failure attribution")`,
+    type: 'object',
+    additionalProperties: { type: 'integer' },
+  })
+  byLayer?: Record<string, number>;
+  @ApiPropertyOptional({
+    description: `Uncovered sessions per attribution rule (${FAILURE_REASONS.join(', ')}), zeros included`,
+    type: 'object',
+    additionalProperties: { type: 'integer' },
+  })
+  byLayerReason?: Record<string, number>;
 }
 
 export class CoverageGapDto {
@@ -37,6 +50,9 @@ export class CoverageGapDto {
   @ApiProperty() lastSeenAt: string;
   @ApiProperty({ enum: COVERAGE_REASON_CODES, isArray: true }) reasonCodes: string[];
   @ApiProperty({ type: [String], description: 'Up to 5 most recent sessions' }) sampleSessionIds: string[];
+  @ApiProperty({ enum: FAILURE_LAYERS, nullable: true, description: "The group's most frequent failure layer (ties: the upstream one)" }) layer: string | null;
+  @ApiProperty({ description: "The group's sessions per failure layer, zeros included", type: 'object', additionalProperties: { type: 'integer' } })
+  byLayer: Record<string, number>;
 }
 
 export class CoverageGapsDto {
