@@ -271,6 +271,75 @@ describe('feedback, bad cases and case library (e2e)', () => {
     });
   });
 
+  describe('failure attribution of bad cases', () => {
+    it('each bad case gets one layer from its trace; the report counts them per layer and rule, in the window and the tenant', async () => {
+      const tenant = await t.createTenant('feedback-attribution');
+      const ids = {
+        routing: await ingest(tenant),
+        retrieval: await ingest(tenant, { references: [], knowledgeSearched: true }),
+        knowledge_gap: await ingest(tenant, { references: [], knowledgeSearched: true }),
+        answer_generation: await ingest(tenant),
+      };
+      await t.db.pool.query(`UPDATE diagnosis_session SET route_trace = $2 WHERE id = $1`, [
+        ids.routing,
+        { finalIntent: 'alarm', decisionReason: 'semantic_override', finalConfidence: 0.2, needClarify: false },
+      ]);
+      await t.db.pool.query(`INSERT INTO tool_invocation (tenant_id, session_id, tool_name, status) VALUES ($1, $2, 'lookup_knowledge', 'FAILED')`, [
+        tenant.id,
+        ids.retrieval,
+      ]);
+      await t.db.pool.query(
+        `INSERT INTO tool_invocation (tenant_id, session_id, tool_name, status, relevance_level, retrieval_details) VALUES ($1, $2, 'lookup_knowledge', 'SUCCESS', 'PRECISE', '{}')`,
+        [tenant.id, ids.answer_generation],
+      );
+      const before = new Date(Date.now() - 1000).toISOString();
+      for (const id of Object.values(ids)) expect((await feedback(tenant, { sessionId: id, feedback: 'not_useful' })).statusCode).toBe(200);
+
+      const queue = (await admin(tenant, 'GET', '/admin/bad-cases')).json<{ items: { sessionId: string; attribution: { layer: string; reason: string } }[] }>();
+      const got = Object.fromEntries(queue.items.map((i) => [i.sessionId, i.attribution]));
+      expect(got).toEqual({
+        [ids.routing]: { layer: 'routing', reason: 'low_routing_confidence' },
+        [ids.retrieval]: { layer: 'retrieval', reason: 'lookup_failed' },
+        [ids.knowledge_gap]: { layer: 'knowledge_gap', reason: 'no_references' },
+        [ids.answer_generation]: { layer: 'answer_generation', reason: 'answer_not_useful' },
+      });
+
+      const report = await admin(tenant, 'GET', `/admin/bad-cases/report?from=${before}`);
+      expect(report.statusCode).toBe(200);
+      expect(report.json()).toMatchObject({
+        from: before,
+        to: null,
+        total: 4,
+        byLayer: { routing: 1, retrieval: 1, knowledge_gap: 1, answer_generation: 1 },
+        byReason: { low_routing_confidence: 1, lookup_failed: 1, no_references: 1, answer_not_useful: 1, clarify: 0, unexplained: 0 },
+      });
+      // The window is the feedback's time: none was given before `before`.
+      expect((await admin(tenant, 'GET', `/admin/bad-cases/report?to=${encodeURIComponent(before)}`)).json()).toMatchObject({ total: 0 });
+      // Another tenant's report does not see them.
+      const stranger = await t.createTenant('feedback-attribution-other');
+      expect((await admin(stranger, 'GET', '/admin/bad-cases/report')).json()).toMatchObject({
+        total: 0,
+        byLayer: { routing: 0, retrieval: 0, knowledge_gap: 0, answer_generation: 0 },
+      });
+    });
+
+    it.each([
+      ['from=yesterday', 'from'],
+      ['to=2026-03-01', 'to'],
+      ['from=2026-03-02T00:00:00Z&to=2026-03-01T00:00:00Z', 'from'],
+      ['layer=routing', 'layer'],
+    ])('GET /admin/bad-cases/report?%s → 400 naming %s', async (qs, field) => {
+      const res = await admin(acme, 'GET', `/admin/bad-cases/report?${qs}`);
+      expect(res.statusCode).toBe(400);
+      expect(res.json<{ message: string }>().message).toContain(field);
+    });
+
+    it('the report is operator-only: client key 403, none 401', async () => {
+      expect((await t.request({ method: 'GET', url: '/admin/bad-cases/report', headers: { 'x-api-key': acme.clientKey } })).statusCode).toBe(403);
+      expect((await t.request({ method: 'GET', url: '/admin/bad-cases/report' })).statusCode).toBe(401);
+    });
+  });
+
   it('exports feedback counters to Prometheus', async () => {
     const res = await t.request({ method: 'GET', url: '/metrics' });
     expect(res.statusCode).toBe(200);

@@ -15,6 +15,8 @@ import {
   AcceptExampleDto,
   AcceptExampleResultDto,
   BadCasePageDto,
+  BadCaseReportDto,
+  BadCaseReportQueryDto,
   CaseLibrarySettingsDto,
   CaseDto,
   CasePageDto,
@@ -59,6 +61,13 @@ export class ReviewController {
   @ApiOkResponse({ type: BadCasePageDto, description: 'Sessions marked not useful, newest first (cursor pagination)' })
   listBadCases(@CurrentTenant() tenantId: TenantId, @Query() query: ListBadCasesQueryDto): Promise<BadCasePageDto> {
     return this.feedback.listBadCases(tenantId, query);
+  }
+
+  @Get('bad-cases/report')
+  @ApiOkResponse({ type: BadCaseReportDto, description: 'Bad cases marked in the window, counted per failure layer and attribution rule' })
+  @ApiBadRequestResponse({ description: 'from/to not an ISO-8601 instant with a zone, or from not before to' })
+  badCaseReport(@CurrentTenant() tenantId: TenantId, @Query() query: BadCaseReportQueryDto): Promise<BadCaseReportDto> {
+    return this.feedback.badCaseReport(tenantId, query);
   }
 
   @Post('bad-cases/:sessionId/accept-example')

@@ -10,6 +10,7 @@ export enum FeedbackErrorCode {
   NoRuleForIntent = 'BAD_CASE_NO_RULE_FOR_INTENT',
   ExampleNotAcceptable = 'BAD_CASE_EXAMPLE_NOT_ACCEPTABLE',
   AlreadyAnExample = 'BAD_CASE_ALREADY_AN_EXAMPLE',
+  InvalidRange = 'BAD_CASE_INVALID_RANGE',
 }
 
 export function feedbackErrorSpec(code: FeedbackErrorCode): DomainErrorSpec {
@@ -32,6 +33,8 @@ export function feedbackErrorSpec(code: FeedbackErrorCode): DomainErrorSpec {
       return { status: 400, message: "The bad case's question cannot become a semantic example of the rule" };
     case FeedbackErrorCode.AlreadyAnExample:
       return { status: 409, message: "The bad case's question is already a semantic example of the intent's rule" };
+    case FeedbackErrorCode.InvalidRange:
+      return { status: 400, message: 'from must be before to' };
     default:
       return assertNever(code, 'feedback error code');
   }

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { DataSource, type Logger } from 'typeorm';
 import { asTenantId, type TenantId } from '@arbiter/common';
 import { detectSchemaDrift } from '@arbiter/database';
-import { ConversationEntity, DiagnosisSessionEntity, SessionFeedbackState, ToolInvocationEntity } from '@arbiter/sessions';
+import { ConversationEntity, DiagnosisSessionEntity, SessionFeedbackState, ToolInvocationEntity, attributeFailure, factsFromRow } from '@arbiter/sessions';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
 import { CaseLibraryEntity } from './case-library.entity.js';
 import { FeedbackRepository } from './feedback.repository.js';
@@ -173,7 +173,7 @@ describe('FeedbackRepository on a real database', () => {
     const seen: string[] = [];
     let after: { createdAt: string; id: string } | undefined;
     for (;;) {
-      const page = await repo.listBadCases(tenant, 2, after);
+      const page = await repo.listBadCases(tenant, 2, 'v1', after);
       if (!page.length) break;
       seen.push(...page.map((r) => r.sessionId));
       const last = page[page.length - 1];
@@ -182,7 +182,119 @@ describe('FeedbackRepository on a real database', () => {
     expect(new Set(seen).size).toBe(seen.length);
     expect(seen).toEqual(expect.arrayContaining(ids));
     expect(seen.slice(0, 5)).toEqual([...ids].reverse());
-    const otherTenant = await repo.listBadCases(other, 50);
+    const otherTenant = await repo.listBadCases(other, 50, 'v1');
     expect(otherTenant).toEqual([]);
+  });
+
+  it('failure attribution: the SQL facts of a bad case decide its layer (trace, lookups, coverage, label), per tenant and window', async () => {
+    const mk = async (
+      tenantId: TenantId,
+      o: { trace?: unknown; refs?: unknown; searched?: boolean; intent?: string | null; status?: string },
+    ): Promise<string> => {
+      const conv = await db.pool.query<{ id: string }>(`INSERT INTO conversation (tenant_id) VALUES ($1) RETURNING id`, [tenantId]);
+      const s = await db.pool.query<{ id: string }>(
+        `INSERT INTO diagnosis_session (tenant_id, conversation_id, query, answer, status, outcome, route_trace, source_references, knowledge_searched, intent)
+         VALUES ($1, $2, 'q', 'a', $3, $3, $4::jsonb, $5::jsonb, $6, $7) RETURNING id`,
+        [
+          tenantId,
+          conv.rows[0].id,
+          o.status ?? 'SUCCESS',
+          JSON.stringify(o.trace ?? null),
+          JSON.stringify(o.refs ?? []),
+          o.searched ?? false,
+          o.intent ?? null,
+        ],
+      );
+      return s.rows[0].id;
+    };
+    const lookup = (tenantId: TenantId, sessionId: string, status: string, level: string | null, hint: string | null) =>
+      db.pool.query(
+        `INSERT INTO tool_invocation (tenant_id, session_id, tool_name, status, relevance_level, retrieval_details) VALUES ($1, $2, 'lookup_knowledge', $3, $4, $5::jsonb)`,
+        [tenantId, sessionId, status, level, JSON.stringify({ completeness_hint: hint })],
+      );
+    const decide = (tenantId: TenantId, sessionId: string, verdict: string, reason: string) =>
+      db.pool.query(
+        `INSERT INTO coverage_decision (session_id, evaluator_version, tenant_id, channel, verdict, reason_code, reference_count, top_score, gap_key, session_created_at)
+         VALUES ($2, 'v1', $1, 'web', $3, $4, 0, 0, 'k', now())`,
+        [tenantId, sessionId, verdict, reason],
+      );
+    const knowledge = { finalIntent: 'faq', decisionReason: 'rule_high_confidence', finalConfidence: 0.9, needClarify: false, chat: { branch: 'knowledge' } };
+    const f = await db.pool.query<{ t: string }>(`SELECT now()::text AS t`);
+    const before = f.rows[0].t;
+    const cases: Record<string, string> = {};
+    // routing: labelled with another intent
+    cases.labelled_other_intent = await mk(tenant, { trace: knowledge, intent: 'faq', refs: [{ score: 0.9 }], searched: true });
+    await db.pool.query(`INSERT INTO bad_case_label (tenant_id, session_id, intent) VALUES ($1, $2, 'billing')`, [tenant, cases.labelled_other_intent]);
+    // routing: clarify; low confidence (malformed needClarify elsewhere reads as false)
+    cases.clarify = await mk(tenant, { trace: { decisionReason: 'fusion_fallback', needClarify: true, finalConfidence: 0.4, chat: { branch: 'clarify' } } });
+    cases.low_routing_confidence = await mk(tenant, {
+      trace: { ...knowledge, finalConfidence: 0.3, needClarify: 'yes' },
+      refs: [{ score: 0.8 }],
+      searched: true,
+    });
+    await lookup(tenant, cases.low_routing_confidence, 'SUCCESS', 'PRECISE', null);
+    // no_match whose lookup was PRECISE → routing
+    cases.no_match_answerable = await mk(tenant, {
+      trace: { decisionReason: 'no_match', finalConfidence: 0.1, chat: { branch: 'knowledge' } },
+      searched: true,
+      refs: [{ score: 1 }],
+    });
+    await lookup(tenant, cases.no_match_answerable, 'SUCCESS', 'PRECISE', null);
+    // retrieval: failed lookup; partial grade
+    cases.lookup_failed = await mk(tenant, { trace: knowledge, searched: true });
+    await lookup(tenant, cases.lookup_failed, 'FAILED', null, null);
+    cases.low_grade = await mk(tenant, { trace: knowledge, searched: true });
+    await lookup(tenant, cases.low_grade, 'SUCCESS', 'REFERENCE', 'PARTIAL');
+    await lookup(tenant, cases.low_grade, 'SUCCESS', 'REFERENCE', 'INSUFFICIENT');
+    await decide(tenant, cases.low_grade, 'uncovered', 'uncovered_no_references');
+    // knowledge gap: all INSUFFICIENT; searched without lookup rows and no references (coverage says so)
+    cases.nothing_relevant = await mk(tenant, {
+      trace: { ...knowledge, chat: { branch: 'knowledge', confidence: { source: 'not_found', score: 0 } } },
+      searched: true,
+    });
+    await lookup(tenant, cases.nothing_relevant, 'SUCCESS', 'REFERENCE', 'INSUFFICIENT');
+    cases.no_references = await mk(tenant, { trace: 'not an object', searched: true });
+    await decide(tenant, cases.no_references, 'uncovered', 'uncovered_no_references');
+    // answer generation: explicit no answer despite PRECISE; case answer; sufficient references
+    cases.said_no_answer = await mk(tenant, { trace: knowledge, searched: true });
+    await lookup(tenant, cases.said_no_answer, 'SUCCESS', 'HIGHLY_RELEVANT', null);
+    await decide(tenant, cases.said_no_answer, 'uncovered', 'uncovered_explicit_no_answer');
+    cases.case_answer_not_useful = await mk(tenant, { trace: { ...knowledge, chat: { branch: 'case_library' } } });
+    cases.answer_not_useful = await mk(tenant, { trace: knowledge, searched: true, refs: [{ score: 0.9 }] });
+    await lookup(tenant, cases.answer_not_useful, 'SUCCESS', 'PRECISE', null);
+    await decide(tenant, cases.answer_not_useful, 'covered', 'covered_has_references');
+    const otherId = await mk(other, { trace: knowledge });
+    // Another tenant's lookup and label on the same ids must not leak (they cannot: keys include tenant_id).
+    await repo.applyFeedback(other, otherId, 'not_useful', undefined);
+    for (const id of Object.values(cases)) expect(await repo.applyFeedback(tenant, id, 'not_useful', undefined)).toMatchObject({ kind: 'ok' });
+
+    const listed = new Map<string, string>();
+    let after: { createdAt: string; id: string } | undefined;
+    for (;;) {
+      const page = await repo.listBadCases(tenant, 7, 'v1', after);
+      if (!page.length) break;
+      for (const r of page) listed.set(r.sessionId, attributeFailure(factsFromRow(r)).reason);
+      after = { createdAt: page[page.length - 1].cursorTs, id: page[page.length - 1].feedbackId };
+    }
+    for (const [reason, id] of Object.entries(cases)) expect({ reason, got: listed.get(id) }).toEqual({ reason, got: reason });
+
+    // Grouped facts of the window: the same rules over the groups give the same counts as the list.
+    const groups = await repo.badCaseFacts(tenant, 'v1', before, null);
+    const byReason: Record<string, number> = {};
+    for (const g of groups) {
+      const r = attributeFailure(factsFromRow(g)).reason;
+      byReason[r] = (byReason[r] ?? 0) + g.count;
+    }
+    expect(byReason).toEqual(Object.fromEntries(Object.keys(cases).map((r) => [r, 1])));
+    // Window: nothing marked before `before`-1h..`before`; other tenant sees only its own one.
+    // Window [null, before): exactly the bad cases the earlier tests marked, none of these.
+    const earlier = await db.pool.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM session_feedback WHERE tenant_id = $1 AND feedback = 'not_useful' AND updated_at < $2`,
+      [tenant, before],
+    );
+    expect(earlier.rows[0].n).toBeGreaterThan(0);
+    expect((await repo.badCaseFacts(tenant, 'v1', null, before)).reduce((n, g) => n + g.count, 0)).toBe(earlier.rows[0].n);
+    const otherGroups = await repo.badCaseFacts(other, 'v1', before, null);
+    expect(otherGroups.reduce((n, g) => n + g.count, 0)).toBe(1);
   });
 });

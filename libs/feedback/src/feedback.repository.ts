@@ -2,7 +2,15 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { Keyset, type KeysetCursor, type KeysetRow, type TenantId } from '@arbiter/common';
-import { SessionFeedbackState, type FeedbackValue, type SelfEvaluation, type SessionStatus } from '@arbiter/sessions';
+import {
+  FAILURE_FACT_COLUMNS,
+  SessionFeedbackState,
+  failureFactsSql,
+  type FailureFactsRow,
+  type FeedbackValue,
+  type SelfEvaluation,
+  type SessionStatus,
+} from '@arbiter/sessions';
 import { decideFeedback, type FeedbackRejection } from './feedback-transition.js';
 import type { CaseSourceType, FaultCategory } from './feedback.types.js';
 
@@ -19,7 +27,7 @@ export type FeedbackOutcome =
     };
 
 /** A bad case; its keyset key is (session_feedback.updated_at, id) at microsecond precision. */
-export interface BadCaseRow extends KeysetRow {
+export interface BadCaseRow extends KeysetRow, FailureFactsRow {
   feedbackId: string;
   sessionId: string;
   conversationId: string;
@@ -45,6 +53,20 @@ export interface CaseRow extends KeysetRow {
   sourceType: CaseSourceType;
   createdAt: Date;
   updatedAt: Date;
+}
+
+/**
+ * The failure facts of a bad case's session `s` (docs/learning.md "Failure attribution"; read models in
+ * docs/CONVENTIONS.md: `diagnosis_session`, `tool_invocation`, `coverage_decision`). `$3` = the coverage evaluator
+ * version whose decision counts; `bad_case_label` is this lib's own table.
+ */
+const BAD_CASE_FACTS = failureFactsSql('s', {
+  coverageReasonSql: `(SELECT d.reason_code FROM coverage_decision d WHERE d.tenant_id = s.tenant_id AND d.session_id = s.id AND d.evaluator_version = $3)`,
+  labelIntentSql: `(SELECT l.intent FROM bad_case_label l WHERE l.tenant_id = s.tenant_id AND l.session_id = s.id)`,
+});
+
+export interface BadCaseFactsGroup extends FailureFactsRow {
+  count: number;
 }
 
 /** Keyset keys keep microseconds (a JS Date would drop them and skip rows between pages). */
@@ -183,20 +205,38 @@ export class FeedbackRepository {
     }
   }
 
-  /** Sessions marked not_useful, newest verdict first. */
-  async listBadCases(tenantId: TenantId, limit: number, after?: KeysetCursor): Promise<BadCaseRow[]> {
-    const params: unknown[] = [tenantId, limit];
+  /** Sessions marked not_useful, newest verdict first, with their failure facts (coverage decision of `evaluatorVersion`). */
+  async listBadCases(tenantId: TenantId, limit: number, evaluatorVersion: string, after?: KeysetCursor): Promise<BadCaseRow[]> {
+    const params: unknown[] = [tenantId, limit, evaluatorVersion];
     const keyset = BAD_CASE_KEYSET.where(params, after ?? null);
     return rowsOf<BadCaseRow>(
       await this.dataSource.query(
         `SELECT f.id AS "feedbackId", s.id AS "sessionId", s.conversation_id AS "conversationId", s.channel, s.query, s.answer, f.comment,
                 s.intent, s.self_evaluation AS "selfEvaluation", s.route_trace AS "routeTrace", s.created_at AS "sessionCreatedAt",
-                f.updated_at AS "markedAt", ${BAD_CASE_KEYSET.columns}
+                f.updated_at AS "markedAt", ${BAD_CASE_KEYSET.columns}, ${BAD_CASE_FACTS}
            FROM session_feedback f JOIN diagnosis_session s ON s.id = f.session_id AND s.tenant_id = f.tenant_id
           WHERE f.tenant_id = $1 AND f.feedback = 'not_useful' AND ${keyset}
           ORDER BY ${BAD_CASE_KEYSET.orderBy}
           LIMIT $2`,
         params,
+      ),
+    );
+  }
+
+  /**
+   * Failure facts of the bad cases marked in [fromTs, toTs) (`session_feedback.updated_at`; open ends allowed),
+   * grouped on every fact column: Node receives one row per distinct combination. Reads the bad cases through
+   * `idx_session_feedback_tenant_value_updated`, so its cost follows the bad cases of the window.
+   */
+  async badCaseFacts(tenantId: TenantId, evaluatorVersion: string, fromTs: string | null, toTs: string | null): Promise<BadCaseFactsGroup[]> {
+    return rowsOf<BadCaseFactsGroup>(
+      await this.dataSource.query(
+        `SELECT ${BAD_CASE_FACTS}, count(*)::int AS count
+           FROM session_feedback f JOIN diagnosis_session s ON s.id = f.session_id AND s.tenant_id = f.tenant_id
+          WHERE f.tenant_id = $1 AND f.feedback = 'not_useful'
+            AND ($2::timestamptz IS NULL OR f.updated_at >= $2::timestamptz) AND ($4::timestamptz IS NULL OR f.updated_at < $4::timestamptz)
+          GROUP BY ${FAILURE_FACT_COLUMNS.map((_c, i) => String(i + 1)).join(', ')}`,
+        [tenantId, fromTs, evaluatorVersion, toTs],
       ),
     );
   }

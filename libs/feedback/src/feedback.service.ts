@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { MetricsService, pageRequest, toPage, type Page, type TenantId } from '@arbiter/common';
-import type { FeedbackValue } from '@arbiter/sessions';
-import type { BadCaseDto, CaseDto, FeedbackResultDto } from './dto/feedback.dto.js';
+import { AppConfig } from '@arbiter/config';
+import { addAttribution, attributeFailure, emptyLayerCounts, factsFromRow, type FeedbackValue } from '@arbiter/sessions';
+import type { BadCaseDto, BadCaseReportDto, CaseDto, FeedbackResultDto } from './dto/feedback.dto.js';
 import { CaseLibraryAnswers } from './case-library-answers.js';
 import { CaseLibraryRepository, type BadCaseLabelRow, type CaseEdit } from './case-library.repository.js';
 import { toLabelDto } from './case-learning.service.js';
@@ -56,6 +57,7 @@ function toBadCaseDto(row: BadCaseRow, label: BadCaseLabelRow | undefined): BadC
     sessionCreatedAt: row.sessionCreatedAt.toISOString(),
     markedAt: row.markedAt.toISOString(),
     label: label !== undefined ? toLabelDto(label) : null,
+    attribution: attributeFailure(factsFromRow(row)),
   };
 }
 
@@ -68,6 +70,7 @@ export class FeedbackService {
     private readonly repository: FeedbackRepository,
     private readonly cases: CaseLibraryRepository,
     private readonly answers: CaseLibraryAnswers,
+    private readonly config: AppConfig,
     metrics: MetricsService,
   ) {
     this.feedbackTotal = metrics.counter('arbiter_feedback_total', 'Feedback posts by value and result (applied|unchanged|rejected|not_found)', [
@@ -102,12 +105,27 @@ export class FeedbackService {
 
   async listBadCases(tenantId: TenantId, query: { limit?: number; cursor?: string }): Promise<Page<BadCaseDto>> {
     const page = pageRequest(query);
-    const rows = await this.repository.listBadCases(tenantId, page.limit + 1, page.after ?? undefined);
+    const rows = await this.repository.listBadCases(tenantId, page.limit + 1, this.config.coverage.evaluatorVersion, page.after ?? undefined);
     const labels = await this.cases.labels(
       tenantId,
       rows.map((r) => r.sessionId),
     );
     return toPage(rows, page.limit, (row) => toBadCaseDto(row, labels.get(row.sessionId)));
+  }
+
+  /** Bad cases marked in the window, counted per failure layer and rule (docs/learning.md "Failure attribution"). */
+  async badCaseReport(tenantId: TenantId, query: { from?: string; to?: string }): Promise<BadCaseReportDto> {
+    const fromTs = query.from !== undefined ? new Date(query.from).toISOString() : null;
+    const toTs = query.to !== undefined ? new Date(query.to).toISOString() : null;
+    if (fromTs !== null && toTs !== null && fromTs >= toTs)
+      throw new FeedbackException(FeedbackErrorCode.InvalidRange, `from (${query.from}) is not before to (${query.to})`);
+    const counts = emptyLayerCounts();
+    let total = 0;
+    for (const g of await this.repository.badCaseFacts(tenantId, this.config.coverage.evaluatorVersion, fromTs, toTs)) {
+      addAttribution(counts, factsFromRow(g), g.count);
+      total += g.count;
+    }
+    return { from: fromTs, to: toTs, total, byLayer: counts.byLayer, byReason: counts.byReason };
   }
 
   async listCases(

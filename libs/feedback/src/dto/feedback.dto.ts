@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsNumber, IsOptional, IsString, IsUUID, Matches, MaxLength, ValidateIf } from 'class-validator';
+import { IsISO8601, IsIn, IsNumber, IsOptional, IsString, IsUUID, Matches, MaxLength, ValidateIf } from 'class-validator';
 import { NotBlank, PageQueryDto } from '@arbiter/common';
-import { FEEDBACK_VALUES, SESSION_STATUSES, SelfEvaluationDto, type FeedbackValue } from '@arbiter/sessions';
+import { FAILURE_LAYERS, FAILURE_REASONS, FEEDBACK_VALUES, SESSION_STATUSES, SelfEvaluationDto, type FeedbackValue } from '@arbiter/sessions';
 import { CASE_SOURCE_TYPES, FAULT_CATEGORIES, MAX_COMMENT_LENGTH, type CaseSourceType, type FaultCategory } from '../feedback.types.js';
 
 const MAX_TEXT_LENGTH = 20_000;
@@ -31,6 +31,51 @@ export class FeedbackResultDto {
 }
 
 export class ListBadCasesQueryDto extends PageQueryDto {}
+
+const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})$/;
+
+export class BadCaseReportQueryDto {
+  @ApiPropertyOptional({
+    description: 'Bad cases marked (feedback time) at or after this ISO-8601 instant with a zone; default: no lower bound',
+    example: '2026-03-01T00:00:00Z',
+  })
+  @IsOptional()
+  @IsISO8601({ strict: true })
+  @Matches(INSTANT, { message: 'from must be an ISO-8601 instant with a zone (2026-03-01T00:00:00Z)' })
+  from?: string;
+
+  @ApiPropertyOptional({
+    description: 'Bad cases marked before this ISO-8601 instant with a zone (excluded); default: no upper bound',
+    example: '2026-04-01T00:00:00Z',
+  })
+  @IsOptional()
+  @IsISO8601({ strict: true })
+  @Matches(INSTANT, { message: 'to must be an ISO-8601 instant with a zone (2026-04-01T00:00:00Z)' })
+  to?: string;
+}
+
+export class FailureAttributionDto {
+  @ApiProperty({ enum: FAILURE_LAYERS, description: 'The layer the failure is attributed to (docs/learning.md "Failure attribution")' }) layer: string;
+  @ApiProperty({ enum: FAILURE_REASONS, description: 'The attribution rule that decided' }) reason: string;
+}
+
+export class BadCaseReportDto {
+  @ApiProperty({ nullable: true, type: String }) from: string | null;
+  @ApiProperty({ nullable: true, type: String }) to: string | null;
+  @ApiProperty({ description: 'Bad cases marked in the window' }) total: number;
+  @ApiProperty({
+    description: `Bad cases per failure layer (${FAILURE_LAYERS.join(', ')}), zeros included`,
+    type: 'object',
+    additionalProperties: { type: 'integer' },
+  })
+  byLayer: Record<string, number>;
+  @ApiProperty({
+    description: `Bad cases per attribution rule (${FAILURE_REASONS.join(', ')}), zeros included`,
+    type: 'object',
+    additionalProperties: { type: 'integer' },
+  })
+  byReason: Record<string, number>;
+}
 
 export class ListCasesQueryDto extends PageQueryDto {
   @ApiPropertyOptional({ enum: FAULT_CATEGORIES })
@@ -65,6 +110,8 @@ export class BadCaseDto {
   @ApiProperty({ description: 'When the user marked it not useful' }) markedAt: string;
   @ApiProperty({ type: () => BadCaseLabelDto, nullable: true, description: 'The correct intent an operator put on it (accept-example), else null' })
   label: BadCaseLabelDto | null;
+  @ApiProperty({ type: () => FailureAttributionDto, description: 'Failure layer and the rule that decided it, from the stored trace' })
+  attribution: FailureAttributionDto;
 }
 
 export class BadCaseLabelDto {
