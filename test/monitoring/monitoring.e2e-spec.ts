@@ -552,6 +552,60 @@ describe('monitoring (e2e)', () => {
       },
     );
 
+    it("agreement: Cohen's κ of self-evaluation and coverage against the window's feedback, per tenant, with the threshold", async () => {
+      interface Agreement {
+        table: { goodUseful: number; goodNotUseful: number; badUseful: number; badNotUseful: number };
+        n: number;
+        observedAgreement: number | null;
+        expectedAgreement: number | null;
+        kappa: number | null;
+      }
+      type Body = { agreement: { period: string; selfEvaluationThreshold: number; selfEvaluation: Agreement; coverage: Agreement } };
+      const get = async (query: string, tenant: TestTenant = acme): Promise<Body['agreement']> => {
+        const res = await op(`/admin/monitoring/stats${query}`, tenant);
+        expect(res.statusCode).toBe(200);
+        return res.json<Body>().agreement;
+      };
+      // Feedback: s4 useful (self-evaluation 70, covered), s5 not useful (40, uncovered: searched, no references).
+      const perfect = {
+        table: { goodUseful: 1, goodNotUseful: 0, badUseful: 0, badNotUseful: 1 },
+        n: 2,
+        observedAgreement: 1,
+        expectedAgreement: 0.5,
+        kappa: 1,
+      };
+      expect(await get('')).toEqual({ period: 'feedback', selfEvaluationThreshold: 0.6, selfEvaluation: perfect, coverage: perfect });
+      // 0.4: both "good" (40 / 100 >= 0.4 — the boundary counts as good) → the self-evaluation side is constant, κ 0.
+      expect((await get('?selfEvaluationThreshold=0.4')).selfEvaluation).toEqual({
+        table: { goodUseful: 1, goodNotUseful: 1, badUseful: 0, badNotUseful: 0 },
+        n: 2,
+        observedAgreement: 0.5,
+        expectedAgreement: 0.5,
+        kappa: 0,
+      });
+      const strict = await get('?selfEvaluationThreshold=1');
+      expect(strict.selfEvaluationThreshold).toBe(1);
+      expect(strict.selfEvaluation.table).toEqual({ goodUseful: 0, goodNotUseful: 0, badUseful: 1, badNotUseful: 1 });
+      expect(strict.coverage).toEqual(perfect);
+      // The period is the feedback's time: a window without feedback has n = 0 and κ null.
+      const none = {
+        table: { goodUseful: 0, goodNotUseful: 0, badUseful: 0, badNotUseful: 0 },
+        n: 0,
+        observedAgreement: null,
+        expectedAgreement: null,
+        kappa: null,
+      };
+      expect(await get('?from=2020-01-01&to=2020-01-31')).toMatchObject({ selfEvaluation: none, coverage: none });
+      // Another tenant's feedback never counts (the other tenant has none).
+      expect(await get('', other)).toMatchObject({ selfEvaluation: none, coverage: none });
+    });
+
+    it.each(['1.5', '-0.1', 'abc', '', 'NaN', '0.5&selfEvaluationThreshold=0.6'])('rejects selfEvaluationThreshold=%s with a 400 naming it', async (value) => {
+      const res = await op(`/admin/monitoring/stats?selfEvaluationThreshold=${value}`);
+      expect(res.statusCode).toBe(400);
+      expect(res.json<{ details: { fields: string[] } }>().details.fields).toEqual(['selfEvaluationThreshold']);
+    });
+
     it('needs an operator key: client 403, none 401', async () => {
       expect((await t.request({ method: 'GET', url: '/admin/monitoring/stats', headers: { 'x-api-key': acme.clientKey } })).statusCode).toBe(403);
       expect((await t.request({ method: 'GET', url: '/admin/monitoring/stats' })).statusCode).toBe(401);

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { Keyset, type KeysetCursor, type KeysetRow, type TenantId } from '@arbiter/common';
+import type { AgreementTable } from './agreement.js';
 import { STATS_DECISION_REASONS as DECISION_REASONS } from './stats-assembler.js';
 import { boundParams, type TimeBound } from './time-bound.js';
 
@@ -312,5 +313,49 @@ export class MonitoringRepository {
       );
       return { sessions, coverage };
     });
+  }
+
+  /**
+   * The 2×2 tables of the agreement stats (docs/learning.md "Agreement"): every feedback given in [fromTs, toTs)
+   * (`session_feedback.updated_at`, the time of the current verdict) against the session's self-evaluation
+   * (confidence / 100 ≥ `threshold` = good) and its coverage decision of `evaluatorVersion` (covered = good).
+   * Reads the window's feedback through `idx_session_feedback_tenant_value_updated` (tenant, feedback,
+   * updated_at) and each session and decision by primary key: cost in proportion to the feedback of the window,
+   * not to its sessions. The lookups are scalar subqueries on purpose: as joins, PostgreSQL 15 hashes the whole
+   * session table once the window holds a few thousand feedbacks (measured 480 ms at 1M sessions / 10k feedbacks,
+   * against ~200 ms for 10k primary-key lookups). A session without a (numeric) self-evaluation or without a decision
+   * is left out of that pair.
+   */
+  async agreementTables(
+    tenantId: TenantId,
+    window: { fromTs: string; toTs: string },
+    evaluatorVersion: string,
+    threshold: number,
+  ): Promise<{ selfEvaluation: AgreementTable; coverage: AgreementTable }> {
+    const rows: Record<string, number>[] = await this.dataSource.query(
+      `WITH x AS (
+         SELECT f.feedback = 'useful' AS useful,
+                (SELECT CASE WHEN jsonb_typeof(s.self_evaluation->'confidence') = 'number'
+                             THEN (s.self_evaluation->>'confidence')::float8 / 100 >= $5::float8 END
+                   FROM diagnosis_session s WHERE s.tenant_id = f.tenant_id AND s.id = f.session_id) AS se_good,
+                (SELECT d.verdict = 'covered' FROM coverage_decision d
+                  WHERE d.tenant_id = f.tenant_id AND d.session_id = f.session_id AND d.evaluator_version = $4) AS cov_good
+         FROM session_feedback f
+         WHERE f.tenant_id = $1 AND f.feedback IN ('useful', 'not_useful')
+           AND f.updated_at >= $2::timestamptz AND f.updated_at < $3::timestamptz
+       )
+       SELECT (count(*) FILTER (WHERE se_good AND useful))::int AS se_gu, (count(*) FILTER (WHERE se_good AND NOT useful))::int AS se_gn,
+              (count(*) FILTER (WHERE NOT se_good AND useful))::int AS se_bu, (count(*) FILTER (WHERE NOT se_good AND NOT useful))::int AS se_bn,
+              (count(*) FILTER (WHERE cov_good AND useful))::int AS cv_gu, (count(*) FILTER (WHERE cov_good AND NOT useful))::int AS cv_gn,
+              (count(*) FILTER (WHERE NOT cov_good AND useful))::int AS cv_bu, (count(*) FILTER (WHERE NOT cov_good AND NOT useful))::int AS cv_bn
+       FROM x`,
+      [tenantId, window.fromTs, window.toTs, evaluatorVersion, threshold],
+    );
+    const r = rows[0] ?? {};
+    const n = (k: string): number => Number(r[k] ?? 0);
+    return {
+      selfEvaluation: { goodUseful: n('se_gu'), goodNotUseful: n('se_gn'), badUseful: n('se_bu'), badNotUseful: n('se_bn') },
+      coverage: { goodUseful: n('cv_gu'), goodNotUseful: n('cv_gn'), badUseful: n('cv_bu'), badNotUseful: n('cv_bn') },
+    };
   }
 }

@@ -10,6 +10,7 @@ import type {
   ToolInvocationTraceDto,
 } from './dto/monitoring-response.dto.js';
 import type { ListConversationsQueryDto, StatsQueryDto } from './dto/monitoring-query.dto.js';
+import { cohensKappa, DEFAULT_SELF_EVALUATION_THRESHOLD } from './agreement.js';
 import { MonitoringErrorCode, MonitoringException } from './monitoring.exception.js';
 import { MonitoringRepository, type ResolvedWindow, type SessionDetailRow, type ToolInvocationRow } from './monitoring.repository.js';
 import { assembleStats, camelKeys } from './stats-assembler.js';
@@ -88,6 +89,8 @@ export class MonitoringService {
     await this.rollups.fold(tenantId);
     const rows = await this.rollups.stats(tenantId, { timeZone: window.timeZone, fromTs, toTs }, evaluatorVersion, byDay);
     const assembled = assembleStats(rows.sessions, rows.coverage);
+    const threshold = query.selfEvaluationThreshold ?? DEFAULT_SELF_EVALUATION_THRESHOLD;
+    const tables = await this.repository.agreementTables(tenantId, { fromTs, toTs }, evaluatorVersion, threshold);
     return {
       from: fromTs,
       to: toTs,
@@ -96,6 +99,12 @@ export class MonitoringService {
       groupBy: byDay ? 'day' : null,
       totals: assembled.totals,
       ...(byDay ? { byDay: assembled.byDay } : {}),
+      agreement: {
+        period: 'feedback',
+        selfEvaluationThreshold: threshold,
+        selfEvaluation: cohensKappa(tables.selfEvaluation),
+        coverage: cohensKappa(tables.coverage),
+      },
     };
   }
 

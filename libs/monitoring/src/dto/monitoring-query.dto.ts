@@ -1,6 +1,8 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString, Matches, MaxLength, ValidateBy, type ValidationOptions } from 'class-validator';
+import { Transform } from 'class-transformer';
+import { IsIn, IsNumber, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateBy, type ValidationOptions } from 'class-validator';
 import { PageQueryDto } from '@arbiter/common';
+import { DEFAULT_SELF_EVALUATION_THRESHOLD } from '../agreement.js';
 import { parseTimeBound } from '../time-bound.js';
 
 export const SESSION_STATUS_FILTERS = ['PENDING', 'RUNNING', 'SUCCESS', 'FAILED', 'BAD_CASE'] as const;
@@ -66,4 +68,20 @@ export class StatsQueryDto {
   @IsOptional()
   @IsIn(STATS_GROUP_BY)
   groupBy?: StatsGroupBy;
+
+  @ApiPropertyOptional({
+    minimum: 0,
+    maximum: 1,
+    default: DEFAULT_SELF_EVALUATION_THRESHOLD,
+    description:
+      'Agreement stats: a self-evaluation with confidence / 100 at or above this reads as "good" (predicts useful). In [0, 1]; default 0.6, the LLM rubric\'s lower bound of "mostly supported"',
+    example: 0.6,
+  })
+  @IsOptional()
+  // A blank or repeated value is not a number (Number('') would be 0).
+  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' && value.trim() !== '' ? Number(value) : value === undefined ? undefined : NaN))
+  @IsNumber({ allowNaN: false, allowInfinity: false }, { message: 'selfEvaluationThreshold must be a number in [0, 1]' })
+  @Min(0, { message: 'selfEvaluationThreshold must be a number in [0, 1]' })
+  @Max(1, { message: 'selfEvaluationThreshold must be a number in [0, 1]' })
+  selfEvaluationThreshold?: number;
 }

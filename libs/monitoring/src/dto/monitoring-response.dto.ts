@@ -128,6 +128,46 @@ export class DayStatsDto extends StatsBucketDto {
   @ApiProperty({ example: '2026-03-01' }) date: string;
 }
 
+export class AgreementTableDto {
+  @ApiProperty({ description: 'Predicted good, feedback useful' }) goodUseful: number;
+  @ApiProperty({ description: 'Predicted good, feedback not useful' }) goodNotUseful: number;
+  @ApiProperty({ description: 'Predicted bad, feedback useful' }) badUseful: number;
+  @ApiProperty({ description: 'Predicted bad, feedback not useful' }) badNotUseful: number;
+}
+
+export class AgreementDto {
+  @ApiProperty({ type: AgreementTableDto }) table: AgreementTableDto;
+  @ApiProperty({ description: 'Sessions in the table' }) n: number;
+  @ApiProperty({ type: Number, nullable: true, description: '(goodUseful + badNotUseful) / n; null when n = 0' }) observedAgreement: number | null;
+  @ApiProperty({ type: Number, nullable: true, description: 'Agreement expected by chance from the margins; null when n = 0' }) expectedAgreement:
+    number | null;
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description: "Cohen's κ = (po − pe) / (1 − pe), 6 decimals; null when n = 0 or pe = 1 (both sides gave every session the same single value)",
+  })
+  kappa: number | null;
+}
+
+export class StatsAgreementDto {
+  @ApiProperty({
+    enum: ['feedback'],
+    description: 'Which timestamp puts a session in the window: the time of its current feedback (session_feedback.updated_at), not its creation',
+  })
+  period: 'feedback';
+  @ApiProperty({ description: 'Self-evaluation confidence / 100 at or above this = "good"' }) selfEvaluationThreshold: number;
+  @ApiProperty({
+    type: AgreementDto,
+    description: 'Self-evaluation (good/bad) vs feedback (useful/not useful); sessions without a self-evaluation are left out',
+  })
+  selfEvaluation: AgreementDto;
+  @ApiProperty({
+    type: AgreementDto,
+    description: 'Coverage verdict (covered = good) vs feedback; sessions without a decision of the evaluator version are left out',
+  })
+  coverage: AgreementDto;
+}
+
 export class StatsDto {
   @ApiProperty({ description: 'Window start (inclusive), ISO instant' }) from: string;
   @ApiProperty({ description: 'Window end (exclusive), ISO instant' }) to: string;
@@ -136,6 +176,11 @@ export class StatsDto {
   @ApiProperty({ nullable: true, type: String, enum: ['day'] }) groupBy: 'day' | null;
   @ApiProperty({ type: StatsBucketDto }) totals: StatsBucketDto;
   @ApiPropertyOptional({ type: [DayStatsDto], description: 'With groupBy=day: days (tenant time zone) that have sessions or decisions' }) byDay?: DayStatsDto[];
+  @ApiProperty({
+    type: StatsAgreementDto,
+    description: 'Cohen\'s κ of self-evaluation and of coverage against user feedback given in the window (docs/learning.md "Agreement")',
+  })
+  agreement: StatsAgreementDto;
 }
 
 export class StatsRebuildDto {
