@@ -562,7 +562,7 @@ describe('monitoring (e2e)', () => {
       }
       type Body = { agreement: { period: string; selfEvaluationThreshold: number; selfEvaluation: Agreement; coverage: Agreement } };
       const get = async (query: string, tenant: TestTenant = acme): Promise<Body['agreement']> => {
-        const res = await op(`/admin/monitoring/stats${query}`, tenant);
+        const res = await op(`/admin/monitoring/stats?agreement=true${query.replace('?', '&')}`, tenant);
         expect(res.statusCode).toBe(200);
         return res.json<Body>().agreement;
       };
@@ -575,6 +575,9 @@ describe('monitoring (e2e)', () => {
         kappa: 1,
       };
       expect(await get('')).toEqual({ period: 'feedback', selfEvaluationThreshold: 0.6, selfEvaluation: perfect, coverage: perfect });
+      // opt-in: the plain stats read rollups only and carry no agreement
+      expect((await op('/admin/monitoring/stats')).json<Record<string, unknown>>().agreement).toBeUndefined();
+      expect((await op('/admin/monitoring/stats?agreement=yes')).statusCode).toBe(400);
       // 0.4: both "good" (40 / 100 >= 0.4 — the boundary counts as good) → the self-evaluation side is constant, κ 0.
       expect((await get('?selfEvaluationThreshold=0.4')).selfEvaluation).toEqual({
         table: { goodUseful: 1, goodNotUseful: 1, badUseful: 0, badNotUseful: 0 },

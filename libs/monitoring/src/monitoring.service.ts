@@ -86,11 +86,18 @@ export class MonitoringService {
     const byDay = query.groupBy === 'day';
     // From the rollups (docs/hot-paths.md, "Stats"): fold the deltas appended since the last read, then
     // read rollup + any newer deltas + the window's partial-bucket edges — exact, not eventually so.
-    await this.rollups.fold(tenantId);
-    const rows = await this.rollups.stats(tenantId, { timeZone: window.timeZone, fromTs, toTs }, evaluatorVersion, byDay);
-    const assembled = assembleStats(rows.sessions, rows.coverage);
     const threshold = query.selfEvaluationThreshold ?? DEFAULT_SELF_EVALUATION_THRESHOLD;
-    const tables = await this.repository.agreementTables(tenantId, { fromTs, toTs }, evaluatorVersion, threshold);
+    // Agreement is opt-in: it reads the window's feedback rows, the rest reads rollups only (docs/learning.md
+    // "Agreement"); both run side by side.
+    const readRollups = async () => {
+      await this.rollups.fold(tenantId);
+      return this.rollups.stats(tenantId, { timeZone: window.timeZone, fromTs, toTs }, evaluatorVersion, byDay);
+    };
+    const [rows, tables] = await Promise.all([
+      readRollups(),
+      query.agreement === 'true' ? this.repository.agreementTables(tenantId, { fromTs, toTs }, evaluatorVersion, threshold) : null,
+    ]);
+    const assembled = assembleStats(rows.sessions, rows.coverage);
     return {
       from: fromTs,
       to: toTs,
@@ -99,12 +106,16 @@ export class MonitoringService {
       groupBy: byDay ? 'day' : null,
       totals: assembled.totals,
       ...(byDay ? { byDay: assembled.byDay } : {}),
-      agreement: {
-        period: 'feedback',
-        selfEvaluationThreshold: threshold,
-        selfEvaluation: cohensKappa(tables.selfEvaluation),
-        coverage: cohensKappa(tables.coverage),
-      },
+      ...(tables !== null
+        ? {
+            agreement: {
+              period: 'feedback' as const,
+              selfEvaluationThreshold: threshold,
+              selfEvaluation: cohensKappa(tables.selfEvaluation),
+              coverage: cohensKappa(tables.coverage),
+            },
+          }
+        : {}),
     };
   }
 

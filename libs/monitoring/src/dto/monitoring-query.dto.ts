@@ -70,11 +70,20 @@ export class StatsQueryDto {
   groupBy?: StatsGroupBy;
 
   @ApiPropertyOptional({
+    enum: ['true', 'false'],
+    description:
+      "Add `agreement` (Cohen's κ of self-evaluation and of coverage against the feedback of the window). Off by default: the figures read the feedback rows of the window (~200 ms at 10k feedbacks), the rest of the stats reads rollups only",
+  })
+  @IsOptional()
+  @IsIn(['true', 'false'])
+  agreement?: 'true' | 'false';
+
+  @ApiPropertyOptional({
     minimum: 0,
     maximum: 1,
     default: DEFAULT_SELF_EVALUATION_THRESHOLD,
     description:
-      'Agreement stats: a self-evaluation with confidence / 100 at or above this reads as "good" (predicts useful). In [0, 1]; default 0.6, the LLM rubric\'s lower bound of "mostly supported"',
+      'With agreement=true: a self-evaluation with confidence / 100 at or above this reads as "good" (predicts useful). In [0, 1]; default 0.6, the LLM rubric\'s lower bound of "mostly supported"',
     example: 0.6,
   })
   @IsOptional()

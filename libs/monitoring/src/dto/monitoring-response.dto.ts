@@ -176,11 +176,11 @@ export class StatsDto {
   @ApiProperty({ nullable: true, type: String, enum: ['day'] }) groupBy: 'day' | null;
   @ApiProperty({ type: StatsBucketDto }) totals: StatsBucketDto;
   @ApiPropertyOptional({ type: [DayStatsDto], description: 'With groupBy=day: days (tenant time zone) that have sessions or decisions' }) byDay?: DayStatsDto[];
-  @ApiProperty({
+  @ApiPropertyOptional({
     type: StatsAgreementDto,
-    description: 'Cohen\'s κ of self-evaluation and of coverage against user feedback given in the window (docs/learning.md "Agreement")',
+    description: 'With agreement=true: Cohen\'s κ of self-evaluation and of coverage against user feedback given in the window (docs/learning.md "Agreement")',
   })
-  agreement: StatsAgreementDto;
+  agreement?: StatsAgreementDto;
 }
 
 export class StatsRebuildDto {
