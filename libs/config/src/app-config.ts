@@ -31,7 +31,14 @@ export class AppConfig {
     return this.env.LOG_LEVEL;
   }
 
+  /** Computed once: it walks the file system for the migrations folder, and `/health` reads it on every call. */
   get database() {
+    return (this.databaseView ??= Object.freeze(this.buildDatabaseView()));
+  }
+
+  private databaseView: Readonly<ReturnType<AppConfig['buildDatabaseView']>> | undefined;
+
+  private buildDatabaseView() {
     return {
       url: this.env.DATABASE_URL,
       embedded: !this.env.DATABASE_URL,

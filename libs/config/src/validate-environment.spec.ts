@@ -71,3 +71,13 @@ describe('.env.example', () => {
     for (const key of OPTIONAL_KEYS) expect(`${key}=${listed.get(key)}`).toBe(`${key}=`);
   });
 });
+
+describe('AppConfig.database', () => {
+  it('is computed once (it walks the file system for migrations/; /health reads it on every call) and cannot be changed', () => {
+    const config = new AppConfig(validateEnvironment({ DATA_DIR: './data' }));
+    const first = config.database;
+    expect(config.database).toBe(first);
+    expect(first.migrationsDir).toBe(path.join(findProjectRoot(), 'migrations'));
+    expect(Object.isFrozen(first)).toBe(true);
+  });
+});
