@@ -15,3 +15,4 @@ export * from './metrics.service.js';
 export * from './common.module.js';
 export * from './input-safety.js';
 export * from './client-safe-error.js';
+export * from './periodic-poll.js';

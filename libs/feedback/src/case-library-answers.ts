@@ -1,5 +1,5 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import { MetricsService, type TenantId } from '@arbiter/common';
+import { MetricsService, PeriodicPoll, type TenantId } from '@arbiter/common';
 import { CaseLibraryRepository } from './case-library.repository.js';
 import { CaseIndex, DEFAULT_CASE_ANSWER_THRESHOLD } from './case-matcher.js';
 import type { CaseSourceType } from './feedback.types.js';
@@ -53,9 +53,11 @@ export class CaseLibraryAnswers implements OnApplicationBootstrap, OnModuleDestr
   private readonly loading = new Map<string, Promise<TenantCases>>();
   private readonly generation = new Map<string, number>();
   private chars = 0;
-  private timer: NodeJS.Timeout | null = null;
-  private polling: Promise<void> | null = null;
-  private stopped = false;
+  private readonly poller = new PeriodicPoll(
+    () => this.poll(),
+    CASE_INDEX_POLL_MS,
+    () => this.entries.size === 0,
+  );
   private readonly lookups;
   private readonly loads;
 
@@ -72,20 +74,11 @@ export class CaseLibraryAnswers implements OnApplicationBootstrap, OnModuleDestr
   }
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => {
-      if (this.polling !== null || this.stopped || this.entries.size === 0) return;
-      this.polling = this.poll().finally(() => {
-        this.polling = null;
-      });
-    }, CASE_INDEX_POLL_MS);
-    this.timer.unref();
+    this.poller.start();
   }
 
   async onModuleDestroy(): Promise<void> {
-    this.stopped = true;
-    if (this.timer !== null) clearInterval(this.timer);
-    this.timer = null;
-    await this.polling;
+    await this.poller.stop();
     await Promise.allSettled([...this.loading.values()]);
   }
 
@@ -156,7 +149,7 @@ export class CaseLibraryAnswers implements OnApplicationBootstrap, OnModuleDestr
           version: snapshot.version,
           chars: snapshot.cases.reduce((n, c) => n + c.query.length + c.answer.length, 0),
         };
-        if ((this.generation.get(tenantId) ?? 0) === gen && !this.stopped) {
+        if ((this.generation.get(tenantId) ?? 0) === gen && !this.poller.stopped) {
           this.drop(tenantId);
           this.entries.set(tenantId, entry);
           this.chars += entry.chars;

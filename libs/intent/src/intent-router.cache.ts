@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import type { TenantId } from '@arbiter/common';
+import { PeriodicPoll, type TenantId } from '@arbiter/common';
 import { EMBEDDING_PROVIDER, LlmService, type EmbeddingProvider } from '@arbiter/llm';
 import { ClassifierTrainer } from './classifier-trainer.js';
 import { decodeVectors, isLocalProvider, ProviderTextEmbedder } from './intent-embeddings.js';
@@ -75,9 +75,11 @@ export class IntentRouterCache implements OnApplicationBootstrap, OnModuleDestro
   private readonly reusable = new Map<string, TenantRouting>();
   /** Entries dropped by a rules change: the next compile serves their classifier until its own is trained. */
   private readonly carry = new Map<string, TenantRouting>();
-  private timer: NodeJS.Timeout | null = null;
-  private polling: Promise<void> | null = null;
-  private stopped = false;
+  private readonly poller = new PeriodicPoll(
+    () => this.poll(),
+    INTENT_CACHE_POLL_MS,
+    () => this.entries.size === 0,
+  );
   /** The training threads (owned: started on first use, ended in onModuleDestroy). */
   readonly trainer = new ClassifierTrainer();
 
@@ -89,20 +91,11 @@ export class IntentRouterCache implements OnApplicationBootstrap, OnModuleDestro
   ) {}
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => {
-      if (this.polling !== null || this.stopped || this.entries.size === 0) return;
-      this.polling = this.poll().finally(() => {
-        this.polling = null;
-      });
-    }, INTENT_CACHE_POLL_MS);
-    this.timer.unref();
+    this.poller.start();
   }
 
   async onModuleDestroy(): Promise<void> {
-    this.stopped = true;
-    if (this.timer !== null) clearInterval(this.timer);
-    this.timer = null;
-    await this.polling;
+    await this.poller.stop();
     await Promise.allSettled([...this.loading.values()]);
     await this.trainer.close();
   }
@@ -141,7 +134,7 @@ export class IntentRouterCache implements OnApplicationBootstrap, OnModuleDestro
     const gen = this.generation.get(tenantId) ?? 0;
     const promise = this.build(tenantId, previous)
       .then((entry) => {
-        if ((this.generation.get(tenantId) ?? 0) === gen && !this.stopped) {
+        if ((this.generation.get(tenantId) ?? 0) === gen && !this.poller.stopped) {
           this.reusable.delete(tenantId);
           this.carry.delete(tenantId);
           this.entries.delete(tenantId);

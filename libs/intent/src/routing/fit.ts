@@ -11,6 +11,7 @@ import { applyCalibration, fitIsotonic, reliability, type CalibrationSample, typ
 import { SEMANTIC_AGGREGATIONS, type IntentConfig, type SemanticAggregation } from './config.js';
 import { fuseScores } from './fusion-policy.js';
 import { isMultiIntent } from './llm-judge.js';
+import { rng } from './softmax-classifier.js';
 import type { FusionWeights, RouteResult, RuleMatchResult, SemanticCandidate } from './types.js';
 
 export interface FitPaths {
@@ -157,21 +158,9 @@ export interface FitResult {
   targets: FitTargets;
 }
 
-/** Deterministic PRNG for the fold assignment (mulberry32). */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Stratified fold ids: each label's examples are shuffled and dealt round-robin. */
 export function assignFolds(labels: readonly (string | null)[], folds: number, seed = 1): Int32Array {
-  const rand = prng(seed);
+  const rand = rng(seed);
   const byLabel = new Map<string, number[]>();
   labels.forEach((label, i) => {
     const key = label ?? '\u0000oos';

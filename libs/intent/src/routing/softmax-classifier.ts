@@ -42,8 +42,8 @@ export interface WarmStart {
   epochs: number;
 }
 
-/** Deterministic PRNG for shuffling (mulberry32). */
-function rng(seed: number): () => number {
+/** Deterministic PRNG (mulberry32): the classifier's shuffles and the fit's folds. */
+export function rng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
