@@ -14,16 +14,12 @@
  *      log's cost on p95 and throughput (`decisionLog`); `off` measures the route without it.
  */
 import { fork } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-
-interface Row {
-  text: string;
-  intent: string;
-}
+import { readJsonl } from './datasets.js';
 
 const ADMIN = 'bench-admin-token-0123456789abcdef';
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 32);
@@ -33,14 +29,6 @@ const extraRules = Number(process.env.BENCH_RULES ?? 1000);
 const P95_BAR_MS = 25;
 const decisionLogMode = process.env.BENCH_DECISION_LOG ?? 'on';
 if (!['on', 'off', 'compare'].includes(decisionLogMode)) throw new Error(`BENCH_DECISION_LOG must be on, off or compare (got ${decisionLogMode})`);
-
-function readJsonl(file: string): Row[] {
-  const dir = path.resolve(process.env.DATASETS_DIR ?? path.resolve(process.cwd(), '../shared/datasets'));
-  return readFileSync(path.join(dir, 'clinc150', file), 'utf8')
-    .split('\n')
-    .filter((l) => l.trim() !== '')
-    .map((l) => JSON.parse(l) as Row);
-}
 
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return NaN;
@@ -194,7 +182,7 @@ async function main(): Promise<void> {
     const op = { 'x-api-key': tenant.apiKeys.operator };
 
     // 1. Load CLINC150 (in-scope intents; examples are embedded once, on save) and the extra rules.
-    const train = readJsonl('train.jsonl').filter((r) => r.intent !== 'oos');
+    const train = readJsonl('clinc150', 'train.jsonl').filter((r) => r.intent !== 'oos');
     const byIntent = new Map<string, string[]>();
     for (const r of train) byIntent.set(r.intent, [...(byIntent.get(r.intent) ?? []), r.text]);
     const loadStarted = performance.now();
@@ -233,7 +221,7 @@ async function main(): Promise<void> {
     const rssAfterLoad = process.memoryUsage().rss;
 
     // 3. Load from a separate process: the route, then the same-run baseline (a bare GET) with the same concurrency.
-    const messages = readJsonl('test.jsonl').map((r) => r.text);
+    const messages = readJsonl('clinc150', 'test.jsonl').map((r) => r.text);
     const drive = (baseline: boolean) => {
       const child = fork(fileURLToPath(import.meta.url), ['--client'], { execArgv: process.execArgv, stdio: 'inherit' });
       return new Promise<ClientResult>((resolve, reject) => {

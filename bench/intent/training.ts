@@ -16,17 +16,13 @@
  *      BENCH_POSTGRES_URL.
  */
 import { fork } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startInProcessApi } from '../support/in-process-api.js';
-
-interface Row {
-  text: string;
-  intent: string;
-}
+import { readJsonl } from './datasets.js';
 
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 32);
 const warmupSeconds = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
@@ -35,14 +31,6 @@ const edits = Number(process.env.BENCH_EDITS ?? 3);
 const POLL_MS = 20;
 const DEADLINE_MS = 300_000;
 const BARS = { ruleRoutesMs: 1_000, classifierServesMs: 5_000, p95Ratio: 1.5 };
-
-function readJsonl(file: string): Row[] {
-  const dir = path.resolve(process.env.DATASETS_DIR ?? path.resolve(process.cwd(), '../shared/datasets'));
-  return readFileSync(path.join(dir, 'clinc150', file), 'utf8')
-    .split('\n')
-    .filter((l) => l.trim() !== '')
-    .map((l) => JSON.parse(l) as Row);
-}
 
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return NaN;
@@ -178,7 +166,7 @@ async function main(): Promise<void> {
     };
 
     // 1. Cold start: CLINC150's in-scope intents in one bulk request, then the first route by the trained classifier.
-    const train = readJsonl('train.jsonl').filter((r) => r.intent !== 'oos');
+    const train = readJsonl('clinc150', 'train.jsonl').filter((r) => r.intent !== 'oos');
     const byIntent = new Map<string, string[]>();
     for (const r of train) byIntent.set(r.intent, [...(byIntent.get(r.intent) ?? []), r.text]);
     const loadStarted = performance.now();
@@ -191,7 +179,7 @@ async function main(): Promise<void> {
     );
 
     // 2. Load from a separate process: idle, then during the edits.
-    const messages = readJsonl('test.jsonl').map((r) => r.text);
+    const messages = readJsonl('clinc150', 'test.jsonl').map((r) => r.text);
     const drive = () => {
       const child = fork(fileURLToPath(import.meta.url), ['--client'], { execArgv: process.execArgv, stdio: 'inherit' });
       const result = new Promise<ClientResult>((resolve, reject) => {

@@ -11,28 +11,16 @@
  * Env: BENCH_DB (postgres | pglite, default postgres), BENCH_DECISIONS (default 100,000), BENCH_POSTGRES_URL,
  *      DATASETS_DIR (default ../shared/datasets).
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { startInProcessApi } from '../support/in-process-api.js';
-
-interface Row {
-  text: string;
-  intent: string;
-}
+import { readJsonl } from '../intent/datasets.js';
 
 const kind = process.env.BENCH_DB ?? 'postgres';
 const total = Number(process.env.BENCH_DECISIONS ?? 100_000);
 const BAR_SECONDS = 60;
-
-function readJsonl(file: string): Row[] {
-  const dir = path.resolve(process.env.DATASETS_DIR ?? path.resolve(process.cwd(), '../shared/datasets'));
-  return readFileSync(path.join(dir, 'clinc150', file), 'utf8')
-    .split('\n')
-    .filter((l) => l.trim() !== '')
-    .map((l) => JSON.parse(l) as Row);
-}
 
 async function main(): Promise<void> {
   const { JobsService } = await import('@arbiter/jobs');
@@ -43,7 +31,7 @@ async function main(): Promise<void> {
     const tenantId = tenant.id;
     const op = tenant.operator;
     const client = tenant.client;
-    const train = readJsonl('train.jsonl').filter((r) => r.intent !== 'oos');
+    const train = readJsonl('clinc150', 'train.jsonl').filter((r) => r.intent !== 'oos');
     const byIntent = new Map<string, string[]>();
     for (const r of train) byIntent.set(r.intent, [...(byIntent.get(r.intent) ?? []), r.text]);
     const bulk = await call('POST', '/admin/intent-rules/bulk', op, {
@@ -59,7 +47,7 @@ async function main(): Promise<void> {
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
 
-    const test = readJsonl('test.jsonl');
+    const test = readJsonl('clinc150', 'test.jsonl');
     const seedStarted = performance.now();
     const db = new pg.Client({ connectionString: dbUrl });
     await db.connect();
