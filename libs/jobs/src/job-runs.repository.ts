@@ -59,6 +59,23 @@ export class JobRunsRepository {
     return toPage(rows, page.limit, (r) => r.run);
   }
 
+  /**
+   * Runs per status created in the calendar days `from`..`to` (inclusive) of `timeZone` (the operator console's
+   * overview); statuses without runs are absent.
+   */
+  async countByStatus(tenantId: TenantId, window: { from: string; to: string; timeZone: string }): Promise<Partial<Record<JobRunStatus, number>>> {
+    const rows: { status: JobRunStatus; n: number }[] = await this.runs.query(
+      `SELECT r.status, count(*)::int AS n
+       FROM job_run r
+       WHERE r.tenant_id = $1
+         AND r.created_at >= ($2::date::timestamp AT TIME ZONE $4)
+         AND r.created_at < (($3::date + 1)::timestamp AT TIME ZONE $4)
+       GROUP BY r.status`,
+      [tenantId, window.from, window.to, window.timeZone],
+    );
+    return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
+  }
+
   /** Deletes up to `limit` of the tenant's finished runs created before the retention window (never `keepRunId`); returns how many. */
   async deleteFinished(tenantId: TenantId, retentionDays: number, keepRunId: string, limit: number): Promise<number> {
     const rows: unknown[] = await this.runs.query(

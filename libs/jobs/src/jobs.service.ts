@@ -125,6 +125,11 @@ export class JobsService implements OnModuleInit, OnApplicationBootstrap, OnModu
     return this.runs.list(tenantId, filter, pageRequest(page));
   }
 
+  /** Runs per status created in the calendar days `from`..`to` of `timeZone`; statuses without runs are absent. */
+  countByStatus(tenantId: TenantId, window: { from: string; to: string; timeZone: string }): Promise<Partial<Record<JobRunStatus, number>>> {
+    return this.runs.countByStatus(tenantId, window);
+  }
+
   /** Executes runnable runs until none is left (tests, the worker's loop). Returns how many attempts ran. */
   async runPending(maxRuns = Number.POSITIVE_INFINITY): Promise<number> {
     let count = 0;

@@ -9,6 +9,7 @@ export * from './session-feedback-state.js';
 export * from './session-tool-trace.js';
 export * from './sessions.exception.js';
 export * from './sessions.repository.js';
+export * from './session-stats.repository.js';
 export * from './sessions.service.js';
 export * from './sessions.module.js';
 export * from './dto/media.dto.js';

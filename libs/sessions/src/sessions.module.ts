@@ -4,6 +4,7 @@ import { ConversationEntity } from './conversation.entity.js';
 import { DiagnosisSessionEntity } from './diagnosis-session.entity.js';
 import { SessionFeedbackState } from './session-feedback-state.js';
 import { SessionHooks } from './session-hooks.js';
+import { SessionStatsRepository } from './session-stats.repository.js';
 import { SessionToolTrace } from './session-tool-trace.js';
 import { SessionsController } from './sessions.controller.js';
 import { SessionsRepairJob } from './sessions-repair.job.js';
@@ -11,11 +12,11 @@ import { SessionsRepository } from './sessions.repository.js';
 import { SessionsService } from './sessions.service.js';
 import { ToolInvocationEntity } from './tool-invocation.entity.js';
 
-/** Sessions, their tool invocations and the finished-session hooks: import it where you use `SessionsService`, `SessionHooks`, `SessionFeedbackState` or `SessionToolTrace`. */
+/** Sessions, their tool invocations and the finished-session hooks: import it where you use `SessionsService`, `SessionHooks`, `SessionFeedbackState`, `SessionToolTrace` or `SessionStatsRepository`. */
 @Module({
   imports: [TypeOrmModule.forFeature([ConversationEntity, DiagnosisSessionEntity, ToolInvocationEntity])],
   controllers: [SessionsController],
-  providers: [SessionsRepository, SessionsService, SessionHooks, SessionsRepairJob, SessionFeedbackState, SessionToolTrace],
-  exports: [SessionsService, SessionHooks, SessionsRepairJob, SessionFeedbackState, SessionToolTrace],
+  providers: [SessionsRepository, SessionsService, SessionHooks, SessionsRepairJob, SessionFeedbackState, SessionToolTrace, SessionStatsRepository],
+  exports: [SessionsService, SessionHooks, SessionsRepairJob, SessionFeedbackState, SessionToolTrace, SessionStatsRepository],
 })
 export class SessionsModule {}
