@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { ChatModule } from '@arbiter/chat';
 import { CommonModule } from '@arbiter/common';
 import { AppConfigModule, type AppConfigModuleOptions } from '@arbiter/config';
+import { ConsoleModule } from '@arbiter/console';
 import { CoverageModule } from '@arbiter/coverage';
 import { DatabaseModule } from '@arbiter/database';
 import { EvaluationModule } from '@arbiter/evaluation';
@@ -32,6 +33,7 @@ const DOMAIN_MODULES = [
   IntentModule,
   ChatModule,
   LearningModule,
+  ConsoleModule,
 ];
 
 @Module({})
