@@ -1,15 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { invalidRequest, MetricsService, type TenantId } from '@arbiter/common';
 import { INTENT_LIMITS, IntentRulesService, type IntentRuleView } from '@arbiter/intent';
-import type { AcceptExampleResultDto, BadCaseLabelDto, CaseLibrarySettingsDto } from './dto/feedback.dto.js';
+import type { AcceptExampleResultDto, CaseLibrarySettingsDto } from './dto/feedback.dto.js';
 import { CaseLibraryAnswers } from './case-library-answers.js';
 import { CaseLibraryRepository, type BadCaseLabelRow, type CaseLibrarySettingsRow } from './case-library.repository.js';
 import { caseThresholdProblems, DEFAULT_CASE_ANSWER_THRESHOLD } from './case-matcher.js';
 import { FeedbackErrorCode, FeedbackException } from './feedback.exception.js';
-
-export function toLabelDto(row: BadCaseLabelRow): BadCaseLabelDto {
-  return { intent: row.intent, ruleId: row.ruleId, example: row.example, labelledAt: row.updatedAt.toISOString() };
-}
 
 function toSettingsDto(row: CaseLibrarySettingsRow): CaseLibrarySettingsDto {
   return { threshold: row.threshold ?? DEFAULT_CASE_ANSWER_THRESHOLD, isDefault: row.threshold === null, version: row.version };
@@ -92,7 +88,14 @@ export class CaseLearningService {
     }
     const updated = await this.rules.update(tenantId, rule.id, { semanticExamples: [...rule.semanticExamples, example] });
     const label = await this.repository.upsertLabel(tenantId, sessionId, { intent, ruleId: rule.id, example });
-    return { sessionId, intent, ruleId: rule.id, example, semanticExampleCount: updated.semanticExamples.length, label: toLabelDto(label) };
+    return {
+      sessionId,
+      intent,
+      ruleId: rule.id,
+      example,
+      semanticExampleCount: updated.semanticExamples.length,
+      label: { intent, ruleId: label.ruleId, example: label.example, labelledAt: label.updatedAt.toISOString() },
+    };
   }
 
   private async ruleFor(tenantId: TenantId, intent: string): Promise<IntentRuleView | null> {

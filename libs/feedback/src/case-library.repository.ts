@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import type { TenantId } from '@arbiter/common';
+import type { BadCaseRecord, BadCaseReviewPatch } from './bad-case-review.js';
 import type { IndexedCase } from './case-matcher.js';
 import type { CaseRow } from './feedback.repository.js';
 import type { CaseSourceType, FaultCategory } from './feedback.types.js';
@@ -26,14 +27,8 @@ export interface BadCaseQuestion {
   intent: string | null;
 }
 
-export interface BadCaseLabelRow {
-  sessionId: string;
-  intent: string;
-  ruleId: string | null;
-  example: string | null;
-  createdAt: Date;
-  updatedAt: Date;
-}
+/** The record of a bad case (bad_case_label): accept-example's label and the review. */
+export type BadCaseLabelRow = BadCaseRecord;
 
 export interface CaseEdit {
   query?: string;
@@ -44,7 +39,8 @@ export interface CaseEdit {
 
 const CASE_COLUMNS = `id, session_id AS "sessionId", query, answer, fault_category AS "faultCategory", error_code AS "errorCode",
   source_type AS "sourceType", created_at AS "createdAt", updated_at AS "updatedAt"`;
-const LABEL_COLUMNS = `session_id AS "sessionId", intent, rule_id AS "ruleId", example, created_at AS "createdAt", updated_at AS "updatedAt"`;
+const LABEL_COLUMNS = `session_id AS "sessionId", intent, rule_id AS "ruleId", example, document_id AS "documentId", note, status,
+  resolved_at AS "resolvedAt", created_at AS "createdAt", updated_at AS "updatedAt"`;
 
 /** Rows of `em.query`: TypeORM returns `[rows, affected]` for UPDATE/DELETE and `rows` otherwise. */
 function rowsOf<T>(result: unknown): T[] {
@@ -161,6 +157,47 @@ export class CaseLibraryRepository {
         `SELECT s.query, s.intent FROM session_feedback f JOIN diagnosis_session s ON s.tenant_id = f.tenant_id AND s.id = f.session_id
           WHERE f.tenant_id = $1 AND f.session_id = $2 AND f.feedback = 'not_useful'`,
         [tenantId, sessionId],
+      ),
+    );
+    return row ?? null;
+  }
+
+  /**
+   * Writes the given review fields of a bad case in one statement and returns its record; null (nothing written)
+   * when the session is not a bad case of the tenant (no session, or its feedback is not not_useful).
+   * Only the given fields are set (absent = kept, null = cleared): accept-example's `rule_id` and `example` are never
+   * touched, as `upsertLabel` never touches these. Concurrent writers of one case serialize on the row (the
+   * `ON CONFLICT … DO UPDATE` locks it and applies to the latest committed version), so none loses another's fields.
+   * RESOLVED keeps the first `resolved_at` of a resolved case; OPEN clears it.
+   */
+  async upsertReview(tenantId: TenantId, sessionId: string, patch: BadCaseReviewPatch): Promise<BadCaseLabelRow | null> {
+    const [row] = rowsOf<BadCaseLabelRow>(
+      await this.dataSource.query(
+        `INSERT INTO bad_case_label AS l (tenant_id, session_id, intent, document_id, note, status, resolved_at)
+         SELECT f.tenant_id, f.session_id, $4::varchar, $6::uuid, $8::text, COALESCE($9::varchar, 'OPEN'), CASE WHEN $9::varchar = 'RESOLVED' THEN now() END
+           FROM session_feedback f
+          WHERE f.tenant_id = $1 AND f.session_id = $2 AND f.feedback = 'not_useful'
+         ON CONFLICT (tenant_id, session_id) DO UPDATE
+            SET intent = CASE WHEN $3::boolean THEN EXCLUDED.intent ELSE l.intent END,
+                document_id = CASE WHEN $5::boolean THEN EXCLUDED.document_id ELSE l.document_id END,
+                note = CASE WHEN $7::boolean THEN EXCLUDED.note ELSE l.note END,
+                status = COALESCE($9::varchar, l.status),
+                resolved_at = CASE WHEN $9::varchar IS NULL THEN l.resolved_at
+                                   WHEN $9::varchar = 'RESOLVED' THEN COALESCE(l.resolved_at, now())
+                                   ELSE NULL END,
+                updated_at = now()
+         RETURNING ${LABEL_COLUMNS}`,
+        [
+          tenantId,
+          sessionId,
+          patch.intent !== undefined,
+          patch.intent ?? null,
+          patch.documentId !== undefined,
+          patch.documentId ?? null,
+          patch.note !== undefined,
+          patch.note ?? null,
+          patch.status ?? null,
+        ],
       ),
     );
     return row ?? null;

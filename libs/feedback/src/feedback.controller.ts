@@ -14,6 +14,7 @@ import { Auth, CurrentTenant } from '@arbiter/tenancy';
 import {
   AcceptExampleDto,
   AcceptExampleResultDto,
+  BadCaseDto,
   BadCasePageDto,
   BadCaseReportDto,
   BadCaseReportQueryDto,
@@ -24,6 +25,7 @@ import {
   FeedbackResultDto,
   ListBadCasesQueryDto,
   ListCasesQueryDto,
+  PutBadCaseReviewDto,
   PutCaseLibrarySettingsDto,
   SubmitFeedbackDto,
   UpdateCaseDto,
@@ -58,7 +60,8 @@ export class ReviewController {
   ) {}
 
   @Get('bad-cases')
-  @ApiOkResponse({ type: BadCasePageDto, description: 'Sessions marked not useful, newest first (cursor pagination)' })
+  @ApiOkResponse({ type: BadCasePageDto, description: 'Sessions marked not useful, newest first (cursor pagination), filterable by review status' })
+  @ApiBadRequestResponse({ description: 'status not OPEN or RESOLVED, or an invalid cursor/limit' })
   listBadCases(@CurrentTenant() tenantId: TenantId, @Query() query: ListBadCasesQueryDto): Promise<BadCasePageDto> {
     return this.feedback.listBadCases(tenantId, query);
   }
@@ -86,6 +89,25 @@ export class ReviewController {
     @Body() body: AcceptExampleDto,
   ): Promise<AcceptExampleResultDto> {
     return this.learning.acceptExample(tenantId, sessionId, body.intent);
+  }
+
+  @Put('bad-cases/:sessionId/review')
+  @ApiOperation({
+    summary:
+      'Review a bad case: set its correct intent and/or knowledge document, a note, and resolve or reopen it. Partial: an absent field is kept, null clears it',
+  })
+  @ApiOkResponse({ type: BadCaseDto, description: 'The bad case with its review' })
+  @ApiBadRequestResponse({
+    description:
+      'Empty body, an intent no rule of the tenant names, a documentId that is not a knowledge document of the tenant, a note over 1,000 characters, or an invalid status',
+  })
+  @ApiNotFoundResponse({ description: 'No session of this tenant marked not_useful with this id' })
+  review(
+    @CurrentTenant() tenantId: TenantId,
+    @Param('sessionId', new ParseUUIDPipe()) sessionId: string,
+    @Body() body: PutBadCaseReviewDto,
+  ): Promise<BadCaseDto> {
+    return this.feedback.review(tenantId, sessionId, body);
   }
 
   @Get('case-library/settings')

@@ -11,6 +11,7 @@ export enum FeedbackErrorCode {
   ExampleNotAcceptable = 'BAD_CASE_EXAMPLE_NOT_ACCEPTABLE',
   AlreadyAnExample = 'BAD_CASE_ALREADY_AN_EXAMPLE',
   InvalidRange = 'BAD_CASE_INVALID_RANGE',
+  EmptyReview = 'BAD_CASE_EMPTY_REVIEW',
 }
 
 export function feedbackErrorSpec(code: FeedbackErrorCode): DomainErrorSpec {
@@ -35,6 +36,8 @@ export function feedbackErrorSpec(code: FeedbackErrorCode): DomainErrorSpec {
       return { status: 409, message: "The bad case's question is already a semantic example of the intent's rule" };
     case FeedbackErrorCode.InvalidRange:
       return { status: 400, message: 'from must be before to' };
+    case FeedbackErrorCode.EmptyReview:
+      return { status: 400, message: 'Nothing to change: give intent, documentId, note and/or status' };
     default:
       return assertNever(code, 'feedback error code');
   }

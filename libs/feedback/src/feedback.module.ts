@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CommonModule } from '@arbiter/common';
 import { IntentModule } from '@arbiter/intent';
+import { RetrievalModule } from '@arbiter/retrieval';
 import { SessionsModule } from '@arbiter/sessions';
 import { BadCaseLabelEntity } from './bad-case-label.entity.js';
 import { CaseLearningService } from './case-learning.service.js';
@@ -19,6 +20,7 @@ import { SessionFeedbackEntity } from './session-feedback.entity.js';
     SessionsModule,
     CommonModule,
     IntentModule,
+    RetrievalModule,
     TypeOrmModule.forFeature([SessionFeedbackEntity, CaseLibraryEntity, CaseLibrarySettingsEntity, CaseLibraryVersionEntity, BadCaseLabelEntity]),
   ],
   controllers: [FeedbackController, ReviewController],

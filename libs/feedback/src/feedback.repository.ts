@@ -12,7 +12,7 @@ import {
   type SessionStatus,
 } from '@arbiter/sessions';
 import { decideFeedback, type FeedbackRejection } from './feedback-transition.js';
-import type { CaseSourceType, FaultCategory } from './feedback.types.js';
+import type { BadCaseReviewStatus, CaseSourceType, FaultCategory } from './feedback.types.js';
 
 export type FeedbackOutcome =
   | { kind: 'not_found' }
@@ -71,6 +71,10 @@ export interface BadCaseFactsGroup extends FailureFactsRow {
 
 /** Keyset keys keep microseconds (a JS Date would drop them and skip rows between pages). */
 const BAD_CASE_KEYSET = new Keyset('f.updated_at', 'f.id');
+/** The columns of a listed bad case over `session_feedback f` and `diagnosis_session s` (`$3` = evaluator version). */
+const BAD_CASE_COLUMNS = `f.id AS "feedbackId", s.id AS "sessionId", s.conversation_id AS "conversationId", s.channel, s.query, s.answer, f.comment,
+                s.intent, s.self_evaluation AS "selfEvaluation", s.route_trace AS "routeTrace", s.created_at AS "sessionCreatedAt",
+                f.updated_at AS "markedAt", ${BAD_CASE_KEYSET.columns}, ${BAD_CASE_FACTS}`;
 const CASE_KEYSET = new Keyset('created_at', 'id');
 const CASE_COLUMNS = `id, session_id AS "sessionId", query, answer, fault_category AS "faultCategory", error_code AS "errorCode",
   source_type AS "sourceType", created_at AS "createdAt", updated_at AS "updatedAt", ${CASE_KEYSET.columns}`;
@@ -205,22 +209,43 @@ export class FeedbackRepository {
     }
   }
 
-  /** Sessions marked not_useful, newest verdict first, with their failure facts (coverage decision of `evaluatorVersion`). */
-  async listBadCases(tenantId: TenantId, limit: number, evaluatorVersion: string, after?: KeysetCursor): Promise<BadCaseRow[]> {
+  /**
+   * Sessions marked not_useful, newest verdict first, with their failure facts (coverage decision of `evaluatorVersion`);
+   * with `status`, only those whose review has it (a case without a review record is OPEN).
+   */
+  async listBadCases(tenantId: TenantId, limit: number, evaluatorVersion: string, after?: KeysetCursor, status?: BadCaseReviewStatus): Promise<BadCaseRow[]> {
     const params: unknown[] = [tenantId, limit, evaluatorVersion];
-    const keyset = BAD_CASE_KEYSET.where(params, after ?? null);
+    const where = [`f.tenant_id = $1`, `f.feedback = 'not_useful'`];
+    if (status !== undefined) {
+      params.push(status);
+      where.push(
+        `COALESCE((SELECT l.status FROM bad_case_label l WHERE l.tenant_id = f.tenant_id AND l.session_id = f.session_id), 'OPEN') = $${params.length}`,
+      );
+    }
+    where.push(BAD_CASE_KEYSET.where(params, after ?? null));
     return rowsOf<BadCaseRow>(
       await this.dataSource.query(
-        `SELECT f.id AS "feedbackId", s.id AS "sessionId", s.conversation_id AS "conversationId", s.channel, s.query, s.answer, f.comment,
-                s.intent, s.self_evaluation AS "selfEvaluation", s.route_trace AS "routeTrace", s.created_at AS "sessionCreatedAt",
-                f.updated_at AS "markedAt", ${BAD_CASE_KEYSET.columns}, ${BAD_CASE_FACTS}
+        `SELECT ${BAD_CASE_COLUMNS}
            FROM session_feedback f JOIN diagnosis_session s ON s.id = f.session_id AND s.tenant_id = f.tenant_id
-          WHERE f.tenant_id = $1 AND f.feedback = 'not_useful' AND ${keyset}
+          WHERE ${where.join(' AND ')}
           ORDER BY ${BAD_CASE_KEYSET.orderBy}
           LIMIT $2`,
         params,
       ),
     );
+  }
+
+  /** One bad case of the tenant (a session marked not_useful), as listed; null when it is none. */
+  async findBadCase(tenantId: TenantId, sessionId: string, evaluatorVersion: string): Promise<BadCaseRow | null> {
+    const [row] = rowsOf<BadCaseRow>(
+      await this.dataSource.query(
+        `SELECT ${BAD_CASE_COLUMNS}
+           FROM session_feedback f JOIN diagnosis_session s ON s.id = f.session_id AND s.tenant_id = f.tenant_id
+          WHERE f.tenant_id = $1 AND f.session_id = $2 AND f.feedback = 'not_useful'`,
+        [tenantId, sessionId, evaluatorVersion],
+      ),
+    );
+    return row ?? null;
   }
 
   /**

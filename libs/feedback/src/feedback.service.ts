@@ -1,14 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import { MetricsService, pageRequest, toPage, type Page, type TenantId } from '@arbiter/common';
+import { invalidRequest, MetricsService, pageRequest, toPage, type Page, type TenantId } from '@arbiter/common';
 import { AppConfig } from '@arbiter/config';
+import { IntentService } from '@arbiter/intent';
+import { KnowledgeService } from '@arbiter/retrieval';
 import { addAttribution, attributeFailure, emptyLayerCounts, factsFromRow, type FeedbackValue } from '@arbiter/sessions';
 import type { BadCaseDto, BadCaseReportDto, CaseDto, FeedbackResultDto } from './dto/feedback.dto.js';
 import { CaseLibraryAnswers } from './case-library-answers.js';
 import { CaseLibraryRepository, type BadCaseLabelRow, type CaseEdit } from './case-library.repository.js';
-import { toLabelDto } from './case-learning.service.js';
+import { isEmptyReview, labelOf, normalizeReview, reviewOf, reviewProblems, type BadCaseReviewPatch, type DocumentName } from './bad-case-review.js';
 import { FeedbackErrorCode, FeedbackException } from './feedback.exception.js';
 import { FeedbackRepository, type BadCaseRow, type CaseRow } from './feedback.repository.js';
-import type { CaseSourceType, FaultCategory } from './feedback.types.js';
+import type { BadCaseReviewStatus, CaseSourceType, FaultCategory } from './feedback.types.js';
 
 function toCaseDto(row: CaseRow): CaseDto {
   return {
@@ -43,7 +45,7 @@ export function summarizeRouteTrace(trace: Record<string, unknown> | null): BadC
   };
 }
 
-function toBadCaseDto(row: BadCaseRow, label: BadCaseLabelRow | undefined): BadCaseDto {
+function toBadCaseDto(row: BadCaseRow, label: BadCaseLabelRow | undefined, documents: ReadonlyMap<string, DocumentName>): BadCaseDto {
   return {
     sessionId: row.sessionId,
     conversationId: row.conversationId,
@@ -56,7 +58,8 @@ function toBadCaseDto(row: BadCaseRow, label: BadCaseLabelRow | undefined): BadC
     routeSummary: summarizeRouteTrace(row.routeTrace),
     sessionCreatedAt: row.sessionCreatedAt.toISOString(),
     markedAt: row.markedAt.toISOString(),
-    label: label !== undefined ? toLabelDto(label) : null,
+    label: labelOf(label),
+    review: reviewOf(label, documents),
     attribution: attributeFailure(factsFromRow(row)),
   };
 }
@@ -71,6 +74,8 @@ export class FeedbackService {
     private readonly cases: CaseLibraryRepository,
     private readonly answers: CaseLibraryAnswers,
     private readonly config: AppConfig,
+    private readonly intents: IntentService,
+    private readonly knowledge: KnowledgeService,
     metrics: MetricsService,
   ) {
     this.feedbackTotal = metrics.counter('arbiter_feedback_total', 'Feedback posts by value and result (applied|unchanged|rejected|not_found)', [
@@ -103,14 +108,50 @@ export class FeedbackService {
     }
   }
 
-  async listBadCases(tenantId: TenantId, query: { limit?: number; cursor?: string }): Promise<Page<BadCaseDto>> {
+  async listBadCases(tenantId: TenantId, query: { limit?: number; cursor?: string; status?: BadCaseReviewStatus }): Promise<Page<BadCaseDto>> {
     const page = pageRequest(query);
-    const rows = await this.repository.listBadCases(tenantId, page.limit + 1, this.config.coverage.evaluatorVersion, page.after ?? undefined);
+    const rows = await this.repository.listBadCases(tenantId, page.limit + 1, this.config.coverage.evaluatorVersion, page.after ?? undefined, query.status);
     const labels = await this.cases.labels(
       tenantId,
       rows.map((r) => r.sessionId),
     );
-    return toPage(rows, page.limit, (row) => toBadCaseDto(row, labels.get(row.sessionId)));
+    const documents = await this.documentsOf(tenantId, labels.values());
+    return toPage(rows, page.limit, (row) => toBadCaseDto(row, labels.get(row.sessionId), documents));
+  }
+
+  /**
+   * PUT /admin/bad-cases/:sessionId/review (docs/learning.md "Review"): sets the given fields of the bad case's
+   * review in one statement. Checked first, and a rejected request writes nothing: at least one field (400), a bad
+   * case of the tenant (404), an intent of one of the tenant's rules and a knowledge document of the tenant (400,
+   * naming the field). A document deleted after the check reads as none (no foreign key, migration 0170).
+   */
+  async review(tenantId: TenantId, sessionId: string, input: BadCaseReviewPatch): Promise<BadCaseDto> {
+    if (isEmptyReview(input)) throw new FeedbackException(FeedbackErrorCode.EmptyReview);
+    const patch = normalizeReview(input);
+    if ((await this.repository.findBadCase(tenantId, sessionId, this.config.coverage.evaluatorVersion)) === null) {
+      throw new FeedbackException(FeedbackErrorCode.BadCaseNotFound, sessionId);
+    }
+    const known = typeof patch.intent === 'string' ? await this.intents.knownIntents(tenantId) : new Set<string>();
+    const found = typeof patch.documentId === 'string' ? await this.knowledge.documentRefs(tenantId, [patch.documentId]) : new Map<string, DocumentName>();
+    const problems = reviewProblems(patch, known, new Set(found.keys()));
+    if (problems.length) throw invalidRequest(problems);
+    // The bad case can stop being one in between (feedback changed to useful): then nothing is written.
+    if ((await this.cases.upsertReview(tenantId, sessionId, patch)) === null) throw new FeedbackException(FeedbackErrorCode.BadCaseNotFound, sessionId);
+    return this.getBadCase(tenantId, sessionId);
+  }
+
+  /** One bad case of the tenant, as listed. */
+  async getBadCase(tenantId: TenantId, sessionId: string): Promise<BadCaseDto> {
+    const row = await this.repository.findBadCase(tenantId, sessionId, this.config.coverage.evaluatorVersion);
+    if (row === null) throw new FeedbackException(FeedbackErrorCode.BadCaseNotFound, sessionId);
+    const labels = await this.cases.labels(tenantId, [sessionId]);
+    return toBadCaseDto(row, labels.get(sessionId), await this.documentsOf(tenantId, labels.values()));
+  }
+
+  /** The tenant's knowledge documents the records name, by id, through the retrieval lib (deleted ones are absent). */
+  private async documentsOf(tenantId: TenantId, records: Iterable<BadCaseLabelRow>): Promise<ReadonlyMap<string, DocumentName>> {
+    const ids = [...records].flatMap((r) => (r.documentId === null ? [] : [r.documentId]));
+    return ids.length ? this.knowledge.documentRefs(tenantId, ids) : new Map();
   }
 
   /** Bad cases marked in the window, counted per failure layer and rule (docs/learning.md "Failure attribution"). */

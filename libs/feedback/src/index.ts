@@ -6,6 +6,7 @@ export * from './case-library.entity.js';
 export * from './case-library-settings.entity.js';
 export * from './bad-case-label.entity.js';
 export * from './case-matcher.js';
+export * from './bad-case-review.js';
 export * from './case-library.repository.js';
 export * from './case-library-answers.js';
 export * from './case-learning.service.js';

@@ -24,12 +24,12 @@ export class LabelledSourcesRepository {
     );
   }
 
-  /** The correct intent an operator set on a bad case, with the session's question. */
+  /** The correct intent an operator set on a bad case, with the session's question; a review without an intent (only a document or a note) is no label. */
   badCases(tenantId: TenantId, limit: number): Promise<SourcedLabel[]> {
     return this.ds.query(
       `SELECT s.query AS text, l.intent FROM bad_case_label l
          JOIN diagnosis_session s ON s.tenant_id = l.tenant_id AND s.id = l.session_id
-        WHERE l.tenant_id = $1 ORDER BY l.updated_at DESC, l.session_id DESC LIMIT $2`,
+        WHERE l.tenant_id = $1 AND l.intent IS NOT NULL ORDER BY l.updated_at DESC, l.session_id DESC LIMIT $2`,
       [tenantId, limit],
     );
   }

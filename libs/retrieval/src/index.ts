@@ -34,7 +34,7 @@ export { MEMORY_EXPIRY_JOB, REEMBED_JOB, LEXICAL_REINDEX_JOB } from './retrieval
 export { HybridSearchService, type HybridSearchOutcome, type HybridSearchRequest } from './hybrid-search.service.js';
 export { GradingService, MIN_FIT_PAIRS, MIN_FIT_ANSWERABLE, MIN_FIT_UNANSWERABLE, type GradingView, type GradingFitResult } from './grading.service.js';
 export { LexicalRepository } from './lexical.repository.js';
-export { KnowledgeRepository, type DocumentSummary, type ChunkHit, type VectorSpace } from './knowledge.repository.js';
+export { KnowledgeRepository, type DocumentRef, type DocumentSummary, type ChunkHit, type VectorSpace } from './knowledge.repository.js';
 export { DEMO_KNOWLEDGE, type DemoDocument } from './demo-knowledge.js';
 export * from './retrieval.module.js';
 export { IMPORT_JOB, KnowledgeImportJob, KnowledgeImportService, MAX_IMPORT_ITEMS } from './knowledge-import.service.js';

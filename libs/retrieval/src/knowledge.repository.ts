@@ -27,6 +27,13 @@ export interface DocumentRow {
 
 export type DocumentSummary = Omit<DocumentRow, 'content'> & { contentLength: number };
 
+/** A document named by id, as other libs show it (e.g. the correct document of a bad-case review). */
+export interface DocumentRef {
+  id: string;
+  title: string;
+  filePath: string;
+}
+
 export interface NewDocument {
   domain: string;
   filePath: string;
@@ -128,6 +135,16 @@ export class KnowledgeRepository {
       [tenantId, filePath],
     );
     return rows[0] ? toSummary(rows[0]) : null;
+  }
+
+  /** Id, title and file path of those of these documents the tenant holds (others are left out). */
+  async documentRefs(tenantId: TenantId, ids: readonly string[]): Promise<DocumentRef[]> {
+    if (!ids.length) return [];
+    const rows: { id: string; title: string; file_path: string }[] = await this.ds.query(
+      'SELECT id, title, file_path FROM knowledge_document WHERE tenant_id = $1 AND id = ANY($2::uuid[])',
+      [tenantId, ids],
+    );
+    return rows.map((r) => ({ id: r.id, title: r.title, filePath: r.file_path }));
   }
 
   /** Which of these file paths the tenant's knowledge base holds. */

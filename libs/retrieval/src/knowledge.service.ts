@@ -6,7 +6,7 @@ import { DomainException, flattenValidationErrors, mapSliced, type Page, type Te
 import { EMBEDDING_PROVIDER, type EmbeddingProvider } from '@arbiter/llm';
 import { chunkText } from './chunker.js';
 import { UpsertDocumentDto } from './dto/knowledge.dto.js';
-import { KnowledgeRepository, type DocumentSummary, type NewChunk, type NewDocument, type VectorSpace } from './knowledge.repository.js';
+import { KnowledgeRepository, type DocumentRef, type DocumentSummary, type NewChunk, type NewDocument, type VectorSpace } from './knowledge.repository.js';
 import { LexicalRepository } from './lexical.repository.js';
 import { analyzeHeading, type IndexedChunk, indexChunk, lengthNorm } from './lexical/indexing.js';
 import { analyzeText, LEXICAL_ANALYZER_VERSION, warmAnalyzer } from './lexical/text-analyzer.js';
@@ -277,6 +277,15 @@ export class KnowledgeService implements OnModuleInit {
     const doc = await this.repository.get(tenantId, id);
     if (!doc) throw new RetrievalException(RetrievalErrorCode.DOCUMENT_NOT_FOUND, id);
     return doc;
+  }
+
+  /**
+   * Id, title and file path of those of `ids` that are documents of the tenant, by id (an id of another tenant,
+   * or of a deleted document, is absent). For other libs that keep a document id without a foreign key.
+   */
+  async documentRefs(tenantId: TenantId, ids: readonly string[]): Promise<Map<string, DocumentRef>> {
+    const unique = [...new Set(ids)];
+    return new Map((await this.repository.documentRefs(tenantId, unique)).map((d) => [d.id, d]));
   }
 
   async delete(tenantId: TenantId, id: string): Promise<void> {

@@ -2,7 +2,16 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsISO8601, IsIn, IsNumber, IsOptional, IsString, IsUUID, Matches, MaxLength, ValidateIf } from 'class-validator';
 import { NotBlank, PageQueryDto } from '@arbiter/common';
 import { FAILURE_LAYERS, FAILURE_REASONS, FEEDBACK_VALUES, SESSION_STATUSES, SelfEvaluationDto, type FeedbackValue } from '@arbiter/sessions';
-import { CASE_SOURCE_TYPES, FAULT_CATEGORIES, MAX_COMMENT_LENGTH, type CaseSourceType, type FaultCategory } from '../feedback.types.js';
+import {
+  BAD_CASE_REVIEW_STATUSES,
+  CASE_SOURCE_TYPES,
+  FAULT_CATEGORIES,
+  MAX_COMMENT_LENGTH,
+  MAX_REVIEW_NOTE_LENGTH,
+  type BadCaseReviewStatus,
+  type CaseSourceType,
+  type FaultCategory,
+} from '../feedback.types.js';
 
 const MAX_TEXT_LENGTH = 20_000;
 
@@ -30,7 +39,12 @@ export class FeedbackResultDto {
     string | null;
 }
 
-export class ListBadCasesQueryDto extends PageQueryDto {}
+export class ListBadCasesQueryDto extends PageQueryDto {
+  @ApiPropertyOptional({ enum: BAD_CASE_REVIEW_STATUSES, description: 'Only bad cases whose review has this status (a case never reviewed is OPEN)' })
+  @IsOptional()
+  @IsIn(BAD_CASE_REVIEW_STATUSES)
+  status?: BadCaseReviewStatus;
+}
 
 const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})$/;
 
@@ -108,8 +122,18 @@ export class BadCaseDto {
   @ApiProperty({ type: RouteSummaryDto, nullable: true }) routeSummary: RouteSummaryDto | null;
   @ApiProperty() sessionCreatedAt: string;
   @ApiProperty({ description: 'When the user marked it not useful' }) markedAt: string;
-  @ApiProperty({ type: () => BadCaseLabelDto, nullable: true, description: 'The correct intent an operator put on it (accept-example), else null' })
+  @ApiProperty({
+    type: () => BadCaseLabelDto,
+    nullable: true,
+    description: 'The correct intent an operator put on it (accept-example, or the review), else null; ruleId/example: the last accept-example',
+  })
   label: BadCaseLabelDto | null;
+  @ApiProperty({
+    type: () => BadCaseReviewDto,
+    nullable: true,
+    description: 'Its review (correct intent and document, note, OPEN/RESOLVED); null when no operator has labelled or reviewed it',
+  })
+  review: BadCaseReviewDto | null;
   @ApiProperty({ type: () => FailureAttributionDto, description: 'Failure layer and the rule that decided it, from the stored trace' })
   attribution: FailureAttributionDto;
 }
@@ -119,6 +143,58 @@ export class BadCaseLabelDto {
   @ApiProperty({ format: 'uuid', nullable: true, type: String, description: 'The rule whose semantic examples received the question' }) ruleId: string | null;
   @ApiProperty({ nullable: true, type: String, description: 'The question as appended to the semantic examples' }) example: string | null;
   @ApiProperty() labelledAt: string;
+}
+
+export class BadCaseReviewDocumentDto {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ description: "The knowledge document's title" }) title: string;
+  @ApiProperty({ description: "The knowledge document's file path (unique in the tenant)" }) filePath: string;
+}
+
+export class BadCaseReviewDto {
+  @ApiProperty({ enum: BAD_CASE_REVIEW_STATUSES }) status: BadCaseReviewStatus;
+  @ApiProperty({ nullable: true, type: String, example: 'fault_diagnosis', description: 'The correct intent' }) intent: string | null;
+  @ApiProperty({
+    type: () => BadCaseReviewDocumentDto,
+    nullable: true,
+    description: 'The correct knowledge document; null when none was set or the document has been deleted since',
+  })
+  document: BadCaseReviewDocumentDto | null;
+  @ApiProperty({ nullable: true, type: String, maxLength: MAX_REVIEW_NOTE_LENGTH }) note: string | null;
+  @ApiProperty({ nullable: true, type: String, description: 'When it was resolved (null while OPEN)' }) resolvedAt: string | null;
+  @ApiProperty({ description: 'Last change of the review or label' }) updatedAt: string;
+}
+
+/** PUT /admin/bad-cases/:sessionId/review: a partial update; an absent field is kept, null clears it. */
+export class PutBadCaseReviewDto {
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    maxLength: 100,
+    example: 'fault_diagnosis',
+    description: 'The correct intent: an intent of a rule of the tenant; null clears it',
+  })
+  @IsOptional()
+  @IsString()
+  @NotBlank()
+  @MaxLength(100)
+  intent?: string | null;
+
+  @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true, description: 'The correct knowledge document of the tenant; null clears it' })
+  @IsOptional()
+  @IsUUID()
+  documentId?: string | null;
+
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: MAX_REVIEW_NOTE_LENGTH, description: "The operator's note; null clears it" })
+  @IsOptional()
+  @IsString()
+  @MaxLength(MAX_REVIEW_NOTE_LENGTH)
+  note?: string | null;
+
+  @ApiPropertyOptional({ enum: BAD_CASE_REVIEW_STATUSES, description: 'RESOLVED resolves the case (resolvedAt set once), OPEN reopens it' })
+  @ValidateIf((_o, v) => v !== undefined)
+  @IsIn(BAD_CASE_REVIEW_STATUSES)
+  status?: BadCaseReviewStatus;
 }
 
 export class AcceptExampleDto {

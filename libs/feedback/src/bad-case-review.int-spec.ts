@@ -1,0 +1,194 @@
+import 'reflect-metadata';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { DataSource } from 'typeorm';
+import { asTenantId, type TenantId } from '@arbiter/common';
+import { detectSchemaDrift } from '@arbiter/database';
+import { ConversationEntity, DiagnosisSessionEntity, SessionFeedbackState, ToolInvocationEntity } from '@arbiter/sessions';
+import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
+import { BadCaseLabelEntity } from './bad-case-label.entity.js';
+import { CaseLibrarySettingsEntity, CaseLibraryVersionEntity } from './case-library-settings.entity.js';
+import { CaseLibraryEntity } from './case-library.entity.js';
+import { CaseLibraryRepository } from './case-library.repository.js';
+import { FeedbackRepository } from './feedback.repository.js';
+import { SessionFeedbackEntity } from './session-feedback.entity.js';
+
+const DOC = '6f1c2d3e-4a5b-4c6d-8e7f-0a1b2c3d4e5f';
+const RULE = '11111111-1111-4111-8111-111111111111';
+
+describe('bad-case review on a real database (migration 0170)', () => {
+  let db: TestDatabase;
+  let ds: DataSource;
+  let repo: CaseLibraryRepository;
+  let feedback: FeedbackRepository;
+  let tenant: TenantId;
+  let other: TenantId;
+
+  async function badCase(t: TenantId, query = '示教器黑屏怎么办', intent: string | null = 'pendant'): Promise<string> {
+    const conv = await db.pool.query<{ id: string }>(`INSERT INTO conversation (tenant_id) VALUES ($1) RETURNING id`, [t]);
+    const s = await db.pool.query<{ id: string }>(
+      `INSERT INTO diagnosis_session (tenant_id, conversation_id, query, answer, status, intent) VALUES ($1, $2, $3, '重启', 'SUCCESS', $4) RETURNING id`,
+      [t, conv.rows[0].id, query, intent],
+    );
+    const id = s.rows[0].id;
+    await feedback.applyFeedback(t, id, 'not_useful', undefined);
+    return id;
+  }
+  const stored = async (sid: string) =>
+    (
+      await db.pool.query<Record<string, unknown>>(
+        `SELECT intent, rule_id, example, document_id, note, status, resolved_at IS NOT NULL AS resolved FROM bad_case_label WHERE session_id = $1`,
+        [sid],
+      )
+    ).rows;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    ds = await new DataSource({
+      type: 'postgres',
+      url: db.url,
+      entities: [
+        ConversationEntity,
+        DiagnosisSessionEntity,
+        ToolInvocationEntity,
+        SessionFeedbackEntity,
+        CaseLibraryEntity,
+        CaseLibrarySettingsEntity,
+        CaseLibraryVersionEntity,
+        BadCaseLabelEntity,
+      ],
+      synchronize: false,
+      installExtensions: false,
+      extra: { max: 4 },
+    }).initialize();
+    repo = new CaseLibraryRepository(ds);
+    feedback = new FeedbackRepository(ds, new SessionFeedbackState());
+    const t = await db.pool.query<{ id: string }>(`INSERT INTO tenant (name) VALUES ('br-a'), ('br-b') RETURNING id`);
+    tenant = asTenantId(t.rows[0].id);
+    other = asTenantId(t.rows[1].id);
+  });
+  afterAll(async () => {
+    await ds?.destroy();
+    await db?.close();
+  });
+
+  it('migration 0170 and the entity match (no drift)', async () => {
+    expect(await detectSchemaDrift(ds)).toEqual([]);
+  });
+
+  it('a partial review creates the record, sets only what it names, null clears; resolve keeps its first time, reopen clears it', async () => {
+    const sid = await badCase(tenant);
+    const first = await repo.upsertReview(tenant, sid, { documentId: DOC });
+    expect(first).toMatchObject({ sessionId: sid, intent: null, ruleId: null, example: null, documentId: DOC, note: null, status: 'OPEN', resolvedAt: null });
+
+    await repo.upsertReview(tenant, sid, { note: '文档第 3 节', intent: 'pendant' });
+    expect(await stored(sid)).toEqual([
+      { intent: 'pendant', rule_id: null, example: null, document_id: DOC, note: '文档第 3 节', status: 'OPEN', resolved: false },
+    ]);
+
+    const resolved = await repo.upsertReview(tenant, sid, { status: 'RESOLVED' });
+    expect(resolved?.resolvedAt).toBeInstanceOf(Date);
+    const again = await repo.upsertReview(tenant, sid, { status: 'RESOLVED', note: null });
+    expect(again?.resolvedAt?.getTime()).toBe(resolved?.resolvedAt?.getTime());
+    expect(again).toMatchObject({ note: null, documentId: DOC, intent: 'pendant', status: 'RESOLVED' });
+
+    const reopened = await repo.upsertReview(tenant, sid, { status: 'OPEN', documentId: null, intent: null });
+    expect(reopened).toMatchObject({ status: 'OPEN', resolvedAt: null, documentId: null, intent: null });
+
+    // Resolving a case that has no record yet.
+    const fresh = await badCase(tenant, '急停复位');
+    expect(await repo.upsertReview(tenant, fresh, { status: 'RESOLVED' })).toMatchObject({ status: 'RESOLVED', resolvedAt: expect.any(Date) });
+  });
+
+  it('writes nothing for a session that is not a bad case of the tenant', async () => {
+    const sid = await badCase(tenant);
+    expect(await repo.upsertReview(other, sid, { note: 'x' })).toBeNull();
+    expect(await repo.upsertReview(tenant, '00000000-0000-4000-8000-000000000000', { note: 'x' })).toBeNull();
+    expect(await stored(sid)).toEqual([]);
+    // Once the feedback is useful, it is no bad case: an existing record is not written either.
+    await repo.upsertReview(tenant, sid, { note: 'before' });
+    await db.pool.query(`UPDATE session_feedback SET feedback = 'useful' WHERE session_id = $1`, [sid]);
+    expect(await repo.upsertReview(tenant, sid, { note: 'after' })).toBeNull();
+    expect((await stored(sid))[0]).toMatchObject({ note: 'before' });
+  });
+
+  it('the database refuses a note over 1,000 characters and an unknown status', async () => {
+    const sid = await badCase(tenant);
+    await expect(repo.upsertReview(tenant, sid, { note: 'x'.repeat(1001) })).rejects.toThrow(/chk_bad_case_label_note_length/);
+    await expect(repo.upsertReview(tenant, sid, { status: 'DONE' as 'OPEN' })).rejects.toThrow(/chk_bad_case_label_status/);
+    expect(await stored(sid)).toEqual([]);
+    expect(await repo.upsertReview(tenant, sid, { note: 'x'.repeat(1000) })).toMatchObject({ note: 'x'.repeat(1000) });
+  });
+
+  it('accept-example and the review share the record without clobbering each other', async () => {
+    const sid = await badCase(tenant);
+    await repo.upsertReview(tenant, sid, { documentId: DOC, note: 'n', status: 'RESOLVED' });
+    await repo.upsertLabel(tenant, sid, { intent: 'cooling', ruleId: RULE, example: 'q' });
+    expect(await stored(sid)).toEqual([{ intent: 'cooling', rule_id: RULE, example: 'q', document_id: DOC, note: 'n', status: 'RESOLVED', resolved: true }]);
+    await repo.upsertReview(tenant, sid, { note: 'm', intent: 'fault' });
+    expect(await stored(sid)).toEqual([{ intent: 'fault', rule_id: RULE, example: 'q', document_id: DOC, note: 'm', status: 'RESOLVED', resolved: true }]);
+  });
+
+  // Deterministic interleaving: one writer holds its (new, uncommitted) row in an open transaction while the other
+  // writes; on PostgreSQL the second waits on the row (checked in pg_locks), on PGlite it waits for the transaction.
+  it.each([
+    ['accept-example first, the review waits', 'label'],
+    ['the review first, accept-example waits', 'review'],
+  ] as const)('concurrent writers on one new record lose nothing: %s', async (_name, first) => {
+    const sid = await badCase(tenant);
+    const qr = ds.createQueryRunner();
+    await qr.connect();
+    try {
+      await qr.startTransaction();
+      const inTx = new CaseLibraryRepository(qr.manager as unknown as DataSource);
+      const label = { intent: 'cooling', ruleId: RULE, example: 'q' };
+      const review = { documentId: DOC, note: 'n', status: 'RESOLVED' as const };
+      if (first === 'label') await inTx.upsertLabel(tenant, sid, label);
+      else await inTx.upsertReview(tenant, sid, review);
+      const second = first === 'label' ? repo.upsertReview(tenant, sid, review) : repo.upsertLabel(tenant, sid, label);
+      if (db.kind === 'postgres') {
+        const deadline = Date.now() + 10_000;
+        for (;;) {
+          const waiting = await db.pool.query(`SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`);
+          if (waiting.rowCount) break;
+          if (Date.now() > deadline) throw new Error('the second writer never waited on the first');
+          await new Promise((r) => setTimeout(r, 10));
+        }
+      }
+      await qr.commitTransaction();
+      await second;
+    } finally {
+      await qr.release();
+    }
+    expect(await stored(sid)).toEqual([{ intent: 'cooling', rule_id: RULE, example: 'q', document_id: DOC, note: 'n', status: 'RESOLVED', resolved: true }]);
+  });
+
+  it('the status filter of the queue: a case without a record is OPEN; tenant-scoped', async () => {
+    const t = asTenantId((await db.pool.query<{ id: string }>(`INSERT INTO tenant (name) VALUES ('br-c') RETURNING id`)).rows[0].id);
+    const none = await badCase(t, 'q1');
+    const open = await badCase(t, 'q2');
+    const done = await badCase(t, 'q3');
+    await repo.upsertReview(t, open, { note: 'x' });
+    await repo.upsertReview(t, done, { status: 'RESOLVED' });
+    const ids = async (status?: 'OPEN' | 'RESOLVED') => (await feedback.listBadCases(t, 50, 'v1', undefined, status)).map((r) => r.sessionId).sort();
+    expect(await ids()).toEqual([none, open, done].sort());
+    expect(await ids('OPEN')).toEqual([none, open].sort());
+    expect(await ids('RESOLVED')).toEqual([done]);
+    // Paging under the filter: one per page.
+    const page1 = await feedback.listBadCases(t, 1, 'v1', undefined, 'OPEN');
+    const page2 = await feedback.listBadCases(t, 1, 'v1', { createdAt: page1[0].cursorTs, id: page1[0].cursorId }, 'OPEN');
+    expect([...page1, ...page2].map((r) => r.sessionId).sort()).toEqual([none, open].sort());
+    expect((await feedback.findBadCase(t, done, 'v1'))?.sessionId).toBe(done);
+    expect(await feedback.findBadCase(other, done, 'v1')).toBeNull();
+    expect(await feedback.listBadCases(other, 50, 'v1', undefined, 'RESOLVED')).toEqual([]);
+  });
+
+  it('a record without an intent is no label to the failure facts', async () => {
+    const t = asTenantId((await db.pool.query<{ id: string }>(`INSERT INTO tenant (name) VALUES ('br-d') RETURNING id`)).rows[0].id);
+    const sid = await badCase(t, 'q', 'pendant');
+    await repo.upsertReview(t, sid, { documentId: DOC });
+    const [group] = await feedback.badCaseFacts(t, 'v1', null, null);
+    expect(group).toMatchObject({ count: 1, ff_label_disagrees: false });
+    await repo.upsertReview(t, sid, { intent: 'cooling' });
+    expect((await feedback.badCaseFacts(t, 'v1', null, null))[0]).toMatchObject({ ff_label_disagrees: true });
+  });
+});
