@@ -8,7 +8,7 @@ export default tseslint.config(
   { files: ['**/*.mjs', '**/*.js'], languageOptions: { globals: globals.node } },
   ...tseslint.configs.recommended,
   {
-    files: ['**/*.ts'],
+    files: ['**/*.ts', '**/*.tsx'],
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
@@ -17,6 +17,11 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'off',
       'no-restricted-imports': ['error', { patterns: [{ group: ['**/libs/*/src/*'], message: 'Import another lib through @arbiter/<lib>.' }] }],
     },
+  },
+  {
+    // The console runs in the browser (docs/console.md).
+    files: ['apps/console/src/**/*.{ts,tsx}'],
+    languageOptions: { globals: globals.browser },
   },
   {
     // Inside libs, a relative import may not climb into a sibling lib either.

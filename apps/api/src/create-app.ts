@@ -6,6 +6,7 @@ import { createValidationPipe, GlobalErrorFilter, JsonLogger, MetricsService, Re
 import { AppConfig, type AppConfigModuleOptions } from '@arbiter/config';
 import { ADMIN_SECURITY, API_KEY_SECURITY } from '@arbiter/tenancy';
 import { AppModule } from './app.module.js';
+import { registerConsole } from './console-static.js';
 import { registerHttpObservability } from './http-metrics.js';
 import { clientErrorHandler, frameworkErrors, registerInputGuards } from './input-guards.js';
 
@@ -58,6 +59,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<NestFas
     );
     SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json' });
   }
+  await registerConsole(app, config.http.consoleDir);
   try {
     await app.init();
     await fastify.ready();

@@ -24,7 +24,13 @@ export class AppConfig {
   }
 
   get http() {
-    return { host: this.env.HOST, port: this.env.PORT, bodyLimitBytes: this.env.BODY_LIMIT_BYTES, swaggerEnabled: this.env.SWAGGER_ENABLED };
+    return {
+      host: this.env.HOST,
+      port: this.env.PORT,
+      bodyLimitBytes: this.env.BODY_LIMIT_BYTES,
+      swaggerEnabled: this.env.SWAGGER_ENABLED,
+      consoleDir: this.env.CONSOLE_DIR ? path.resolve(this.env.CONSOLE_DIR) : path.join(findProjectRoot(), 'dist', 'console'),
+    };
   }
 
   get logLevel() {

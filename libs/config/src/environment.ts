@@ -31,6 +31,8 @@ export class EnvironmentVariables {
   @Type(() => Number) @IsInt() @Min(1024) BODY_LIMIT_BYTES = 1_048_576;
   @IsIn(LOG_LEVELS) LOG_LEVEL: (typeof LOG_LEVELS)[number] = 'info';
   @Transform(toBool) @IsBoolean() SWAGGER_ENABLED = true;
+  /** The built operator console (docs/console.md); empty: dist/console under the project root. */
+  @Transform(emptyToUndefined) @IsOptional() @IsString() CONSOLE_DIR?: string;
 
   // Database
   @Transform(emptyToUndefined) @IsOptional() @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be a postgres:// URL' }) DATABASE_URL?: string;

@@ -110,6 +110,20 @@ export class ReliabilityReportDto {
   @ApiProperty() samples: number;
 }
 
+export class IntentMetricsDto {
+  @ApiProperty() intent: string;
+  @ApiProperty() precision: number;
+  @ApiProperty() recall: number;
+  @ApiProperty() f1: number;
+  @ApiProperty({ description: 'Labelled examples of the intent' }) support: number;
+}
+
+export class ConfusionPairDto {
+  @ApiProperty({ type: String, nullable: true, description: 'Labelled intent; null = out of scope' }) expected: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'Routed intent; null = no intent' }) predicted: string | null;
+  @ApiProperty() count: number;
+}
+
 export class IntentEvaluationReportDto {
   @ApiProperty() total: number;
   @ApiProperty() inScopeTotal: number;
@@ -118,8 +132,8 @@ export class IntentEvaluationReportDto {
   @ApiProperty({ nullable: true, type: Number }) inScopeAccuracy: number | null;
   @ApiProperty({ nullable: true, type: Number, description: 'Share of out-of-scope examples routed to no intent' }) outOfScopeRecall: number | null;
   @ApiProperty() macroF1: number;
-  @ApiProperty({ type: [Object], description: 'Per intent: precision, recall, F1, support' }) perIntent: unknown[];
-  @ApiProperty({ type: [Object], description: 'Most frequent (expected → predicted) confusion pairs' }) confusions: unknown[];
+  @ApiProperty({ type: [IntentMetricsDto], description: 'Per intent: precision, recall, F1, support' }) perIntent: IntentMetricsDto[];
+  @ApiProperty({ type: [ConfusionPairDto], description: 'Most frequent (expected → predicted) confusion pairs' }) confusions: ConfusionPairDto[];
   @ApiProperty() clarifyRate: number;
   @ApiProperty() judgeCallRate: number;
   @ApiProperty({ type: Object, description: 'Count per decisionReason' }) decisionReasons: Record<string, number>;

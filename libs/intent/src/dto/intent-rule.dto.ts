@@ -197,7 +197,7 @@ export class RouteIntentDto {
   message: string;
 }
 
-export class LabelledExampleDto {
+export class EvaluationExampleDto {
   @ApiProperty({ maxLength: L.messageLength })
   @IsString()
   @Matches(NOT_BLANK, { message: 'text must not be blank' })
@@ -206,7 +206,7 @@ export class LabelledExampleDto {
 
   @ApiProperty({ type: String, nullable: true, description: 'Expected intent; null = out of scope (expects no_match)' })
   @IsDefined({ message: 'intent must be a string or null' })
-  @ValidateIf((o: LabelledExampleDto) => o.intent !== null)
+  @ValidateIf((o: EvaluationExampleDto) => o.intent !== null)
   @IsString()
   @MaxLength(L.intentLength)
   intent: string | null;
@@ -233,8 +233,8 @@ export class EvaluateOptionsDto {
 
 /** The documented body of POST /admin/intent-rules/evaluate (see parseEvaluateBody). */
 export class EvaluateIntentRulesDto extends EvaluateOptionsDto {
-  @ApiProperty({ type: [LabelledExampleDto], minItems: 1, maxItems: L.evaluationExamples })
-  examples: LabelledExampleDto[];
+  @ApiProperty({ type: [EvaluationExampleDto], minItems: 1, maxItems: L.evaluationExamples })
+  examples: EvaluationExampleDto[];
 }
 
 export class BulkCreateIntentRulesDto {

@@ -127,7 +127,7 @@ export class CalibrationCutsDto {
   @ApiProperty({ description: 'Probability mapped to highlyRelevantThreshold' }) highlyRelevant: number;
 }
 
-export class CalibrationDto {
+export class GradingCalibrationDto {
   @ApiProperty({ type: [Number], description: 'Logistic weights in the order of `features`' }) weights: number[];
   @ApiProperty({ type: CalibrationCutsDto }) cuts: CalibrationCutsDto;
 }
@@ -146,7 +146,7 @@ export class GradingViewDto {
   @ApiProperty({ enum: ['default', 'fitted'] }) source: string;
   @ApiProperty({ description: 'Embedder the calibration applies to' }) embedder: string;
   @ApiProperty({ type: [String] }) features: string[];
-  @ApiProperty({ type: CalibrationDto }) calibration: CalibrationDto;
+  @ApiProperty({ type: GradingCalibrationDto }) calibration: GradingCalibrationDto;
   @ApiProperty({ nullable: true, type: String, format: 'date-time' }) fittedAt: string | null;
   @ApiProperty({ nullable: true, type: GradingMetricsDto, description: 'Metrics of the stored fit on its labelled questions' })
   metrics: GradingMetricsDto | null;

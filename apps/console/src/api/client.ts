@@ -1,0 +1,75 @@
+import createClient, { type Middleware } from 'openapi-fetch';
+import type { paths } from './schema';
+import { clearOperatorKey, readOperatorKey } from '../lib/operator-key';
+
+/** Every API error has this shape (docs/CONVENTIONS.md "Errors"); the console shows message and requestId. */
+export interface ApiErrorBody {
+  statusCode: number;
+  error?: string;
+  message: string;
+  details?: unknown;
+  requestId?: string;
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly requestId: string | null,
+    readonly details: unknown = undefined,
+  ) {
+    super(message);
+  }
+
+  get isAuth(): boolean {
+    return this.status === 401 || this.status === 403;
+  }
+}
+
+/** Listeners told when a call is refused for the key (401/403): the app goes back to sign-in with the API's message. */
+const authListeners = new Set<(error: ApiError) => void>();
+export function onAuthFailure(listener: (error: ApiError) => void): () => void {
+  authListeners.add(listener);
+  return () => authListeners.delete(listener);
+}
+
+/** How many API calls this page load made (the console's budget is ≤ 3 per page; bench:console reads it). */
+export const callLog: { path: string; at: number }[] = [];
+
+const withKey: Middleware = {
+  onRequest({ request }) {
+    const key = readOperatorKey();
+    if (key) request.headers.set('x-api-key', key);
+    callLog.push({ path: new URL(request.url).pathname, at: performance.now() });
+    return request;
+  },
+};
+
+export const api = createClient<paths>({ baseUrl: window.location.origin });
+api.use(withKey);
+
+export async function toApiError(response: Response, body: unknown): Promise<ApiError> {
+  const parsed = (body ?? {}) as Partial<ApiErrorBody>;
+  const message = typeof parsed.message === 'string' ? parsed.message : `${response.status} ${response.statusText}`;
+  return new ApiError(response.status, message, parsed.requestId ?? response.headers.get('x-request-id'), parsed.details);
+}
+
+/**
+ * Unwraps an openapi-fetch result: the data, or an ApiError (and, on 401/403, the key is dropped and sign-in shown).
+ * Network failures become an ApiError with status 0.
+ */
+export async function call<T>(request: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
+  let result: { data?: T; error?: unknown; response: Response };
+  try {
+    result = await request;
+  } catch (error) {
+    throw new ApiError(0, error instanceof Error ? error.message : String(error), null);
+  }
+  if (result.response.ok) return result.data as T;
+  const error = await toApiError(result.response, result.error);
+  if (error.isAuth) {
+    clearOperatorKey();
+    for (const listener of authListeners) listener(error);
+  }
+  throw error;
+}

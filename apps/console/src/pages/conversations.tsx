@@ -1,0 +1,255 @@
+import { useState, type FormEvent } from 'react';
+import { api, call } from '../api/client';
+import { Pager } from '../components/pager';
+import { Async } from '../components/states';
+import { RouteTraceTimeline } from '../components/route-trace';
+import { useI18n } from '../i18n/i18n';
+import { formatDateTime, formatDuration, formatScore, lastDays, truncate } from '../lib/format';
+import { href } from '../lib/route';
+import { useApi } from '../lib/use-api';
+
+const STATUSES = ['', 'SUCCESS', 'FAILED', 'BAD_CASE', 'PENDING', 'RUNNING'] as const;
+
+interface ListFilter {
+  from: string;
+  to: string;
+  channel: string;
+  status: string;
+  intent: string;
+}
+
+export function ConversationsPage({ id }: { id: string | null }) {
+  return id ? <ConversationDetail id={id} /> : <ConversationList />;
+}
+
+function ConversationList() {
+  const { t, language } = useI18n();
+  const [filter, setFilter] = useState<ListFilter>(() => ({ ...lastDays(30), channel: '', status: '', intent: '' }));
+  const [draft, setDraft] = useState(filter);
+  const [cursors, setCursors] = useState<string[]>([]);
+  const cursor = cursors.at(-1);
+  const state = useApi(
+    () =>
+      call(
+        api.GET('/admin/monitoring/conversations', {
+          params: {
+            query: {
+              from: filter.from || undefined,
+              to: filter.to || undefined,
+              channel: filter.channel || undefined,
+              status: (filter.status || undefined) as never,
+              intent: filter.intent || undefined,
+              limit: 25,
+              cursor,
+            },
+          },
+        }),
+      ),
+    [filter, cursor],
+  );
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setCursors([]);
+    setFilter({ ...draft, channel: draft.channel.trim(), intent: draft.intent.trim() });
+  };
+  return (
+    <section aria-labelledby="page-title">
+      <h1 id="page-title">{t('nav.conversations')}</h1>
+      <form className="filters" onSubmit={submit}>
+        <label>
+          {t('filter.from')}
+          <input type="date" value={draft.from} onChange={(event) => setDraft({ ...draft, from: event.target.value })} />
+        </label>
+        <label>
+          {t('filter.to')}
+          <input type="date" value={draft.to} onChange={(event) => setDraft({ ...draft, to: event.target.value })} />
+        </label>
+        <label>
+          {t('filter.channel')}
+          <input type="text" value={draft.channel} onChange={(event) => setDraft({ ...draft, channel: event.target.value })} />
+        </label>
+        <label>
+          {t('conversations.status')}
+          <select value={draft.status} onChange={(event) => setDraft({ ...draft, status: event.target.value })}>
+            {STATUSES.map((value) => (
+              <option key={value} value={value}>
+                {value || t('filter.all')}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          {t('conversations.intent')}
+          <input type="text" value={draft.intent} onChange={(event) => setDraft({ ...draft, intent: event.target.value })} />
+        </label>
+        <button type="submit">{t('action.apply')}</button>
+      </form>
+      <Async state={state} isEmpty={(data) => data.items.length === 0} empty={t('conversations.none')}>
+        {(data) => (
+          <>
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">{t('conversations.conversation')}</th>
+                  <th scope="col">{t('filter.channel')}</th>
+                  <th scope="col">{t('conversations.sessions')}</th>
+                  <th scope="col">{t('conversations.status')}</th>
+                  <th scope="col">{t('conversations.lowestConfidence')}</th>
+                  <th scope="col">{t('conversations.lastActivity')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {data.items.map((conversation) => (
+                  <tr key={conversation.id} className={conversation.anyBadCase ? 'row-bad' : undefined}>
+                    <td>
+                      <a href={href('conversations', conversation.id)}>
+                        <code>{conversation.id.slice(0, 8)}</code>
+                      </a>
+                      {conversation.userRef && <span className="muted"> {conversation.userRef}</span>}
+                    </td>
+                    <td>{conversation.channel}</td>
+                    <td className="num">{conversation.sessionCount}</td>
+                    <td>
+                      {conversation.lastStatus && <span className={`badge badge-${conversation.lastStatus.toLowerCase()}`}>{conversation.lastStatus}</span>}
+                      {conversation.anyBadCase && <span className="badge badge-failed">{t('conversations.badCase')}</span>}
+                    </td>
+                    <td className="num">{conversation.lowestConfidence ?? '—'}</td>
+                    <td>{formatDateTime(conversation.lastActivityAt, language)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            <Pager cursors={cursors} nextCursor={data.nextCursor} onChange={setCursors} />
+          </>
+        )}
+      </Async>
+    </section>
+  );
+}
+
+function ConversationDetail({ id }: { id: string }) {
+  const { t, language } = useI18n();
+  const state = useApi(() => call(api.GET('/admin/monitoring/conversations/{id}', { params: { path: { id } } })), [id]);
+  return (
+    <section aria-labelledby="page-title">
+      <p>
+        <a href={href('conversations')}>← {t('conversations.back')}</a>
+      </p>
+      <h1 id="page-title">
+        {t('conversations.conversation')} <code>{id.slice(0, 8)}</code>
+      </h1>
+      <Async state={state}>
+        {(conversation) => (
+          <>
+            <p className="muted">
+              {conversation.channel} · {conversation.userRef ?? '—'} · {formatDateTime(conversation.createdAt, language)}
+            </p>
+            {conversation.sessions.map((session) => (
+              <article className="card session" key={session.id} aria-label={t('conversations.session')}>
+                <header className="session-head">
+                  <span className={`badge badge-${session.status.toLowerCase()}`}>{session.status}</span>
+                  <strong>{session.intent ?? t('conversations.noIntent')}</strong>
+                  <span className="muted">
+                    {formatDateTime(session.createdAt, language)} · {formatDuration(session.latencyMs)}
+                  </span>
+                </header>
+                <dl className="qa">
+                  <dt>{t('conversations.question')}</dt>
+                  <dd>{session.query}</dd>
+                  <dt>{t('conversations.answer')}</dt>
+                  <dd>{session.answer ?? '—'}</dd>
+                </dl>
+                <h2>{t('trace.route')}</h2>
+                <RouteTraceTimeline trace={session.routeTrace} />
+                <h2>{t('trace.retrieval')}</h2>
+                {session.toolInvocations.length === 0 ? (
+                  <p className="muted">{t('trace.noRetrieval')}</p>
+                ) : (
+                  <table>
+                    <thead>
+                      <tr>
+                        <th scope="col">{t('trace.tool')}</th>
+                        <th scope="col">{t('trace.grade')}</th>
+                        <th scope="col">{t('trace.dedup')}</th>
+                        <th scope="col">{t('trace.result')}</th>
+                        <th scope="col">{t('trace.duration')}</th>
+                      </tr>
+                    </thead>
+                    <tbody>
+                      {session.toolInvocations.map((call) => (
+                        <tr key={call.id}>
+                          <td>
+                            <code>{call.toolName}</code>
+                            {call.status === 'FAILED' && <span className="badge badge-failed">FAILED</span>}
+                          </td>
+                          <td>{call.relevanceLevel ?? '—'}</td>
+                          <td>{call.dedupReason ?? '—'}</td>
+                          <td>{truncate(call.resultSummary ?? call.error ?? '', 160)}</td>
+                          <td>{formatDuration(call.durationMs)}</td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                )}
+                {session.references.length > 0 && (
+                  <ul className="references">
+                    {(session.references as { filePath?: string; title?: string; score?: number }[]).map((reference, index) => (
+                      <li key={index}>
+                        {reference.title ?? reference.filePath}{' '}
+                        {reference.score !== undefined && <span className="muted">({formatScore(reference.score)})</span>}
+                      </li>
+                    ))}
+                  </ul>
+                )}
+                <div className="grid-2">
+                  <div>
+                    <h2>{t('trace.selfEvaluation')}</h2>
+                    {session.selfEvaluation ? (
+                      <SelfEvaluation value={session.selfEvaluation as SelfEvaluationView} />
+                    ) : (
+                      <p className="muted">{t('trace.notEvaluated')}</p>
+                    )}
+                  </div>
+                  <div>
+                    <h2>{t('trace.coverage')}</h2>
+                    {session.coverage ? (
+                      <p>
+                        <span className={`badge badge-${session.coverage.verdict}`}>{session.coverage.verdict}</span> {session.coverage.reasonCode}{' '}
+                        <span className="muted">
+                          ({session.coverage.evaluatorVersion}, {t('trace.references', { count: session.coverage.referenceCount })},{' '}
+                          {formatScore(session.coverage.topScore)})
+                        </span>
+                      </p>
+                    ) : (
+                      <p className="muted">{t('trace.notEvaluated')}</p>
+                    )}
+                    {session.feedback && (
+                      <p>
+                        {t('trace.feedback')}: <strong>{session.feedback.value}</strong> {session.feedback.comment}
+                      </p>
+                    )}
+                  </div>
+                </div>
+              </article>
+            ))}
+          </>
+        )}
+      </Async>
+    </section>
+  );
+}
+
+/** The stored self-evaluation (libs/sessions SelfEvaluation); the monitoring API serves it as an untyped object. */
+interface SelfEvaluationView {
+  confidence?: number;
+  source?: string;
+  reasoning?: string;
+}
+
+function SelfEvaluation({ value }: { value: SelfEvaluationView }) {
+  return (
+    <p>
+      <strong>{value.confidence ?? '—'}</strong> <span className="muted">({value.source ?? ''})</span> {value.reasoning ?? ''}
+    </p>
+  );
+}

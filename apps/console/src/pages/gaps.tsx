@@ -1,0 +1,86 @@
+import { useState } from 'react';
+import { api, call } from '../api/client';
+import { WindowFilterForm, type WindowFilter } from '../components/filters';
+import { SessionLink } from '../components/session-link';
+import { Async } from '../components/states';
+import { useI18n } from '../i18n/i18n';
+import { downloadText, toCsv } from '../lib/csv';
+import { formatDateTime, lastDays } from '../lib/format';
+import { useApi } from '../lib/use-api';
+
+const GAP_LIMIT = 200;
+
+/** Uncovered questions grouped as GET /admin/coverage/gaps groups them; CSV export of what is shown. */
+export function GapsPage() {
+  const { t, language } = useI18n();
+  const [filter, setFilter] = useState<WindowFilter>(() => ({ ...lastDays(30), channel: '' }));
+  const state = useApi(
+    () =>
+      call(
+        api.GET('/admin/coverage/gaps', { params: { query: { from: filter.from, to: filter.to, channel: filter.channel || undefined, limit: GAP_LIMIT } } }),
+      ),
+    [filter],
+  );
+  const exportCsv = () => {
+    if (!state.data) return;
+    const csv = toCsv(
+      ['question', 'normalized', 'count', 'layer', 'reasons', 'last_seen_at', 'sample_sessions'],
+      state.data.items.map((gap) => [
+        gap.sampleQuery,
+        gap.normalizedText,
+        gap.count,
+        gap.layer,
+        gap.reasonCodes.join(' '),
+        gap.lastSeenAt,
+        gap.sampleSessionIds.join(' '),
+      ]),
+    );
+    downloadText(`knowledge-gaps-${filter.from}-${filter.to}.csv`, csv);
+  };
+  return (
+    <section aria-labelledby="page-title">
+      <h1 id="page-title">{t('nav.gaps')}</h1>
+      <WindowFilterForm value={filter} onApply={setFilter} />
+      <Async state={state} isEmpty={(data) => data.items.length === 0} empty={t('gaps.none')}>
+        {(data) => (
+          <>
+            <div className="toolbar">
+              <span>{t('gaps.groups', { count: data.items.length })}</span>
+              <button type="button" onClick={exportCsv}>
+                {t('gaps.exportCsv')}
+              </button>
+            </div>
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">{t('gaps.question')}</th>
+                  <th scope="col">{t('gaps.count')}</th>
+                  <th scope="col">{t('gaps.layer')}</th>
+                  <th scope="col">{t('gaps.reasons')}</th>
+                  <th scope="col">{t('gaps.lastSeen')}</th>
+                  <th scope="col">{t('gaps.samples')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {data.items.map((gap) => (
+                  <tr key={gap.normalizedText}>
+                    <td>{gap.sampleQuery ?? gap.normalizedText}</td>
+                    <td className="num">{gap.count}</td>
+                    <td>{gap.layer ?? '—'}</td>
+                    <td>{gap.reasonCodes.join(', ')}</td>
+                    <td>{formatDateTime(gap.lastSeenAt, language)}</td>
+                    <td>
+                      {gap.sampleSessionIds.map((id) => (
+                        <SessionLink key={id} sessionId={id} />
+                      ))}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </>
+        )}
+      </Async>
+    </section>
+  );
+}

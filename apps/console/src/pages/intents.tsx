@@ -1,0 +1,85 @@
+import { useState } from 'react';
+import { Pager } from '../components/pager';
+import { Async } from '../components/states';
+import { useI18n } from '../i18n/i18n';
+import { api, call } from '../api/client';
+import { useApi } from '../lib/use-api';
+import { RuleEditor, type Rule } from './intents/rule-editor';
+import { TryMessage } from './intents/try-message';
+import { EvaluationPanel } from './intents/evaluation';
+import { ConfigPanel } from './intents/config';
+
+/** Rules (list, editor), a try-a-message box with the live trace, the evaluation report and the router config. */
+export function IntentsPage() {
+  const { t } = useI18n();
+  const [cursors, setCursors] = useState<string[]>([]);
+  const [editing, setEditing] = useState<Rule | 'new' | null>(null);
+  const cursor = cursors.at(-1);
+  const rules = useApi(() => call(api.GET('/admin/intent-rules', { params: { query: { limit: 25, cursor } } })), [cursor]);
+  return (
+    <section aria-labelledby="page-title">
+      <h1 id="page-title">{t('nav.intents')}</h1>
+      <TryMessage />
+      <article className="card">
+        <div className="toolbar">
+          <h2>{t('intents.rules')}</h2>
+          <button type="button" onClick={() => setEditing('new')}>
+            {t('intents.newRule')}
+          </button>
+        </div>
+        {editing && (
+          <RuleEditor
+            rule={editing === 'new' ? null : editing}
+            onDone={(saved) => {
+              setEditing(null);
+              if (saved) rules.reload();
+            }}
+          />
+        )}
+        <Async state={rules} isEmpty={(data) => data.items.length === 0} empty={t('intents.noRules')}>
+          {(data) => (
+            <>
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">{t('intents.intent')}</th>
+                    <th scope="col">{t('intents.keywords')}</th>
+                    <th scope="col">{t('intents.examples')}</th>
+                    <th scope="col">{t('intents.priority')}</th>
+                    <th scope="col">{t('intents.action')}</th>
+                    <th scope="col">{t('intents.enabled')}</th>
+                    <th scope="col">
+                      <span className="visually-hidden">{t('action.edit')}</span>
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {data.items.map((rule) => (
+                    <tr key={rule.id}>
+                      <td>
+                        <strong>{rule.intent}</strong>
+                      </td>
+                      <td>{rule.keywords.join(', ')}</td>
+                      <td className="num">{rule.semanticExamples.length}</td>
+                      <td className="num">{rule.priority}</td>
+                      <td>{rule.action}</td>
+                      <td>{rule.enabled ? '✓' : '—'}</td>
+                      <td>
+                        <button type="button" onClick={() => setEditing(rule)} aria-label={t('intents.editRule', { intent: rule.intent })}>
+                          {t('action.edit')}
+                        </button>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+              <Pager cursors={cursors} nextCursor={data.nextCursor} onChange={setCursors} />
+            </>
+          )}
+        </Async>
+      </article>
+      <EvaluationPanel />
+      <ConfigPanel />
+    </section>
+  );
+}

@@ -1,0 +1,101 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { api, ApiError, call } from '../../api/client';
+import { Async, ErrorNotice } from '../../components/states';
+import { useI18n } from '../../i18n/i18n';
+import { useApi } from '../../lib/use-api';
+
+const NUMBER_KEYS = [
+  'semanticThreshold',
+  'conflictThreshold',
+  'grayZoneThreshold',
+  'minTriggerThreshold',
+  'clarifyThreshold',
+  'multiIntentThreshold',
+  'semanticTopK',
+  'semanticMatcherTimeoutMs',
+  'llmJudgeTimeoutMs',
+] as const;
+const BOOLEAN_KEYS = ['llmJudgeEnabled', 'semanticMatcherEnabled'] as const;
+type NumberKey = (typeof NUMBER_KEYS)[number];
+type BooleanKey = (typeof BOOLEAN_KEYS)[number];
+
+async function loadConfig() {
+  const result = await api.GET('/admin/intent-config');
+  const config = await call(Promise.resolve(result));
+  return { config, etag: result.response.headers.get('etag') };
+}
+
+/** The router config with optimistic concurrency: saved with If-Match, so a concurrent change gives 412, not a lost edit. */
+export function ConfigPanel() {
+  const { t } = useI18n();
+  const state = useApi(loadConfig, []);
+  return (
+    <article className="card">
+      <h2>{t('intents.config')}</h2>
+      <Async state={state}>{(data) => <ConfigForm initial={data.config} etag={data.etag} onSaved={state.reload} />}</Async>
+    </article>
+  );
+}
+
+function ConfigForm({ initial, etag, onSaved }: { initial: Record<string, unknown>; etag: string | null; onSaved(): void }) {
+  const { t } = useI18n();
+  const [draft, setDraft] = useState<Record<string, string | boolean>>(() => toDraft(initial));
+  const [error, setError] = useState<ApiError | null>(null);
+  const [saved, setSaved] = useState(false);
+  useEffect(() => setDraft(toDraft(initial)), [initial]);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setError(null);
+    setSaved(false);
+    const body: Record<string, unknown> = {};
+    for (const key of NUMBER_KEYS) {
+      const text = String(draft[key]).trim();
+      // Sent as typed when not a number: the API's 400 names the key.
+      body[key] = text !== '' && !Number.isNaN(Number(text)) ? Number(text) : text;
+    }
+    for (const key of BOOLEAN_KEYS) body[key] = draft[key] === true;
+    try {
+      await call(api.PUT('/admin/intent-config', { body: body as never, params: { header: etag ? { 'If-Match': etag } : {} } }));
+      setSaved(true);
+      onSaved();
+    } catch (reason) {
+      setError(reason instanceof ApiError ? reason : new ApiError(0, String(reason), null));
+    }
+  };
+  return (
+    <form className="editor config-form" onSubmit={(event) => void submit(event)}>
+      <div className="grid-3">
+        {NUMBER_KEYS.map((key: NumberKey) => (
+          <label key={key}>
+            <code>{key}</code>
+            <input type="text" inputMode="decimal" value={String(draft[key] ?? '')} onChange={(event) => setDraft({ ...draft, [key]: event.target.value })} />
+          </label>
+        ))}
+        {BOOLEAN_KEYS.map((key: BooleanKey) => (
+          <label key={key} className="checkbox">
+            <input type="checkbox" checked={draft[key] === true} onChange={(event) => setDraft({ ...draft, [key]: event.target.checked })} />
+            <code>{key}</code>
+          </label>
+        ))}
+      </div>
+      <p className="muted">
+        {t('intents.aggregation')}: <code>{String(initial.semanticAggregation ?? '—')}</code> · {t('intents.calibration')}:{' '}
+        {initial.calibration ? t('intents.calibrated') : t('intents.uncalibrated')}
+      </p>
+      {error && <ErrorNotice error={error} />}
+      {saved && (
+        <p className="state" role="status">
+          {t('intents.configSaved')}
+        </p>
+      )}
+      <button type="submit">{t('action.save')}</button>
+    </form>
+  );
+}
+
+function toDraft(config: Record<string, unknown>): Record<string, string | boolean> {
+  const draft: Record<string, string | boolean> = {};
+  for (const key of NUMBER_KEYS) draft[key] = String(config[key] ?? '');
+  for (const key of BOOLEAN_KEYS) draft[key] = config[key] === true;
+  return draft;
+}

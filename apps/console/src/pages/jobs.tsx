@@ -1,0 +1,102 @@
+import { useState } from 'react';
+import { api, call } from '../api/client';
+import { Pager } from '../components/pager';
+import { Async } from '../components/states';
+import { useI18n } from '../i18n/i18n';
+import { jobProgress } from '../lib/chart-data';
+import { formatCount, formatDateTime } from '../lib/format';
+import { useApi } from '../lib/use-api';
+
+const STATUSES = ['', 'queued', 'running', 'succeeded', 'failed'] as const;
+
+/** The total a job run knows, from its details (backfills and re-embeds record it), else null. */
+function totalOf(details: Record<string, unknown> | null | undefined): number | null {
+  const total = details?.total;
+  return typeof total === 'number' && Number.isFinite(total) ? total : null;
+}
+
+/** Job runs, newest first, with progress and errors; refreshes on demand. */
+export function JobsPage() {
+  const { t, language } = useI18n();
+  const [status, setStatus] = useState('');
+  const [cursors, setCursors] = useState<string[]>([]);
+  const cursor = cursors.at(-1);
+  const state = useApi(
+    () => call(api.GET('/admin/jobs', { params: { query: { limit: 25, cursor, status: (status || undefined) as never } } })),
+    [status, cursor],
+  );
+  return (
+    <section aria-labelledby="page-title">
+      <h1 id="page-title">{t('nav.jobs')}</h1>
+      <div className="filters">
+        <label>
+          {t('jobs.status')}
+          <select
+            value={status}
+            onChange={(event) => {
+              setStatus(event.target.value);
+              setCursors([]);
+            }}
+          >
+            {STATUSES.map((value) => (
+              <option key={value} value={value}>
+                {value || t('filter.all')}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="button" onClick={state.reload}>
+          {t('action.refresh')}
+        </button>
+      </div>
+      <Async state={state} isEmpty={(data) => data.items.length === 0} empty={t('jobs.none')}>
+        {(data) => (
+          <>
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">{t('jobs.name')}</th>
+                  <th scope="col">{t('jobs.status')}</th>
+                  <th scope="col">{t('jobs.progress')}</th>
+                  <th scope="col">{t('jobs.created')}</th>
+                  <th scope="col">{t('jobs.finished')}</th>
+                  <th scope="col">{t('jobs.error')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {data.items.map((run) => {
+                  const total = totalOf(run.details);
+                  const progress = jobProgress(run.processed, total);
+                  return (
+                    <tr key={run.id}>
+                      <td>
+                        <code>{run.name}</code>
+                      </td>
+                      <td>
+                        <span className={`badge badge-${run.status}`}>{run.status}</span>
+                      </td>
+                      <td>
+                        <progress
+                          max={1}
+                          value={progress ?? (run.status === 'succeeded' ? 1 : undefined)}
+                          aria-label={t('jobs.progressOf', { name: run.name })}
+                        />{' '}
+                        {formatCount(run.processed, language)}
+                        {total !== null && ` / ${formatCount(total, language)}`}
+                        {run.failed > 0 && <span className="error-message"> {t('jobs.failedItems', { count: run.failed })}</span>}
+                      </td>
+                      <td>{formatDateTime(run.createdAt, language)}</td>
+                      <td>{formatDateTime(run.finishedAt, language)}</td>
+                      <td className="error-message">{run.error ?? ''}</td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+            <Pager cursors={cursors} nextCursor={data.nextCursor} onChange={setCursors} />
+          </>
+        )}
+      </Async>
+    </section>
+  );
+}

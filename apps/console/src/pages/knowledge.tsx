@@ -1,0 +1,274 @@
+import { useState, type ChangeEvent, type FormEvent } from 'react';
+import { api, ApiError, call } from '../api/client';
+import { Pager } from '../components/pager';
+import { Async, ErrorNotice } from '../components/states';
+import { useI18n } from '../i18n/i18n';
+import { formatDateTime, formatScore, truncate } from '../lib/format';
+import { useApi } from '../lib/use-api';
+
+/** Documents (list, upload one or a bulk file, delete) and a lookup playground with grades and confidence. */
+export function KnowledgePage() {
+  const { t, language } = useI18n();
+  const [cursors, setCursors] = useState<string[]>([]);
+  const cursor = cursors.at(-1);
+  const documents = useApi(() => call(api.GET('/admin/knowledge/documents', { params: { query: { limit: 25, cursor } } })), [cursor]);
+  const [actionError, setActionError] = useState<ApiError | null>(null);
+  const remove = async (id: string, title: string) => {
+    if (!window.confirm(t('knowledge.confirmDelete', { title }))) return;
+    setActionError(null);
+    try {
+      await call(api.DELETE('/admin/knowledge/documents/{id}', { params: { path: { id } } }));
+      documents.reload();
+    } catch (reason) {
+      setActionError(reason instanceof ApiError ? reason : new ApiError(0, String(reason), null));
+    }
+  };
+  return (
+    <section aria-labelledby="page-title">
+      <h1 id="page-title">{t('nav.knowledge')}</h1>
+      <LookupPlayground />
+      <article className="card">
+        <h2>{t('knowledge.documents')}</h2>
+        <div className="grid-2">
+          <UploadOne onUploaded={documents.reload} />
+          <UploadBulk onUploaded={documents.reload} />
+        </div>
+        {actionError && <ErrorNotice error={actionError} />}
+        <Async state={documents} isEmpty={(data) => data.items.length === 0} empty={t('knowledge.none')}>
+          {(data) => (
+            <>
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">{t('knowledge.title')}</th>
+                    <th scope="col">{t('knowledge.filePath')}</th>
+                    <th scope="col">{t('knowledge.domain')}</th>
+                    <th scope="col">{t('knowledge.chunks')}</th>
+                    <th scope="col">{t('knowledge.updated')}</th>
+                    <th scope="col">
+                      <span className="visually-hidden">{t('action.delete')}</span>
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {data.items.map((doc) => (
+                    <tr key={doc.id}>
+                      <td>{doc.title}</td>
+                      <td>
+                        <code>{doc.filePath}</code>
+                      </td>
+                      <td>{doc.domain}</td>
+                      <td className="num">{doc.chunkCount}</td>
+                      <td>{formatDateTime(doc.updatedAt, language)}</td>
+                      <td>
+                        <button
+                          type="button"
+                          className="danger"
+                          onClick={() => void remove(doc.id, doc.title)}
+                          aria-label={t('knowledge.deleteNamed', { title: doc.title })}
+                        >
+                          {t('action.delete')}
+                        </button>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+              <Pager cursors={cursors} nextCursor={data.nextCursor} onChange={setCursors} />
+            </>
+          )}
+        </Async>
+      </article>
+    </section>
+  );
+}
+
+function UploadOne({ onUploaded }: { onUploaded(): void }) {
+  const { t } = useI18n();
+  const [draft, setDraft] = useState({ domain: '', filePath: '', title: '', content: '' });
+  const [error, setError] = useState<ApiError | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const onFile = async (event: ChangeEvent<HTMLInputElement>) => {
+    const file = event.target.files?.[0];
+    if (!file) return;
+    const content = await file.text();
+    setDraft((current) => ({ ...current, content, filePath: current.filePath || file.name, title: current.title || file.name.replace(/\.[^.]+$/, '') }));
+  };
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setError(null);
+    setDone(null);
+    try {
+      const result = await call(api.POST('/admin/knowledge/documents', { body: draft }));
+      setDone(t('knowledge.uploaded', { status: result.status, chunks: result.document.chunkCount }));
+      onUploaded();
+    } catch (reason) {
+      setError(reason instanceof ApiError ? reason : new ApiError(0, String(reason), null));
+    }
+  };
+  return (
+    <form className="editor" onSubmit={(event) => void submit(event)} aria-label={t('knowledge.uploadOne')}>
+      <h3>{t('knowledge.uploadOne')}</h3>
+      <label>
+        {t('knowledge.file')}
+        <input type="file" accept=".md,.txt,.markdown,text/*" onChange={(event) => void onFile(event)} />
+      </label>
+      <label>
+        {t('knowledge.domain')}
+        <input type="text" value={draft.domain} onChange={(event) => setDraft({ ...draft, domain: event.target.value })} />
+      </label>
+      <label>
+        {t('knowledge.filePath')}
+        <input type="text" value={draft.filePath} onChange={(event) => setDraft({ ...draft, filePath: event.target.value })} />
+      </label>
+      <label>
+        {t('knowledge.title')}
+        <input type="text" value={draft.title} onChange={(event) => setDraft({ ...draft, title: event.target.value })} />
+      </label>
+      <label>
+        {t('knowledge.content')}
+        <textarea rows={4} value={draft.content} onChange={(event) => setDraft({ ...draft, content: event.target.value })} />
+      </label>
+      {error && <ErrorNotice error={error} />}
+      {done && <p role="status">{done}</p>}
+      <button type="submit">{t('knowledge.upload')}</button>
+    </form>
+  );
+}
+
+function UploadBulk({ onUploaded }: { onUploaded(): void }) {
+  const { t } = useI18n();
+  const [error, setError] = useState<ApiError | null>(null);
+  const [summary, setSummary] = useState<string | null>(null);
+  const [failures, setFailures] = useState<string[]>([]);
+  const onFile = async (event: ChangeEvent<HTMLInputElement>) => {
+    const file = event.target.files?.[0];
+    if (!file) return;
+    setError(null);
+    setSummary(null);
+    setFailures([]);
+    const text = await file.text();
+    const ndjson = !text.trimStart().startsWith('[');
+    try {
+      // The file goes to the API as written: the API checks every item and answers per item.
+      const result = await call(
+        api.POST('/admin/knowledge/documents/bulk', {
+          body: text as never,
+          bodySerializer: (body: unknown) => body as string,
+          headers: { 'content-type': ndjson ? 'application/x-ndjson' : 'application/json' },
+        }),
+      );
+      setSummary(t('knowledge.bulkSummary', { ...result.summary }));
+      setFailures(
+        result.results.filter((item) => item.status === 'failed').map((item) => `#${item.index + 1} ${item.filePath ?? ''}: ${item.error?.message ?? ''}`),
+      );
+      onUploaded();
+    } catch (reason) {
+      setError(reason instanceof ApiError ? reason : new ApiError(0, String(reason), null));
+    }
+  };
+  return (
+    <div className="editor">
+      <h3>{t('knowledge.uploadBulk')}</h3>
+      <label>
+        {t('knowledge.bulkFile')} <span className="muted">{t('knowledge.bulkFormat')}</span>
+        <input type="file" accept=".jsonl,.ndjson,.json,application/json" onChange={(event) => void onFile(event)} />
+      </label>
+      {error && <ErrorNotice error={error} />}
+      {summary && <p role="status">{summary}</p>}
+      {failures.length > 0 && (
+        <ul className="failures">
+          {failures.map((failure) => (
+            <li key={failure} className="error-message">
+              {failure}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+type LookupResult = Awaited<ReturnType<typeof lookup>>;
+const lookup = (sessionId: string, query: string) => call(api.POST('/ai/knowledge/lookup', { body: { sessionId, query, topK: 5 } }));
+
+function LookupPlayground() {
+  const { t } = useI18n();
+  // One playground session per page visit: the retrieval memory (dedup) then behaves as in a conversation.
+  const [sessionId, setSessionId] = useState(() => crypto.randomUUID());
+  const [query, setQuery] = useState('');
+  const [result, setResult] = useState<LookupResult | null>(null);
+  const [error, setError] = useState<ApiError | null>(null);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setError(null);
+    try {
+      setResult(await lookup(sessionId, query));
+    } catch (reason) {
+      setResult(null);
+      setError(reason instanceof ApiError ? reason : new ApiError(0, String(reason), null));
+    }
+  };
+  return (
+    <article className="card">
+      <h2>{t('knowledge.lookup')}</h2>
+      <form className="row" onSubmit={(event) => void submit(event)}>
+        <label className="grow">
+          <span className="visually-hidden">{t('knowledge.query')}</span>
+          <input type="text" value={query} placeholder={t('knowledge.queryPlaceholder')} onChange={(event) => setQuery(event.target.value)} />
+        </label>
+        <button type="submit">{t('knowledge.search')}</button>
+        <button type="button" onClick={() => setSessionId(crypto.randomUUID())} title={t('knowledge.newSessionHint')}>
+          {t('knowledge.newSession')}
+        </button>
+      </form>
+      {error && <ErrorNotice error={error} />}
+      {result && (
+        <div data-testid="lookup-result">
+          <p>
+            {t('knowledge.grade')}: <span className={`badge badge-grade-${result.relevanceLevel.toLowerCase()}`}>{result.relevanceLevel}</span>
+            {result.completenessHint && <span className="badge badge-queued">{result.completenessHint}</span>} · {t('trace.confidence')}{' '}
+            <strong>{formatScore(result.confidence.score)}</strong> ({result.confidence.level})
+            {result.dedupReason && (
+              <>
+                {' '}
+                · {t('trace.dedup')}: <code>{result.dedupReason}</code>
+              </>
+            )}
+          </p>
+          {result.confidence.reasons.length > 0 && <p className="muted">{result.confidence.reasons.join(' · ')}</p>}
+          {result.results.length === 0 ? (
+            <p className="state state-empty">{t('knowledge.noResults')}</p>
+          ) : (
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">{t('knowledge.title')}</th>
+                  <th scope="col">{t('knowledge.source')}</th>
+                  <th scope="col">{t('knowledge.similarity')}</th>
+                  <th scope="col">{t('knowledge.relevance')}</th>
+                  <th scope="col">{t('knowledge.excerpt')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {result.results.map((item) => (
+                  <tr key={`${item.documentId}-${item.source}-${item.distance}`}>
+                    <td>
+                      {item.title}
+                      <br />
+                      <code className="muted">{item.filePath}</code>
+                    </td>
+                    <td>{item.source}</td>
+                    <td className="num">{formatScore(item.similarity)}</td>
+                    <td className="num">{formatScore(item.relevance)}</td>
+                    <td>{truncate(item.content, 140)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </div>
+      )}
+    </article>
+  );
+}

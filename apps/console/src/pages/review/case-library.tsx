@@ -1,0 +1,164 @@
+import { useState, type FormEvent } from 'react';
+import { api, ApiError, call } from '../../api/client';
+import type { components } from '../../api/schema';
+import { Pager } from '../../components/pager';
+import { Async, ErrorNotice } from '../../components/states';
+import { useI18n } from '../../i18n/i18n';
+import { formatDateTime, truncate } from '../../lib/format';
+import { useApi } from '../../lib/use-api';
+
+type Case = components['schemas']['CaseDto'];
+const SOURCES = ['', 'AUTO', 'MANUAL'] as const;
+
+/** Verified cases that answer chat directly: list by source, edit, retract. */
+export function CaseLibrary() {
+  const { t, language } = useI18n();
+  const [sourceType, setSourceType] = useState('');
+  const [cursors, setCursors] = useState<string[]>([]);
+  const [editing, setEditing] = useState<string | null>(null);
+  const [error, setError] = useState<ApiError | null>(null);
+  const cursor = cursors.at(-1);
+  const cases = useApi(
+    () => call(api.GET('/admin/case-library', { params: { query: { limit: 20, cursor, sourceType: (sourceType || undefined) as never } } })),
+    [sourceType, cursor],
+  );
+  const retract = async (item: Case) => {
+    if (!window.confirm(t('review.confirmRetract', { query: truncate(item.query, 40) }))) return;
+    setError(null);
+    try {
+      await call(api.DELETE('/admin/case-library/{id}', { params: { path: { id: item.id } } }));
+      cases.reload();
+    } catch (reason) {
+      setError(reason instanceof ApiError ? reason : new ApiError(0, String(reason), null));
+    }
+  };
+  return (
+    <article className="card">
+      <div className="toolbar">
+        <h2>{t('review.caseLibrary')}</h2>
+        <label>
+          {t('review.source')}
+          <select
+            value={sourceType}
+            onChange={(event) => {
+              setSourceType(event.target.value);
+              setCursors([]);
+            }}
+          >
+            {SOURCES.map((value) => (
+              <option key={value} value={value}>
+                {value || t('filter.all')}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      {error && <ErrorNotice error={error} />}
+      <Async state={cases} isEmpty={(data) => data.items.length === 0} empty={t('review.noCases')}>
+        {(data) => (
+          <>
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">{t('conversations.question')}</th>
+                  <th scope="col">{t('conversations.answer')}</th>
+                  <th scope="col">{t('review.source')}</th>
+                  <th scope="col">{t('review.category')}</th>
+                  <th scope="col">{t('knowledge.updated')}</th>
+                  <th scope="col">
+                    <span className="visually-hidden">{t('action.edit')}</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {data.items.map((item) =>
+                  editing === item.id ? (
+                    <tr key={item.id}>
+                      <td colSpan={6}>
+                        <CaseEditor
+                          item={item}
+                          onDone={(saved) => {
+                            setEditing(null);
+                            if (saved) cases.reload();
+                          }}
+                        />
+                      </td>
+                    </tr>
+                  ) : (
+                    <tr key={item.id}>
+                      <td>{item.query}</td>
+                      <td>{truncate(item.answer, 120)}</td>
+                      <td>
+                        <span className="badge badge-queued">{item.sourceType}</span>
+                      </td>
+                      <td>
+                        {item.faultCategory}
+                        {item.errorCode && <code> {item.errorCode}</code>}
+                      </td>
+                      <td>{formatDateTime(item.updatedAt, language)}</td>
+                      <td className="actions">
+                        <button type="button" onClick={() => setEditing(item.id)}>
+                          {t('action.edit')}
+                        </button>
+                        <button type="button" className="danger" onClick={() => void retract(item)}>
+                          {t('review.retract')}
+                        </button>
+                      </td>
+                    </tr>
+                  ),
+                )}
+              </tbody>
+            </table>
+            <Pager cursors={cursors} nextCursor={data.nextCursor} onChange={setCursors} />
+          </>
+        )}
+      </Async>
+    </article>
+  );
+}
+
+function CaseEditor({ item, onDone }: { item: Case; onDone(saved: boolean): void }) {
+  const { t } = useI18n();
+  const [query, setQuery] = useState(item.query);
+  const [answer, setAnswer] = useState(item.answer);
+  const [errorCode, setErrorCode] = useState(item.errorCode ?? '');
+  const [error, setError] = useState<ApiError | null>(null);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setError(null);
+    try {
+      await call(
+        api.PATCH('/admin/case-library/{id}', {
+          params: { path: { id: item.id } },
+          body: { query, answer, errorCode: errorCode.trim() ? errorCode.trim() : null },
+        }),
+      );
+      onDone(true);
+    } catch (reason) {
+      setError(reason instanceof ApiError ? reason : new ApiError(0, String(reason), null));
+    }
+  };
+  return (
+    <form className="editor" onSubmit={(event) => void submit(event)} aria-label={t('review.editCase')}>
+      <label>
+        {t('conversations.question')}
+        <input type="text" value={query} onChange={(event) => setQuery(event.target.value)} />
+      </label>
+      <label>
+        {t('conversations.answer')}
+        <textarea rows={3} value={answer} onChange={(event) => setAnswer(event.target.value)} />
+      </label>
+      <label>
+        {t('review.errorCode')}
+        <input type="text" value={errorCode} onChange={(event) => setErrorCode(event.target.value)} />
+      </label>
+      {error && <ErrorNotice error={error} />}
+      <div className="row">
+        <button type="submit">{t('action.save')}</button>
+        <button type="button" onClick={() => onDone(false)}>
+          {t('action.cancel')}
+        </button>
+      </div>
+    </form>
+  );
+}

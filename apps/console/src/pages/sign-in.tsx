@@ -1,0 +1,69 @@
+import { useState, type FormEvent } from 'react';
+import { api, ApiError, call } from '../api/client';
+import { ErrorNotice } from '../components/states';
+import { useI18n } from '../i18n/i18n';
+import { clearOperatorKey, saveOperatorKey } from '../lib/operator-key';
+
+/** Sign-in with an operator key; the key is checked with one cheap operator call before the console opens. */
+export function SignInPage({ message, onSignedIn }: { message: string | null; onSignedIn(): void }) {
+  const { t } = useI18n();
+  const [key, setKey] = useState('');
+  const [error, setError] = useState<ApiError | null>(null);
+  const [checking, setChecking] = useState(false);
+  const [blank, setBlank] = useState(false);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setError(null);
+    if (!key.trim()) {
+      setBlank(true);
+      return;
+    }
+    setBlank(false);
+    setChecking(true);
+    saveOperatorKey(key);
+    try {
+      await call(api.GET('/admin/jobs', { params: { query: { limit: 1 } } }));
+      onSignedIn();
+    } catch (reason) {
+      clearOperatorKey();
+      setError(reason instanceof ApiError ? reason : new ApiError(0, String(reason), null));
+    } finally {
+      setChecking(false);
+    }
+  };
+
+  return (
+    <main className="sign-in" id="main">
+      <h1>{t('signIn.title')}</h1>
+      <p>{t('signIn.hint')}</p>
+      {message && !error && (
+        <p className="state state-error" role="alert">
+          {t('signIn.signedOut')}: {message}
+        </p>
+      )}
+      <form onSubmit={(event) => void submit(event)} noValidate>
+        <label htmlFor="operator-key">{t('signIn.key')}</label>
+        <input
+          id="operator-key"
+          name="operator-key"
+          type="password"
+          autoComplete="off"
+          value={key}
+          onChange={(event) => setKey(event.target.value)}
+          aria-invalid={blank}
+          aria-describedby={blank ? 'operator-key-error' : undefined}
+        />
+        {blank && (
+          <p id="operator-key-error" className="field-error">
+            {t('signIn.keyRequired')}
+          </p>
+        )}
+        <button type="submit" disabled={checking}>
+          {checking ? t('signIn.checking') : t('signIn.submit')}
+        </button>
+      </form>
+      {error && <ErrorNotice error={error} />}
+    </main>
+  );
+}
