@@ -54,5 +54,7 @@ export default {
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
     },
+    // The operator console in Debian's chromium against the API on the embedded database (docs/console.md).
+    { ...common, displayName: 'browser', testMatch: ['<rootDir>/test/console/**/*.browser-spec.ts'] },
   ],
 };

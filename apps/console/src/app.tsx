@@ -44,8 +44,9 @@ function PageView({ route }: { route: Route }) {
 function LanguageSwitch() {
   const { language, setLanguage, t } = useI18n();
   return (
-    <button type="button" className="language-switch" onClick={() => setLanguage(language === 'zh' ? 'en' : 'zh')} aria-label={t('shell.switchLanguage')}>
-      {language === 'zh' ? 'English' : '中文'}
+    // The visible name is the language it switches to, written in that language (axe: label-content-name-mismatch).
+    <button type="button" className="language-switch" onClick={() => setLanguage(language === 'zh' ? 'en' : 'zh')} title={t('shell.switchLanguage')}>
+      <span lang={language === 'zh' ? 'en' : 'zh-CN'}>{language === 'zh' ? 'English' : '中文'}</span>
     </button>
   );
 }

@@ -219,9 +219,19 @@ const en = {
   'jobs.finished': 'Finished',
   'jobs.error': 'Error',
   'jobs.none': 'No job runs.',
+  'jobStatus.queued': 'queued',
+  'jobStatus.running': 'running',
+  'jobStatus.succeeded': 'succeeded',
+  'jobStatus.failed': 'failed',
 };
 
 export type MessageKey = keyof typeof en;
+
+const JOB_STATUSES = ['queued', 'running', 'succeeded', 'failed'] as const;
+/** The label of a job status; a status this console does not know yet is shown as the API names it. */
+export function jobStatusKey(status: string): MessageKey | null {
+  return (JOB_STATUSES as readonly string[]).includes(status) ? (`jobStatus.${status}` as MessageKey) : null;
+}
 
 const zh: Record<MessageKey, string> = {
   'shell.title': 'Arbiter 运营台',
@@ -441,6 +451,10 @@ const zh: Record<MessageKey, string> = {
   'jobs.finished': '完成时间',
   'jobs.error': '错误',
   'jobs.none': '没有任务记录。',
+  'jobStatus.queued': '排队中',
+  'jobStatus.running': '运行中',
+  'jobStatus.succeeded': '成功',
+  'jobStatus.failed': '失败',
 };
 
 export const MESSAGES: Record<Language, Record<MessageKey, string>> = { en, zh };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { formatCount, formatDuration, formatPercent, formatScore, isoDay, lastDays, truncate } from './format';
+import { formatCount, formatDateTime, formatDuration, formatPercent, formatScore, isoDay, lastDays, truncate } from './format';
 import { toCsv } from './csv';
 import { initialLanguage, interpolate } from '../i18n/language';
 import { parseRoute } from './route';
@@ -26,6 +26,14 @@ describe('formatters', () => {
     [-1, '—'],
     [null, '—'],
   ])('formatDuration(%p) = %p', (ms, text) => expect(formatDuration(ms)).toBe(text));
+
+  it.each([
+    ['2026-11-30T19:05:00Z', 'UTC', '2026-11-30 19:05'],
+    ['2026-11-30T19:05:00Z', 'Asia/Shanghai', '2026-12-01 03:05'],
+    ['2026-11-30T00:00:00Z', 'UTC', '2026-11-30 00:00'],
+    ['not a date', 'UTC', 'not a date'],
+    [null, 'UTC', '—'],
+  ])('formatDateTime(%p, %p) = %p', (iso, zone, text) => expect(formatDateTime(iso, zone)).toBe(text));
 
   it('formatScore keeps two decimals', () => expect(formatScore(0.8567)).toBe('0.86'));
 

@@ -20,12 +20,20 @@ export function formatScore(value: number | null | undefined): string {
   return value.toFixed(2);
 }
 
-/** An ISO instant in the operator's time zone, to the minute; an unparsable value is shown as given. */
-export function formatDateTime(iso: string | null | undefined, language: Language, timeZone?: string): string {
+/**
+ * An ISO instant in the operator's time zone as "2026-11-30 19:50" in both languages: the date inputs and the API's
+ * day bounds are year-first, and day/month order would differ between en-GB and en-US. Unparsable: shown as given.
+ */
+export function formatDateTime(iso: string | null | undefined, timeZone?: string): string {
   if (!iso) return DASH;
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return iso;
-  return new Intl.DateTimeFormat(language === 'zh' ? 'zh-CN' : 'en-GB', { dateStyle: 'short', timeStyle: 'short', timeZone }).format(date);
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-US', { year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone })
+      .formatToParts(date)
+      .map((part) => [part.type, part.value]),
+  );
+  return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}`;
 }
 
 /** Milliseconds as "850 ms" / "1.2 s" / "3 min 5 s". */

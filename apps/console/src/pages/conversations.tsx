@@ -23,7 +23,7 @@ export function ConversationsPage({ id }: { id: string | null }) {
 }
 
 function ConversationList() {
-  const { t, language } = useI18n();
+  const { t } = useI18n();
   const [filter, setFilter] = useState<ListFilter>(() => ({ ...lastDays(30), channel: '', status: '', intent: '' }));
   const [draft, setDraft] = useState(filter);
   const [cursors, setCursors] = useState<string[]>([]);
@@ -114,7 +114,7 @@ function ConversationList() {
                       {conversation.anyBadCase && <span className="badge badge-failed">{t('conversations.badCase')}</span>}
                     </td>
                     <td className="num">{conversation.lowestConfidence ?? '—'}</td>
-                    <td>{formatDateTime(conversation.lastActivityAt, language)}</td>
+                    <td>{formatDateTime(conversation.lastActivityAt)}</td>
                   </tr>
                 ))}
               </tbody>
@@ -128,7 +128,7 @@ function ConversationList() {
 }
 
 function ConversationDetail({ id }: { id: string }) {
-  const { t, language } = useI18n();
+  const { t } = useI18n();
   const state = useApi(() => call(api.GET('/admin/monitoring/conversations/{id}', { params: { path: { id } } })), [id]);
   return (
     <section aria-labelledby="page-title">
@@ -142,7 +142,7 @@ function ConversationDetail({ id }: { id: string }) {
         {(conversation) => (
           <>
             <p className="muted">
-              {conversation.channel} · {conversation.userRef ?? '—'} · {formatDateTime(conversation.createdAt, language)}
+              {conversation.channel} · {conversation.userRef ?? '—'} · {formatDateTime(conversation.createdAt)}
             </p>
             {conversation.sessions.map((session) => (
               <article className="card session" key={session.id} aria-label={t('conversations.session')}>
@@ -150,7 +150,7 @@ function ConversationDetail({ id }: { id: string }) {
                   <span className={`badge badge-${session.status.toLowerCase()}`}>{session.status}</span>
                   <strong>{session.intent ?? t('conversations.noIntent')}</strong>
                   <span className="muted">
-                    {formatDateTime(session.createdAt, language)} · {formatDuration(session.latencyMs)}
+                    {formatDateTime(session.createdAt)} · {formatDuration(session.latencyMs)}
                   </span>
                 </header>
                 <dl className="qa">

@@ -12,7 +12,7 @@ const GAP_LIMIT = 200;
 
 /** Uncovered questions grouped as GET /admin/coverage/gaps groups them; CSV export of what is shown. */
 export function GapsPage() {
-  const { t, language } = useI18n();
+  const { t } = useI18n();
   const [filter, setFilter] = useState<WindowFilter>(() => ({ ...lastDays(30), channel: '' }));
   const state = useApi(
     () =>
@@ -68,7 +68,7 @@ export function GapsPage() {
                     <td className="num">{gap.count}</td>
                     <td>{gap.layer ?? '—'}</td>
                     <td>{gap.reasonCodes.join(', ')}</td>
-                    <td>{formatDateTime(gap.lastSeenAt, language)}</td>
+                    <td>{formatDateTime(gap.lastSeenAt)}</td>
                     <td>
                       {gap.sampleSessionIds.map((id) => (
                         <SessionLink key={id} sessionId={id} />

@@ -3,6 +3,7 @@ import { api, call } from '../api/client';
 import { Pager } from '../components/pager';
 import { Async } from '../components/states';
 import { useI18n } from '../i18n/i18n';
+import { jobStatusKey } from '../i18n/messages';
 import { jobProgress } from '../lib/chart-data';
 import { formatCount, formatDateTime } from '../lib/format';
 import { useApi } from '../lib/use-api';
@@ -40,7 +41,7 @@ export function JobsPage() {
           >
             {STATUSES.map((value) => (
               <option key={value} value={value}>
-                {value || t('filter.all')}
+                {value ? <JobStatusLabel status={value} /> : t('filter.all')}
               </option>
             ))}
           </select>
@@ -73,20 +74,21 @@ export function JobsPage() {
                         <code>{run.name}</code>
                       </td>
                       <td>
-                        <span className={`badge badge-${run.status}`}>{run.status}</span>
+                        <JobStatus status={run.status} />
                       </td>
                       <td>
-                        <progress
-                          max={1}
-                          value={progress ?? (run.status === 'succeeded' ? 1 : undefined)}
-                          aria-label={t('jobs.progressOf', { name: run.name })}
-                        />{' '}
+                        {/* No total known: an indeterminate bar while it works, none once it is done. */}
+                        {progress !== null ? (
+                          <progress max={1} value={progress} aria-label={t('jobs.progressOf', { name: run.name })} />
+                        ) : (
+                          (run.status === 'running' || run.status === 'queued') && <progress aria-label={t('jobs.progressOf', { name: run.name })} />
+                        )}{' '}
                         {formatCount(run.processed, language)}
                         {total !== null && ` / ${formatCount(total, language)}`}
                         {run.failed > 0 && <span className="error-message"> {t('jobs.failedItems', { count: run.failed })}</span>}
                       </td>
-                      <td>{formatDateTime(run.createdAt, language)}</td>
-                      <td>{formatDateTime(run.finishedAt, language)}</td>
+                      <td>{formatDateTime(run.createdAt)}</td>
+                      <td>{formatDateTime(run.finishedAt)}</td>
                       <td className="error-message">{run.error ?? ''}</td>
                     </tr>
                   );
@@ -98,5 +100,19 @@ export function JobsPage() {
         )}
       </Async>
     </section>
+  );
+}
+
+function JobStatusLabel({ status }: { status: string }) {
+  const { t } = useI18n();
+  const key = jobStatusKey(status);
+  return <>{key ? t(key) : status}</>;
+}
+
+export function JobStatus({ status }: { status: string }) {
+  return (
+    <span className={`badge badge-${status}`}>
+      <JobStatusLabel status={status} />
+    </span>
   );
 }

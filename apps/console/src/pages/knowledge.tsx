@@ -8,7 +8,7 @@ import { useApi } from '../lib/use-api';
 
 /** Documents (list, upload one or a bulk file, delete) and a lookup playground with grades and confidence. */
 export function KnowledgePage() {
-  const { t, language } = useI18n();
+  const { t } = useI18n();
   const [cursors, setCursors] = useState<string[]>([]);
   const cursor = cursors.at(-1);
   const documents = useApi(() => call(api.GET('/admin/knowledge/documents', { params: { query: { limit: 25, cursor } } })), [cursor]);
@@ -59,7 +59,7 @@ export function KnowledgePage() {
                       </td>
                       <td>{doc.domain}</td>
                       <td className="num">{doc.chunkCount}</td>
-                      <td>{formatDateTime(doc.updatedAt, language)}</td>
+                      <td>{formatDateTime(doc.updatedAt)}</td>
                       <td>
                         <button
                           type="button"

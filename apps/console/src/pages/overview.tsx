@@ -8,6 +8,7 @@ import { coverageSeries, histogramBars, reasonSlices, reliabilityLine } from '..
 import { formatCount, formatDateTime, formatPercent } from '../lib/format';
 import { lastDays } from '../lib/format';
 import { href } from '../lib/route';
+import { JobStatus } from './jobs';
 import { useApi } from '../lib/use-api';
 
 type Overview = Awaited<ReturnType<typeof loadOverview>>;
@@ -99,7 +100,7 @@ function OverviewBody({ data, t }: { data: Overview; t: Translate }) {
           <ul className="status-counts">
             {Object.entries(data.jobs.byStatus).map(([status, count]) => (
               <li key={status}>
-                <span className={`badge badge-${status.toLowerCase()}`}>{status}</span> {count}
+                <JobStatus status={status} /> {count}
               </li>
             ))}
           </ul>
@@ -107,7 +108,7 @@ function OverviewBody({ data, t }: { data: Overview; t: Translate }) {
             <ul className="failures">
               {data.jobs.recentFailures.map((failure) => (
                 <li key={failure.id}>
-                  <strong>{failure.name}</strong> {formatDateTime(failure.finishedAt, language)}: <span className="error-message">{failure.error}</span>
+                  <strong>{failure.name}</strong> {formatDateTime(failure.finishedAt)}: <span className="error-message">{failure.error}</span>
                 </li>
               ))}
             </ul>
@@ -141,14 +142,14 @@ function overviewCharts(data: Overview, t: Translate) {
       { type: 'value', name: t('overview.evaluated') },
     ],
     series: [
-      { name: t('overview.coverageRate'), type: 'line', data: series.ratePercent, connectNulls: false },
+      { name: t('overview.coverageRate'), type: 'line', data: series.ratePercent, connectNulls: false, showSymbol: true, showAllSymbol: true, symbolSize: 7 },
       { name: t('overview.evaluated'), type: 'bar', yAxisIndex: 1, data: series.evaluated, itemStyle: { opacity: 0.35 } },
     ],
   };
   const reasons: ChartOption = {
     tooltip: { trigger: 'item' },
     legend: { bottom: 0, type: 'scroll' },
-    series: [{ type: 'pie', radius: ['35%', '65%'], data: slices }],
+    series: [{ type: 'pie', radius: ['35%', '65%'], top: 0, bottom: 40, label: { show: false }, data: slices }],
   };
   const histogram: ChartOption = {
     tooltip: { trigger: 'axis' },

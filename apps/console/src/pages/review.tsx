@@ -13,7 +13,7 @@ const STATUSES = ['OPEN', 'RESOLVED', ''] as const;
 
 /** The review queue (bad cases with their trace and the operator's actions) and the case library. */
 export function ReviewPage() {
-  const { t, language } = useI18n();
+  const { t } = useI18n();
   const [status, setStatus] = useState<string>('OPEN');
   const [cursors, setCursors] = useState<string[]>([]);
   const [open, setOpen] = useState<string | null>(null);
@@ -35,6 +35,7 @@ export function ReviewPage() {
               onChange={(event) => {
                 setStatus(event.target.value);
                 setCursors([]);
+                setOpen(null);
               }}
             >
               {STATUSES.map((value) => (
@@ -57,7 +58,7 @@ export function ReviewPage() {
                       </span>
                       <strong>{item.query}</strong>
                       <span className="muted">
-                        {item.channel} · {formatDateTime(item.markedAt, language)}
+                        {item.channel} · {formatDateTime(item.markedAt)}
                       </span>
                     </header>
                     <dl className="qa">

@@ -12,7 +12,7 @@ const SOURCES = ['', 'AUTO', 'MANUAL'] as const;
 
 /** Verified cases that answer chat directly: list by source, edit, retract. */
 export function CaseLibrary() {
-  const { t, language } = useI18n();
+  const { t } = useI18n();
   const [sourceType, setSourceType] = useState('');
   const [cursors, setCursors] = useState<string[]>([]);
   const [editing, setEditing] = useState<string | null>(null);
@@ -95,14 +95,16 @@ export function CaseLibrary() {
                         {item.faultCategory}
                         {item.errorCode && <code> {item.errorCode}</code>}
                       </td>
-                      <td>{formatDateTime(item.updatedAt, language)}</td>
-                      <td className="actions">
-                        <button type="button" onClick={() => setEditing(item.id)}>
-                          {t('action.edit')}
-                        </button>
-                        <button type="button" className="danger" onClick={() => void retract(item)}>
-                          {t('review.retract')}
-                        </button>
+                      <td>{formatDateTime(item.updatedAt)}</td>
+                      <td>
+                        <div className="actions">
+                          <button type="button" onClick={() => setEditing(item.id)}>
+                            {t('action.edit')}
+                          </button>
+                          <button type="button" className="danger" onClick={() => void retract(item)}>
+                            {t('review.retract')}
+                          </button>
+                        </div>
                       </td>
                     </tr>
                   ),

@@ -1,0 +1,314 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import {
+  apiCall,
+  launchChromium,
+  seedDemoTraffic,
+  seriousA11yViolations,
+  signIn,
+  startConsoleApi,
+  type ConsoleApi,
+  type SeededData,
+} from './support/console-harness.js';
+import { containsText, hasCount, hasValue, visible } from './support/waits.js';
+
+// The operator console in a real browser (Debian's chromium) against the real API on the embedded database
+// (docs/console.md "Tests"). On failure the page is saved under test/console/screenshots/.
+const SCREENSHOTS = path.resolve('test/console/screenshots');
+const PAGES = ['overview', 'gaps', 'review', 'conversations', 'intents', 'knowledge', 'jobs'] as const;
+
+describe('operator console (browser)', () => {
+  let api: ConsoleApi;
+  let seeded: SeededData;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let pageErrors: string[];
+
+  beforeAll(async () => {
+    api = await startConsoleApi();
+    seeded = await seedDemoTraffic(api);
+    // A job run for the Jobs page and the Overview's job health.
+    await apiCall(api, 'POST', '/admin/coverage/re-evaluate', api.operatorKey, {}, [202]);
+    browser = await launchChromium();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await api?.close();
+  });
+
+  beforeEach(async () => {
+    context = await browser.newContext({ locale: 'en-US', viewport: { width: 1400, height: 900 } });
+    page = await context.newPage();
+    pageErrors = [];
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+  });
+
+  afterEach(async () => {
+    const state = expect.getState();
+    // jest does not tell afterEach whether the test failed; a screenshot of every test is cheap and only kept locally.
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    const name = (state.currentTestName ?? 'test').replace(/[^\w.-]+/g, '_').slice(0, 120);
+    await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true }).catch(() => undefined);
+    await context.close();
+    expect(pageErrors).toEqual([]);
+  });
+
+  const open = async (hash: string) => {
+    await page.goto(`${api.baseUrl}/console/#/${hash}`);
+    await page.getByRole('heading', { level: 1 }).waitFor();
+  };
+
+  describe('sign-in', () => {
+    it('a wrong key stays on sign-in with the API message; nothing is stored', async () => {
+      await signIn(page, api, 'ak_not_a_real_key_000000000000000000');
+      await containsText(page.getByRole('alert'), 'Invalid API key');
+      await containsText(page.getByRole('alert'), 'Request id');
+      expect(await page.evaluate<number>('window.sessionStorage.length')).toBe(0);
+    });
+
+    it('a client key is refused with the API message (operator key required)', async () => {
+      await signIn(page, api, api.clientKey);
+      await containsText(page.getByRole('alert'), 'operator key required');
+    });
+
+    it('a blank key is named before any call', async () => {
+      await page.goto(`${api.baseUrl}/console/`);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await visible(page.getByText('Enter the operator key'));
+    });
+
+    it('the operator key opens the console; it lives in sessionStorage only, never in the URL or localStorage', async () => {
+      await signIn(page, api);
+      await visible(page.getByRole('heading', { level: 1, name: 'Overview' }));
+      expect(page.url()).not.toContain(api.operatorKey);
+      expect(await page.evaluate<string>('JSON.stringify(window.localStorage)')).not.toContain(api.operatorKey);
+      expect(await page.evaluate<string | null>("window.sessionStorage.getItem('arbiter.operatorKey')")).toBe(api.operatorKey);
+    });
+
+    it('a key refused mid-session (401) goes back to sign-in with the API message', async () => {
+      await signIn(page, api);
+      await page.getByRole('heading', { name: 'Overview' }).waitFor();
+      await page.evaluate("window.sessionStorage.setItem('arbiter.operatorKey', 'ak_revoked_0000000000000000000000')");
+      await page.getByRole('link', { name: 'Jobs' }).click();
+      await visible(page.getByRole('heading', { name: 'Sign in' }));
+      await containsText(page.getByRole('alert'), 'Invalid API key');
+    });
+  });
+
+  describe('pages on seeded data', () => {
+    beforeEach(async () => {
+      await signIn(page, api);
+      await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    });
+
+    it('overview: totals, charts, top gaps and job health of the window', async () => {
+      const tiles = page.locator('.tile');
+      await containsText(tiles.filter({ hasText: 'Sessions' }), '7');
+      await containsText(tiles.filter({ hasText: 'Bad cases' }), '1');
+      await visible(page.locator('.chart canvas').first());
+      await containsText(page.locator('.card', { hasText: 'Top knowledge gaps' }), '机械臂能不能装在天花板上');
+      await containsText(page.locator('.card', { hasText: 'Job health' }), /succeeded\s*1/);
+    });
+
+    it('overview: the channel filter narrows the figures', async () => {
+      await page.getByLabel('Channel').fill('bot');
+      await page.getByRole('button', { name: 'Apply' }).click();
+      await containsText(page.locator('.tile').filter({ hasText: 'Sessions' }), /^Sessions\s*1$/);
+    });
+
+    it('knowledge gaps: grouped uncovered questions with a CSV export', async () => {
+      await open('gaps');
+      await containsText(page.locator('table'), '机械臂能不能装在天花板上');
+      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+      expect(download.suggestedFilename()).toMatch(/^knowledge-gaps-\d{4}-\d{2}-\d{2}-\d{4}-\d{2}-\d{2}\.csv$/);
+      const file = await download.path();
+      const { readFileSync } = await import('node:fs');
+      const csv = readFileSync(file, 'utf8');
+      expect(csv.split('\r\n')[0]).toBe('\ufeffquestion,normalized,count,layer,reasons,last_seen_at,sample_sessions');
+      expect(csv).toContain('机械臂能不能装在天花板上');
+    });
+
+    it('conversations: list → detail with the route trace timeline, retrieval grades and verdicts', async () => {
+      await open('conversations');
+      await hasCount(page.locator('tbody tr'), 7);
+      await page.goto(`${api.baseUrl}/console/#/conversations/${seeded.badCaseConversationId}`);
+      await visible(page.getByText('请问机械臂可以在水下使用吗').first());
+      const timeline = page.locator('.timeline').first();
+      for (const step of ['Rule', 'Semantic candidates', 'LLM judge', 'Fusion']) await containsText(timeline, step);
+      await containsText(timeline, 'Effective weights');
+      await visible(page.getByRole('heading', { name: 'Coverage verdict' }).first());
+      await visible(page.getByRole('heading', { name: 'Self-evaluation' }).first());
+      await containsText(page.locator('.session').first(), 'not_useful');
+    });
+
+    it('intents: rules of the demo, and try-a-message shows the live trace', async () => {
+      await open('intents');
+      await visible(page.locator('tbody tr').first());
+      expect(await page.locator('.card', { hasText: 'Rules' }).locator('tbody tr').count()).toBeGreaterThan(3);
+      await page.getByPlaceholder(/示教器黑屏怎么办/).fill('示教器黑屏怎么办');
+      await page.getByRole('button', { name: 'Route' }).click();
+      const result = page.getByTestId('route-result');
+      await containsText(result, 'confidence');
+      await containsText(result.locator('.timeline'), 'Fusion');
+      await containsText(result.locator('code').first(), /rule_high_confidence|semantic_override|llm_judge|fusion_fallback|no_match/);
+    });
+
+    it('intents: an invalid rule shows the API message and keeps what was typed', async () => {
+      await open('intents');
+      await page.getByRole('button', { name: 'New rule' }).click();
+      const form = page.getByRole('form', { name: 'New rule' });
+      await form.getByLabel('Intent').fill('warranty_check');
+      await form.getByLabel(/^Keywords/).fill('保修, warranty');
+      await form.getByLabel('Priority').fill('high');
+      await form.getByRole('button', { name: 'Save' }).click();
+      await containsText(form.getByRole('alert'), 'The API answered 400');
+      await containsText(form.getByRole('alert'), 'priority');
+      await containsText(form.getByRole('alert'), 'Request id');
+      await hasValue(form.getByLabel('Intent'), 'warranty_check');
+      await hasValue(form.getByLabel(/^Keywords/), '保修, warranty');
+      await hasValue(form.getByLabel('Priority'), 'high');
+    });
+
+    it('intents: the evaluation report from an uploaded labelled file', async () => {
+      await open('intents');
+      const jsonl = ['{"text":"示教器黑屏怎么办","intent":"示教器"}', '{"text":"我要退款","intent":"退款"}', '{"text":"今天天气怎么样","intent":null}'].join(
+        '\n',
+      );
+      await page.getByLabel(/Labelled file/).setInputFiles({ name: 'labelled.jsonl', mimeType: 'application/json', buffer: Buffer.from(jsonl) });
+      const report = page.getByTestId('evaluation-report');
+      await containsText(report, 'Accuracy');
+      await containsText(report.locator('table').first(), '示教器');
+    });
+
+    it('knowledge: documents of the demo, and the lookup playground shows grades and confidence', async () => {
+      await open('knowledge');
+      await visible(page.locator('.card', { hasText: 'Documents' }).locator('tbody tr').first());
+      await page.getByPlaceholder(/示教器屏幕不亮了/).fill('示教器屏幕不亮了');
+      await page.getByRole('button', { name: 'Look up' }).click();
+      const result = page.getByTestId('lookup-result');
+      await containsText(result, /PRECISE|HIGHLY_RELEVANT|REFERENCE/);
+      await containsText(result, 'confidence');
+    });
+
+    it('jobs: the re-evaluation run with its status and progress', async () => {
+      await open('jobs');
+      await containsText(page.locator('tbody'), 'coverage');
+      await visible(page.locator('tbody progress').first());
+    });
+
+    it('review: resolving a bad case with a note round-trips to the API', async () => {
+      await open('review');
+      const item = page.getByTestId('bad-case').filter({ hasText: '请问机械臂可以在水下使用吗' });
+      await containsText(item, 'knowledge_gap');
+      await item.getByRole('button', { name: 'Review' }).click();
+      const form = item.getByRole('form', { name: 'Review' });
+      await form.getByLabel('Note', { exact: true }).fill('需要补充防水等级文档');
+      await form.getByRole('button', { name: 'Resolve' }).click();
+      await visible(page.getByText('No bad cases here.'));
+      const resolved = await apiCall<{ items: { sessionId: string; review: { status: string; note: string | null } | null }[] }>(
+        api,
+        'GET',
+        '/admin/bad-cases?status=RESOLVED',
+        api.operatorKey,
+      );
+      expect(resolved.items.find((c) => c.sessionId === seeded.badCaseSessionId)?.review).toMatchObject({ status: 'RESOLVED', note: '需要补充防水等级文档' });
+      // And back: reopening from the Resolved filter.
+      await page.getByLabel('Status').selectOption('RESOLVED');
+      await item.getByRole('button', { name: 'Review' }).click();
+      await item.getByRole('form', { name: 'Review' }).getByRole('button', { name: 'Reopen' }).click();
+      await visible(page.getByText('No bad cases here.'));
+    });
+
+    it('review: the case library lists the AUTO case from useful feedback', async () => {
+      await open('review');
+      await containsText(page.locator('.card', { hasText: 'Case library' }).locator('tbody'), 'AUTO');
+    });
+
+    it('the conversation detail and the sign-in page have no serious or critical accessibility violations', async () => {
+      await page.goto(`${api.baseUrl}/console/#/conversations/${seeded.badCaseConversationId}`);
+      await page.locator('.timeline').first().waitFor();
+      expect(await seriousA11yViolations(page)).toEqual([]);
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+      expect(await seriousA11yViolations(page)).toEqual([]);
+    });
+
+    it.each(PAGES)('%s: no serious or critical accessibility violations (axe-core)', async (name) => {
+      await open(name);
+      await page.waitForLoadState('networkidle');
+      expect(await seriousA11yViolations(page)).toEqual([]);
+    });
+  });
+
+  describe('Chinese', () => {
+    it('follows a Chinese browser and switches to English and back', async () => {
+      const zhContext = await browser.newContext({ locale: 'zh-CN' });
+      const zhPage = await zhContext.newPage();
+      await zhPage.goto(`${api.baseUrl}/console/`);
+      await visible(zhPage.getByRole('heading', { name: '登录' }));
+      await zhPage.getByLabel('运营密钥').fill(api.operatorKey);
+      await zhPage.getByRole('button', { name: '登录' }).click();
+      await visible(zhPage.getByRole('heading', { level: 1, name: '总览' }));
+      expect(await zhPage.evaluate<string>('document.documentElement.lang')).toBe('zh-CN');
+      for (const [hash, heading] of [
+        ['gaps', '知识缺口'],
+        ['review', '复核队列'],
+        ['conversations', '会话'],
+        ['intents', '意图'],
+        ['knowledge', '知识库'],
+        ['jobs', '任务'],
+      ] as const) {
+        await zhPage.goto(`${api.baseUrl}/console/#/${hash}`);
+        await visible(zhPage.getByRole('heading', { level: 1, name: heading }));
+      }
+      await zhPage.getByRole('button', { name: 'English' }).click();
+      await visible(zhPage.getByRole('heading', { level: 1, name: 'Jobs' }));
+      await zhPage.reload();
+      // The switch is remembered over the browser's language.
+      await visible(zhPage.getByRole('heading', { level: 1, name: 'Jobs' }));
+      await zhContext.close();
+    });
+
+    it('Chinese pages have no serious or critical accessibility violations either', async () => {
+      const zhContext = await browser.newContext({ locale: 'zh-CN' });
+      const zhPage = await zhContext.newPage();
+      await zhPage.goto(`${api.baseUrl}/console/`);
+      await zhPage.getByLabel('运营密钥').fill(api.operatorKey);
+      await zhPage.getByRole('button', { name: '登录' }).click();
+      await zhPage.getByRole('heading', { level: 1, name: '总览' }).waitFor();
+      const violations: Record<string, unknown[]> = {};
+      for (const name of PAGES) {
+        await zhPage.goto(`${api.baseUrl}/console/#/${name}`);
+        await zhPage.getByRole('heading', { level: 1 }).waitFor();
+        await zhPage.waitForLoadState('networkidle');
+        violations[name] = await seriousA11yViolations(zhPage);
+      }
+      expect(violations).toEqual(Object.fromEntries(PAGES.map((name) => [name, []])));
+      await zhContext.close();
+    });
+  });
+
+  describe('serving', () => {
+    it('/console redirects to /console/, assets are immutable and pre-compressed, index.html is not cached and has a CSP', async () => {
+      const redirect = await fetch(`${api.baseUrl}/console`, { redirect: 'manual' });
+      expect(redirect.status).toBe(301);
+      expect(redirect.headers.get('location')).toBe('/console/');
+      const index = await fetch(`${api.baseUrl}/console/`, { headers: { 'accept-encoding': 'br, gzip' } });
+      expect(index.headers.get('cache-control')).toBe('no-cache');
+      expect(index.headers.get('content-security-policy')).toContain("default-src 'self'");
+      const html = await index.text();
+      const script = /src="(\/console\/assets\/[^"]+\.js)"/.exec(html)?.[1];
+      expect(script).toBeDefined();
+      const asset = await fetch(`${api.baseUrl}${script}`, { headers: { 'accept-encoding': 'gzip' } });
+      expect(asset.status).toBe(200);
+      expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+      expect(asset.headers.get('content-encoding')).toBe('gzip');
+      const missing = await fetch(`${api.baseUrl}/console/assets/nope.js`);
+      expect(missing.status).toBe(404);
+    });
+  });
+});
