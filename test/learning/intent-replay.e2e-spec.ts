@@ -137,7 +137,10 @@ describe('replay of logged decisions (e2e)', () => {
       payload: { replayId: id },
       attempt: 1,
       checkpoint,
+      processed: 0,
+      total: null,
       progress: async (p) => onProgress(p.checkpoint),
+      setTotal: async () => undefined,
     });
     // the process dies right after the batch's checkpoint was saved
     await expect(

@@ -82,7 +82,10 @@ describe('knowledge imports as a resumable job (e2e)', () => {
       payload: { importId },
       attempt: 1,
       checkpoint: null,
+      processed: 0,
+      total: null,
       progress: async () => onProgress(),
+      setTotal: async () => undefined,
     });
     // The process dies right after the first batch was written and recorded.
     await expect(

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { TenantId } from '@arbiter/common';
 import { AppConfig } from '@arbiter/config';
-import { JobHandler, JobsService, type CoverageBackfillPayload, type JobContext, type JobName, type JobRunner } from '@arbiter/jobs';
+import { JobHandler, JobsService, resumedTotal, type CoverageBackfillPayload, type JobContext, type JobName, type JobRunner } from '@arbiter/jobs';
 import { runCoverageBackfill, runSetBasedCoverageBackfill, type BackfillRunOptions, type BackfillState } from './coverage-backfill.js';
 import { CoverageBackfillRepository } from './coverage-backfill.repository.js';
 import { CoverageRepository } from './coverage.repository.js';
@@ -13,7 +13,6 @@ import { resolveOpenRange } from './report-range.js';
 export const COVERAGE_BACKFILL_JOB = 'coverage.backfill' satisfies JobName;
 /** Window of the scheduled sweep. */
 export const SCHEDULED_SWEEP_MS = 48 * 3_600_000;
-
 
 function isState(value: unknown): value is BackfillState {
   if (!value || typeof value !== 'object') return false;
@@ -64,6 +63,9 @@ export class CoverageBackfillJob implements JobRunner<typeof COVERAGE_BACKFILL_J
     const fromTs = scheduled ? new Date(Date.now() - SCHEDULED_SWEEP_MS).toISOString() : (ctx.payload.fromTs ?? null);
     // v1 runs set-based (docs/hot-paths.md, "Coverage backfill"); another version row by row.
     const params = { evaluatorVersion: evaluator.version, fromTs, toTs: ctx.payload.toTs ?? null, batchSize: this.config.coverage.backfillBatchSize };
+    // The total: what earlier attempts scanned plus the undecided sessions after the checkpoint (recounted on resume).
+    const remaining = await this.repository.countUndecided(ctx.tenantId, evaluator.version, resume?.cursor ?? null, { fromTs, toTs: params.toTs });
+    await ctx.setTotal(resumedTotal(ctx.processed, remaining));
     const options: BackfillRunOptions = {
       onBatch: async (state) => {
         this.coverage.countBackfilled(state.decided - reported.decided);

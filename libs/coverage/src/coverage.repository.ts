@@ -203,6 +203,30 @@ export class CoverageRepository {
     });
   }
 
+  /**
+   * How many sessions `nextUndecided` would still return after `after` (same filter, one count): the backfill job's
+   * remaining items, for its progress total.
+   */
+  async countUndecided(
+    tenantId: TenantId,
+    evaluatorVersion: string,
+    after: KeysetPosition | null,
+    window: { fromTs: string | null; toTs: string | null },
+  ): Promise<number> {
+    const rows: { n: number }[] = await this.dataSource.query(
+      `SELECT count(*)::int AS n
+         FROM diagnosis_session s
+        WHERE s.tenant_id = $1
+          AND ${runSucceededSql('s')}
+          AND ($3::timestamptz IS NULL OR (s.created_at, s.id) > ($3::timestamptz, $4::uuid))
+          AND ($5::timestamptz IS NULL OR s.created_at >= $5::timestamptz)
+          AND ($6::timestamptz IS NULL OR s.created_at < $6::timestamptz)
+          AND NOT EXISTS (SELECT 1 FROM coverage_decision d WHERE d.tenant_id = s.tenant_id AND d.session_id = s.id AND d.evaluator_version = $2)`,
+      [tenantId, evaluatorVersion, after?.createdAt ?? null, after?.id ?? null, window.fromTs, window.toTs],
+    );
+    return Number(rows[0]?.n ?? 0);
+  }
+
   /** Coverage counts for one evaluator version over a calendar-day window in a time zone. */
   async report(tenantId: TenantId, evaluatorVersion: string, range: DateRange, channel: string | null): Promise<ReportRows> {
     const rows: { day: string | null; channel: string | null; reasonCode: CoverageReasonCode | null; g: number; total: number; covered: number }[] =

@@ -104,7 +104,17 @@ function harness(env: Record<string, string>): Harness {
 }
 
 function jobContext<P>(payload: P, attempt: number): JobContext<P> {
-  return { runId: 'run', tenantId, payload, attempt, checkpoint: null, progress: async () => undefined };
+  return {
+    runId: 'run',
+    tenantId,
+    payload,
+    attempt,
+    checkpoint: null,
+    processed: 0,
+    total: null,
+    progress: async () => undefined,
+    setTotal: async () => undefined,
+  };
 }
 
 describe('EvaluationService', () => {

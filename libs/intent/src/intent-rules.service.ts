@@ -154,6 +154,11 @@ export class IntentRulesService {
     this.cache.invalidate(tenantId);
   }
 
+  /** Rules `reembed` still has to do after `afterId` (one count). */
+  remainingReembed(tenantId: TenantId, afterId: string | null): Promise<number> {
+    return this.repository.countRulesWithStaleEmbeddings(tenantId, this.provider.id, afterId);
+  }
+
   /** Re-embeds the tenant's rules lacking embeddings in the current provider's space (the `intent.reembed` job). */
   async reembed(
     tenantId: TenantId,

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
 import { asTenantId } from '@arbiter/common';
-import { JobHandler, JobsService, type BatchSizePayload, type JobContext, type JobRunner } from '@arbiter/jobs';
+import { JobHandler, JobsService, resumedTotal, type BatchSizePayload, type JobContext, type JobRunner } from '@arbiter/jobs';
 import { EMBEDDING_PROVIDER, type EmbeddingProvider } from '@arbiter/llm';
 import { TenantSeeds } from '@arbiter/tenancy';
 import { IntentRepository } from './intent.repository.js';
@@ -19,6 +19,7 @@ export class IntentReembedJob implements JobRunner<typeof INTENT_REEMBED_JOB> {
 
   async run(ctx: JobContext<BatchSizePayload>): Promise<void> {
     const checkpoint = typeof ctx.checkpoint === 'string' ? ctx.checkpoint : null;
+    await ctx.setTotal(resumedTotal(ctx.processed, await this.rules.remainingReembed(ctx.tenantId, checkpoint)));
     const done = await this.rules.reembed(ctx.tenantId, checkpoint, ctx.payload.batchSize ?? 50, (processed, cp) =>
       ctx.progress({ processed, checkpoint: cp }),
     );

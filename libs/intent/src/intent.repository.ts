@@ -240,6 +240,19 @@ export class IntentRepository {
     return rows.map(toRule);
   }
 
+  /** How many rules `rulesWithStaleEmbeddings` would still return after `afterId` (the re-embed job's progress total). */
+  async countRulesWithStaleEmbeddings(tenantId: TenantId, model: string, afterId: string | null): Promise<number> {
+    const rows: { n: number }[] = await this.ds.query(
+      `SELECT count(*)::int AS n FROM intent_rule r
+        WHERE r.tenant_id = $1 AND ($3::uuid IS NULL OR r.id > $3::uuid) AND jsonb_array_length(r.semantic_examples) > 0
+          AND NOT EXISTS (SELECT 1 FROM intent_rule_embedding e
+                           WHERE e.tenant_id = r.tenant_id AND e.rule_id = r.id AND e.embedding_model = $2
+                             AND e.example_count = jsonb_array_length(r.semantic_examples))`,
+      [tenantId, model, afterId],
+    );
+    return Number(rows[0]?.n ?? 0);
+  }
+
   /**
    * Stores re-embedded examples unless the rule's examples changed meanwhile (then the save that
    * changed them wrote fresh embeddings). Returns whether it was written.

@@ -9,6 +9,9 @@ export interface ClaimedRun {
   name: string;
   payload: Record<string, unknown>;
   checkpoint: unknown;
+  /** Counters saved by earlier attempts (processed together with the checkpoint). */
+  processed: number;
+  total: number | null;
   attempts: number;
   maxAttempts: number;
 }
@@ -35,7 +38,7 @@ export class JobQueueRepository {
            ORDER BY run_after, created_at
            FOR UPDATE SKIP LOCKED
            LIMIT 1)
-      RETURNING id, tenant_id, name, payload, checkpoint, attempts, max_attempts`,
+      RETURNING id, tenant_id, name, payload, checkpoint, processed, total, attempts, max_attempts`,
       [workerId, leaseMs, names],
     )) as unknown[];
     const list = flatten(rows) as {
@@ -44,6 +47,8 @@ export class JobQueueRepository {
       name: string;
       payload: Record<string, unknown>;
       checkpoint: unknown;
+      processed: number;
+      total: number | null;
       attempts: number;
       max_attempts: number;
     }[];
@@ -55,13 +60,17 @@ export class JobQueueRepository {
       name: row.name,
       payload: row.payload,
       checkpoint: row.checkpoint,
+      processed: row.processed,
+      total: row.total,
       attempts: row.attempts,
       maxAttempts: row.max_attempts,
     };
   }
 
   /**
-   * Adds to the counters, saves the checkpoint and renews the lease; false when the lease was lost. This and the
+   * Adds to the counters, sets the total (when given), saves the checkpoint and renews the lease; false when the lease
+   * was lost. A total is never stored below processed: the given one is raised to the new processed count, and a
+   * stored one is raised whenever processed overtakes it (items that appeared after the handler counted). This and the
    * statements below address the claimed run by its key (tenant_id, id): one shard once job_run is distributed
    * (docs/SCALING.md "Jobs on a distributed cluster").
    */
@@ -69,6 +78,8 @@ export class JobQueueRepository {
     const rows = (await this.dataSource.query(
       `UPDATE job_run
           SET processed = processed + $3, failed = failed + $4,
+              total = CASE WHEN $10::int IS NOT NULL THEN greatest($10::int, processed + $3)
+                           WHEN total IS NOT NULL THEN greatest(total, processed + $3) END,
               checkpoint = CASE WHEN $5::boolean THEN $6::jsonb ELSE checkpoint END,
               details = CASE WHEN $7::jsonb IS NULL THEN details ELSE coalesce(details, '{}'::jsonb) || $7::jsonb END,
               locked_until = now() + make_interval(secs => $8::double precision / 1000)
@@ -84,6 +95,7 @@ export class JobQueueRepository {
         update.details ? JSON.stringify(update.details) : null,
         leaseMs,
         tenantId,
+        update.total ?? null,
       ],
     )) as unknown[];
     return flatten(rows).length > 0;

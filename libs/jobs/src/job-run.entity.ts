@@ -9,6 +9,7 @@ export type JobTrigger = (typeof JOB_TRIGGERS)[number];
 @Unique('uq_job_run_schedule_key', ['tenantId', 'scheduleKey'])
 @Check('chk_job_run_status', `status IN ('queued', 'running', 'succeeded', 'failed')`)
 @Check('chk_job_run_trigger', `trigger IN ('manual', 'schedule', 'event')`)
+@Check('chk_job_run_total', 'total >= 0')
 @Index('idx_job_run_claimable', { synchronize: false })
 @Index('idx_job_run_tenant_created', ['tenantId', 'createdAt', 'id'])
 export class JobRunEntity {
@@ -38,6 +39,10 @@ export class JobRunEntity {
 
   @Column({ type: 'integer', default: 0 })
   failed: number;
+
+  /** Items the run will process, when its handler reported it (never below `processed`); null otherwise. */
+  @Column({ type: 'integer', nullable: true })
+  total: number | null;
 
   @Column({ type: 'integer', default: 0 })
   attempts: number;

@@ -5,6 +5,11 @@ export interface JobProgress {
   processed?: number;
   /** Added to the run's failed counter. */
   failed?: number;
+  /**
+   * Sets the run's total: the items it will process (absolute, not added). Stored as max(total, processed) — the
+   * framework clamps, so a run never shows more processed than its total — and kept when a later attempt resumes.
+   */
+  total?: number;
   /** Where to resume after a crash (saved with the counters). */
   checkpoint?: unknown;
   /** Free-form details shown in GET /admin/jobs/:id (e.g. the items that failed). */
@@ -18,8 +23,31 @@ export interface JobContext<P = Record<string, unknown>> {
   attempt: number;
   /** The checkpoint saved by an earlier attempt, or null on a fresh run. */
   checkpoint: unknown;
+  /**
+   * The run's processed counter when this attempt started (0 on a fresh run). It was saved with `checkpoint`, so a
+   * resuming handler that recounts its total reports `processed + <items left after the checkpoint>`.
+   */
+  processed: number;
+  /** The total reported by an earlier attempt (kept across resumes), or null. */
+  total: number | null;
   /** Saves progress and renews the lease; throws JobLeaseLostError when another worker took the run over. */
   progress(update: JobProgress): Promise<void>;
+  /** Reports how many items the run will process, once known: `progress({ total })` (clamped to at least processed). */
+  setTotal(total: number): Promise<void>;
+}
+
+/** The largest total an `integer` column holds. */
+export const MAX_JOB_TOTAL = 2_147_483_647;
+
+/** A reported total must be a whole number in 0..MAX_JOB_TOTAL (a handler bug otherwise: the attempt fails). */
+export function assertJobTotal(total: number): number {
+  if (!Number.isInteger(total) || total < 0 || total > MAX_JOB_TOTAL) throw new RangeError(`job total must be an integer in 0..${MAX_JOB_TOTAL}, got ${total}`);
+  return total;
+}
+
+/** Items left after a checkpoint plus what earlier attempts processed: the total a resuming handler reports. */
+export function resumedTotal(processedBefore: number, remaining: number): number {
+  return Math.min(processedBefore + remaining, MAX_JOB_TOTAL);
 }
 
 /** Names of ad-hoc jobs defined by the jobs framework's own tests (`JobsService.defineAdHoc`). */

@@ -9,7 +9,7 @@ import { JobQueueRepository, type ClaimedRun } from './job-queue.repository.js';
 import { JobRunsRepository } from './job-runs.repository.js';
 import { JOB_CATALOG, JOB_NAMES, isJobName, type JobName, type JobPayload } from './job-catalog.js';
 import { bindJobHandlers, JobHandler, type JobRunner } from './job-handler.js';
-import { JobLeaseLostError, retryDelayMs, type AdHocJobName, type JobContext, type JobDefinition } from './job.types.js';
+import { assertJobTotal, JobLeaseLostError, retryDelayMs, type AdHocJobName, type JobContext, type JobDefinition } from './job.types.js';
 import { JobsErrorCode, JobsException } from './jobs.exception.js';
 import { assertKnownScheduleNames, assertValidCron, nextTick, parseScheduleOverrides } from './schedule.js';
 
@@ -216,10 +216,14 @@ export class JobsService implements OnModuleInit, OnApplicationBootstrap, OnModu
       payload: run.payload as never,
       attempt: run.attempts,
       checkpoint: run.checkpoint ?? null,
+      processed: run.processed,
+      total: run.total,
       progress: async (update) => {
+        if (update.total !== undefined) assertJobTotal(update.total);
         const kept = await this.queue.progress(run.tenantId, run.id, this.workerId, this.config.jobs.leaseMs, update);
         if (!kept) throw new JobLeaseLostError(run.id);
       },
+      setTotal: (total) => ctx.progress({ total }),
     };
     try {
       await definition.handler(ctx);

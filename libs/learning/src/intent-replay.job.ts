@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { IntentSandbox } from '@arbiter/intent';
-import { JOB_CATALOG, JobHandler, type JobContext, type JobName, type JobRunner } from '@arbiter/jobs';
+import { JOB_CATALOG, JobHandler, resumedTotal, type JobContext, type JobName, type JobRunner } from '@arbiter/jobs';
 import { IntentReplayRepository, type ReplayScope } from './intent-replay.repository.js';
 import { emptyTally, replayReport, tally, type ReplayTally } from './replay-report.js';
 
@@ -42,6 +42,8 @@ export class IntentReplayJob implements JobRunner<typeof INTENT_REPLAY_JOB> {
       const resumed = ctx.checkpoint as ReplayCheckpoint | null;
       const t: ReplayTally = resumed?.tally ?? emptyTally();
       let after = resumed?.after ?? null;
+      // The total: what earlier attempts re-routed plus the decisions in scope after the checkpoint (recounted on resume).
+      await ctx.setTotal(resumedTotal(ctx.processed, await this.replays.countDecisions(tenantId, scope, after)));
       let sliceStart = performance.now();
       for (;;) {
         const batch = await this.replays.decisions(tenantId, scope, after, REPLAY_BATCH);

@@ -72,6 +72,16 @@ function toReplay(r: Omit<ReplayRow, keyof KeysetRow>): StoredIntentReplay {
 }
 
 /** `WHERE` of the decisions in scope, appending its parameters (after the tenant id at $1). */
+/** The tenant's ($1) decisions in scope after the keyset position. */
+function decisionsWhere(scope: ReplayScope, after: { createdAt: string; id: string } | null, params: unknown[]): string {
+  let where = `d.tenant_id = $1 AND ${scopeSql(scope, params)}`;
+  if (after !== null) {
+    params.push(after.createdAt, after.id);
+    where += ` AND (d.created_at, d.id) > ($${params.length - 1}::timestamptz, $${params.length}::uuid)`;
+  }
+  return where;
+}
+
 function scopeSql(scope: ReplayScope, params: unknown[]): string {
   if ('decisionIds' in scope) {
     params.push(scope.decisionIds);
@@ -86,12 +96,10 @@ function scopeSql(scope: ReplayScope, params: unknown[]): string {
 export class IntentReplayRepository {
   constructor(@InjectDataSource() private readonly ds: DataSource) {}
 
-  async countDecisions(tenantId: TenantId, scope: ReplayScope): Promise<number> {
+  /** Decisions in scope, or only those after `after` (the replay job's progress total on resume). */
+  async countDecisions(tenantId: TenantId, scope: ReplayScope, after: { createdAt: string; id: string } | null = null): Promise<number> {
     const params: unknown[] = [tenantId];
-    const rows: { n: number }[] = await this.ds.query(
-      `SELECT count(*)::int AS n FROM decision_log d WHERE d.tenant_id = $1 AND ${scopeSql(scope, params)}`,
-      params,
-    );
+    const rows: { n: number }[] = await this.ds.query(`SELECT count(*)::int AS n FROM decision_log d WHERE ${decisionsWhere(scope, after, params)}`, params);
     return rows[0]?.n ?? 0;
   }
 
@@ -159,11 +167,7 @@ export class IntentReplayRepository {
   /** The next decisions in scope after `after` (oldest first), with their review labels. */
   async decisions(tenantId: TenantId, scope: ReplayScope, after: { createdAt: string; id: string } | null, limit: number): Promise<ReplayInput[]> {
     const params: unknown[] = [tenantId];
-    let where = `d.tenant_id = $1 AND ${scopeSql(scope, params)}`;
-    if (after !== null) {
-      params.push(after.createdAt, after.id);
-      where += ` AND (d.created_at, d.id) > ($${params.length - 1}::timestamptz, $${params.length}::uuid)`;
-    }
+    const where = decisionsWhere(scope, after, params);
     params.push(limit);
     const rows: {
       id: string;

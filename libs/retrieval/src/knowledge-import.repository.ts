@@ -81,6 +81,15 @@ export class KnowledgeImportRepository {
     return rows.map((r) => ({ seq: r.seq, document: r.document }));
   }
 
+  /** Items of the import without an outcome yet (the import job's progress total). */
+  async countPending(tenantId: TenantId, importId: string): Promise<number> {
+    const rows: { n: number }[] = await this.ds.query(
+      'SELECT count(*)::int AS n FROM knowledge_import_item WHERE tenant_id = $1 AND import_id = $2 AND status IS NULL',
+      [tenantId, importId],
+    );
+    return Number(rows[0]?.n ?? 0);
+  }
+
   /** Records outcomes (one statement) and drops the stored documents of the items done. */
   async record(tenantId: TenantId, importId: string, outcomes: readonly ImportItemOutcome[]): Promise<void> {
     if (!outcomes.length) return;

@@ -100,6 +100,9 @@ export class KnowledgeImportJob implements JobRunner<typeof IMPORT_JOB> {
 
   async run(ctx: JobContext<{ importId: string }>): Promise<void> {
     const { importId } = ctx.payload;
+    // The total: the items still pending when the run starts. A resumed attempt keeps the total the first one set
+    // (`processed` counts written items, `failed` the refused ones: together they reach it).
+    if (ctx.total === null) await ctx.setTotal(await this.imports.countPending(ctx.tenantId, importId));
     for (;;) {
       const items = await this.imports.pending(ctx.tenantId, importId, IMPORT_BATCH);
       if (!items.length) return;

@@ -296,6 +296,17 @@ export class KnowledgeRepository {
     );
   }
 
+  /** How many documents `documentsMissingSpace` would still return after `afterId` (the re-embed job's progress total). */
+  async countDocumentsMissingSpace(tenantId: TenantId, space: VectorSpace, afterId: string | null): Promise<number> {
+    const rows: { n: number }[] = await this.ds.query(
+      `SELECT count(*)::int AS n FROM knowledge_document d
+        WHERE d.tenant_id = $1 AND d.chunk_count > 0 AND ($2::uuid IS NULL OR d.id > $2::uuid)
+          AND NOT EXISTS (SELECT 1 FROM knowledge_chunk c WHERE c.tenant_id = d.tenant_id AND c.document_id = d.id AND c.embedding_model = $3)`,
+      [tenantId, afterId, space.model],
+    );
+    return Number(rows[0]?.n ?? 0);
+  }
+
   /** Drops chunks of other vector spaces once every document has chunks in `space`. */
   async dropOtherSpaces(tenantId: TenantId, space: VectorSpace): Promise<number> {
     const res: [unknown[], number] = await this.ds.query('DELETE FROM knowledge_chunk WHERE tenant_id = $1 AND embedding_model <> $2', [tenantId, space.model]);

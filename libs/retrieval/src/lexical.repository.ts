@@ -218,6 +218,15 @@ export class LexicalRepository {
     );
   }
 
+  /** How many documents `staleDocuments` would still return after `afterId` (the re-index job's progress total). */
+  async countStaleDocuments(tenantId: TenantId, lexicalVersion: number, afterId: string | null): Promise<number> {
+    const rows: { n: number }[] = await this.ds.query(
+      `SELECT count(*)::int AS n FROM knowledge_document WHERE tenant_id = $1 AND lexical_version <> $2 AND ($3::uuid IS NULL OR id > $3::uuid)`,
+      [tenantId, lexicalVersion, afterId],
+    );
+    return Number(rows[0]?.n ?? 0);
+  }
+
   /** Tenants with documents whose postings are missing or stale (boot check). */
   async tenantsWithStaleDocuments(lexicalVersion: number): Promise<string[]> {
     const rows: { tenant_id: string }[] = await this.ds.query('SELECT DISTINCT tenant_id FROM knowledge_document WHERE lexical_version <> $1', [

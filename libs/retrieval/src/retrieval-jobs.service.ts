@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { asTenantId, mapSliced } from '@arbiter/common';
 import type { TenantId } from '@arbiter/common';
-import { JobHandler, JobsService, type JobContext, type JobName, type JobRunner } from '@arbiter/jobs';
+import { JobHandler, JobsService, resumedTotal, type JobContext, type JobName, type JobRunner } from '@arbiter/jobs';
 import { EMBEDDING_PROVIDER, type EmbeddingProvider } from '@arbiter/llm';
 import { ActionMemoryRepository } from './action-memory.repository.js';
 import { chunkText } from './chunker.js';
@@ -65,6 +65,16 @@ export class RetrievalJobs {
     }
     this.logger.log({ msg: 'lexical re-index finished', tenantId, documents: total });
     return total;
+  }
+
+  /** Documents `reindexLexical` still has to do after `afterId` (one count). */
+  remainingLexical(tenantId: TenantId, afterId: string | null): Promise<number> {
+    return this.lexical.countStaleDocuments(tenantId, LEXICAL_ANALYZER_VERSION, afterId);
+  }
+
+  /** Documents `reembed` still has to do after `afterId` (one count). */
+  remainingReembed(tenantId: TenantId, afterId: string | null): Promise<number> {
+    return this.repository.countDocumentsMissingSpace(tenantId, { model: this.provider.id, dim: this.provider.dimension }, afterId);
   }
 
   /** Re-embeds every document lacking chunks in the current space; returns how many were re-embedded. */
@@ -152,6 +162,7 @@ export class LexicalReindexJob implements JobRunner<typeof LEXICAL_REINDEX_JOB>,
 
   async run(ctx: JobContext<{ batchSize?: number }>): Promise<void> {
     const checkpoint = typeof ctx.checkpoint === 'string' ? ctx.checkpoint : null;
+    await ctx.setTotal(resumedTotal(ctx.processed, await this.work.remainingLexical(ctx.tenantId, checkpoint)));
     const done = await this.work.reindexLexical(ctx.tenantId, checkpoint, ctx.payload.batchSize ?? 100, (processed, cp) =>
       ctx.progress({ processed, checkpoint: cp }),
     );
@@ -170,6 +181,7 @@ export class ReembedJob implements JobRunner<typeof REEMBED_JOB> {
 
   async run(ctx: JobContext<{ batchSize?: number }>): Promise<void> {
     const checkpoint = typeof ctx.checkpoint === 'string' ? ctx.checkpoint : null;
+    await ctx.setTotal(resumedTotal(ctx.processed, await this.work.remainingReembed(ctx.tenantId, checkpoint)));
     const done = await this.work.reembed(ctx.tenantId, checkpoint, ctx.payload.batchSize ?? 50, (processed, cp) => ctx.progress({ processed, checkpoint: cp }));
     await ctx.progress({ details: { documents: done, space: this.provider.id } });
   }

@@ -1039,6 +1039,8 @@ export interface components {
       processed: number;
       /** @description Items that failed (reported, not fatal) */
       failed: number;
+      /** @description Items the run will process when the handler knows it; null otherwise */
+      total: number | null;
       attempts: number;
       maxAttempts: number;
       payload: Record<string, never>;

@@ -23,6 +23,7 @@ export class JobRunDto {
   @ApiProperty({ enum: JOB_RUN_STATUSES }) status: string;
   @ApiProperty({ description: 'Items processed so far' }) processed: number;
   @ApiProperty({ description: 'Items that failed (reported, not fatal)' }) failed: number;
+  @ApiProperty({ type: Number, nullable: true, description: 'Items the run will process when the handler knows it; null otherwise' }) total: number | null;
   @ApiProperty() attempts: number;
   @ApiProperty() maxAttempts: number;
   @ApiProperty({ type: Object }) payload: Record<string, unknown>;
@@ -46,6 +47,7 @@ export function toJobRunDto(run: JobRunEntity): JobRunDto {
     status: run.status,
     processed: run.processed,
     failed: run.failed,
+    total: run.total,
     attempts: run.attempts,
     maxAttempts: run.maxAttempts,
     payload: run.payload,
