@@ -27,5 +27,8 @@ kill -9 "$PID"; wait "$PID" 2>/dev/null || true
 start
 curl -sf "http://127.0.0.1:$PORT/api/sessions/$SESSION" -H "X-Api-Key: $KEY" | grep -q 'kill -9 survivor?'
 curl -sf "http://127.0.0.1:$PORT/docs-json" | grep -q '"/api/sessions"'
+# The operator console is built by `npm run build` and served by the same process.
+curl -sf "http://127.0.0.1:$PORT/console/" | grep -q '<div id="root">' || { echo "smoke: /console/ does not serve the console"; exit 1; }
+grep -q "Console:  http://127.0.0.1:$PORT/console/" "$LOG" || { cat "$LOG"; echo "smoke: console line missing from the banner"; exit 1; }
 kill -TERM "$PID"; wait "$PID" 2>/dev/null || true
 echo "smoke: embedded boot, kill -9 and restart kept the session"

@@ -194,6 +194,61 @@ describe('operator console (browser)', () => {
       await containsText(result, 'confidence');
     });
 
+    it('knowledge: a document uploaded through the form is listed, found by a lookup and deleted', async () => {
+      await open('knowledge');
+      const form = page.getByRole('form', { name: 'Upload a document' });
+      await form.getByLabel('Domain').fill('manuals');
+      await form.getByLabel('File path').fill('manuals/waterproof.md');
+      await form.getByLabel('Title').fill('防水等级说明');
+      await form.getByLabel('Content').fill('机械臂本体防护等级为 IP54，不可在水下使用。末端执行器可选 IP67 防水套件。');
+      await form.getByRole('button', { name: 'Upload' }).click();
+      await containsText(form.getByRole('status'), 'created');
+      const documents = page.locator('.card', { hasText: 'Documents' }).locator('tbody');
+      await containsText(documents, 'manuals/waterproof.md');
+      const listed = await apiCall<{ items: { filePath: string }[] }>(api, 'GET', '/admin/knowledge/documents?limit=100', api.operatorKey);
+      expect(listed.items.map((d) => d.filePath)).toContain('manuals/waterproof.md');
+      page.once('dialog', (dialog) => void dialog.accept());
+      await page.getByRole('button', { name: 'Delete 防水等级说明' }).click();
+      await hasCount(documents.locator('tr', { hasText: 'manuals/waterproof.md' }), 0);
+      const after = await apiCall<{ items: { filePath: string }[] }>(api, 'GET', '/admin/knowledge/documents?limit=100', api.operatorKey);
+      expect(after.items.map((d) => d.filePath)).not.toContain('manuals/waterproof.md');
+    });
+
+    it('knowledge: a bulk file reports per item; a bad item is named and the good ones land', async () => {
+      await open('knowledge');
+      const lines = [
+        JSON.stringify({ domain: 'manuals', filePath: 'manuals/bulk-a.md', title: '批量 A', content: '批量导入的第一篇文档内容。' }),
+        JSON.stringify({ domain: 'manuals', filePath: 'manuals/bulk-b.md', title: '', content: '' }),
+      ].join('\n');
+      await page.getByLabel(/^File\s*\(JSON Lines/).setInputFiles({ name: 'docs.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(lines) });
+      await containsText(page.getByRole('status'), '1 created');
+      await containsText(page.getByRole('status'), '1 failed');
+      await containsText(page.locator('.failures'), '#2 manuals/bulk-b.md');
+    });
+
+    it('review: a case of the library edited and retracted in the console is changed and gone in the API', async () => {
+      const created = await apiCall<{ id: string }>(api, 'POST', '/admin/case-library', api.operatorKey, {
+        query: '控制柜风扇异响怎么办',
+        answer: '请检查风扇滤网。',
+        faultCategory: 'MECHANICAL',
+      });
+      await open('review');
+      const library = page.locator('.card', { hasText: 'Case library' });
+      const row = library.locator('tr', { hasText: '控制柜风扇异响怎么办' });
+      await row.getByRole('button', { name: 'Edit' }).click();
+      const form = library.getByRole('form', { name: 'Edit case' });
+      await form.getByLabel('Answer').fill('请检查风扇滤网并清理积尘。');
+      await form.getByLabel('Error code').fill('F301');
+      await form.getByRole('button', { name: 'Save' }).click();
+      await containsText(library.locator('tr', { hasText: '控制柜风扇异响怎么办' }), 'F301');
+      const edited = await apiCall<{ answer: string; errorCode: string | null }>(api, 'GET', `/admin/case-library/${created.id}`, api.operatorKey);
+      expect(edited).toMatchObject({ answer: '请检查风扇滤网并清理积尘。', errorCode: 'F301' });
+      page.once('dialog', (dialog) => void dialog.accept());
+      await library.locator('tr', { hasText: '控制柜风扇异响怎么办' }).getByRole('button', { name: 'Retract' }).click();
+      await hasCount(library.locator('tr', { hasText: '控制柜风扇异响怎么办' }), 0);
+      await apiCall(api, 'GET', `/admin/case-library/${created.id}`, api.operatorKey, undefined, [404]);
+    });
+
     it('jobs: the re-evaluation run with its status and progress', async () => {
       await open('jobs');
       await containsText(page.locator('tbody'), 'coverage');

@@ -13,6 +13,7 @@ async function main(): Promise<void> {
     '',
     `Arbiter is up in ${Date.now() - started} ms`,
     `  API:      ${address}`,
+    `  Console:  ${address}/console/   (sign in with an operator key)`,
     `  Swagger:  ${address}/docs   (OpenAPI: ${address}/docs-json)`,
     `  Database: ${config.database.embedded ? `embedded PostgreSQL (PGlite) in ${config.database.dataDir}` : 'DATABASE_URL'}`,
   ];

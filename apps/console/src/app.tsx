@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { onAuthFailure } from './api/client';
 import { useI18n } from './i18n/i18n';
 import { clearOperatorKey, readOperatorKey } from './lib/operator-key';
@@ -8,9 +8,13 @@ import { GapsPage } from './pages/gaps';
 import { IntentsPage } from './pages/intents';
 import { JobsPage } from './pages/jobs';
 import { KnowledgePage } from './pages/knowledge';
-import { OverviewPage } from './pages/overview';
 import { ReviewPage } from './pages/review';
 import { SignInPage } from './pages/sign-in';
+import { Loading } from './components/states';
+
+// ECharts is most of the console's JavaScript and only the Overview draws charts: it loads with that page,
+// so sign-in and the other pages do not wait for it (docs/console.md "Budgets").
+const OverviewPage = lazy(() => import('./pages/overview').then((module) => ({ default: module.OverviewPage })));
 
 function useRoute(): Route {
   const [route, setRoute] = useState(() => parseRoute(window.location.hash));
@@ -114,7 +118,9 @@ export function App() {
         </ul>
       </nav>
       <main className="content" id="main">
-        <PageView key={`${route.page}/${route.id ?? ''}`} route={route} />
+        <Suspense fallback={<Loading />}>
+          <PageView key={`${route.page}/${route.id ?? ''}`} route={route} />
+        </Suspense>
       </main>
     </div>
   );

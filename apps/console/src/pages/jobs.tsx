@@ -10,12 +10,6 @@ import { useApi } from '../lib/use-api';
 
 const STATUSES = ['', 'queued', 'running', 'succeeded', 'failed'] as const;
 
-/** The total a job run knows, from its details (backfills and re-embeds record it), else null. */
-function totalOf(details: Record<string, unknown> | null | undefined): number | null {
-  const total = details?.total;
-  return typeof total === 'number' && Number.isFinite(total) ? total : null;
-}
-
 /** Job runs, newest first, with progress and errors; refreshes on demand. */
 export function JobsPage() {
   const { t, language } = useI18n();
@@ -66,8 +60,9 @@ export function JobsPage() {
               </thead>
               <tbody>
                 {data.items.map((run) => {
-                  const total = totalOf(run.details);
-                  const progress = jobProgress(run.processed, total);
+                  const total = run.total;
+                  // A succeeded run is complete even when items vanished after the count (docs/FOUNDATION.md "Jobs").
+                  const progress = run.status === 'succeeded' && total !== null ? 1 : jobProgress(run.processed, total);
                   return (
                     <tr key={run.id}>
                       <td>
