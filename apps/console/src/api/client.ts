@@ -26,6 +26,11 @@ export class ApiError extends Error {
   }
 }
 
+/** Whatever a call threw, as an ApiError (a network failure or a bug becomes status 0 with its message). */
+export function asApiError(reason: unknown): ApiError {
+  return reason instanceof ApiError ? reason : new ApiError(0, reason instanceof Error ? reason.message : String(reason), null);
+}
+
 /** Listeners told when a call is refused for the key (401/403): the app goes back to sign-in with the API's message. */
 const authListeners = new Set<(error: ApiError) => void>();
 export function onAuthFailure(listener: (error: ApiError) => void): () => void {

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { api, ApiError, call } from '../api/client';
+import { api, ApiError, asApiError, call } from '../api/client';
 import { useI18n } from '../i18n/i18n';
 import { href } from '../lib/route';
 import { ErrorNotice } from './states';
@@ -13,7 +13,7 @@ export function SessionLink({ sessionId }: { sessionId: string }) {
       const session = await call(api.GET('/api/sessions/{id}', { params: { path: { id: sessionId } } }));
       window.location.hash = href('conversations', session.conversationId);
     } catch (reason) {
-      setError(reason instanceof ApiError ? reason : new ApiError(0, String(reason), null));
+      setError(asApiError(reason));
     }
   };
   return (

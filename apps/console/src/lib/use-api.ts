@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { ApiError } from '../api/client';
+import { ApiError, asApiError } from '../api/client';
 
 export interface ApiState<T> {
   data: T | undefined;
@@ -28,7 +28,7 @@ export function useApi<T>(load: () => Promise<T>, deps: readonly unknown[]): Api
       },
       (reason: unknown) => {
         if (ticket !== latest.current) return;
-        setError(reason instanceof ApiError ? reason : new ApiError(0, reason instanceof Error ? reason.message : String(reason), null));
+        setError(asApiError(reason));
         setLoading(false);
       },
     );

@@ -7,6 +7,7 @@ import { useI18n } from '../i18n/i18n';
 import { formatDateTime, formatDuration, formatScore, lastDays, truncate } from '../lib/format';
 import { href } from '../lib/route';
 import { useApi } from '../lib/use-api';
+import { TableHead } from '../components/table-head';
 
 const STATUSES = ['', 'SUCCESS', 'FAILED', 'BAD_CASE', 'PENDING', 'RUNNING'] as const;
 
@@ -88,16 +89,16 @@ function ConversationList() {
         {(data) => (
           <>
             <table>
-              <thead>
-                <tr>
-                  <th scope="col">{t('conversations.conversation')}</th>
-                  <th scope="col">{t('filter.channel')}</th>
-                  <th scope="col">{t('conversations.sessions')}</th>
-                  <th scope="col">{t('conversations.status')}</th>
-                  <th scope="col">{t('conversations.lowestConfidence')}</th>
-                  <th scope="col">{t('conversations.lastActivity')}</th>
-                </tr>
-              </thead>
+              <TableHead
+                columns={[
+                  t('conversations.conversation'),
+                  t('filter.channel'),
+                  t('conversations.sessions'),
+                  t('conversations.status'),
+                  t('conversations.lowestConfidence'),
+                  t('conversations.lastActivity'),
+                ]}
+              />
               <tbody>
                 {data.items.map((conversation) => (
                   <tr key={conversation.id} className={conversation.anyBadCase ? 'row-bad' : undefined}>
@@ -166,15 +167,7 @@ function ConversationDetail({ id }: { id: string }) {
                   <p className="muted">{t('trace.noRetrieval')}</p>
                 ) : (
                   <table>
-                    <thead>
-                      <tr>
-                        <th scope="col">{t('trace.tool')}</th>
-                        <th scope="col">{t('trace.grade')}</th>
-                        <th scope="col">{t('trace.dedup')}</th>
-                        <th scope="col">{t('trace.result')}</th>
-                        <th scope="col">{t('trace.duration')}</th>
-                      </tr>
-                    </thead>
+                    <TableHead columns={[t('trace.tool'), t('trace.grade'), t('trace.dedup'), t('trace.result'), t('trace.duration')]} />
                     <tbody>
                       {session.toolInvocations.map((call) => (
                         <tr key={call.id}>

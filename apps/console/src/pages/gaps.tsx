@@ -7,6 +7,7 @@ import { useI18n } from '../i18n/i18n';
 import { downloadText, toCsv } from '../lib/csv';
 import { formatDateTime, lastDays } from '../lib/format';
 import { useApi } from '../lib/use-api';
+import { TableHead } from '../components/table-head';
 
 const GAP_LIMIT = 200;
 
@@ -51,16 +52,7 @@ export function GapsPage() {
               </button>
             </div>
             <table>
-              <thead>
-                <tr>
-                  <th scope="col">{t('gaps.question')}</th>
-                  <th scope="col">{t('gaps.count')}</th>
-                  <th scope="col">{t('gaps.layer')}</th>
-                  <th scope="col">{t('gaps.reasons')}</th>
-                  <th scope="col">{t('gaps.lastSeen')}</th>
-                  <th scope="col">{t('gaps.samples')}</th>
-                </tr>
-              </thead>
+              <TableHead columns={[t('gaps.question'), t('gaps.count'), t('gaps.layer'), t('gaps.reasons'), t('gaps.lastSeen'), t('gaps.samples')]} />
               <tbody>
                 {data.items.map((gap) => (
                   <tr key={gap.normalizedText}>

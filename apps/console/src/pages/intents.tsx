@@ -8,6 +8,7 @@ import { RuleEditor, type Rule } from './intents/rule-editor';
 import { TryMessage } from './intents/try-message';
 import { EvaluationPanel } from './intents/evaluation';
 import { ConfigPanel } from './intents/config';
+import { TableHead } from '../components/table-head';
 
 /** Rules (list, editor), a try-a-message box with the live trace, the evaluation report and the router config. */
 export function IntentsPage() {
@@ -40,19 +41,17 @@ export function IntentsPage() {
           {(data) => (
             <>
               <table>
-                <thead>
-                  <tr>
-                    <th scope="col">{t('intents.intent')}</th>
-                    <th scope="col">{t('intents.keywords')}</th>
-                    <th scope="col">{t('intents.examples')}</th>
-                    <th scope="col">{t('intents.priority')}</th>
-                    <th scope="col">{t('intents.action')}</th>
-                    <th scope="col">{t('intents.enabled')}</th>
-                    <th scope="col">
-                      <span className="visually-hidden">{t('action.edit')}</span>
-                    </th>
-                  </tr>
-                </thead>
+                <TableHead
+                  columns={[
+                    t('intents.intent'),
+                    t('intents.keywords'),
+                    t('intents.examples'),
+                    t('intents.priority'),
+                    t('intents.action'),
+                    t('intents.enabled'),
+                    { hidden: t('action.edit') },
+                  ]}
+                />
                 <tbody>
                   {data.items.map((rule) => (
                     <tr key={rule.id}>

@@ -7,6 +7,7 @@ import { jobStatusKey } from '../i18n/messages';
 import { jobProgress } from '../lib/chart-data';
 import { formatCount, formatDateTime } from '../lib/format';
 import { useApi } from '../lib/use-api';
+import { TableHead } from '../components/table-head';
 
 const STATUSES = ['', 'queued', 'running', 'succeeded', 'failed'] as const;
 
@@ -48,16 +49,7 @@ export function JobsPage() {
         {(data) => (
           <>
             <table>
-              <thead>
-                <tr>
-                  <th scope="col">{t('jobs.name')}</th>
-                  <th scope="col">{t('jobs.status')}</th>
-                  <th scope="col">{t('jobs.progress')}</th>
-                  <th scope="col">{t('jobs.created')}</th>
-                  <th scope="col">{t('jobs.finished')}</th>
-                  <th scope="col">{t('jobs.error')}</th>
-                </tr>
-              </thead>
+              <TableHead columns={[t('jobs.name'), t('jobs.status'), t('jobs.progress'), t('jobs.created'), t('jobs.finished'), t('jobs.error')]} />
               <tbody>
                 {data.items.map((run) => {
                   const total = run.total;

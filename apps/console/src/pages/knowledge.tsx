@@ -1,10 +1,11 @@
 import { useState, type ChangeEvent, type FormEvent } from 'react';
-import { api, ApiError, call } from '../api/client';
+import { api, ApiError, asApiError, call } from '../api/client';
 import { Pager } from '../components/pager';
 import { Async, ErrorNotice } from '../components/states';
 import { useI18n } from '../i18n/i18n';
 import { formatDateTime, formatScore, truncate } from '../lib/format';
 import { useApi } from '../lib/use-api';
+import { TableHead } from '../components/table-head';
 
 /** Documents (list, upload one or a bulk file, delete) and a lookup playground with grades and confidence. */
 export function KnowledgePage() {
@@ -20,7 +21,7 @@ export function KnowledgePage() {
       await call(api.DELETE('/admin/knowledge/documents/{id}', { params: { path: { id } } }));
       documents.reload();
     } catch (reason) {
-      setActionError(reason instanceof ApiError ? reason : new ApiError(0, String(reason), null));
+      setActionError(asApiError(reason));
     }
   };
   return (
@@ -38,18 +39,16 @@ export function KnowledgePage() {
           {(data) => (
             <>
               <table>
-                <thead>
-                  <tr>
-                    <th scope="col">{t('knowledge.title')}</th>
-                    <th scope="col">{t('knowledge.filePath')}</th>
-                    <th scope="col">{t('knowledge.domain')}</th>
-                    <th scope="col">{t('knowledge.chunks')}</th>
-                    <th scope="col">{t('knowledge.updated')}</th>
-                    <th scope="col">
-                      <span className="visually-hidden">{t('action.delete')}</span>
-                    </th>
-                  </tr>
-                </thead>
+                <TableHead
+                  columns={[
+                    t('knowledge.title'),
+                    t('knowledge.filePath'),
+                    t('knowledge.domain'),
+                    t('knowledge.chunks'),
+                    t('knowledge.updated'),
+                    { hidden: t('action.delete') },
+                  ]}
+                />
                 <tbody>
                   {data.items.map((doc) => (
                     <tr key={doc.id}>
@@ -103,7 +102,7 @@ function UploadOne({ onUploaded }: { onUploaded(): void }) {
       setDone(t('knowledge.uploaded', { status: result.status, chunks: result.document.chunkCount }));
       onUploaded();
     } catch (reason) {
-      setError(reason instanceof ApiError ? reason : new ApiError(0, String(reason), null));
+      setError(asApiError(reason));
     }
   };
   return (
@@ -164,7 +163,7 @@ function UploadBulk({ onUploaded }: { onUploaded(): void }) {
       );
       onUploaded();
     } catch (reason) {
-      setError(reason instanceof ApiError ? reason : new ApiError(0, String(reason), null));
+      setError(asApiError(reason));
     }
   };
   return (
@@ -206,7 +205,7 @@ function LookupPlayground() {
       setResult(await lookup(sessionId, query));
     } catch (reason) {
       setResult(null);
-      setError(reason instanceof ApiError ? reason : new ApiError(0, String(reason), null));
+      setError(asApiError(reason));
     }
   };
   return (
@@ -241,15 +240,7 @@ function LookupPlayground() {
             <p className="state state-empty">{t('knowledge.noResults')}</p>
           ) : (
             <table>
-              <thead>
-                <tr>
-                  <th scope="col">{t('knowledge.title')}</th>
-                  <th scope="col">{t('knowledge.source')}</th>
-                  <th scope="col">{t('knowledge.similarity')}</th>
-                  <th scope="col">{t('knowledge.relevance')}</th>
-                  <th scope="col">{t('knowledge.excerpt')}</th>
-                </tr>
-              </thead>
+              <TableHead columns={[t('knowledge.title'), t('knowledge.source'), t('knowledge.similarity'), t('knowledge.relevance'), t('knowledge.excerpt')]} />
               <tbody>
                 {result.results.map((item) => (
                   <tr key={`${item.documentId}-${item.source}-${item.distance}`}>

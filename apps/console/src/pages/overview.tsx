@@ -10,6 +10,7 @@ import { lastDays } from '../lib/format';
 import { href } from '../lib/route';
 import { JobStatus } from './jobs';
 import { useApi } from '../lib/use-api';
+import { TableHead } from '../components/table-head';
 
 type Overview = Awaited<ReturnType<typeof loadOverview>>;
 
@@ -77,12 +78,7 @@ function OverviewBody({ data, t }: { data: Overview; t: Translate }) {
             <p className="state state-empty">{t('gaps.none')}</p>
           ) : (
             <table>
-              <thead>
-                <tr>
-                  <th scope="col">{t('gaps.question')}</th>
-                  <th scope="col">{t('gaps.count')}</th>
-                </tr>
-              </thead>
+              <TableHead columns={[t('gaps.question'), t('gaps.count')]} />
               <tbody>
                 {data.topGaps.map((gap) => (
                   <tr key={gap.normalizedText}>

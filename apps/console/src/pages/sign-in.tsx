@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { api, ApiError, call } from '../api/client';
+import { api, ApiError, asApiError, call } from '../api/client';
 import { ErrorNotice } from '../components/states';
 import { useI18n } from '../i18n/i18n';
 import { clearOperatorKey, saveOperatorKey } from '../lib/operator-key';
@@ -27,7 +27,7 @@ export function SignInPage({ message, onSignedIn }: { message: string | null; on
       onSignedIn();
     } catch (reason) {
       clearOperatorKey();
-      setError(reason instanceof ApiError ? reason : new ApiError(0, String(reason), null));
+      setError(asApiError(reason));
     } finally {
       setChecking(false);
     }

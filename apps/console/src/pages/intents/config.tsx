@@ -1,5 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { api, ApiError, call } from '../../api/client';
+import { api, ApiError, asApiError, call } from '../../api/client';
 import { Async, ErrorNotice } from '../../components/states';
 import { useI18n } from '../../i18n/i18n';
 import { useApi } from '../../lib/use-api';
@@ -59,7 +59,7 @@ function ConfigForm({ initial, etag, onSaved }: { initial: Record<string, unknow
       setSaved(true);
       onSaved();
     } catch (reason) {
-      setError(reason instanceof ApiError ? reason : new ApiError(0, String(reason), null));
+      setError(asApiError(reason));
     }
   };
   return (

@@ -1,9 +1,10 @@
 import { useState, type ChangeEvent } from 'react';
-import { api, ApiError, call } from '../../api/client';
+import { api, ApiError, asApiError, call } from '../../api/client';
 import { ErrorNotice } from '../../components/states';
 import { useI18n } from '../../i18n/i18n';
 import { formatPercent, formatScore } from '../../lib/format';
 import { parseLabelledFile } from '../../lib/labelled-file';
+import { TableHead } from '../../components/table-head';
 
 type Report = Awaited<ReturnType<typeof evaluate>>;
 const evaluate = (examples: { text: string; intent: string | null }[]) =>
@@ -30,7 +31,7 @@ export function EvaluationPanel() {
     try {
       setReport(await evaluate(parsed.examples));
     } catch (reason) {
-      setError(reason instanceof ApiError ? reason : new ApiError(0, String(reason), null));
+      setError(asApiError(reason));
     } finally {
       setBusy(false);
     }
@@ -70,15 +71,7 @@ export function EvaluationPanel() {
           </div>
           <table>
             <caption>{t('intents.perIntent')}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{t('intents.intent')}</th>
-                <th scope="col">P</th>
-                <th scope="col">R</th>
-                <th scope="col">F1</th>
-                <th scope="col">{t('intents.support')}</th>
-              </tr>
-            </thead>
+            <TableHead columns={[t('intents.intent'), 'P', 'R', 'F1', t('intents.support')]} />
             <tbody>
               {report.perIntent.map((row) => (
                 <tr key={row.intent}>
@@ -93,13 +86,7 @@ export function EvaluationPanel() {
           </table>
           <table>
             <caption>{t('intents.confusions')}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{t('intents.expected')}</th>
-                <th scope="col">{t('intents.predicted')}</th>
-                <th scope="col">{t('gaps.count')}</th>
-              </tr>
-            </thead>
+            <TableHead columns={[t('intents.expected'), t('intents.predicted'), t('gaps.count')]} />
             <tbody>
               {report.confusions.length === 0 ? (
                 <tr>

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { api, ApiError, call } from '../../api/client';
+import { api, ApiError, asApiError, call } from '../../api/client';
 import type { components } from '../../api/schema';
 import { ErrorNotice } from '../../components/states';
 import { useI18n } from '../../i18n/i18n';
@@ -63,7 +63,7 @@ export function RuleEditor({ rule, onDone }: { rule: Rule | null; onDone(saved: 
       else await call(api.POST('/admin/intent-rules', { body: { ...body, confidenceProfile: 'search' } }));
       onDone(true);
     } catch (reason) {
-      setError(reason instanceof ApiError ? reason : new ApiError(0, String(reason), null));
+      setError(asApiError(reason));
     } finally {
       setSaving(false);
     }

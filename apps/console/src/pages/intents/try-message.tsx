@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { api, ApiError, call } from '../../api/client';
+import { api, ApiError, asApiError, call } from '../../api/client';
 import { RouteTraceTimeline } from '../../components/route-trace';
 import { ErrorNotice } from '../../components/states';
 import { useI18n } from '../../i18n/i18n';
@@ -23,7 +23,7 @@ export function TryMessage() {
       setResult(await route(message));
     } catch (reason) {
       setResult(null);
-      setError(reason instanceof ApiError ? reason : new ApiError(0, String(reason), null));
+      setError(asApiError(reason));
     } finally {
       setBusy(false);
     }

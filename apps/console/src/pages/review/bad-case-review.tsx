@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { api, ApiError, call } from '../../api/client';
+import { api, ApiError, asApiError, call } from '../../api/client';
 import type { components } from '../../api/schema';
 import { ErrorNotice } from '../../components/states';
 import { useI18n } from '../../i18n/i18n';
@@ -33,7 +33,7 @@ export function BadCaseReview({ item, onChanged }: { item: BadCase; onChanged():
       setMessage(done);
       onChanged();
     } catch (reason) {
-      setError(reason instanceof ApiError ? reason : new ApiError(0, String(reason), null));
+      setError(asApiError(reason));
     }
   };
   const review = (status?: 'OPEN' | 'RESOLVED') =>

@@ -1,11 +1,12 @@
 import { useState, type FormEvent } from 'react';
-import { api, ApiError, call } from '../../api/client';
+import { api, ApiError, asApiError, call } from '../../api/client';
 import type { components } from '../../api/schema';
 import { Pager } from '../../components/pager';
 import { Async, ErrorNotice } from '../../components/states';
 import { useI18n } from '../../i18n/i18n';
 import { formatDateTime, truncate } from '../../lib/format';
 import { useApi } from '../../lib/use-api';
+import { TableHead } from '../../components/table-head';
 
 type Case = components['schemas']['CaseDto'];
 const SOURCES = ['', 'AUTO', 'MANUAL'] as const;
@@ -29,7 +30,7 @@ export function CaseLibrary() {
       await call(api.DELETE('/admin/case-library/{id}', { params: { path: { id: item.id } } }));
       cases.reload();
     } catch (reason) {
-      setError(reason instanceof ApiError ? reason : new ApiError(0, String(reason), null));
+      setError(asApiError(reason));
     }
   };
   return (
@@ -58,18 +59,16 @@ export function CaseLibrary() {
         {(data) => (
           <>
             <table>
-              <thead>
-                <tr>
-                  <th scope="col">{t('conversations.question')}</th>
-                  <th scope="col">{t('conversations.answer')}</th>
-                  <th scope="col">{t('review.source')}</th>
-                  <th scope="col">{t('review.category')}</th>
-                  <th scope="col">{t('knowledge.updated')}</th>
-                  <th scope="col">
-                    <span className="visually-hidden">{t('action.edit')}</span>
-                  </th>
-                </tr>
-              </thead>
+              <TableHead
+                columns={[
+                  t('conversations.question'),
+                  t('conversations.answer'),
+                  t('review.source'),
+                  t('review.category'),
+                  t('knowledge.updated'),
+                  { hidden: t('action.edit') },
+                ]}
+              />
               <tbody>
                 {data.items.map((item) =>
                   editing === item.id ? (
@@ -137,7 +136,7 @@ function CaseEditor({ item, onDone }: { item: Case; onDone(saved: boolean): void
       );
       onDone(true);
     } catch (reason) {
-      setError(reason instanceof ApiError ? reason : new ApiError(0, String(reason), null));
+      setError(asApiError(reason));
     }
   };
   return (
