@@ -290,7 +290,7 @@ describe('operator console (browser)', () => {
     it('review: resolving a bad case with a note round-trips to the API', async () => {
       await open('review');
       const item = page.getByTestId('bad-case').filter({ hasText: '请问机械臂可以在水下使用吗' });
-      await containsText(item, 'knowledge_gap');
+      await containsText(item, 'Knowledge gap');
       await item.getByRole('button', { name: 'Review' }).click();
       const form = item.getByRole('form', { name: 'Review' });
       await form.getByLabel('Note', { exact: true }).fill('需要补充防水等级文档');

@@ -223,14 +223,28 @@ const en = {
   'jobStatus.running': 'running',
   'jobStatus.succeeded': 'succeeded',
   'jobStatus.failed': 'failed',
+  'reason.rule_high_confidence': 'Rule, high confidence',
+  'reason.semantic_override': 'Semantic override',
+  'reason.no_match': 'No match',
+  'reason.llm_judge': 'LLM judge',
+  'reason.fusion_fallback': 'Fusion fallback',
+  'reason.semantic_fallback': 'Semantic fallback (before 2026-11-30)',
+  'reason.other': 'Other',
+  'layer.routing': 'Routing',
+  'layer.retrieval': 'Retrieval',
+  'layer.knowledge_gap': 'Knowledge gap',
+  'layer.answer_generation': 'Answer generation',
 };
 
 export type MessageKey = keyof typeof en;
 
-const JOB_STATUSES = ['queued', 'running', 'succeeded', 'failed'] as const;
-/** The label of a job status; a status this console does not know yet is shown as the API names it. */
-export function jobStatusKey(status: string): MessageKey | null {
-  return (JOB_STATUSES as readonly string[]).includes(status) ? (`jobStatus.${status}` as MessageKey) : null;
+/**
+ * The message key naming an API code (a job status, a decision reason, a failure layer); null for a code this
+ * console does not know yet, which is then shown as the API names it.
+ */
+export function codeKey(kind: 'jobStatus' | 'reason' | 'layer', code: string): MessageKey | null {
+  const key = `${kind}.${code}`;
+  return key in en ? (key as MessageKey) : null;
 }
 
 const zh: Record<MessageKey, string> = {
@@ -455,6 +469,17 @@ const zh: Record<MessageKey, string> = {
   'jobStatus.running': '运行中',
   'jobStatus.succeeded': '成功',
   'jobStatus.failed': '失败',
+  'reason.rule_high_confidence': '规则高置信',
+  'reason.semantic_override': '语义覆盖',
+  'reason.no_match': '未匹配',
+  'reason.llm_judge': 'LLM 裁判',
+  'reason.fusion_fallback': '融合兜底',
+  'reason.semantic_fallback': '语义兜底（2026-11-30 前）',
+  'reason.other': '其他',
+  'layer.routing': '路由',
+  'layer.retrieval': '检索',
+  'layer.knowledge_gap': '知识缺口',
+  'layer.answer_generation': '回答生成',
 };
 
 export const MESSAGES: Record<Language, Record<MessageKey, string>> = { en, zh };

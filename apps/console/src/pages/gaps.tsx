@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { api, call } from '../api/client';
 import { WindowFilterForm, type WindowFilter } from '../components/filters';
+import { CodeLabel } from '../components/code-label';
 import { SessionLink } from '../components/session-link';
 import { Async } from '../components/states';
 import { useI18n } from '../i18n/i18n';
@@ -58,7 +59,7 @@ export function GapsPage() {
                   <tr key={gap.normalizedText}>
                     <td>{gap.sampleQuery ?? gap.normalizedText}</td>
                     <td className="num">{gap.count}</td>
-                    <td>{gap.layer ?? '—'}</td>
+                    <td>{gap.layer ? <CodeLabel kind="layer" code={gap.layer} /> : '—'}</td>
                     <td>{gap.reasonCodes.join(', ')}</td>
                     <td>{formatDateTime(gap.lastSeenAt)}</td>
                     <td>

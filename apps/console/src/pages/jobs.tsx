@@ -3,7 +3,7 @@ import { api, call } from '../api/client';
 import { Pager } from '../components/pager';
 import { Async } from '../components/states';
 import { useI18n } from '../i18n/i18n';
-import { jobStatusKey } from '../i18n/messages';
+import { codeKey } from '../i18n/messages';
 import { jobProgress } from '../lib/chart-data';
 import { formatCount, formatDateTime } from '../lib/format';
 import { useApi } from '../lib/use-api';
@@ -92,7 +92,7 @@ export function JobsPage() {
 
 function JobStatusLabel({ status }: { status: string }) {
   const { t } = useI18n();
-  const key = jobStatusKey(status);
+  const key = codeKey('jobStatus', status);
   return <>{key ? t(key) : status}</>;
 }
 

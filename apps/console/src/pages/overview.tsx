@@ -4,6 +4,7 @@ import { Chart, type ChartOption } from '../components/chart';
 import { WindowFilterForm, type WindowFilter } from '../components/filters';
 import { Async } from '../components/states';
 import { useI18n, type Translate } from '../i18n/i18n';
+import { codeKey } from '../i18n/messages';
 import { coverageSeries, histogramBars, reasonSlices, reliabilityLine } from '../lib/chart-data';
 import { formatCount, formatDateTime, formatPercent } from '../lib/format';
 import { lastDays } from '../lib/format';
@@ -127,7 +128,10 @@ function Tile({ label, value }: { label: string; value: string }) {
 
 function overviewCharts(data: Overview, t: Translate) {
   const series = coverageSeries(data.coverageByDay, data.window.from, data.window.to);
-  const slices = reasonSlices(data.decisionReasons);
+  const slices = reasonSlices(data.decisionReasons).map((slice) => {
+    const key = codeKey('reason', slice.name);
+    return { ...slice, name: key ? t(key) : slice.name };
+  });
   const bars = histogramBars(data.confidenceHistogram);
   const coverage: ChartOption = {
     tooltip: { trigger: 'axis' },

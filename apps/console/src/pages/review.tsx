@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { api, call } from '../api/client';
+import { CodeLabel } from '../components/code-label';
 import { Pager } from '../components/pager';
 import { Async } from '../components/states';
 import { useI18n } from '../i18n/i18n';
@@ -83,7 +84,10 @@ export function ReviewPage() {
                       </dd>
                       <dt>{t('review.attribution')}</dt>
                       <dd>
-                        <span className="badge badge-queued">{item.attribution.layer}</span> <code>{item.attribution.reason}</code>
+                        <span className="badge badge-queued">
+                          <CodeLabel kind="layer" code={item.attribution.layer} />
+                        </span>{' '}
+                        <code>{item.attribution.reason}</code>
                       </dd>
                       {item.selfEvaluation && (
                         <>
