@@ -77,7 +77,8 @@ export function ReviewPage() {
                         {item.routeSummary && (
                           <span className="muted">
                             {' '}
-                            · <code>{item.routeSummary.decisionReason ?? '—'}</code> · {formatScore(item.routeSummary.finalConfidence)}
+                            · {item.routeSummary.decisionReason ? <CodeLabel kind="reason" code={item.routeSummary.decisionReason} /> : '—'} ·{' '}
+                            {formatScore(item.routeSummary.finalConfidence)}
                             {item.routeSummary.llmJudgeTriggered && ` · ${t('trace.judge')}`}
                           </span>
                         )}
