@@ -59,7 +59,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<NestFas
     );
     SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json' });
   }
-  await registerConsole(app, config.http.consoleDir);
+  await registerConsole(app, config.consoleDir);
   try {
     await app.init();
     await fastify.ready();

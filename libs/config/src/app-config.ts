@@ -24,13 +24,12 @@ export class AppConfig {
   }
 
   get http() {
-    return {
-      host: this.env.HOST,
-      port: this.env.PORT,
-      bodyLimitBytes: this.env.BODY_LIMIT_BYTES,
-      swaggerEnabled: this.env.SWAGGER_ENABLED,
-      consoleDir: this.env.CONSOLE_DIR ? path.resolve(this.env.CONSOLE_DIR) : path.join(findProjectRoot(), 'dist', 'console'),
-    };
+    return { host: this.env.HOST, port: this.env.PORT, bodyLimitBytes: this.env.BODY_LIMIT_BYTES, swaggerEnabled: this.env.SWAGGER_ENABLED };
+  }
+
+  /** The built operator console (docs/console.md "Serving"). Computed once: the default walks the file system for the project root. */
+  get consoleDir(): string {
+    return (this.consoleDirView ??= this.env.CONSOLE_DIR ? path.resolve(this.env.CONSOLE_DIR) : path.join(findProjectRoot(), 'dist', 'console'));
   }
 
   get logLevel() {
@@ -41,6 +40,8 @@ export class AppConfig {
   get database() {
     return (this.databaseView ??= Object.freeze(this.buildDatabaseView()));
   }
+
+  private consoleDirView: string | undefined;
 
   private databaseView: Readonly<ReturnType<AppConfig['buildDatabaseView']>> | undefined;
 

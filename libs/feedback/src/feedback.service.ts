@@ -121,21 +121,18 @@ export class FeedbackService {
 
   /**
    * PUT /admin/bad-cases/:sessionId/review (docs/learning.md "Review"): sets the given fields of the bad case's
-   * review in one statement. Checked first, and a rejected request writes nothing: at least one field (400), a bad
-   * case of the tenant (404), an intent of one of the tenant's rules and a knowledge document of the tenant (400,
-   * naming the field). A document deleted after the check reads as none (no foreign key, migration 0170).
+   * review in one statement. Checked first, and a rejected request writes nothing: at least one field (400), an
+   * intent of one of the tenant's rules and a knowledge document of the tenant (400, naming the field); then the
+   * statement itself writes only for a bad case of the tenant (else 404). A document deleted after the check reads as none (no foreign key, migration 0170).
    */
   async review(tenantId: TenantId, sessionId: string, input: BadCaseReviewPatch): Promise<BadCaseDto> {
     if (isEmptyReview(input)) throw new FeedbackException(FeedbackErrorCode.EmptyReview);
     const patch = normalizeReview(input);
-    if ((await this.repository.findBadCase(tenantId, sessionId, this.config.coverage.evaluatorVersion)) === null) {
-      throw new FeedbackException(FeedbackErrorCode.BadCaseNotFound, sessionId);
-    }
     const known = typeof patch.intent === 'string' ? await this.intents.knownIntents(tenantId) : new Set<string>();
     const found = typeof patch.documentId === 'string' ? await this.knowledge.documentRefs(tenantId, [patch.documentId]) : new Map<string, DocumentName>();
     const problems = reviewProblems(patch, known, new Set(found.keys()));
     if (problems.length) throw invalidRequest(problems);
-    // The bad case can stop being one in between (feedback changed to useful): then nothing is written.
+    // The upsert writes only for a bad case of the tenant (it reads the feedback in the same statement): null = 404.
     if ((await this.cases.upsertReview(tenantId, sessionId, patch)) === null) throw new FeedbackException(FeedbackErrorCode.BadCaseNotFound, sessionId);
     return this.getBadCase(tenantId, sessionId);
   }

@@ -38,14 +38,10 @@ export function onAuthFailure(listener: (error: ApiError) => void): () => void {
   return () => authListeners.delete(listener);
 }
 
-/** How many API calls this page load made (the console's budget is ≤ 3 per page; bench:console reads it). */
-export const callLog: { path: string; at: number }[] = [];
-
 const withKey: Middleware = {
   onRequest({ request }) {
     const key = readOperatorKey();
     if (key) request.headers.set('x-api-key', key);
-    callLog.push({ path: new URL(request.url).pathname, at: performance.now() });
     return request;
   },
 };

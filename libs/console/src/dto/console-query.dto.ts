@@ -1,6 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString, Matches } from 'class-validator';
+import { IsOptional } from 'class-validator';
 import { IsCalendarDate } from '@arbiter/coverage';
+import { ChannelFilterField } from '@arbiter/sessions';
 
 /** Window and channel of the overview (days in the tenant's time zone, like the coverage report). */
 export class ConsoleOverviewQueryDto {
@@ -17,9 +18,6 @@ export class ConsoleOverviewQueryDto {
   @IsCalendarDate()
   to?: string;
 
-  @ApiPropertyOptional({ description: 'Only sessions of this channel (1-32 letters, digits, "_" or "-")', example: 'web' })
-  @IsOptional()
-  @IsString()
-  @Matches(/^[a-z0-9_-]{1,32}$/i, { message: 'channel must be 1-32 letters, digits, "_" or "-"' })
+  @ChannelFilterField('Only sessions of this channel (1-32 letters, digits, "_" or "-")')
   channel?: string;
 }

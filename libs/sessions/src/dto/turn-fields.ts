@@ -12,13 +12,16 @@ export function ConversationIdField(description: string): PropertyDecorator {
   return applyDecorators(ApiPropertyOptional({ format: 'uuid', description }), IsOptional(), IsUUID());
 }
 
+/** What a channel name may be, when a turn is stored and when one is filtered on. */
+const CHANNEL_NAME = () => Matches(/^[a-z0-9_-]{1,32}$/i, { message: 'channel must be 1-32 letters, digits, "_" or "-"' });
+
 export function ChannelField(): PropertyDecorator {
-  return applyDecorators(
-    ApiPropertyOptional({ default: 'web', example: 'web' }),
-    IsOptional(),
-    IsString(),
-    Matches(/^[a-z0-9_-]{1,32}$/i, { message: 'channel must be 1-32 letters, digits, "_" or "-"' }),
-  );
+  return applyDecorators(ApiPropertyOptional({ default: 'web', example: 'web' }), IsOptional(), IsString(), CHANNEL_NAME());
+}
+
+/** An optional channel filter of a read endpoint: validated as the channel a turn is stored with. */
+export function ChannelFilterField(description: string): PropertyDecorator {
+  return applyDecorators(ApiPropertyOptional({ description, example: 'web' }), IsOptional(), IsString(), CHANNEL_NAME());
 }
 
 export function UserRefField(): PropertyDecorator {
