@@ -49,28 +49,32 @@ const withKey: Middleware = {
 export const api = createClient<paths>({ baseUrl: window.location.origin });
 api.use(withKey);
 
-export async function toApiError(response: Response, body: unknown): Promise<ApiError> {
+function toApiError(response: Response, body: unknown): ApiError {
   const parsed = (body ?? {}) as Partial<ApiErrorBody>;
   const message = typeof parsed.message === 'string' ? parsed.message : `${response.status} ${response.statusText}`;
   return new ApiError(response.status, message, parsed.requestId ?? response.headers.get('x-request-id'), parsed.details);
 }
 
-/**
- * Unwraps an openapi-fetch result: the data, or an ApiError (and, on 401/403, the key is dropped and sign-in shown).
- * Network failures become an ApiError with status 0.
- */
-export async function call<T>(request: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
-  let result: { data?: T; error?: unknown; response: Response };
-  try {
-    result = await request;
-  } catch (error) {
-    throw new ApiError(0, error instanceof Error ? error.message : String(error), null);
-  }
+type FetchResult<T> = { data?: T; error?: unknown; response: Response };
+
+/** The data of a settled openapi-fetch result, or its ApiError (on 401/403 the key is dropped and sign-in shown). */
+export function unwrap<T>(result: FetchResult<T>): T {
   if (result.response.ok) return result.data as T;
-  const error = await toApiError(result.response, result.error);
+  const error = toApiError(result.response, result.error);
   if (error.isAuth) {
     clearOperatorKey();
     for (const listener of authListeners) listener(error);
   }
   throw error;
+}
+
+/** Awaits an openapi-fetch call and unwraps it; a network failure becomes an ApiError with status 0. */
+export async function call<T>(request: Promise<FetchResult<T>>): Promise<T> {
+  let result: FetchResult<T>;
+  try {
+    result = await request;
+  } catch (error) {
+    throw asApiError(error);
+  }
+  return unwrap(result);
 }

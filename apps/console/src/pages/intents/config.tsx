@@ -1,5 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { api, ApiError, asApiError, call } from '../../api/client';
+import { api, ApiError, asApiError, call, unwrap } from '../../api/client';
 import { Async, ErrorNotice } from '../../components/states';
 import { useI18n } from '../../i18n/i18n';
 import { useApi } from '../../lib/use-api';
@@ -20,9 +20,9 @@ type NumberKey = (typeof NUMBER_KEYS)[number];
 type BooleanKey = (typeof BOOLEAN_KEYS)[number];
 
 async function loadConfig() {
-  const result = await api.GET('/admin/intent-config');
-  const config = await call(Promise.resolve(result));
-  return { config, etag: result.response.headers.get('etag') };
+  // The ETag is the config's version: sent back as If-Match so a concurrent change is a 412, not a lost edit.
+  const result = await api.GET('/admin/intent-config').catch((error: unknown) => Promise.reject(asApiError(error)));
+  return { config: unwrap(result), etag: result.response.headers.get('etag') };
 }
 
 /** The router config with optimistic concurrency: saved with If-Match, so a concurrent change gives 412, not a lost edit. */
