@@ -24,7 +24,14 @@ export class AppConfig {
   }
 
   get http() {
-    return { host: this.env.HOST, port: this.env.PORT, bodyLimitBytes: this.env.BODY_LIMIT_BYTES, swaggerEnabled: this.env.SWAGGER_ENABLED };
+    return {
+      host: this.env.HOST,
+      port: this.env.PORT,
+      bodyLimitBytes: this.env.BODY_LIMIT_BYTES,
+      bodyTimeoutMs: this.env.BODY_TIMEOUT_MS,
+      shutdownGraceMs: this.env.SHUTDOWN_GRACE_MS,
+      swaggerEnabled: this.env.SWAGGER_ENABLED,
+    };
   }
 
   /** The built operator console (docs/console.md "Serving"). Computed once: the default walks the file system for the project root. */

@@ -29,6 +29,10 @@ export class EnvironmentVariables {
   @IsString() HOST = '0.0.0.0';
   @Type(() => Number) @IsInt() @Min(0) @Max(65535) PORT = 3000;
   @Type(() => Number) @IsInt() @Min(1024) BODY_LIMIT_BYTES = 1_048_576;
+  /** A request body must arrive whole within this long (408 otherwise), whatever its size or content type. */
+  @Type(() => Number) @IsInt() @Min(100) @Max(3_600_000) BODY_TIMEOUT_MS = 30_000;
+  /** SIGTERM: in-flight requests get this long to finish before the process exits (running jobs are checkpointed and released). */
+  @Type(() => Number) @IsInt() @Min(0) @Max(600_000) SHUTDOWN_GRACE_MS = 10_000;
   @IsIn(LOG_LEVELS) LOG_LEVEL: (typeof LOG_LEVELS)[number] = 'info';
   @Transform(toBool) @IsBoolean() SWAGGER_ENABLED = true;
   /** The built operator console (docs/console.md); empty: dist/console under the project root. */
