@@ -4,10 +4,12 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { createValidationPipe, GlobalErrorFilter, JsonLogger, MetricsService, RequestContextStore, resolveRequestId, type LogLevelName } from '@arbiter/common';
 import { AppConfig, type AppConfigModuleOptions } from '@arbiter/config';
-import { ADMIN_SECURITY, API_KEY_SECURITY } from '@arbiter/tenancy';
+import { ADMIN_SECURITY, API_KEY_SECURITY, registerAuthenticationHook, RequestAuthenticator } from '@arbiter/tenancy';
 import { AppModule } from './app.module.js';
 import { registerConsole } from './console-static.js';
 import { registerHttpObservability } from './http-metrics.js';
+import { registerBodyParsers } from './http-edge/body-parsers.js';
+import { registerBodyPolicy } from './http-edge/body-policy.js';
 import { clientErrorHandler, frameworkErrors, registerInputGuards } from './input-guards.js';
 
 export interface CreateAppOptions extends AppConfigModuleOptions {
@@ -29,6 +31,8 @@ export async function createApp(options: CreateAppOptions = {}): Promise<NestFas
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(options), adapter, {
     logger: new JsonLogger(logLevel),
     abortOnError: false,
+    // The API registers its own parsers (http-edge/body-parsers.ts): JSON and NDJSON only, depth-checked.
+    bodyParser: false,
   });
   const config = app.get(AppConfig);
   const fastify = app.getHttpAdapter().getInstance();
@@ -37,10 +41,16 @@ export async function createApp(options: CreateAppOptions = {}): Promise<NestFas
     RequestContextStore.run(String(request.id), done);
   });
   registerHttpObservability(fastify, app.get(MetricsService));
+  // The request line and headers, then credentials, then the body's type, size and time limits, then
+  // parsing: no byte of a body is read for a request that fails an earlier step (docs/http-edge.md).
   registerInputGuards(fastify);
+  registerAuthenticationHook(fastify, app.get(RequestAuthenticator));
+  registerBodyPolicy(fastify, { timeoutMs: config.http.bodyTimeoutMs });
+  registerBodyParsers(fastify);
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new GlobalErrorFilter());
-  app.enableShutdownHooks();
+  // No app.enableShutdownHooks(): main.ts handles SIGTERM/SIGINT (graceful-shutdown.ts) — Nest's hooks would close the
+  // database under in-flight requests and end the process by re-raising the signal (README "Faults and outages").
 
   if (config.http.swaggerEnabled) {
     const document = SwaggerModule.createDocument(

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Socket } from 'node:net';
 import { randomUUID } from 'node:crypto';
+import { announcesBody } from '@arbiter/tenancy';
 import { findUnsafeInput, invalidRequest, reasonPhrase, toErrorBody, unsafeStringProblem, type ErrorBody, type FieldError } from '@arbiter/common';
 
 function isJsonContentType(request: FastifyRequest): boolean {
@@ -14,6 +15,11 @@ function isJsonContentType(request: FastifyRequest): boolean {
  * `MAX_JSON_DEPTH`, and a JSON body that is not an object or array (`null`, `"text"`, `42`).
  */
 export function inspectRequest(request: Pick<FastifyRequest, 'headers' | 'params' | 'query' | 'body'>, jsonBody: boolean): FieldError[] {
+  return [...inspectRequestLine(request), ...inspectBody(request, jsonBody)];
+}
+
+/** Headers, path and query: checked before authentication, so a NUL in a header is a 400 whatever the key. */
+function inspectRequestLine(request: Pick<FastifyRequest, 'headers' | 'params' | 'query'>): FieldError[] {
   const problems: FieldError[] = [];
   for (const [name, value] of Object.entries(request.headers)) {
     const values = Array.isArray(value) ? value : [value];
@@ -21,6 +27,11 @@ export function inspectRequest(request: Pick<FastifyRequest, 'headers' | 'params
     if (problem) problems.push({ field: `header ${name}`, errors: [problem] });
   }
   problems.push(...findUnsafeInput(request.params ?? {}), ...findUnsafeInput(request.query ?? {}));
+  return problems;
+}
+
+function inspectBody(request: Pick<FastifyRequest, 'body'>, jsonBody: boolean): FieldError[] {
+  const problems: FieldError[] = [];
   const body = request.body;
   if (body !== undefined) {
     if (body === null || (typeof body !== 'object' && (jsonBody || typeof body !== 'string'))) {
@@ -32,10 +43,18 @@ export function inspectRequest(request: Pick<FastifyRequest, 'headers' | 'params
   return problems;
 }
 
-/** Rejects unsafe input with a 400 (the validation error shape) before any DTO transformation runs. */
+/**
+ * Rejects unsafe input with a 400 (the validation error shape) before any DTO transformation runs: the
+ * request line and headers on arrival (register before the authentication hook), the body once parsed.
+ */
 export function registerInputGuards(fastify: FastifyInstance): void {
+  fastify.addHook('onRequest', (request, reply, done) => {
+    const problems = inspectRequestLine(request);
+    if (problems.length > 0 && announcesBody(request)) void reply.header('connection', 'close');
+    done(problems.length > 0 ? invalidRequest(problems) : undefined);
+  });
   fastify.addHook('preValidation', (request, _reply, done) => {
-    const problems = inspectRequest(request, isJsonContentType(request));
+    const problems = inspectBody(request, isJsonContentType(request));
     done(problems.length > 0 ? invalidRequest(problems) : undefined);
   });
 }

@@ -1,5 +1,5 @@
 /** HTTP statuses a domain error may map to. */
-export type DomainErrorStatus = 400 | 401 | 403 | 404 | 409 | 412 | 413 | 422 | 429 | 503;
+export type DomainErrorStatus = 400 | 401 | 403 | 404 | 408 | 409 | 412 | 413 | 415 | 422 | 429 | 503;
 
 export interface DomainErrorSpec {
   status: DomainErrorStatus;

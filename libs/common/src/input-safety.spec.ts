@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { findUnsafeInput, MAX_JSON_DEPTH, UNSAFE_INPUT_MESSAGES, unsafeStringProblem } from './input-safety.js';
+import { findUnsafeInput, findExcessNesting, MAX_JSON_DEPTH, MAX_OBJECT_KEYS, UNSAFE_INPUT_MESSAGES, unsafeStringProblem } from './input-safety.js';
 
 function nestedArrays(depth: number): unknown {
   let v: unknown = 'leaf';
@@ -73,4 +73,42 @@ describe('findUnsafeInput', () => {
     const [problem] = findUnsafeInput({ ['k'.repeat(5000)]: '\u0000' });
     expect(problem.field.length).toBeLessThan(110);
   });
+});
+
+describe('findUnsafeInput key count', () => {
+  const wide = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, i]));
+  it('accepts an object with the most keys allowed', () => {
+    expect(findUnsafeInput({ metadata: wide(MAX_OBJECT_KEYS) })).toEqual([]);
+  });
+  it('refuses one key more, naming the object', () => {
+    expect(findUnsafeInput({ metadata: wide(MAX_OBJECT_KEYS + 1) })).toEqual([{ field: 'metadata', errors: [UNSAFE_INPUT_MESSAGES.keys] }]);
+  });
+  it('counts keys per object, not array items', () => {
+    expect(findUnsafeInput({ items: Array.from({ length: MAX_OBJECT_KEYS + 5 }, (_, i) => ({ i })) })).toEqual([]);
+  });
+});
+
+describe('findExcessNesting', () => {
+  const deep = (n: number) => '['.repeat(n) + ']'.repeat(n);
+  const rows: [string, string, string | null][] = [
+    ['flat object', '{"a":1,"b":[1,2,{"c":3}]}', null],
+    ['exactly the limit', deep(MAX_JSON_DEPTH), null],
+    ['one level more', deep(MAX_JSON_DEPTH + 1), '[0]'.repeat(MAX_JSON_DEPTH)],
+    ['a root object one level too deep', '{"a":'.repeat(MAX_JSON_DEPTH + 1) + '1' + '}'.repeat(MAX_JSON_DEPTH + 1), 'a' + '.a'.repeat(MAX_JSON_DEPTH - 1)],
+    ['brackets inside strings do not count', JSON.stringify({ text: '['.repeat(100) }), null],
+    ['an escaped quote does not end the string', JSON.stringify({ text: '\\"' + '['.repeat(100) }), null],
+    ['NDJSON lines are counted one by one', Array.from({ length: 50 }, () => deep(10)).join('\n'), null],
+    ['an unclosed run of [ is caught early', '{"x":' + '['.repeat(100_000), 'x' + '[0]'.repeat(MAX_JSON_DEPTH - 1)],
+    ['the path names keys and indexes', `{"a":1,"list":[0,{"b\\u0021":${deep(MAX_JSON_DEPTH)}}]}`, 'list[1].b!' + '[0]'.repeat(MAX_JSON_DEPTH - 3)],
+  ];
+  it.each(rows)('%s', (_name, text, expected) => {
+    expect(findExcessNesting(text)).toBe(expected);
+  });
+
+  it.each(rows.filter(([, text, expected]) => expected !== null && !text.endsWith('[')))(
+    'names the field the walk over the parsed value names: %s',
+    (_name, text) => {
+      expect(findExcessNesting(text)).toBe(findUnsafeInput(JSON.parse(text))[0]?.field);
+    },
+  );
 });

@@ -2,6 +2,8 @@ import type { FieldError } from './validation.js';
 
 /** Deepest nesting of arrays/objects accepted in a request body (the root object is level 1). */
 export const MAX_JSON_DEPTH = 32;
+/** Most keys one JSON object may have (docs/http-edge.md "Bodies"): a 10,000-key `metadata` is refused. */
+export const MAX_OBJECT_KEYS = 1000;
 /** At most this many offending fields are reported (the walk stops there). */
 const MAX_REPORTED = 20;
 
@@ -10,7 +12,82 @@ export const UNSAFE_INPUT_MESSAGES = {
   surrogate: 'must not contain unpaired UTF-16 surrogates (invalid Unicode)',
   nonFinite: 'must be a finite number',
   depth: `must not nest arrays/objects more than ${MAX_JSON_DEPTH} levels deep`,
+  keys: `must not have more than ${MAX_OBJECT_KEYS} keys`,
 } as const;
+
+const OPEN_BRACE = 0x7b;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACE = 0x7d;
+const CLOSE_BRACKET = 0x5d;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+
+/**
+ * The path of the first array/object in JSON text (one document, or NDJSON lines) that nests deeper
+ * than `maxDepth` — written as {@link findUnsafeInput} writes it (`extra[0][0]`, `body` for the root) —
+ * or null. One pass over the characters before anything is parsed: `JSON.parse` of 60 MB of `[` would
+ * allocate millions of arrays first (docs/http-edge.md "Bodies"). Malformed text is the parser's business.
+ */
+export function findExcessNesting(text: string, maxDepth = MAX_JSON_DEPTH): string | null {
+  // Per open container: the key (object) or index (array) of the member being read.
+  const keys: (string | number)[] = [];
+  let inString = false;
+  let stringStart = 0;
+  let readingKey = false;
+  let expectKey = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === BACKSLASH) i++;
+      else if (c === QUOTE) {
+        inString = false;
+        if (readingKey) {
+          keys[keys.length - 1] = decodeJsonString(text.slice(stringStart, i + 1));
+          readingKey = false;
+        }
+      }
+      continue;
+    }
+    switch (c) {
+      case QUOTE:
+        inString = true;
+        stringStart = i;
+        readingKey = expectKey;
+        expectKey = false;
+        break;
+      case OPEN_BRACE:
+      case OPEN_BRACKET:
+        if (keys.length >= maxDepth) return keys.reduce<string>((path, key) => childPath(path, key), '') || 'body';
+        keys.push(c === OPEN_BRACKET ? 0 : '');
+        expectKey = c === OPEN_BRACE;
+        break;
+      case CLOSE_BRACE:
+      case CLOSE_BRACKET:
+        keys.pop();
+        expectKey = false;
+        break;
+      case COMMA: {
+        const top = keys[keys.length - 1];
+        if (typeof top === 'number') keys[keys.length - 1] = top + 1;
+        else expectKey = top !== undefined;
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  return null;
+}
+
+function decodeJsonString(literal: string): string {
+  if (!literal.includes('\\')) return literal.slice(1, -1);
+  try {
+    return JSON.parse(literal) as string;
+  } catch {
+    return literal.slice(1, -1);
+  }
+}
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
@@ -35,7 +112,7 @@ function childPath(parent: string, key: string | number): string {
 /**
  * Finds what no endpoint can accept, before any DTO transformation runs: strings (values and keys)
  * with NUL bytes or unpaired surrogates (PostgreSQL rejects both), non-finite numbers (`1e309`
- * parses as Infinity) and nesting deeper than `maxDepth`. Iterative, so a 10,000-level body cannot
+ * parses as Infinity), nesting deeper than `maxDepth` and objects with more than {@link MAX_OBJECT_KEYS} keys. Iterative, so a 10,000-level body cannot
  * overflow the stack; field paths are written like validation errors (`a.b[0].c`).
  */
 export function findUnsafeInput(value: unknown, rootPath = '', maxDepth = MAX_JSON_DEPTH): FieldError[] {
@@ -62,6 +139,10 @@ export function findUnsafeInput(value: unknown, rootPath = '', maxDepth = MAX_JS
         continue;
       }
       const entries: [string | number, unknown][] = Array.isArray(v) ? v.map((e, i) => [i, e]) : Object.entries(v);
+      if (!Array.isArray(v) && entries.length > MAX_OBJECT_KEYS) {
+        report(item.path, UNSAFE_INPUT_MESSAGES.keys);
+        continue;
+      }
       for (let i = entries.length - 1; i >= 0; i--) {
         const [key, child] = entries[i];
         const path = childPath(item.path, key);

@@ -6,9 +6,9 @@ import type { FastifyInstance } from 'fastify';
 export const LABELLED_SET_BODY_LIMIT = 16 * 1024 * 1024;
 
 /**
- * Raises Fastify's body limit for labelled-set uploads and accepts JSONL there (`application/x-ndjson`, handed
- * over as the raw text; the retrieval lib registers the same parser for its imports — whichever comes first).
- * Runs at provider construction, before Nest registers routes.
+ * Raises Fastify's body limit for labelled-set uploads (JSONL, `application/x-ndjson`, reaches the route as
+ * the raw text through the API's shared parser, docs/http-edge.md "Bodies"; the limit holds for every
+ * content type). Runs at provider construction, before Nest registers routes.
  */
 @Injectable()
 export class LearningHttpSetup {
@@ -18,8 +18,5 @@ export class LearningHttpSetup {
     fastify.addHook('onRoute', (route) => {
       if (route.url === '/admin/intent/labelled-sets' && route.method === 'POST') route.bodyLimit = LABELLED_SET_BODY_LIMIT;
     });
-    if (!fastify.hasContentTypeParser('application/x-ndjson')) {
-      fastify.addContentTypeParser('application/x-ndjson', { parseAs: 'string' }, (_req, body, done) => done(null, body));
-    }
   }
 }

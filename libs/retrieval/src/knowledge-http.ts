@@ -7,8 +7,9 @@ export const DOCUMENT_BODY_LIMIT = 4 * 1024 * 1024;
 export const BULK_BODY_LIMIT = 64 * 1024 * 1024;
 
 /**
- * Raises Fastify's body limit for the knowledge document routes and accepts `application/x-ndjson` for
- * bulk import and imports. Runs at provider construction, before Nest registers routes.
+ * Raises Fastify's body limit for the knowledge document routes (bulk import and imports also take
+ * `application/x-ndjson`, as raw text through the API's shared parser, docs/http-edge.md "Bodies"; the
+ * limit holds for every content type). Runs at provider construction, before Nest registers routes.
  */
 @Injectable()
 export class KnowledgeHttpSetup {
@@ -20,8 +21,5 @@ export class KnowledgeHttpSetup {
         route.bodyLimit = BULK_BODY_LIMIT;
       else if (route.url === '/admin/knowledge/documents' && route.method === 'POST') route.bodyLimit = DOCUMENT_BODY_LIMIT;
     });
-    if (!fastify.hasContentTypeParser('application/x-ndjson')) {
-      fastify.addContentTypeParser('application/x-ndjson', { parseAs: 'string', bodyLimit: BULK_BODY_LIMIT }, (_req, body, done) => done(null, body));
-    }
   }
 }

@@ -9,11 +9,41 @@ import type { ApiKeyRole } from './api-key.entity.js';
  */
 export type AuthRequirement = 'admin' | 'operator' | 'client' | 'public';
 export const AUTH_REQUIREMENT = 'arbiter:auth';
+/** The key of a route's requirement in its Fastify route config, read by the authentication hook before the body. */
+export const AUTH_ROUTE_CONFIG_KEY = 'arbiterAuth';
 export const API_KEY_SECURITY = 'api-key';
 export const ADMIN_SECURITY = 'admin-token';
 
+/** Nest copies a handler's metadata under this key into the Fastify route's `config` (`request.routeOptions.config`). */
+const FASTIFY_ROUTE_CONFIG_METADATA = '__fastify_route_config__';
+
+function setRouteRequirement(handler: object, requirement: AuthRequirement): void {
+  const existing = (Reflect.getMetadata(FASTIFY_ROUTE_CONFIG_METADATA, handler) as Record<string, unknown> | undefined) ?? {};
+  Reflect.defineMetadata(FASTIFY_ROUTE_CONFIG_METADATA, { ...existing, [AUTH_ROUTE_CONFIG_KEY]: requirement }, handler);
+}
+
+/**
+ * Puts the requirement in the Fastify route config of the route (a method) or of every route of the
+ * controller whose method has no `@Auth` of its own (method decorators run first), so the
+ * authentication hook can act before the body is parsed (docs/http-edge.md).
+ */
+function RouteRequirement(requirement: AuthRequirement): MethodDecorator & ClassDecorator {
+  return ((target: object, _key?: string | symbol, descriptor?: PropertyDescriptor) => {
+    if (descriptor) {
+      setRouteRequirement(descriptor.value as object, requirement);
+      return;
+    }
+    const prototype = (target as { prototype: Record<string, unknown> }).prototype;
+    for (const name of Object.getOwnPropertyNames(prototype)) {
+      const method = Object.getOwnPropertyDescriptor(prototype, name)?.value as unknown;
+      if (name === 'constructor' || typeof method !== 'function' || Reflect.hasOwnMetadata(AUTH_REQUIREMENT, method)) continue;
+      setRouteRequirement(method, requirement);
+    }
+  }) as MethodDecorator & ClassDecorator;
+}
+
 export function Auth(requirement: AuthRequirement): MethodDecorator & ClassDecorator {
-  const decorators: (ClassDecorator | MethodDecorator)[] = [SetMetadata(AUTH_REQUIREMENT, requirement)];
+  const decorators: (ClassDecorator | MethodDecorator)[] = [SetMetadata(AUTH_REQUIREMENT, requirement), RouteRequirement(requirement)];
   switch (requirement) {
     case 'admin':
       decorators.push(ApiBearerAuth(ADMIN_SECURITY), ApiUnauthorizedResponse({ description: 'Missing or wrong admin token' }));

@@ -1,24 +1,13 @@
 import { CanActivate, ExecutionContext, Injectable, Logger } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { RequestContextStore } from '@arbiter/common';
-import { AdminToken } from './admin-token.js';
-import { secretsEqual } from './api-key.util.js';
 import { AUTH_REQUIREMENT, type AuthRequirement, type RequestWithPrincipal } from './auth.decorator.js';
-import { TenancyErrorCode, TenancyException } from './tenancy.exception.js';
-import { TenancyService } from './tenancy.service.js';
-
-interface HeaderBag {
-  headers: Record<string, string | string[] | undefined>;
-}
-
-function header(request: HeaderBag, name: string): string | undefined {
-  const value = request.headers[name];
-  return Array.isArray(value) ? value[0] : value;
-}
+import { RequestAuthenticator, type RequestHeaders } from './request-authenticator.js';
 
 /**
  * Global guard. A route without @Auth(...) is refused (fail closed) — and a test scans every
- * route so that never reaches production.
+ * route so that never reaches production. The authentication hook (auth.hook.ts) has normally
+ * authenticated the request before its body was read; the guard checks again only where it did not run.
  */
 @Injectable()
 export class AuthGuard implements CanActivate {
@@ -26,8 +15,7 @@ export class AuthGuard implements CanActivate {
 
   constructor(
     private readonly reflector: Reflector,
-    private readonly tenancy: TenancyService,
-    private readonly adminToken: AdminToken,
+    private readonly authenticator: RequestAuthenticator,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -37,24 +25,10 @@ export class AuthGuard implements CanActivate {
       return false;
     }
     if (requirement === 'public') return true;
-    const request = context.switchToHttp().getRequest<HeaderBag & RequestWithPrincipal>();
-
-    if (requirement === 'admin') {
-      const authorization = header(request, 'authorization');
-      const token = authorization?.startsWith('Bearer ') ? authorization.slice(7).trim() : undefined;
-      if (!token) throw new TenancyException(TenancyErrorCode.MissingCredentials, 'send Authorization: Bearer <ADMIN_TOKEN>');
-      if (!secretsEqual(token, this.adminToken.value)) throw new TenancyException(TenancyErrorCode.InvalidAdminToken);
-      request.principal = { kind: 'admin' };
-      return true;
-    }
-
-    const rawKey = header(request, 'x-api-key');
-    if (!rawKey) throw new TenancyException(TenancyErrorCode.MissingCredentials, 'send the X-Api-Key header');
-    const key = await this.tenancy.resolveApiKey(rawKey);
-    if (!key) throw new TenancyException(TenancyErrorCode.InvalidApiKey);
-    if (requirement === 'operator' && key.role !== 'operator') throw new TenancyException(TenancyErrorCode.WrongRole, 'operator key required');
-    request.principal = { kind: 'api-key', tenantId: key.tenantId, role: key.role, keyId: key.keyId };
-    RequestContextStore.setTenant(key.tenantId);
+    const request = context.switchToHttp().getRequest<{ headers: RequestHeaders } & RequestWithPrincipal>();
+    if (request.principal) return true;
+    request.principal = await this.authenticator.authenticate(requirement, request.headers);
+    if (request.principal.tenantId) RequestContextStore.setTenant(request.principal.tenantId);
     return true;
   }
 }

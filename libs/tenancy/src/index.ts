@@ -7,3 +7,5 @@ export * from './tenancy.service.js';
 export * from './tenant-seeds.js';
 export * from './tenancy.module.js';
 export { secretsEqual } from './api-key.util.js';
+export * from './request-authenticator.js';
+export { registerAuthenticationHook, announcesBody } from './auth.hook.js';

@@ -5,6 +5,7 @@ import { DatabaseModule } from '@arbiter/database';
 import { AdminToken } from './admin-token.js';
 import { ApiKeyEntity } from './api-key.entity.js';
 import { AuthGuard } from './auth.guard.js';
+import { RequestAuthenticator } from './request-authenticator.js';
 import { TenancyRepository } from './tenancy.repository.js';
 import { TenancyService } from './tenancy.service.js';
 import { TenantEntity } from './tenant.entity.js';
@@ -15,7 +16,7 @@ import { TenantsController } from './tenants.controller.js';
 @Module({
   imports: [TypeOrmModule.forFeature([TenantEntity, ApiKeyEntity]), DatabaseModule],
   controllers: [TenantsController],
-  providers: [TenancyRepository, TenancyService, AdminToken, TenantSeeds, { provide: APP_GUARD, useClass: AuthGuard }],
-  exports: [TenancyService, AdminToken, TenantSeeds],
+  providers: [TenancyRepository, TenancyService, AdminToken, TenantSeeds, RequestAuthenticator, { provide: APP_GUARD, useClass: AuthGuard }],
+  exports: [TenancyService, AdminToken, TenantSeeds, RequestAuthenticator],
 })
 export class TenancyModule {}

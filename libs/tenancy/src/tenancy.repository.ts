@@ -14,7 +14,7 @@ export class TenancyRepository {
   ) {}
 
   /** Creates the tenant and its keys in one transaction; returns null when the name is taken. */
-  async createTenantWithKeys(name: string, keys: { role: ApiKeyRole; hash: string; prefix: string }[]): Promise<TenantEntity | null> {
+  async createTenantWithKeys(name: string, keys: { keyId: string; role: ApiKeyRole; hash: string; prefix: string }[]): Promise<TenantEntity | null> {
     return this.tenants.manager.transaction(async (em) => {
       const inserted = await em
         .createQueryBuilder()
@@ -28,7 +28,7 @@ export class TenancyRepository {
       if (!row) return null;
       await em.insert(
         ApiKeyEntity,
-        keys.map((k) => ({ tenantId: row.id, role: k.role, keyHash: k.hash, keyPrefix: k.prefix })),
+        keys.map((k) => ({ id: k.keyId, tenantId: row.id, role: k.role, keyHash: k.hash, keyPrefix: k.prefix })),
       );
       return Object.assign(new TenantEntity(), { id: row.id, name: row.name, timeZone: row.time_zone, createdAt: row.created_at });
     });
@@ -55,4 +55,27 @@ export class TenancyRepository {
   findActiveKeyByHash(hash: string): Promise<ApiKeyEntity | null> {
     return this.keys.findOneBy({ keyHash: hash, revokedAt: IsNull() });
   }
+
+  /**
+   * What changes whenever a key is created, revoked or deleted: the row count and the newest creation
+   * and revocation times (one index-free aggregate over a small platform table; docs/FOUNDATION.md "Auth").
+   */
+  async keyTableVersion(): Promise<KeyTableVersion> {
+    const rows = await this.keys.query<Array<{ rows: number; created: Date | null; revoked: Date | null }>>(
+      'SELECT count(*)::int AS rows, max(created_at) AS created, max(revoked_at) AS revoked FROM api_key',
+    );
+    const row = rows[0];
+    return { rows: row?.rows ?? 0, stamp: `${row?.rows ?? 0}:${row?.created?.toISOString() ?? ''}:${row?.revoked?.toISOString() ?? ''}` };
+  }
+
+  /** Every key that authenticates (not revoked), for the in-memory key directory. */
+  activeKeys(): Promise<Pick<ApiKeyEntity, 'id' | 'tenantId' | 'role' | 'keyHash'>[]> {
+    return this.keys.find({ select: { id: true, tenantId: true, role: true, keyHash: true }, where: { revokedAt: IsNull() } });
+  }
+}
+
+export interface KeyTableVersion {
+  rows: number;
+  /** Equal stamps: no key was created, revoked or deleted in between. */
+  stamp: string;
 }

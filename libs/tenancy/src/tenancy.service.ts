@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { asTenantId, DatabaseNotReadyError, type TenantId } from '@arbiter/common';
+import { randomUUID } from 'node:crypto';
+import { assertNever, asTenantId, DatabaseNotReadyError, type TenantId } from '@arbiter/common';
+import { ApiKeyDirectory } from './api-key-directory.js';
 import { API_KEY_ROLES, type ApiKeyRole } from './api-key.entity.js';
 import { generateApiKey, hashApiKey } from './api-key.util.js';
 import { TenancyErrorCode, TenancyException } from './tenancy.exception.js';
@@ -18,23 +20,28 @@ export interface ResolvedKey {
   role: ApiKeyRole;
 }
 
-/** Authentication runs on every request: remember resolved keys briefly (keys are never edited, only created). */
-const KEY_CACHE_TTL_MS = 30_000;
-const KEY_CACHE_MAX = 10_000;
+/** How long a wrong key is answered from memory before the key table is checked again (docs/http-edge.md "Keys"). */
+export const KEY_DIRECTORY_FRESH_MS = 1000;
 
 @Injectable()
 export class TenancyService {
-  private readonly keyCache = new Map<string, { value: ResolvedKey | null; expires: number }>();
-  /** Whether this process has seen a key in the database: once it has, an empty key table means a restore is under way. */
-  private keysSeen = false;
+  private readonly directory: ApiKeyDirectory;
 
-  constructor(private readonly repository: TenancyRepository) {}
+  constructor(private readonly repository: TenancyRepository) {
+    this.directory = new ApiKeyDirectory(
+      {
+        version: () => repository.keyTableVersion(),
+        load: async () => new Map((await repository.activeKeys()).map((k) => [k.keyHash, { keyId: k.id, tenantId: k.tenantId, role: k.role }])),
+      },
+      { freshMs: KEY_DIRECTORY_FRESH_MS },
+    );
+  }
 
   async createTenant(name: string): Promise<CreatedTenant> {
-    const generated = API_KEY_ROLES.map((role) => ({ role, ...generateApiKey(role) }));
+    const generated = API_KEY_ROLES.map((role) => ({ role, keyId: randomUUID(), ...generateApiKey(role) }));
     const tenant = await this.repository.createTenantWithKeys(name, generated);
     if (!tenant) throw new TenancyException(TenancyErrorCode.TenantNameTaken, name);
-    this.keysSeen = true;
+    for (const g of generated) this.directory.add(g.hash, { keyId: g.keyId, tenantId: tenant.id, role: g.role });
     const apiKeys = Object.fromEntries(generated.map((g) => [g.role, g.key])) as Record<ApiKeyRole, string>;
     return { id: asTenantId(tenant.id), name: tenant.name, createdAt: tenant.createdAt, apiKeys };
   }
@@ -51,21 +58,19 @@ export class TenancyService {
     return this.repository.findTenant(tenantId);
   }
 
-  /** Null for unknown or revoked keys. */
+  /** Null for unknown or revoked keys; answered from memory (no database round trip per wrong key). */
   async resolveApiKey(rawKey: string): Promise<ResolvedKey | null> {
-    const hash = hashApiKey(rawKey);
-    const now = Date.now();
-    const cached = this.keyCache.get(hash);
-    if (cached && cached.expires > now) return cached.value;
-    const key = await this.repository.findActiveKeyByHash(hash);
-    if (key) this.keysSeen = true;
-    // A miss against an emptied key table (a drop-and-restore loading its data) says nothing about the key:
-    // 503 and retry, not 401 (README, Faults and outages). A fresh install that never had keys answers 401.
-    else if (this.keysSeen && !(await this.repository.anyApiKey())) throw new DatabaseNotReadyError('api_key table is empty (restore in progress?)');
-    const value = key ? { keyId: key.id, tenantId: asTenantId(key.tenantId), role: key.role } : null;
-    if (this.keyCache.size >= KEY_CACHE_MAX) this.keyCache.clear();
-    // Unknown keys are cached briefly too, so a flood of bad keys does not hammer the database.
-    this.keyCache.set(hash, { value, expires: now + (value ? KEY_CACHE_TTL_MS : KEY_CACHE_TTL_MS / 10) });
-    return value;
+    const answer = await this.directory.resolve(hashApiKey(rawKey));
+    switch (answer.kind) {
+      case 'found':
+        return { keyId: answer.key.keyId, tenantId: asTenantId(answer.key.tenantId), role: answer.key.role as ApiKeyRole };
+      case 'unknown':
+        return null;
+      case 'restoring':
+        // An emptied key table (a drop-and-restore loading its data) says nothing about the key: 503 and retry, not 401.
+        throw new DatabaseNotReadyError('api_key table is empty (restore in progress?)');
+      default:
+        return assertNever(answer, 'key directory answer');
+    }
   }
 }

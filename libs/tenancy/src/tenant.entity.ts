@@ -1,7 +1,9 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
 
 @Entity('tenant')
 @Unique('uq_tenant_name', ['name'])
+// lower(normalize(name, NFKC)): names are unique case-insensitively (migration 0190).
+@Index('uq_tenant_name_folded', { synchronize: false })
 export class TenantEntity {
   @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'pk_tenant' })
   id: string;

@@ -3,8 +3,11 @@ import { Transform } from 'class-transformer';
 import { IsString, Length, Matches } from 'class-validator';
 
 export class CreateTenantDto {
-  @ApiProperty({ example: 'acme-robotics', description: 'Unique tenant name (letters, digits, - _ . and spaces)' })
-  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value))
+  @ApiProperty({
+    example: 'acme-robotics',
+    description: 'Tenant name (letters, digits, - _ . and spaces), stored trimmed and NFKC-normalized; unique case-insensitively',
+  })
+  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.normalize('NFKC').trim() : value))
   @IsString()
   @Length(1, 100)
   @Matches(/^[\p{L}\p{N} _.-]+$/u, { message: 'name may contain letters, digits, spaces, "-", "_" and "."' })

@@ -1,0 +1,39 @@
+import { NotFoundException } from '@nestjs/common';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { RequestContextStore } from '@arbiter/common';
+import { AUTH_ROUTE_CONFIG_KEY, type AuthRequirement, type RequestWithPrincipal } from './auth.decorator.js';
+import type { RequestAuthenticator } from './request-authenticator.js';
+
+/** Whether the client announced a body (its bytes may still be on the wire). */
+export function announcesBody(request: Pick<FastifyRequest, 'headers'>): boolean {
+  const length = request.headers['content-length'];
+  return (length !== undefined && length !== '0') || request.headers['transfer-encoding'] !== undefined;
+}
+
+/**
+ * Authentication before the body is read (docs/http-edge.md "Authentication first"): an `onRequest`
+ * hook checks the credentials that the route's `@Auth` asks for, from the headers alone. A request
+ * that fails gets its 401/403 without a byte of its body read, and the connection is closed so the
+ * rest of a large body is never drained. An unknown route answers 404 the same way.
+ */
+export function registerAuthenticationHook(fastify: FastifyInstance, authenticator: RequestAuthenticator): void {
+  fastify.addHook('onRequest', async (request, reply) => {
+    if (request.is404) {
+      if (announcesBody(request)) void reply.header('connection', 'close');
+      // The message Nest's own not-found handler gives, so both paths answer alike.
+      throw new NotFoundException(`Cannot ${request.method} ${request.url}`);
+    }
+    const config = request.routeOptions.config as { [AUTH_ROUTE_CONFIG_KEY]?: AuthRequirement } | undefined;
+    const requirement = config?.[AUTH_ROUTE_CONFIG_KEY];
+    // No decision: not a Nest route (the console's files, Swagger) or one the guard refuses anyway.
+    if (requirement === undefined || requirement === 'public') return;
+    try {
+      const principal = await authenticator.authenticate(requirement, request.headers);
+      (request as FastifyRequest & RequestWithPrincipal).principal = principal;
+      if (principal.tenantId) RequestContextStore.setTenant(principal.tenantId);
+    } catch (error) {
+      if (announcesBody(request)) void reply.header('connection', 'close');
+      throw error;
+    }
+  });
+}
