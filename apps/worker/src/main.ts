@@ -2,8 +2,9 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { JsonLogger, type LogLevelName } from '@arbiter/common';
-import { ConfigValidationError } from '@arbiter/config';
+import { AppConfig, ConfigValidationError } from '@arbiter/config';
 import { AppModule } from '../../api/src/app.module.js';
+import { installGracefulShutdown } from '../../api/src/graceful-shutdown.js';
 
 /**
  * Runs only the scheduled and queued jobs (no HTTP), for deployments that keep API replicas
@@ -16,7 +17,8 @@ async function main(): Promise<void> {
     logger: new JsonLogger((process.env.LOG_LEVEL ?? 'info') as LogLevelName),
     abortOnError: false,
   });
-  app.enableShutdownHooks();
+  // SIGTERM/SIGINT: the running job stops at its next checkpoint and is released, the pool closes, exit 0 (README "Faults and outages").
+  installGracefulShutdown(app, { graceMs: app.get(AppConfig).http.shutdownGraceMs });
   new Logger('Worker').log('Arbiter worker running jobs; stop with SIGTERM');
 }
 

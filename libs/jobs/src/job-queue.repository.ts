@@ -16,6 +16,10 @@ export interface ClaimedRun {
   maxAttempts: number;
 }
 
+/** What a progress update does to the lease: renew it ($10 = lease ms) or give the run back to the queue. */
+const RENEW_LEASE = 'locked_until = now() + make_interval(secs => $10::double precision / 1000)';
+const RELEASE = "status = 'queued', locked_by = NULL, locked_until = NULL, attempts = greatest(attempts - 1, 0)";
+
 /**
  * The worker's view of the queue. Unlike tenant repositories this is system scope on purpose:
  * a worker serves every tenant's runs, each handler then runs with the run's tenant id.
@@ -75,14 +79,35 @@ export class JobQueueRepository {
    * (docs/SCALING.md "Jobs on a distributed cluster").
    */
   async progress(tenantId: string, runId: string, workerId: string, leaseMs: number, update: JobProgress): Promise<boolean> {
+    return this.saveProgress(tenantId, runId, workerId, update, RENEW_LEASE, [leaseMs]);
+  }
+
+  /**
+   * Saves the update like {@link progress} and, in the same statement, hands the run back to the queue (shutdown,
+   * README "Faults and outages"): queued, no lease, due at its old `run_after` (so any worker claims it at once, not
+   * after the lease expires), and the attempt this worker claimed is not counted — being stopped is not a failure and
+   * must not use up `max_attempts`. False when the lease was already lost.
+   */
+  async release(tenantId: string, runId: string, workerId: string, update: JobProgress): Promise<boolean> {
+    return this.saveProgress(tenantId, runId, workerId, update, RELEASE, []);
+  }
+
+  private async saveProgress(
+    tenantId: string,
+    runId: string,
+    workerId: string,
+    update: JobProgress,
+    andSet: typeof RENEW_LEASE | typeof RELEASE,
+    extra: unknown[],
+  ): Promise<boolean> {
     const rows = (await this.dataSource.query(
       `UPDATE job_run
           SET processed = processed + $3, failed = failed + $4,
-              total = CASE WHEN $10::int IS NOT NULL THEN greatest($10::int, processed + $3)
+              total = CASE WHEN $8::int IS NOT NULL THEN greatest($8::int, processed + $3)
                            WHEN total IS NOT NULL THEN greatest(total, processed + $3) END,
               checkpoint = CASE WHEN $5::boolean THEN $6::jsonb ELSE checkpoint END,
               details = CASE WHEN $7::jsonb IS NULL THEN details ELSE coalesce(details, '{}'::jsonb) || $7::jsonb END,
-              locked_until = now() + make_interval(secs => $8::double precision / 1000)
+              ${andSet}
         WHERE tenant_id = $9 AND id = $1 AND locked_by = $2 AND status = 'running'
       RETURNING id`,
       [
@@ -93,9 +118,9 @@ export class JobQueueRepository {
         update.checkpoint !== undefined,
         update.checkpoint === undefined ? null : JSON.stringify(update.checkpoint),
         update.details ? JSON.stringify(update.details) : null,
-        leaseMs,
-        tenantId,
         update.total ?? null,
+        tenantId,
+        ...extra,
       ],
     )) as unknown[];
     return flatten(rows).length > 0;

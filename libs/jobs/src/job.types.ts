@@ -30,7 +30,12 @@ export interface JobContext<P = Record<string, unknown>> {
   processed: number;
   /** The total reported by an earlier attempt (kept across resumes), or null. */
   total: number | null;
-  /** Saves progress and renews the lease; throws JobLeaseLostError when another worker took the run over. */
+  /**
+   * Saves progress and renews the lease; throws JobLeaseLostError when another worker took the run over. While the
+   * process shuts down (SIGTERM, README "Faults and outages") it saves this update, releases the run (queued again,
+   * no lease, the attempt not counted) and throws {@link JobStoppedError}: every call is a checkpoint where the
+   * handler may be stopped, so it must only be called once the work it reports is written. Let the error propagate.
+   */
   progress(update: JobProgress): Promise<void>;
   /** Reports how many items the run will process, once known: `progress({ total })` (clamped to at least processed). */
   setTotal(total: number): Promise<void>;
@@ -67,6 +72,18 @@ export class JobLeaseLostError extends Error {
   constructor(runId: string) {
     super(`Job run ${runId} lost its lease to another worker`);
     this.name = 'JobLeaseLostError';
+  }
+}
+
+/**
+ * Thrown by `JobContext.progress` while the process shuts down, after the update was saved and the run released:
+ * the attempt ends there and another worker (or this one after its restart) resumes from that checkpoint at once.
+ * Not a failure: the run is not retried with backoff and the attempt does not count towards `maxAttempts`.
+ */
+export class JobStoppedError extends Error {
+  constructor(runId: string) {
+    super(`Job run ${runId} was stopped at a checkpoint and released (the process is shutting down)`);
+    this.name = 'JobStoppedError';
   }
 }
 

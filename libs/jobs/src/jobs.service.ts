@@ -9,7 +9,16 @@ import { JobQueueRepository, type ClaimedRun } from './job-queue.repository.js';
 import { JobRunsRepository } from './job-runs.repository.js';
 import { JOB_CATALOG, JOB_NAMES, isJobName, type JobName, type JobPayload } from './job-catalog.js';
 import { bindJobHandlers, JobHandler, type JobRunner } from './job-handler.js';
-import { assertJobTotal, JobLeaseLostError, retryDelayMs, type AdHocJobName, type JobContext, type JobDefinition } from './job.types.js';
+import {
+  assertJobTotal,
+  JobLeaseLostError,
+  JobStoppedError,
+  retryDelayMs,
+  type AdHocJobName,
+  type JobContext,
+  type JobDefinition,
+  type JobProgress,
+} from './job.types.js';
 import { JobsErrorCode, JobsException } from './jobs.exception.js';
 import { assertKnownScheduleNames, assertValidCron, nextTick, parseScheduleOverrides } from './schedule.js';
 
@@ -168,6 +177,15 @@ export class JobsService implements OnModuleInit, OnApplicationBootstrap, OnModu
   }
 
   async onModuleDestroy(): Promise<void> {
+    await this.stop();
+  }
+
+  /**
+   * Stops this process's job worker (SIGTERM, README "Faults and outages"; also `app.close()`): no new claim, and the
+   * running handler is stopped at its next `ctx.progress` — the update is saved and the run released in one statement,
+   * so another worker resumes it from that checkpoint at once. Resolves once the loop is idle. Idempotent.
+   */
+  async stop(): Promise<void> {
     this.stopping = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
@@ -220,12 +238,15 @@ export class JobsService implements OnModuleInit, OnApplicationBootstrap, OnModu
       total: run.total,
       progress: async (update) => {
         if (update.total !== undefined) assertJobTotal(update.total);
+        if (this.stopping) await this.release(run, update); // throws: the attempt ends at this checkpoint
         const kept = await this.queue.progress(run.tenantId, run.id, this.workerId, this.config.jobs.leaseMs, update);
         if (!kept) throw new JobLeaseLostError(run.id);
       },
       setTotal: (total) => ctx.progress({ total }),
     };
     try {
+      // Claimed as the stop came: give it straight back rather than start work the grace may cut.
+      if (this.stopping) await this.release(run, {});
       await definition.handler(ctx);
       await this.queue.succeed(run.tenantId, run.id, this.workerId);
       this.runsTotal.inc({ job: run.name, outcome: 'succeeded' });
@@ -234,6 +255,7 @@ export class JobsService implements OnModuleInit, OnApplicationBootstrap, OnModu
         this.runsTotal.inc({ job: run.name, outcome: 'lease_lost' });
         return;
       }
+      if (error instanceof JobStoppedError) return; // released by release(); not a failure, no retry backoff
       const message = error instanceof Error ? error.message : String(error);
       const retry = run.attempts < run.maxAttempts ? retryDelayMs(run.attempts) : null;
       await this.queue.fail(run.tenantId, run.id, this.workerId, message, retry);
@@ -242,5 +264,13 @@ export class JobsService implements OnModuleInit, OnApplicationBootstrap, OnModu
     } finally {
       this.runDuration.observe({ job: run.name }, (performance.now() - started) / 1000);
     }
+  }
+
+  /** Saves the update and hands the run back to the queue (see stop()); throws JobStoppedError, or JobLeaseLostError when the lease was already gone. */
+  private async release(run: ClaimedRun, update: JobProgress): Promise<never> {
+    if (!(await this.queue.release(run.tenantId, run.id, this.workerId, update))) throw new JobLeaseLostError(run.id);
+    this.runsTotal.inc({ job: run.name, outcome: 'released' });
+    this.logger.log({ msg: 'job run released at a checkpoint (shutting down)', job: run.name, runId: run.id, attempt: run.attempts });
+    throw new JobStoppedError(run.id);
   }
 }
