@@ -1,8 +1,10 @@
+import { createHash, randomBytes } from 'node:crypto';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { LightMyRequestResponse } from 'fastify';
 import { DataSource } from 'typeorm';
 import { resetStoragePressure } from '@arbiter/common';
+import { KEY_DIRECTORY_FRESH_MS } from '@arbiter/tenancy';
 import { createApp } from '../../apps/api/src/create-app.js';
 import { DatabaseProxy } from '../support/tcp-proxy.js';
 import { createTestApp, TEST_ADMIN_TOKEN, type TestApp, type TestTenant } from '../support/test-app.js';
@@ -74,6 +76,21 @@ describe('faults: database outage (e2e, TCP proxy in front of the database)', ()
 describe('faults: database restore in progress (e2e)', () => {
   let t: TestApp;
 
+  /**
+   * An operator key this process has not seen (as if another replica had created it), old enough that the
+   * app's key directory looks it up in the table (docs/http-edge.md "Keys").
+   */
+  async function keyMadeElsewhere(tenant: TestTenant): Promise<string> {
+    const key = `ak_op_elsewhere${randomBytes(16).toString('hex')}`;
+    await t.db.pool.query("INSERT INTO api_key (tenant_id, role, key_hash, key_prefix) VALUES ($1, 'operator', $2, $3)", [
+      tenant.id,
+      createHash('sha256').update(key).digest('hex'),
+      key.slice(0, 12),
+    ]);
+    await new Promise((resolve) => setTimeout(resolve, KEY_DIRECTORY_FRESH_MS + 100));
+    return key;
+  }
+
   beforeAll(async () => {
     t = await createTestApp();
   }, 240_000);
@@ -82,27 +99,27 @@ describe('faults: database restore in progress (e2e)', () => {
   });
 
   it('tables missing underneath the app (drop-and-restore): an uncached valid key gets 503, not 401 or 500', async () => {
-    const tenant = await t.createTenant();
+    const key = await keyMadeElsewhere(await t.createTenant());
     await t.db.pool.query('ALTER TABLE api_key RENAME TO api_key_restoring');
     try {
-      expectUnavailable(await t.request({ method: 'GET', url: '/admin/jobs', headers: { 'x-api-key': tenant.operatorKey } }));
+      expectUnavailable(await t.request({ method: 'GET', url: '/admin/jobs', headers: { 'x-api-key': key } }));
     } finally {
       await t.db.pool.query('ALTER TABLE api_key_restoring RENAME TO api_key');
     }
-    expect((await t.request({ method: 'GET', url: '/admin/jobs', headers: { 'x-api-key': tenant.operatorKey } })).statusCode).toBe(200);
+    expect((await t.request({ method: 'GET', url: '/admin/jobs', headers: { 'x-api-key': key } })).statusCode).toBe(200);
   });
 
   it('key table emptied by a restore still loading its rows: an uncached valid key gets 503, then 200 once restored', async () => {
-    const tenant = await t.createTenant();
+    const key = await keyMadeElsewhere(await t.createTenant());
     await t.db.pool.query('CREATE TABLE api_key_backup AS SELECT * FROM api_key');
     await t.db.pool.query('DELETE FROM api_key');
     try {
-      expectUnavailable(await t.request({ method: 'GET', url: '/admin/jobs', headers: { 'x-api-key': tenant.operatorKey } }));
+      expectUnavailable(await t.request({ method: 'GET', url: '/admin/jobs', headers: { 'x-api-key': key } }));
     } finally {
       await t.db.pool.query('INSERT INTO api_key SELECT * FROM api_key_backup');
       await t.db.pool.query('DROP TABLE api_key_backup');
     }
-    expect((await t.request({ method: 'GET', url: '/admin/jobs', headers: { 'x-api-key': tenant.operatorKey } })).statusCode).toBe(200);
+    expect((await t.request({ method: 'GET', url: '/admin/jobs', headers: { 'x-api-key': key } })).statusCode).toBe(200);
     // A key that never existed is still 401 while the table has rows.
     expect((await t.request({ method: 'GET', url: '/admin/jobs', headers: { 'x-api-key': 'ak_op_not-a-real-key-000000000000' } })).statusCode).toBe(401);
   });

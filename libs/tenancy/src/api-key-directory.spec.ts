@@ -114,6 +114,11 @@ describe('ApiKeyDirectory', () => {
     await directory.resolve('ha');
     await new Promise((resolve) => setImmediate(resolve));
     expect(await directory.resolve('ha')).toEqual({ kind: 'restoring' });
+    // The restore finishes: the next request finds the key without waiting out the window.
+    const versions = table.versions;
+    table.put('ha', KEY_A);
+    expect(await directory.resolve('ha')).toEqual({ kind: 'found', key: KEY_A });
+    expect(table.versions).toBe(versions + 1);
   });
 
   it('lets a failed check reach the caller on a miss', async () => {

@@ -55,10 +55,15 @@ export class ApiKeyDirectory {
       if (stale) void this.check().catch(() => undefined);
       return { kind: 'found', key: known };
     }
-    if (stale) await this.check();
+    // While the table looks emptied by a restore, every miss looks again: the restore may have finished.
+    if (stale || this.restoring()) await this.check();
     const key = this.keys.get(hash);
     if (key) return { kind: 'found', key };
-    return this.keysSeen && this.rows === 0 ? { kind: 'restoring' } : { kind: 'unknown' };
+    return this.restoring() ? { kind: 'restoring' } : { kind: 'unknown' };
+  }
+
+  private restoring(): boolean {
+    return this.keysSeen && this.rows === 0;
   }
 
   /** A key this process just created authenticates at once, before any check. */
