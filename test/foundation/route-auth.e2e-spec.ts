@@ -15,12 +15,12 @@ describe('route auth scan', () => {
     await t.close();
   });
 
-  it('finds an @Auth decision on every route of every controller', () => {
+  /** Every route with its method, path and auth decision, from the controllers' metadata. */
+  function scanRoutes(): { route: string; method: string; path: string; decision: string | undefined }[] {
     const controllers = [...t.app.get(ModulesContainer).values()].flatMap((m) => [...m.controllers.values()]);
     const scanner = new MetadataScanner();
     const reflector = t.app.get(Reflector);
-    const routes: string[] = [];
-    const missing: string[] = [];
+    const found: { route: string; method: string; path: string; decision: string | undefined }[] = [];
     for (const wrapper of controllers) {
       const instance = wrapper.instance as object | undefined;
       if (!instance) continue;
@@ -31,14 +31,32 @@ describe('route auth scan', () => {
         const path = Reflect.getMetadata(PATH_METADATA, handler) as string | undefined;
         if (path === undefined) continue;
         const method = RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as number];
-        const route = `${method} /${base}/${path}`.replace(/\/+/g, '/').replace(/\/$/, '');
-        routes.push(route);
+        const url = `/${base}/${path}`.replace(/\/+/g, '/').replace(/(.)\/$/, '$1');
         const decision = reflector.getAllAndOverride<string | undefined>(AUTH_REQUIREMENT, [handler, wrapper.metatype as Type]);
-        if (!decision) missing.push(route);
+        found.push({ route: `${method} ${url}`, method, path: url, decision });
       }
     }
+    return found;
+  }
+
+  it('finds an @Auth decision on every route of every controller', () => {
+    const scanned = scanRoutes();
+    const routes = scanned.map((r) => r.route);
+    const missing = scanned.filter((r) => !r.decision).map((r) => r.route);
     expect(routes.length).toBeGreaterThanOrEqual(6);
     expect(routes).toEqual(expect.arrayContaining(['POST /admin/tenants', 'POST /api/sessions', 'GET /health', 'GET /metrics']));
     expect(missing).toEqual([]);
+  });
+
+  it('authenticates every non-public route before its body is parsed (a malformed body without credentials is 401, not 400)', async () => {
+    const guarded = scanRoutes().filter((r) => r.decision !== 'public' && ['POST', 'PUT', 'PATCH', 'DELETE'].includes(r.method));
+    expect(guarded.length).toBeGreaterThanOrEqual(20);
+    const answers: string[] = [];
+    for (const r of guarded) {
+      const url = r.path.replace(/:[A-Za-z]+/g, '00000000-0000-4000-8000-000000000000');
+      const res = await t.request({ method: r.method as 'POST', url, headers: { 'content-type': 'application/json' }, payload: '{"malformed' });
+      answers.push(`${r.route} ${res.statusCode}`);
+    }
+    expect(answers).toEqual(guarded.map((r) => `${r.route} 401`));
   });
 });
