@@ -8,6 +8,8 @@ export { IntentRulesService, INTENT_REEMBED_JOB } from './intent-rules.service.j
 export { IntentConfigService } from './intent-config.service.js';
 export { IntentFitObserver, type FitObservations } from './intent-fit.observer.js';
 export { IntentSandbox, type SandboxCandidate, type SandboxRouting } from './intent-sandbox.js';
+export { IntentRouterCache } from './intent-router.cache.js';
+export { RuleSetChecker, RULE_SET_CHECK_TIMEOUT_MS, type RuleSetCheckOutcome } from './rule-check/rule-set-checker.js';
 export { IntentModule } from './intent.module.js';
 export { DEMO_INTENT_RULES } from './intent.seeds.js';
 export { LlmJudgeClient, parseJudgeReply } from './llm-judge.client.js';

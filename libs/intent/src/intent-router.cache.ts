@@ -7,7 +7,9 @@ import { IntentMetrics } from './intent.metrics.js';
 import { IntentRepository, type IntentVersions, type StoredEmbedding, type StoredIntentRule } from './intent.repository.js';
 import { LlmJudgeClient } from './llm-judge.client.js';
 import { TrainingTimeoutError } from './training/training-queue.js';
-import { DEFAULT_INTENT_CONFIG, IntentRouter, mergeIntentConfig, type IntentConfig, type IntentRuleDef } from './routing/index.js';
+import { RuleSetChecker, type RuleSetCheckOutcome } from './rule-check/rule-set-checker.js';
+import { servingOptions } from './rule-check/rule-set-outcome.js';
+import { DEFAULT_INTENT_CONFIG, IntentRouter, mergeIntentConfig, servedPatterns, type IntentConfig, type IntentRuleDef } from './routing/index.js';
 
 /** One tenant's compiled routing state, swapped as a whole when its rules or config change. */
 export interface TenantRouting {
@@ -82,6 +84,13 @@ export class IntentRouterCache implements OnApplicationBootstrap, OnModuleDestro
   );
   /** The training threads (owned: started on first use, ended in onModuleDestroy). */
   readonly trainer = new ClassifierTrainer();
+  /** The regex rule sets' compile thread (owned like the trainer); rule writes check through it too. */
+  readonly ruleSets = new RuleSetChecker();
+  /**
+   * The last serve-time check per tenant and rules version: a set that does not compile is checked once per
+   * version, never again per request or per reload of the same version (libs/intent/src/routing/README.md "Regex rule sets").
+   */
+  private readonly checks = new Map<string, { rules: string; outcome: RuleSetCheckOutcome }>();
 
   constructor(
     private readonly repository: IntentRepository,
@@ -98,6 +107,7 @@ export class IntentRouterCache implements OnApplicationBootstrap, OnModuleDestro
     await this.poller.stop();
     await Promise.allSettled([...this.loading.values()]);
     await this.trainer.close();
+    await this.ruleSets.close();
   }
 
   async get(tenantId: TenantId): Promise<TenantRouting> {
@@ -164,14 +174,31 @@ export class IntentRouterCache implements OnApplicationBootstrap, OnModuleDestro
     // cheaper than hashed dense vectors); remote providers' stored example vectors are used as well.
     const embeddings = isLocalProvider(this.provider) ? new Map<string, StoredEmbedding>() : await this.repository.embeddings(t, this.provider.id);
     const defs = rules.map((r) => toRuleDef(r, embeddings.get(r.id), this.provider.dimension));
+    // The pattern set is compiled (or refused) on the check thread first, so this thread only compiles a set
+    // proven to fit the program-size limit; one that does not is served without the regex stage.
+    const served = servingOptions(await this.checkRules(tenantId, versions.rules, defs));
     const router = IntentRouter.compile(defs, {
       embedder: new ProviderTextEmbedder(this.provider),
       ...(this.llm.enabled ? { judge: new LlmJudgeClient(this.llm, tenantId) } : {}),
       onInvalidPattern: 'skip',
       vectorDimension: this.provider.dimension,
+      ...served,
     });
-    if (router.ruleMatcher.invalidPatterns.length > 0) {
-      this.logger.warn({ msg: 'stored patterns skipped (invalid)', tenantId, issues: router.ruleMatcher.invalidPatterns });
+    if (router.ruleMatcher.invalidPatterns.length > 0 || served.excludedPatterns !== undefined) {
+      this.logger.warn({
+        msg: 'stored patterns skipped (invalid)',
+        tenantId,
+        patterns: [...(served.excludedPatterns ?? [])],
+        issues: router.ruleMatcher.invalidPatterns,
+      });
+    }
+    if (router.ruleMatcher.regexDisabled !== null) {
+      this.logger.warn({
+        msg: 'intent regex stage disabled for this rule set',
+        tenantId,
+        rulesVersion: versions.rules,
+        reason: router.ruleMatcher.regexDisabled,
+      });
     }
     // Serve the previous classifier (intents it knows) until this rule set's own is trained.
     if (previous !== undefined) router.index.adoptClassifier(previous.router.index);
@@ -183,6 +210,23 @@ export class IntentRouterCache implements OnApplicationBootstrap, OnModuleDestro
       if (current === undefined || r.priority > current.priority) ruleForIntent.set(r.intent, r);
     }
     return { router, config, rules, ruleForIntent, ruleById: new Map(rules.map((r) => [r.id, r])), versions, trained };
+  }
+
+  /** The serve-time check of the tenant's enabled patterns, cached per rules version (a crash of the thread is not cached). */
+  private async checkRules(tenantId: string, rulesVersion: string, defs: readonly IntentRuleDef[]): Promise<RuleSetCheckOutcome> {
+    const cached = this.checks.get(tenantId);
+    if (cached !== undefined && cached.rules === rulesVersion) return cached.outcome;
+    const outcome = await this.ruleSets.check(tenantId, 'serve', servedPatterns(defs));
+    if (outcome.status !== 'failed') {
+      this.checks.delete(tenantId);
+      this.checks.set(tenantId, { rules: rulesVersion, outcome });
+      while (this.checks.size > INTENT_CACHE_MAX_TENANTS) {
+        const oldest = this.checks.keys().next().value;
+        if (oldest === undefined) break;
+        this.checks.delete(oldest);
+      }
+    }
+    return outcome;
   }
 
   /** Hands the router's examples to the training threads and swaps the weights in when they come back. */

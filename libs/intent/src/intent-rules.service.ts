@@ -8,7 +8,8 @@ import { IntentErrorCode, IntentException } from './intent.exception.js';
 import { IntentRepository, type EmbeddingSummary, type IntentRuleFields, type StoredEmbedding, type StoredIntentRule } from './intent.repository.js';
 import { IntentRouterCache } from './intent-router.cache.js';
 import { INTENT_LIMITS, type IntentRuleView } from './intent.types.js';
-import { validateIntentRuleDef } from './routing/index.js';
+import { servedPatterns, validateIntentRuleDef, type RuleIssue } from './routing/index.js';
+import { writeCheckIssues } from './rule-check/rule-set-outcome.js';
 
 export const INTENT_REEMBED_JOB = 'intent.reembed' satisfies JobName;
 
@@ -67,7 +68,7 @@ export class IntentRulesService {
 
   async create(tenantId: TenantId, dto: CreateIntentRuleDto): Promise<IntentRuleView> {
     const fields = toFields(dto);
-    this.validate(fields);
+    this.throwIfInvalid([...this.issues(fields), ...(await this.checkRuleSet(tenantId, [fields], null, () => ''))]);
     if ((await this.repository.count(tenantId)) >= INTENT_LIMITS.rulesPerTenant) {
       throw new IntentException(IntentErrorCode.RULE_LIMIT_REACHED, `at most ${INTENT_LIMITS.rulesPerTenant} rules per tenant`);
     }
@@ -86,14 +87,9 @@ export class IntentRulesService {
     const all = dtos.map(toFields);
     const problems: { field: string; errors: string[] }[] = [];
     all.forEach((fields, i) => {
-      try {
-        this.validate(fields);
-      } catch (error) {
-        if (!(error instanceof IntentException)) throw error;
-        const issues = (error.details as { issues?: { field: string; message: string }[] } | undefined)?.issues ?? [];
-        for (const issue of issues) problems.push({ field: `rules[${i}].${issue.field}`, errors: [issue.message] });
-      }
+      for (const issue of this.issues(fields)) problems.push({ field: `rules[${i}].${issue.field}`, errors: [issue.message] });
     });
+    for (const issue of await this.checkRuleSet(tenantId, all, null, (i) => `rules[${i}].`)) problems.push({ field: issue.field, errors: [issue.message] });
     if (problems.length) throw invalidRequest(problems);
     if ((await this.repository.count(tenantId)) + all.length > INTENT_LIMITS.rulesPerTenant) {
       throw new IntentException(IntentErrorCode.RULE_LIMIT_REACHED, `at most ${INTENT_LIMITS.rulesPerTenant} rules per tenant`);
@@ -139,7 +135,7 @@ export class IntentRulesService {
       action: dto.action ?? current.action,
       confidenceProfile: dto.confidenceProfile ?? current.confidenceProfile,
     };
-    this.validate(fields);
+    this.throwIfInvalid([...this.issues(fields), ...(await this.checkRuleSet(tenantId, [fields], id, () => ''))]);
     const examplesChanged = JSON.stringify(fields.semanticExamples) !== JSON.stringify(current.semanticExamples);
     const embedding = examplesChanged ? await this.embed(tenantId, fields.semanticExamples) : 'keep';
     const rule = await this.repository.update(tenantId, id, fields, embedding);
@@ -185,8 +181,9 @@ export class IntentRulesService {
     return total;
   }
 
-  private validate(fields: IntentRuleFields): void {
-    const issues = validateIntentRuleDef(
+  /** The rule's own issues; its patterns are compiled with the tenant's set by {@link checkRuleSet}. */
+  private issues(fields: IntentRuleFields): RuleIssue[] {
+    return validateIntentRuleDef(
       {
         intent: fields.intent,
         keywords: fields.keywords,
@@ -194,8 +191,43 @@ export class IntentRulesService {
         semanticExamples: fields.semanticExamples,
         ...(fields.intentVector !== null ? { intentVector: fields.intentVector } : {}),
       },
-      { vectorDimension: this.provider.dimension },
+      { vectorDimension: this.provider.dimension, compilePatterns: false },
     );
+  }
+
+  /**
+   * Compiles the tenant's pattern set as it would be served after the write — its stored enabled rules (less
+   * `replacing`, the rule being edited) followed by the written rules' patterns — on the check thread (bounded
+   * by the RE2 program-size limit and a time limit, never on this thread), and returns the issues naming the
+   * rule and the pattern (`<prefix>patterns[j]`; a stored rule as `rules[<id>].patterns[j]`). The written
+   * rules' patterns are checked even when disabled, so enabling one later cannot meet a pattern that does
+   * not compile. Two concurrent writes are each checked against the stored set without the other; if together
+   * they exceed the limit, serving turns the regex stage off and logs it (libs/intent/src/routing/README.md "Regex rule sets").
+   */
+  private async checkRuleSet(
+    tenantId: TenantId,
+    written: readonly IntentRuleFields[],
+    replacing: string | null,
+    prefix: (i: number) => string,
+  ): Promise<RuleIssue[]> {
+    if (written.every((f) => f.patterns.length === 0)) return [];
+    const stored = (await this.repository.all(tenantId)).filter((r) => r.id !== replacing);
+    const refs = servedPatterns(stored);
+    const writtenKey = (i: number): string => `written:${i}`;
+    written.forEach((f, i) => f.patterns.forEach((source, index) => refs.push({ ruleId: writtenKey(i), index, source })));
+    const outcome = await this.cache.ruleSets.check(tenantId, 'write', refs);
+    const index = new Map(written.map((_, i) => [writtenKey(i), i]));
+    return writeCheckIssues(
+      outcome,
+      (ruleId) => {
+        const i = index.get(ruleId);
+        return i === undefined ? null : prefix(i);
+      },
+      written.length === 1 ? `${prefix(0)}patterns` : 'rules',
+    );
+  }
+
+  private throwIfInvalid(issues: RuleIssue[]): void {
     if (issues.length > 0) {
       throw new IntentException(IntentErrorCode.INVALID_RULE, issues.map((i) => `${i.field}: ${i.message}`).join('; '), {
         fields: [...new Set(issues.map((i) => i.field))],

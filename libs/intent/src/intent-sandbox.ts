@@ -10,7 +10,8 @@ import { isLocalProvider, ProviderTextEmbedder } from './intent-embeddings.js';
 import { IntentRouterCache } from './intent-router.cache.js';
 import { toFields } from './intent-rules.service.js';
 import { INTENT_LIMITS } from './intent.types.js';
-import { IntentRouter, validateIntentRuleDef, type IntentConfig, type IntentRuleDef, type RouteResult } from './routing/index.js';
+import { IntentRouter, servedPatterns, validateIntentRuleDef, type IntentConfig, type IntentRuleDef, type RouteResult } from './routing/index.js';
+import { servingOptions, writeCheckIssues } from './rule-check/rule-set-outcome.js';
 
 /** What a replay tries instead of the live routing: a config override and/or a whole draft rule set. */
 export interface SandboxCandidate {
@@ -47,7 +48,7 @@ export class IntentSandbox {
   /** 400 naming `config.<key>` or `rules[i].<field>` when the candidate is invalid; nothing else happens. */
   async check(tenantId: TenantId, candidate: SandboxCandidate): Promise<void> {
     if (candidate.config !== undefined) this.configs.resolve((await this.configs.versioned(tenantId)).config, candidate.config);
-    if (candidate.rules !== undefined) this.draftRules(candidate.rules);
+    if (candidate.rules !== undefined) await this.checkDraftPatterns(tenantId, this.draftRules(candidate.rules));
   }
 
   async prepare(tenantId: TenantId, candidate: SandboxCandidate): Promise<SandboxRouting> {
@@ -64,7 +65,15 @@ export class IntentSandbox {
     if (!isLocalProvider(this.provider)) {
       for (const def of defs) if (def.semanticExamples.length > 0) def.exampleVectors = await this.provider.embedDocuments(def.semanticExamples);
     }
-    const router = IntentRouter.compile(defs, { embedder: new ProviderTextEmbedder(this.provider), vectorDimension: this.provider.dimension });
+    // The draft's pattern set is compiled on the check thread first, like the live rules (a draft that passed
+    // `check` fits the limits; one that does not is replayed without the regex stage rather than compiled here).
+    const served = servingOptions(await this.cache.ruleSets.check(tenantId, 'write', servedPatterns(defs)));
+    const router = IntentRouter.compile(defs, {
+      embedder: new ProviderTextEmbedder(this.provider),
+      vectorDimension: this.provider.dimension,
+      onInvalidPattern: 'skip',
+      ...served,
+    });
     // On the training threads like the live routers (never on the thread that serves requests); its own
     // queue key so it neither supersedes nor is superseded by the tenant's live training.
     const data = router.index.takeTrainingData();
@@ -74,6 +83,25 @@ export class IntentSandbox {
       else router.index.classifierTrainingFailed();
     }
     return { route: (m) => router.route(m, routeConfig), config, configVersion: live.version, rulesVersion: 'draft', judgeConfigured };
+  }
+
+  /**
+   * 400 naming `rules[i].patterns[j]` when the draft's whole pattern set (every draft rule's patterns, as a bulk
+   * write checks them) does not compile within the limits, compiled on the check thread
+   * (libs/intent/src/routing/README.md "Regex rule sets").
+   */
+  private async checkDraftPatterns(tenantId: TenantId, defs: IntentRuleDef[]): Promise<void> {
+    const refs = defs.flatMap((d) => d.patterns.map((source, index) => ({ ruleId: d.id, index, source })));
+    const ids = new Map(defs.map((d, i) => [d.id, i]));
+    const issues = writeCheckIssues(
+      await this.cache.ruleSets.check(tenantId, 'write', refs),
+      (ruleId) => {
+        const i = ids.get(ruleId);
+        return i === undefined ? null : `rules[${i}].`;
+      },
+      'rules',
+    );
+    if (issues.length > 0) throw invalidRequest(issues.slice(0, 100).map((issue) => ({ field: issue.field, errors: [issue.message] })));
   }
 
   /** A draft rule set checked like `POST /admin/intent-rules/bulk` checks rules (every problem named). */
@@ -104,7 +132,7 @@ export class IntentSandbox {
           semanticExamples: fields.semanticExamples,
           ...(fields.intentVector !== null ? { intentVector: fields.intentVector } : {}),
         },
-        { vectorDimension: this.provider.dimension },
+        { vectorDimension: this.provider.dimension, compilePatterns: false },
       );
       for (const issue of issues) problems.push({ field: `rules[${i}].${issue.field}`, errors: [issue.message] });
       defs.push({

@@ -2,6 +2,7 @@ export * from './types.js';
 export * from './config.js';
 export * from './rule-validation.js';
 export { RuleMatcher, type RuleMatcherOptions } from './rule-matcher.js';
+export * from './rule-set-check.js';
 export { HashingFeaturizer, normalizeText, type FeaturizerOptions } from './text-features.js';
 export { TfidfVectorizer } from './tfidf.js';
 export {

@@ -145,6 +145,7 @@ export class IntentRouter {
       candidates: d.candidates,
       routeTrace: {
         ruleMatch,
+        ...(this.ruleMatcher.regexDisabled !== null ? { ruleStage: { regex: 'disabled' as const, reason: this.ruleMatcher.regexDisabled } } : {}),
         semanticMatch,
         llmJudge,
         fusion: {

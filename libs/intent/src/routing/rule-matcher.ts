@@ -1,6 +1,7 @@
 import RE2 from 're2';
 import { AhoCorasick } from './aho-corasick.js';
-import { compilePattern, IntentRuleValidationError, PATTERN_FLAGS, type RuleIssue } from './rule-validation.js';
+import { compilePattern, IntentRuleValidationError, type RuleIssue } from './rule-validation.js';
+import { compilePatternSet, patternKey } from './rule-set-check.js';
 import type { IntentRuleDef, RuleMatchResult, RuleMatchType } from './types.js';
 
 type Re2Set = InstanceType<(typeof RE2)['Set']>;
@@ -31,8 +32,19 @@ interface Candidate {
 }
 
 export interface RuleMatcherOptions {
-  /** `throw` (default): an invalid stored pattern fails the compile; `skip`: it is left out and listed. */
+  /**
+   * `throw` (default): an invalid stored pattern fails the compile; `skip`: it is left out and listed, and a
+   * combined set that does not compile turns the regex stage off (`regexDisabled`) instead of throwing.
+   */
   onInvalidPattern?: 'throw' | 'skip';
+  /** Patterns to leave out (`patternKey`): the off-thread check (`checkRuleSet`) found they do not compile alone. */
+  excludedPatterns?: ReadonlySet<string>;
+  /**
+   * Serve without the regex stage (keywords still match), with this reason: the tenant's pattern set does not
+   * compile within the limits (`checkRuleSet`), so no pattern is compiled here at all
+   * (libs/intent/src/routing/README.md "Regex rule sets").
+   */
+  regexDisabled?: string;
 }
 
 /**
@@ -48,12 +60,15 @@ export class RuleMatcher {
     private readonly patternSet: Re2Set | null,
     /** Patterns left out by `onInvalidPattern: 'skip'`. */
     readonly invalidPatterns: RuleIssue[],
+    /** Why the regex stage is off (null: it serves). */
+    readonly regexDisabled: string | null,
   ) {}
 
   static compile(rules: readonly IntentRuleDef[], opts: RuleMatcherOptions = {}): RuleMatcher {
     const keywords: KeywordEntry[] = [];
     const patterns: PatternEntry[] = [];
     const invalid: RuleIssue[] = [];
+    const regexOff = opts.regexDisabled !== undefined;
     rules.forEach((rule, order) => {
       if (!rule.enabled) return;
       const owner: Owner = { ruleId: rule.id, intent: rule.intent, priority: rule.priority, order };
@@ -61,7 +76,9 @@ export class RuleMatcher {
         const keyword = kw.trim();
         if (keyword !== '') keywords.push({ ...owner, keyword });
       }
+      if (regexOff) return;
       rule.patterns.forEach((source, i) => {
+        if (opts.excludedPatterns?.has(patternKey({ ruleId: rule.id, index: i })) === true) return;
         try {
           patterns.push({ ...owner, source, re: compilePattern(source, `rules[${rule.id}].patterns[${i}]`) });
         } catch (e) {
@@ -71,14 +88,18 @@ export class RuleMatcher {
       });
     });
     const automaton = keywords.length > 0 ? new AhoCorasick(keywords.map((k) => k.keyword.toLowerCase())) : null;
-    const patternSet =
-      patterns.length > 0
-        ? new RE2.Set(
-            patterns.map((p) => p.source),
-            PATTERN_FLAGS,
-          )
-        : null;
-    return new RuleMatcher(keywords, automaton, patterns, patternSet, invalid);
+    let patternSet: Re2Set | null = null;
+    let regexDisabled = opts.regexDisabled ?? null;
+    if (patterns.length > 0) {
+      try {
+        patternSet = compilePatternSet(patterns.map((p) => p.source));
+      } catch (e) {
+        if (opts.onInvalidPattern !== 'skip') throw e;
+        regexDisabled = `the combined pattern set does not compile: ${e instanceof Error ? e.message : String(e)}`;
+        patterns.length = 0;
+      }
+    }
+    return new RuleMatcher(keywords, automaton, patterns, patternSet, invalid, regexDisabled);
   }
 
   get keywordCount(): number {

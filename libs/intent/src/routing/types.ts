@@ -131,6 +131,11 @@ export interface RouteCandidate {
 
 export interface RouteTrace {
   ruleMatch: RuleMatchResult | null;
+  /**
+   * Present only when the tenant's regex stage is off because its pattern set does not compile within the
+   * limits (keywords still match): libs/intent/src/routing/README.md "Regex rule sets".
+   */
+  ruleStage?: { regex: 'disabled'; reason: string };
   semanticMatch: SemanticMatchTrace;
   llmJudge: LlmJudgeTrace;
   fusion: FusionTrace;
