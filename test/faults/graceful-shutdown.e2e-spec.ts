@@ -48,10 +48,18 @@ interface Child {
   output(): string;
 }
 
-/** The real API (apps/api/src/main.ts, from source) in a child process, on the test's database. */
-async function startApi(databaseEnv: Record<string, string>, llmUrl: string, script = 'apps/api/src/main.ts', ready = 'Arbiter is up'): Promise<Child> {
+interface StartOptions {
+  /** apps/api/src/main.ts (default) or apps/worker/src/main.ts. */
+  script?: string;
+  /** Printed once the process is up. */
+  ready?: string;
+  env?: Record<string, string>;
+}
+
+/** The real API (apps/api/src/main.ts, from source) or worker in a child process, on the test's database. */
+async function startProcess(databaseEnv: Record<string, string>, llmUrl: string, options: StartOptions = {}): Promise<Child> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', './bench/support/register.mjs', script], {
+  const child = spawn(process.execPath, ['--import', './bench/support/register.mjs', options.script ?? 'apps/api/src/main.ts'], {
     cwd: process.cwd(),
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {
@@ -73,6 +81,7 @@ async function startApi(databaseEnv: Record<string, string>, llmUrl: string, scr
       LLM_MODEL: 'fake-model',
       DATABASE_URL: '',
       ...databaseEnv,
+      ...options.env,
     },
   });
   let out = '';
@@ -94,7 +103,7 @@ async function startApi(databaseEnv: Record<string, string>, llmUrl: string, scr
         reject(new Error(`child exited (${code ?? signal}) before printing "${text}": ${err.slice(-3000)}${out.slice(-3000)}`)),
       );
     });
-  await printed(ready);
+  await printed(options.ready ?? 'Arbiter is up');
   return { process: child, base: `http://127.0.0.1:${port}`, exited, printed, output: () => out + err };
 }
 
@@ -157,76 +166,169 @@ interface ImportStatus {
   counts: Record<'created' | 'updated' | 'unchanged' | 'failed' | 'pending', number>;
 }
 
-describe(`faults: SIGTERM drains, releases the running job and exits 0 (e2e, child process, ${KIND})`, () => {
-  const fake = new FakeOpenAiServer();
-  let db: Database;
-  const children: Child[] = [];
-  let tenant: { id: string; operatorKey: string; clientKey: string };
-  let importId: string;
-  let jobId: string;
+interface Tenant {
+  id: string;
+  operatorKey: string;
+  clientKey: string;
+}
 
+async function createTenant(base: string, name: string): Promise<Tenant> {
+  const created = await json<{ id: string; apiKeys: { client: string; operator: string } }>(
+    await fetch(`${base}/admin/tenants`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name }),
+    }),
+  );
+  return { id: created.id, operatorKey: created.apiKeys.operator, clientKey: created.apiKeys.client };
+}
+
+async function startImport(base: string, tenant: Tenant): Promise<{ importId: string; jobId: string }> {
+  const documents = Array.from({ length: DOCUMENTS }, (_, i) => ({
+    domain: 'robot-arm',
+    filePath: `manuals/${i}.md`,
+    title: `Manual ${i}`,
+    content: `Manual ${i}: to reset the arm, hold the reset button for five seconds; alarm E${200 + (i % 50)} clears.`,
+  }));
+  const started = await json<{ importId: string; jobId: string; queued: number }>(
+    await fetch(`${base}/admin/knowledge/imports`, {
+      method: 'POST',
+      headers: { 'x-api-key': tenant.operatorKey, 'content-type': 'application/json' },
+      body: JSON.stringify(documents),
+    }),
+  );
+  expect(started.queued).toBe(DOCUMENTS);
+  return started;
+}
+
+const importStatus = async (base: string, tenant: Tenant, importId: string) =>
+  json<ImportStatus>(await fetch(`${base}/admin/knowledge/imports/${importId}`, { headers: { 'x-api-key': tenant.operatorKey } }));
+
+/** Mid-import: some batches written, most still pending. */
+async function untilImporting(base: string, tenant: Tenant, importId: string): Promise<void> {
+  for (let s = await importStatus(base, tenant, importId); s.done < 100; s = await importStatus(base, tenant, importId)) await sleep(50);
+}
+
+async function untilImported(base: string, tenant: Tenant, importId: string): Promise<ImportStatus> {
+  let status = await importStatus(base, tenant, importId);
+  for (const until = Date.now() + 180_000; status.status !== 'succeeded' && Date.now() < until; status = await importStatus(base, tenant, importId))
+    await sleep(200);
+  return status;
+}
+
+/** The fake model answers a chat turn's agent call after `delayMs`: the turn stays in flight meanwhile. */
+function slowAgent(fake: FakeOpenAiServer, delayMs: number): Promise<void> {
+  let agentCalled: () => void = () => undefined;
+  const agentCall = new Promise<void>((resolve) => (agentCalled = resolve));
+  fake.setChatHandler((body) => {
+    if (!isAgentRequest(body)) return { kind: 'content', content: '{"confidence": 80, "reasoning": "ok"}' };
+    agentCalled();
+    return { kind: 'content', content: 'Hold the reset button for five seconds.', delayMs };
+  });
+  return agentCall;
+}
+
+const chatTurn = (base: string, tenant: Tenant) =>
+  fetch(`${base}/ai/chat`, {
+    method: 'POST',
+    headers: { 'x-api-key': tenant.clientKey, 'content-type': 'application/json' },
+    body: JSON.stringify({ message: 'the arm shows alarm E201, how do I reset it?' }),
+  });
+
+interface RunRow {
+  status: string;
+  locked_by: string | null;
+  locked_until: Date | null;
+  attempts: number;
+  processed: number;
+  failed: number;
+  total: number;
+}
+
+/** Released, not left running with a live lease: queued, no lease, the stopped attempt not counted, and the progress saved with it matches the items that have an outcome. */
+async function expectReleasedMidImport(db: Database, tenant: Tenant, importId: string, jobId: string): Promise<void> {
+  const [run] = await db.query<RunRow>(
+    'SELECT status, locked_by, locked_until, attempts, processed, failed, total FROM job_run WHERE tenant_id = $1 AND id = $2',
+    [tenant.id, jobId],
+  );
+  expect(run).toMatchObject({ status: 'queued', locked_by: null, locked_until: null, attempts: 0, failed: 0, total: DOCUMENTS });
+  expect(run!.processed).toBeGreaterThanOrEqual(100);
+  expect(run!.processed).toBeLessThan(DOCUMENTS);
+  const [items] = await db.query<{ outcomes: number; documents: number }>(
+    `SELECT (SELECT count(*)::int FROM knowledge_import_item WHERE tenant_id = $1 AND import_id = $2 AND status IS NOT NULL) AS outcomes,
+            (SELECT count(*)::int FROM knowledge_document WHERE tenant_id = $1) AS documents`,
+    [tenant.id, importId],
+  );
+  expect(items).toEqual({ outcomes: run!.processed, documents: run!.processed });
+}
+
+/** Every document imported exactly once: nothing pending or failed (lost), nothing `unchanged` (an item written twice comes out so). */
+async function expectImportedOnce(db: Database, status: ImportStatus, tenant: Tenant, jobId: string): Promise<void> {
+  expect(status).toMatchObject({ status: 'succeeded', total: DOCUMENTS, done: DOCUMENTS });
+  expect(status.counts).toEqual({ created: DOCUMENTS, updated: 0, unchanged: 0, failed: 0, pending: 0 });
+  const [documents] = await db.query<{ n: number; paths: number }>(
+    'SELECT count(*)::int AS n, count(DISTINCT file_path)::int AS paths FROM knowledge_document WHERE tenant_id = $1',
+    [tenant.id],
+  );
+  expect(documents).toEqual({ n: DOCUMENTS, paths: DOCUMENTS });
+  const [run] = await db.query<Pick<RunRow, 'status' | 'attempts' | 'processed' | 'locked_by'>>(
+    'SELECT status, attempts, processed, locked_by FROM job_run WHERE tenant_id = $1 AND id = $2',
+    [tenant.id, jobId],
+  );
+  expect(run).toEqual({ status: 'succeeded', attempts: 1, processed: DOCUMENTS, locked_by: null });
+}
+
+/** Sends SIGTERM when idle: the process exits 0 promptly, well under the grace. */
+async function expectPromptIdleExit(child: Child): Promise<void> {
+  child.process.kill('SIGTERM');
+  const { lateByMs, elapsedMs } = await measureDeadline(IDLE_EXIT_MS, () => child.exited);
+  expect(await child.exited).toEqual({ code: 0, signal: null });
+  expect(lateByMs).toBe(0);
+  process.stdout.write(`idle SIGTERM → exit 0 (${KIND}): ${Math.round(elapsedMs)} ms\n`);
+}
+
+/** One database and fake model per describe; every child it starts is killed at the end (a failed test leaves none). */
+function fixture() {
+  const fake = new FakeOpenAiServer();
+  const children: Child[] = [];
+  const state = { db: undefined as Database | undefined };
   beforeAll(async () => {
     await fake.start();
-    db = await openDatabase();
+    state.db = await openDatabase();
   }, 240_000);
   afterAll(async () => {
     for (const c of children) c.process.kill('SIGKILL');
     await Promise.all(children.map((c) => c.exited));
     await fake.stop();
-    await db?.close();
+    await state.db?.close();
   });
-
-  const start = async () => {
-    const child = await startApi(db.env, fake.baseUrl);
-    children.push(child);
-    return child;
+  return {
+    fake,
+    get db(): Database {
+      return state.db!;
+    },
+    async start(options: StartOptions = {}): Promise<Child> {
+      const child = await startProcess(state.db!.env, fake.baseUrl, options);
+      children.push(child);
+      return child;
+    },
   };
-  const importStatus = async (base: string) =>
-    json<ImportStatus>(await fetch(`${base}/admin/knowledge/imports/${importId}`, { headers: { 'x-api-key': tenant.operatorKey } }));
+}
+
+describe(`faults: SIGTERM drains the API, releases the running job and exits 0 (e2e, child process, ${KIND})`, () => {
+  const f = fixture();
+  let tenant: Tenant;
+  let importId: string;
+  let jobId: string;
 
   it('mid-import with a chat turn in flight: the turn completes, new requests get 503, exit 0 within the grace, the run is released', async () => {
-    let agentCalled: () => void = () => undefined;
-    const agentCall = new Promise<void>((resolve) => (agentCalled = resolve));
-    // The chat turn's agent call answers after 1.5 s: the turn is in flight when the signal comes.
-    fake.setChatHandler((body) => {
-      if (!isAgentRequest(body)) return { kind: 'content', content: '{"confidence": 80, "reasoning": "ok"}' };
-      agentCalled();
-      return { kind: 'content', content: 'Hold the reset button for five seconds.', delayMs: 1500 };
-    });
+    const agentCall = slowAgent(f.fake, 1500);
+    const a = await f.start();
+    tenant = await createTenant(a.base, `sigterm-${KIND}`);
+    ({ importId, jobId } = await startImport(a.base, tenant));
+    await untilImporting(a.base, tenant, importId);
 
-    const a = await start();
-    const created = await json<{ id: string; apiKeys: { client: string; operator: string } }>(
-      await fetch(`${a.base}/admin/tenants`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ name: `sigterm-${KIND}` }),
-      }),
-    );
-    tenant = { id: created.id, operatorKey: created.apiKeys.operator, clientKey: created.apiKeys.client };
-    const documents = Array.from({ length: DOCUMENTS }, (_, i) => ({
-      domain: 'robot-arm',
-      filePath: `manuals/${i}.md`,
-      title: `Manual ${i}`,
-      content: `Manual ${i}: to reset the arm, hold the reset button for five seconds; alarm E${200 + (i % 50)} clears.`,
-    }));
-    const started = await json<{ importId: string; jobId: string; queued: number }>(
-      await fetch(`${a.base}/admin/knowledge/imports`, {
-        method: 'POST',
-        headers: { 'x-api-key': tenant.operatorKey, 'content-type': 'application/json' },
-        body: JSON.stringify(documents),
-      }),
-    );
-    expect(started.queued).toBe(DOCUMENTS);
-    importId = started.importId;
-    jobId = started.jobId;
-    // Mid-import: some batches written, most still pending.
-    for (let s = await importStatus(a.base); s.done < 100; s = await importStatus(a.base)) await sleep(50);
-
-    const turn = fetch(`${a.base}/ai/chat`, {
-      method: 'POST',
-      headers: { 'x-api-key': tenant.clientKey, 'content-type': 'application/json' },
-      body: JSON.stringify({ message: 'the arm shows alarm E201, how do I reset it?' }),
-    });
+    const turn = chatTurn(a.base, tenant);
     await agentCall;
     a.process.kill('SIGTERM');
     const exit = measureDeadline(GRACE_MS + MARGIN_MS, () => a.exited);
@@ -253,53 +355,75 @@ describe(`faults: SIGTERM drains, releases the running job and exits 0 (e2e, chi
     expect(await a.exited).toEqual({ code: 0, signal: null });
     expect(lateByMs).toBe(0);
     expect(a.output()).toContain('job run released at a checkpoint');
-    process.stdout.write(`SIGTERM → exit with an import running (${KIND}): ${Math.round(elapsedMs)} ms\n`);
-
-    // Released, not left running with a live lease: queued, no lease, the stopped attempt not counted, and the progress
-    // saved with it matches the items that have an outcome.
-    const [run] = await db.query<{
-      status: string;
-      locked_by: string | null;
-      locked_until: Date | null;
-      attempts: number;
-      processed: number;
-      failed: number;
-      total: number;
-    }>('SELECT status, locked_by, locked_until, attempts, processed, failed, total FROM job_run WHERE tenant_id = $1 AND id = $2', [tenant.id, jobId]);
-    expect(run).toMatchObject({ status: 'queued', locked_by: null, locked_until: null, attempts: 0, failed: 0, total: DOCUMENTS });
-    expect(run!.processed).toBeGreaterThanOrEqual(100);
-    expect(run!.processed).toBeLessThan(DOCUMENTS);
-    const [items] = await db.query<{ outcomes: number; documents: number }>(
-      `SELECT (SELECT count(*)::int FROM knowledge_import_item WHERE tenant_id = $1 AND import_id = $2 AND status IS NOT NULL) AS outcomes,
-              (SELECT count(*)::int FROM knowledge_document WHERE tenant_id = $1) AS documents`,
-      [tenant.id, importId],
-    );
-    expect(items).toEqual({ outcomes: run!.processed, documents: run!.processed });
+    process.stdout.write(`SIGTERM → exit 0, import running and a 1.5 s chat turn in flight (${KIND}): ${Math.round(elapsedMs)} ms\n`);
+    await expectReleasedMidImport(f.db, tenant, importId, jobId);
   }, 240_000);
 
-  it('after a restart the import resumes at once and finishes: every document imported exactly once', async () => {
-    const b = await start();
-    let status = await importStatus(b.base);
-    for (const until = Date.now() + 180_000; status.status !== 'succeeded' && Date.now() < until; status = await importStatus(b.base)) await sleep(200);
-    expect(status).toMatchObject({ status: 'succeeded', total: DOCUMENTS, done: DOCUMENTS });
-    // Nothing done twice: an item written again would come out `unchanged`; nothing lost: no item pending or failed.
-    expect(status.counts).toEqual({ created: DOCUMENTS, updated: 0, unchanged: 0, failed: 0, pending: 0 });
-
-    // Idle now: the signal ends the process promptly, well under the grace.
-    b.process.kill('SIGTERM');
-    const { lateByMs } = await measureDeadline(IDLE_EXIT_MS, () => b.exited);
-    expect(await b.exited).toEqual({ code: 0, signal: null });
-    expect(lateByMs).toBe(0);
-
-    const [documents] = await db.query<{ n: number; paths: number }>(
-      'SELECT count(*)::int AS n, count(DISTINCT file_path)::int AS paths FROM knowledge_document WHERE tenant_id = $1',
-      [tenant.id],
-    );
-    expect(documents).toEqual({ n: DOCUMENTS, paths: DOCUMENTS });
-    const [run] = await db.query<{ status: string; attempts: number; processed: number; locked_by: string | null }>(
-      'SELECT status, attempts, processed, locked_by FROM job_run WHERE tenant_id = $1 AND id = $2',
-      [tenant.id, jobId],
-    );
-    expect(run).toEqual({ status: 'succeeded', attempts: 1, processed: DOCUMENTS, locked_by: null });
+  it('after a restart the import resumes at once and finishes with every document imported exactly once; idle, SIGTERM exits promptly', async () => {
+    const b = await f.start();
+    const status = await untilImported(b.base, tenant, importId);
+    await expectPromptIdleExit(b);
+    await expectImportedOnce(f.db, status, tenant, jobId);
   }, 300_000);
+});
+
+// The worker needs DATABASE_URL (an embedded database belongs to the API process): PostgreSQL only.
+(KIND === 'postgres' ? describe : describe.skip)('faults: SIGTERM stops the worker at a checkpoint (e2e, child processes, postgres)', () => {
+  const f = fixture();
+  const worker = { script: 'apps/worker/src/main.ts', ready: 'Arbiter worker running jobs' };
+
+  it('mid-import: exit 0 within the grace, the run released; the next worker resumes it at once and imports every document exactly once', async () => {
+    const api = await f.start({ env: { JOBS_ENABLED: 'false' } });
+    const tenant = await createTenant(api.base, 'sigterm-worker');
+    const { importId, jobId } = await startImport(api.base, tenant);
+    const w1 = await f.start(worker);
+    await untilImporting(api.base, tenant, importId);
+    w1.process.kill('SIGTERM');
+    const { lateByMs, elapsedMs } = await measureDeadline(GRACE_MS + MARGIN_MS, () => w1.exited);
+    expect(await w1.exited).toEqual({ code: 0, signal: null });
+    expect(lateByMs).toBe(0);
+    process.stdout.write(`worker SIGTERM → exit 0 mid-import (postgres): ${Math.round(elapsedMs)} ms\n`);
+    await expectReleasedMidImport(f.db, tenant, importId, jobId);
+
+    const w2 = await f.start(worker);
+    const status = await untilImported(api.base, tenant, importId);
+    await expectPromptIdleExit(w2);
+    await expectImportedOnce(f.db, status, tenant, jobId);
+    await expectPromptIdleExit(api);
+  }, 300_000);
+});
+
+describe(`faults: forced exits during a shutdown (e2e, child process, ${KIND})`, () => {
+  const f = fixture();
+
+  it('the grace running out with a request in flight exits 1 at the grace', async () => {
+    const graceMs = 1000;
+    const agentCall = slowAgent(f.fake, 60_000);
+    const a = await f.start({ env: { SHUTDOWN_GRACE_MS: String(graceMs) } });
+    const tenant = await createTenant(a.base, `forced-grace-${KIND}`);
+    const turn = chatTurn(a.base, tenant).catch(() => null);
+    await agentCall;
+    a.process.kill('SIGTERM');
+    const { lateByMs } = await measureDeadline(graceMs + MARGIN_MS, () => a.exited);
+    expect(await a.exited).toEqual({ code: 1, signal: null });
+    expect(lateByMs).toBe(0);
+    expect(a.output()).toContain('shutdown grace ran out');
+    expect(await turn).toBeNull(); // the connection died with the process
+  }, 240_000);
+
+  it('a second signal exits 1 at once', async () => {
+    const agentCall = slowAgent(f.fake, 60_000);
+    const a = await f.start();
+    const tenant = await createTenant(a.base, `forced-second-${KIND}`);
+    const turn = chatTurn(a.base, tenant).catch(() => null);
+    await agentCall;
+    a.process.kill('SIGTERM');
+    await a.printed('shutting down: draining');
+    a.process.kill('SIGINT');
+    const { lateByMs } = await measureDeadline(IDLE_EXIT_MS, () => a.exited);
+    expect(await a.exited).toEqual({ code: 1, signal: null });
+    expect(lateByMs).toBe(0);
+    expect(a.output()).toContain('second signal during shutdown');
+    expect(await turn).toBeNull();
+  }, 240_000);
 });
