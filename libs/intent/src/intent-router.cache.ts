@@ -29,6 +29,12 @@ export interface TenantRouting {
 
 /** How often replicas compare their cached versions with the database (cross-replica invalidation). */
 export const INTENT_CACHE_POLL_MS = 250;
+/**
+ * A serve-time check that hit its time limit (or could not run) is not cached: the tenant serves without the
+ * regex stage and its set is checked again after this long (once per interval, never per request), so an
+ * overloaded moment does not turn its regex stage off for good. libs/intent/src/routing/README.md "Regex rule sets".
+ */
+export const INTENT_RULE_SET_RECHECK_MS = 60_000;
 /** Tenants kept compiled in memory (least recently used evicted). */
 export const INTENT_CACHE_MAX_TENANTS = 500;
 
@@ -91,6 +97,8 @@ export class IntentRouterCache implements OnApplicationBootstrap, OnModuleDestro
    * version, never again per request or per reload of the same version (libs/intent/src/routing/README.md "Regex rule sets").
    */
   private readonly checks = new Map<string, { rules: string; outcome: RuleSetCheckOutcome }>();
+  /** Tenants whose serve-time check timed out or failed: the timer of their next check. */
+  private readonly rechecks = new Map<string, NodeJS.Timeout>();
 
   constructor(
     private readonly repository: IntentRepository,
@@ -105,6 +113,8 @@ export class IntentRouterCache implements OnApplicationBootstrap, OnModuleDestro
 
   async onModuleDestroy(): Promise<void> {
     await this.poller.stop();
+    for (const timer of this.rechecks.values()) clearTimeout(timer);
+    this.rechecks.clear();
     await Promise.allSettled([...this.loading.values()]);
     await this.trainer.close();
     await this.ruleSets.close();
@@ -138,11 +148,12 @@ export class IntentRouterCache implements OnApplicationBootstrap, OnModuleDestro
     this.loading.delete(tenantId);
   }
 
-  private load(tenantId: string, cause: 'miss' | 'rules' | 'config', previous: TenantRouting | undefined): Promise<TenantRouting> {
+  /** `recompile`: compile even when the rules version is the previous entry's (a re-check after a timed-out one). */
+  private load(tenantId: string, cause: 'miss' | 'rules' | 'config', previous: TenantRouting | undefined, recompile = false): Promise<TenantRouting> {
     const pending = this.loading.get(tenantId);
     if (pending !== undefined) return pending;
     const gen = this.generation.get(tenantId) ?? 0;
-    const promise = this.build(tenantId, previous)
+    const promise = this.build(tenantId, previous, recompile)
       .then((entry) => {
         if ((this.generation.get(tenantId) ?? 0) === gen && !this.poller.stopped) {
           this.reusable.delete(tenantId);
@@ -161,12 +172,12 @@ export class IntentRouterCache implements OnApplicationBootstrap, OnModuleDestro
     return promise;
   }
 
-  private async build(tenantId: string, previous: TenantRouting | undefined): Promise<TenantRouting> {
+  private async build(tenantId: string, previous: TenantRouting | undefined, recompile = false): Promise<TenantRouting> {
     const t = tenantId as TenantId;
     // Versions first: a write racing this load bumps them again and the next poll reloads.
     const versions = (await this.repository.versions([tenantId])).get(tenantId) ?? { rules: '0', config: '0' };
     const config = mergeIntentConfig(DEFAULT_INTENT_CONFIG, await this.repository.getOverrides(t));
-    if (previous !== undefined && previous.versions.rules === versions.rules) {
+    if (previous !== undefined && previous.versions.rules === versions.rules && !recompile) {
       return { ...previous, config, versions };
     }
     const rules = await this.repository.all(t);
@@ -217,7 +228,8 @@ export class IntentRouterCache implements OnApplicationBootstrap, OnModuleDestro
     const cached = this.checks.get(tenantId);
     if (cached !== undefined && cached.rules === rulesVersion) return cached.outcome;
     const outcome = await this.ruleSets.check(tenantId, 'serve', servedPatterns(defs));
-    if (outcome.status !== 'failed') {
+    if (outcome.status === 'timeout' || outcome.status === 'failed') this.scheduleRecheck(tenantId, rulesVersion);
+    else {
       this.checks.delete(tenantId);
       this.checks.set(tenantId, { rules: rulesVersion, outcome });
       while (this.checks.size > INTENT_CACHE_MAX_TENANTS) {
@@ -227,6 +239,28 @@ export class IntentRouterCache implements OnApplicationBootstrap, OnModuleDestro
       }
     }
     return outcome;
+  }
+
+  /**
+   * After {@link INTENT_RULE_SET_RECHECK_MS}, recompiles the tenant's router if it still serves this rules version
+   * without the regex stage; requests keep the current router meanwhile (as on a poll-triggered reload).
+   */
+  private scheduleRecheck(tenantId: string, rulesVersion: string): void {
+    if (this.rechecks.has(tenantId)) return;
+    const timer = setTimeout(() => {
+      this.rechecks.delete(tenantId);
+      const entry = this.entries.get(tenantId);
+      if (entry === undefined || entry.versions.rules !== rulesVersion || entry.router.ruleMatcher.regexDisabled === null || this.poller.stopped) return;
+      this.load(tenantId, 'rules', entry, true).catch((error: unknown) => {
+        this.logger.warn({
+          msg: 'intent rule set re-check failed; serving the previous router',
+          tenantId,
+          err: error instanceof Error ? error.message : String(error),
+        });
+      });
+    }, INTENT_RULE_SET_RECHECK_MS);
+    timer.unref();
+    this.rechecks.set(tenantId, timer);
   }
 
   /** Hands the router's examples to the training threads and swaps the weights in when they come back. */
