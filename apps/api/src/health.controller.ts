@@ -5,7 +5,7 @@ import { DatabaseHealth } from '@arbiter/database';
 import { Auth } from '@arbiter/tenancy';
 import { StorageHealth, type StorageStatus } from './storage-health.js';
 
-type HealthyDatabase = { status: 'up'; latencyMs: number } | { status: 'busy'; waitingMs: number };
+type HealthyDatabase = { status: 'up'; latencyMs: number } | { status: 'busy'; waitingMs: number; queued?: number };
 
 @ApiTags('operations')
 @Controller('health')
@@ -19,8 +19,10 @@ export class HealthController {
   ) {}
 
   /**
-   * Answers within ~50 ms: `busy` means the database is reachable but its probe is queued behind a
-   * long statement (the embedded database runs one at a time); `down` (503) means a failing
+   * Answers within ~50 ms: `busy` (top level and `database`, still 200) means the database is reachable but
+   * requests queue: its probe is queued behind a long statement (the embedded database runs one at a time),
+   * requests wait for a pool connection, or a request statement has been in flight for 100 ms
+   * (docs/hot-paths.md "Imports: foreground first"); `down` (503) means a failing
    * connection or no answer for 30 s. `degraded` (still 200: reads work) means storage is full: a write
    * was refused for lack of space in the last minute, or the embedded data directory has < 64 MiB free.
    */
@@ -30,13 +32,14 @@ export class HealthController {
     schema: { example: { status: 'ok', database: { status: 'up', latencyMs: 1.2 }, storage: { status: 'ok' } } },
   })
   @ApiServiceUnavailableResponse({ description: 'Database unreachable, or no answer for 30 s' })
-  async check(): Promise<{ status: 'ok' | 'degraded'; database: HealthyDatabase; storage: StorageStatus }> {
+  async check(): Promise<{ status: 'ok' | 'busy' | 'degraded'; database: HealthyDatabase; storage: StorageStatus }> {
     const [database, storage] = await Promise.all([this.database.check(), this.storage.check()]);
     if (database.status === 'down') {
       // The driver's text (hosts, ports, user names) goes to the log, under the request id, never to the client.
       this.logger.error({ msg: 'health check: database down', reason: database.reason });
       throw new HttpException({ message: 'Database unavailable', code: DATABASE_UNAVAILABLE_CODE, details: { database: { status: 'down' } } }, 503);
     }
-    return { status: storage.status === 'ok' ? 'ok' : 'degraded', database, storage };
+    // Full storage is the graver news: `degraded` wins over `busy`.
+    return { status: storage.status !== 'ok' ? 'degraded' : database.status === 'busy' ? 'busy' : 'ok', database, storage };
   }
 }

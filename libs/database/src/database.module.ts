@@ -4,6 +4,7 @@ import { AppConfig } from '@arbiter/config';
 import type { EmbeddedPostgres } from './embedded-postgres.js';
 import { DATABASE_HEALTH_OPTIONS, EMBEDDED_POSTGRES } from './database.tokens.js';
 import { EmbeddedDatabaseModule } from './embedded-database.module.js';
+import { BackgroundGate } from './background-gate.js';
 import { DatabaseConnectionInfo } from './database-connection.js';
 import { DatabaseHealth, DEFAULT_HEALTH_OPTIONS } from './database-health.service.js';
 import { DatabaseLifecycle } from './database-lifecycle.service.js';
@@ -11,7 +12,7 @@ import { runMigrations } from './migrator.js';
 import { boundedPoolOptions } from './pool-options.js';
 
 /**
- * `DatabaseHealth` and `DatabaseConnectionInfo`: import `DatabaseModule` where you inject them.
+ * `DatabaseHealth`, `DatabaseConnectionInfo` and `BackgroundGate`: import `DatabaseModule` where you inject them.
  * The connection itself is `DatabaseModule.forRoot()`, imported once by the app module: PostgreSQL
  * via DATABASE_URL, or embedded PGlite when unset. Migrations (SQL files) run before TypeORM
  * connects; TypeORM never changes the schema (synchronize off, validate-only at boot). The
@@ -22,6 +23,7 @@ import { boundedPoolOptions } from './pool-options.js';
   providers: [
     DatabaseConnectionInfo,
     DatabaseHealth,
+    BackgroundGate,
     // The embedded database runs one transaction at a time: replacing a maximal document (2 MiB, ~3,800
     // chunks, one transaction) holds it for a minute or more on 2 cores. That is `busy`, not `down`.
     {
@@ -30,7 +32,7 @@ import { boundedPoolOptions } from './pool-options.js';
       useFactory: (config: AppConfig) => ({ ...DEFAULT_HEALTH_OPTIONS, busyLimitMs: config.database.healthBusyLimitMs }),
     },
   ],
-  exports: [DatabaseConnectionInfo, DatabaseHealth],
+  exports: [DatabaseConnectionInfo, DatabaseHealth, BackgroundGate],
 })
 export class DatabaseModule {
   static forRoot(): DynamicModule {

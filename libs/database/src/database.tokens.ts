@@ -3,3 +3,6 @@ export const EMBEDDED_POSTGRES = Symbol('EMBEDDED_POSTGRES');
 
 /** Optional `DatabaseHealthOptions` overriding the `/health` probe budgets. */
 export const DATABASE_HEALTH_OPTIONS = Symbol('DATABASE_HEALTH_OPTIONS');
+
+/** Optional `BackgroundGateOptions` (tests). */
+export const BACKGROUND_GATE_OPTIONS = Symbol('BACKGROUND_GATE_OPTIONS');

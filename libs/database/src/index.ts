@@ -6,3 +6,4 @@ export * from './database-connection.js';
 export * from './database-health.service.js';
 export * from './database.module.js';
 export * from './pool-options.js';
+export * from './background-gate.js';

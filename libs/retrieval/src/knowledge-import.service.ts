@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DomainException, type TenantId } from '@arbiter/common';
+import { BackgroundGate } from '@arbiter/database';
 import { JobHandler, JobsService, type JobContext, type JobName, type JobRunner, type JobRunStatus } from '@arbiter/jobs';
 import { KnowledgeImportRepository, type ImportItemOutcome, type ImportSummary } from './knowledge-import.repository.js';
 import { type BulkItemResult, checkBulkItems, KnowledgeService } from './knowledge.service.js';
@@ -8,8 +9,14 @@ import { RetrievalErrorCode, RetrievalException } from './retrieval.exception.js
 export const IMPORT_JOB = 'retrieval.import' satisfies JobName;
 /** Documents per import request (the body limit, BODY_LIMIT_BYTES, also bounds it). */
 export const MAX_IMPORT_ITEMS = 10_000;
-/** Documents the import job writes per step (one `upsertMany`, then the outcomes and progress). */
+/** Documents the import job reads per step (one `upsertMany`, then the outcomes and progress). */
 export const IMPORT_BATCH = 20;
+/**
+ * Chunks per write transaction of an import (docs/hot-paths.md "Imports: foreground first"): on the embedded
+ * database each chunk costs ~4–5 ms of HNSW maintenance, so a transaction of a few chunks holds the database
+ * ~30 ms, the longest a neighbour's request waits behind the import. A document is never split.
+ */
+export const IMPORT_TRANSACTION_CHUNKS = 4;
 /** Failed items an import's status lists. */
 const FAILURES_SHOWN = 100;
 
@@ -96,19 +103,27 @@ export class KnowledgeImportJob implements JobRunner<typeof IMPORT_JOB> {
   constructor(
     private readonly imports: KnowledgeImportRepository,
     private readonly knowledge: KnowledgeService,
+    private readonly gate: BackgroundGate,
   ) {}
 
+  /**
+   * Every database step — the batch read, the reads of `upsertMany`, each small write transaction, the
+   * outcomes with the progress — is one turn of the tenant at the {@link BackgroundGate}: it starts when
+   * requests leave the database a pause (or the import has waited its share), so requests of every tenant
+   * run between the import's steps instead of behind the whole batch (docs/hot-paths.md "Imports: foreground first").
+   */
   async run(ctx: JobContext<{ importId: string }>): Promise<void> {
     const { importId } = ctx.payload;
+    const step = <T>(work: () => Promise<T>): Promise<T> => this.gate.run(ctx.tenantId, work);
     // The total: the items still pending when the run starts. A resumed attempt keeps the total the first one set
     // (`processed` counts written items, `failed` the refused ones: together they reach it).
-    if (ctx.total === null) await ctx.setTotal(await this.imports.countPending(ctx.tenantId, importId));
-    for (;;) {
-      const items = await this.imports.pending(ctx.tenantId, importId, IMPORT_BATCH);
-      if (!items.length) return;
+    if (ctx.total === null) await ctx.setTotal(await step(() => this.imports.countPending(ctx.tenantId, importId)));
+    let items = await step(() => this.imports.pending(ctx.tenantId, importId, IMPORT_BATCH));
+    while (items.length) {
       const written = await this.knowledge.upsertMany(
         ctx.tenantId,
         items.map((i) => i.document),
+        { groupChunks: IMPORT_TRANSACTION_CHUNKS, step },
       );
       const outcomes: ImportItemOutcome[] = items.map((item, k) => {
         const r = written[k]!;
@@ -116,9 +131,14 @@ export class KnowledgeImportJob implements JobRunner<typeof IMPORT_JOB> {
           ? { seq: item.seq, status: 'failed', error: { code: r.code, message: r.message, ...(fieldsOf(r) ? { fields: fieldsOf(r) } : {}) } }
           : { seq: item.seq, status: r.status, documentId: r.document.id };
       });
-      await this.imports.record(ctx.tenantId, importId, outcomes);
       const failed = outcomes.filter((o) => o.status === 'failed').length;
-      await ctx.progress({ processed: outcomes.length - failed, failed, checkpoint: items.at(-1)!.seq });
+      const checkpoint = items.at(-1)!.seq;
+      // One turn: this batch's outcomes and progress, then the next batch.
+      items = await step(async () => {
+        await this.imports.record(ctx.tenantId, importId, outcomes);
+        await ctx.progress({ processed: outcomes.length - failed, failed, checkpoint });
+        return this.imports.pending(ctx.tenantId, importId, IMPORT_BATCH);
+      });
     }
   }
 }

@@ -167,7 +167,9 @@ export class KnowledgeRepository {
 
   /**
    * Of these documents, the ones stored with the same content hash, domain, title, keywords and
-   * metadata and with chunks in `space` (re-posting them is a no-op), by file path.
+   * metadata and with chunks in `space` (re-posting them is a no-op), by file path. `file_path = ANY(…)` makes
+   * it a lookup of the unique index: the embedded database keeps no planner statistics (no autovacuum), and
+   * the join alone was planned as a scan of every document of the tenant (docs/hot-paths.md "Imports").
    */
   async unchanged(tenantId: TenantId, docs: readonly NewDocument[], space: VectorSpace): Promise<Map<string, DocumentSummary>> {
     if (!docs.length) return new Map();
@@ -176,7 +178,7 @@ export class KnowledgeRepository {
         .map((c) => `d.${c}`)
         .join(', ')}, length(d.content) AS content_length
          FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::jsonb[], $7::jsonb[]) AS n(file_path, content_hash, domain, title, keywords, metadata)
-         JOIN knowledge_document d ON d.tenant_id = $1 AND d.file_path = n.file_path AND d.content_hash = n.content_hash AND d.domain = n.domain
+         JOIN knowledge_document d ON d.tenant_id = $1 AND d.file_path = ANY($2::text[]) AND d.file_path = n.file_path AND d.content_hash = n.content_hash AND d.domain = n.domain
                                   AND d.title = n.title AND d.keywords = n.keywords AND d.metadata = n.metadata
         WHERE d.chunk_count = 0 OR EXISTS (SELECT 1 FROM knowledge_chunk c WHERE c.tenant_id = d.tenant_id AND c.document_id = d.id AND c.embedding_model = $8)`,
       [

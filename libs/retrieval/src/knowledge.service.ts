@@ -44,8 +44,21 @@ export function unitVector(vector: readonly number[], dim: number): number[] {
   return Math.abs(norm - 1) < 1e-6 ? [...vector] : vector.map((x) => x / norm);
 }
 
-/** Chunks written per transaction by an import (multi-row statements; a few MB of vectors). */
+/** Chunks written per transaction by a bulk upsert (multi-row statements; a few MB of vectors). */
 const WRITE_GROUP_CHUNKS = 1000;
+
+/** How `upsertMany` writes: transaction size, and what each write transaction runs inside. */
+export interface UpsertManyOptions {
+  /** A transaction is closed once it holds this many chunks (a document is never split). Default {@link WRITE_GROUP_CHUNKS}. */
+  groupChunks?: number;
+  /**
+   * Runs each database step (the reads up front, each write transaction) — background work passes its
+   * `BackgroundGate` turn here, so requests run between the steps (docs/hot-paths.md "Imports: foreground first").
+   */
+  step?: <T>(work: () => Promise<T>) => Promise<T>;
+}
+
+const direct = <T>(work: () => Promise<T>): Promise<T> => work();
 
 interface Pending {
   i: number;
@@ -157,11 +170,15 @@ export class KnowledgeService implements OnModuleInit {
    * retried document by document, so one bad document fails alone. Returns, in order, each document's
    * result or its domain error.
    */
-  async upsertMany(tenantId: TenantId, docs: readonly NewDocument[]): Promise<(UpsertResult | DomainException)[]> {
+  async upsertMany(tenantId: TenantId, docs: readonly NewDocument[], options: UpsertManyOptions = {}): Promise<(UpsertResult | DomainException)[]> {
     const space = this.space;
-    const unchanged = await this.repository.unchanged(tenantId, docs, space);
-    const { chunkSize, chunkOverlap } = await this.settings.get(tenantId);
-    const stats = await this.lexical.stats(tenantId);
+    const step = options.step ?? direct;
+    const groupLimit = options.groupChunks ?? WRITE_GROUP_CHUNKS;
+    const { unchanged, chunkSize, chunkOverlap, stats } = await step(async () => ({
+      unchanged: await this.repository.unchanged(tenantId, docs, space),
+      ...(await this.settings.get(tenantId)),
+      stats: await this.lexical.stats(tenantId),
+    }));
     const out: (UpsertResult | DomainException | undefined)[] = new Array(docs.length);
     let group: Pending[] = [];
     let groupChunks = 0;
@@ -186,9 +203,9 @@ export class KnowledgeService implements OnModuleInit {
       const indexed = await mapSliced(bodies, (body, k) => indexChunk(heading, body, k, avg));
       group.push({ i, doc, chunks, indexed });
       groupChunks += chunks.length;
-      if (groupChunks >= WRITE_GROUP_CHUNKS) {
+      if (groupChunks >= groupLimit) {
         await writing;
-        writing = this.write(tenantId, group, out);
+        writing = this.write(tenantId, group, out, step);
         // Keep a rejection from surfacing as unhandled before it is awaited below.
         writing.catch(() => undefined);
         group = [];
@@ -198,24 +215,31 @@ export class KnowledgeService implements OnModuleInit {
       }
     }
     await writing;
-    await this.write(tenantId, group, out);
+    await this.write(tenantId, group, out, step);
     return out as (UpsertResult | DomainException)[];
   }
 
-  private async write(tenantId: TenantId, group: readonly Pending[], out: (UpsertResult | DomainException | undefined)[]): Promise<void> {
+  private async write(
+    tenantId: TenantId,
+    group: readonly Pending[],
+    out: (UpsertResult | DomainException | undefined)[],
+    step: NonNullable<UpsertManyOptions['step']>,
+  ): Promise<void> {
     if (!group.length) return;
     try {
-      const written = await this.repository.replaceMany(
-        tenantId,
-        group.map((g) => ({ doc: g.doc, chunks: g.chunks })),
-        this.space,
-        (em, ids) =>
-          this.lexical.replaceDocuments(
-            em,
-            tenantId,
-            group.map((g) => ({ documentId: ids.get(g.doc.filePath) as string, domain: g.doc.domain, chunks: g.indexed })),
-            LEXICAL_ANALYZER_VERSION,
-          ),
+      const written = await step(() =>
+        this.repository.replaceMany(
+          tenantId,
+          group.map((g) => ({ doc: g.doc, chunks: g.chunks })),
+          this.space,
+          (em, ids) =>
+            this.lexical.replaceDocuments(
+              em,
+              tenantId,
+              group.map((g) => ({ documentId: ids.get(g.doc.filePath) as string, domain: g.doc.domain, chunks: g.indexed })),
+              LEXICAL_ANALYZER_VERSION,
+            ),
+        ),
       );
       written.forEach(({ document, created }, k) => {
         out[group[k].i] = { status: created ? 'created' : 'updated', document };
@@ -225,7 +249,7 @@ export class KnowledgeService implements OnModuleInit {
       if (group.length === 1) throw error;
       for (const g of group) {
         try {
-          await this.write(tenantId, [g], out);
+          await this.write(tenantId, [g], out, step);
         } catch (single) {
           if (!(single instanceof DomainException)) throw single;
           out[g.i] = single;

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CommonModule } from '@arbiter/common';
+import { DatabaseModule } from '@arbiter/database';
 import { JobsModule } from '@arbiter/jobs';
 import { LlmModule } from '@arbiter/llm';
 import { SessionsModule } from '@arbiter/sessions';
@@ -24,7 +25,7 @@ import { VectorIndexService } from './vector-index.service.js';
 
 /** Knowledge base (pgvector), graded lookup with persisted action memory, retrieval confidence. */
 @Module({
-  imports: [TypeOrmModule.forFeature(RETRIEVAL_ENTITIES), LlmModule, JobsModule, SessionsModule, CommonModule],
+  imports: [TypeOrmModule.forFeature(RETRIEVAL_ENTITIES), LlmModule, JobsModule, SessionsModule, CommonModule, DatabaseModule],
   controllers: [KnowledgeController, KnowledgeImportController],
   providers: [
     KnowledgeHttpSetup,

@@ -1,0 +1,175 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { BACKGROUND_GATE_OPTIONS } from './database.tokens.js';
+
+export interface BackgroundGateOptions {
+  /** A background turn starts only after no foreground statement has held or waited for a connection for this long. */
+  quietMs: number;
+  /**
+   * The background's guaranteed share: a turn that has waited this many times the length of the tenant's last
+   * turn starts anyway (1 = the background gets about half of the database when the foreground never pauses).
+   */
+  starvationFactor: number;
+  /** A turn never waits longer than this, whatever the foreground does. */
+  maxWaitMs: number;
+}
+
+export const DEFAULT_BACKGROUND_GATE_OPTIONS: BackgroundGateOptions = { quietMs: 10, starvationFactor: 1, maxWaitMs: 1000 };
+
+/** The slice of pg-pool's `Pool` the gate reads (its public counters and events). */
+interface PoolLike {
+  totalCount: number;
+  idleCount: number;
+  waitingCount: number;
+  on(event: 'acquire', listener: (client: object) => void): unknown;
+  on(event: 'release', listener: (error: unknown, client: object) => void): unknown;
+  on(event: 'remove', listener: (client: object) => void): unknown;
+}
+
+/** Pool pressure right now, for `/health` (DatabaseHealth). */
+export interface DatabaseLoad {
+  /** Pool connections held by foreground (request) work. */
+  foregroundActive: number;
+  /** Requests waiting for a pool connection. */
+  waiting: number;
+  /** How long the oldest foreground statement now in flight has held its connection (queued behind other work, or slow); 0 when none. */
+  oldestForegroundMs: number;
+}
+
+interface Waiter {
+  tenantId: string;
+  since: number;
+}
+
+/**
+ * Foreground first on the database (issue 29 item 3; docs/hot-paths.md "Imports: foreground first"). The
+ * embedded database runs one transaction at a time, so a background transaction (an import's write) makes
+ * every request that arrives meanwhile wait for all of it. Background work therefore runs its transactions
+ * through {@link BackgroundGate.run}: one background turn at a time in the process, started only when no
+ * foreground statement holds or waits for a pool connection and none has for `quietMs` (a chat turn's next
+ * statement follows its previous one within a few ms, so a turn does not slip in between them), tenants
+ * taking turns round-robin (the tenant whose last turn ended longest ago goes first). A turn that has waited
+ * `starvationFactor` × the tenant's last turn (at most `maxWaitMs`) starts anyway, so a foreground that never
+ * pauses still leaves background work its share. Keeping each turn short (small transactions) is the
+ * caller's part: a request that arrives during a turn waits for the rest of it.
+ *
+ * Statements run inside a turn are told apart from foreground ones by an AsyncLocalStorage mark read in the
+ * pool's `acquire` event (pg-pool acquires in a `process.nextTick` of the caller's `connect`, which keeps
+ * the caller's async context).
+ */
+@Injectable()
+export class BackgroundGate {
+  private readonly mark = new AsyncLocalStorage<true>();
+  private readonly backgroundClients = new WeakSet<object>();
+  /** Pool clients checked out now, with when. */
+  private readonly busy = new Map<object, number>();
+  private lastForegroundAt = Number.NEGATIVE_INFINITY;
+  private readonly waiters: Waiter[] = [];
+  private readonly lastTurn = new Map<string, { endedAt: number; ms: number }>();
+  private running = false;
+  private pool: PoolLike | null | undefined;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    @Optional() @Inject(BACKGROUND_GATE_OPTIONS) private readonly options: BackgroundGateOptions = DEFAULT_BACKGROUND_GATE_OPTIONS,
+  ) {}
+
+  /** Runs `work` as one background turn of `tenantId` (see the class comment); its statements count as background. */
+  async run<T>(tenantId: string, work: () => Promise<T>): Promise<T> {
+    const waiter: Waiter = { tenantId, since: performance.now() };
+    this.waiters.push(waiter);
+    try {
+      while (!this.mayStart(waiter)) await sleep(this.pollMs());
+    } finally {
+      this.waiters.splice(this.waiters.indexOf(waiter), 1);
+    }
+    this.running = true;
+    const started = performance.now();
+    try {
+      return await this.mark.run(true, work);
+    } finally {
+      const endedAt = performance.now();
+      this.lastTurn.set(tenantId, { endedAt, ms: endedAt - started });
+      this.running = false;
+    }
+  }
+
+  /** Foreground pressure on the pool now (for `/health`). */
+  load(): DatabaseLoad {
+    const pool = this.watchPool();
+    if (!pool) return { foregroundActive: 0, waiting: 0, oldestForegroundMs: 0 };
+    const now = performance.now();
+    let oldest = now;
+    for (const [client, at] of this.busy) if (!this.backgroundClients.has(client) && at < oldest) oldest = at;
+    return { foregroundActive: this.foregroundActive(), waiting: pool.waitingCount, oldestForegroundMs: Math.round(now - oldest) };
+  }
+
+  private mayStart(waiter: Waiter): boolean {
+    if (this.running || this.next() !== waiter) return false;
+    const pool = this.watchPool();
+    if (!pool) return true;
+    const now = performance.now();
+    const waited = now - waiter.since;
+    const last = this.lastTurn.get(waiter.tenantId);
+    // The share: a turn that has waited as long as the tenant's last turn lasted (× starvationFactor; a first
+    // turn: quietMs) starts whatever the foreground does, so a busy foreground leaves the background ~1/(1+factor).
+    if (waited >= Math.min(this.options.maxWaitMs, (last?.ms ?? this.options.quietMs) * this.options.starvationFactor)) return true;
+    if (pool.waitingCount > 0 || this.foregroundActive() > 0) {
+      this.lastForegroundAt = now;
+      return false;
+    }
+    return now - this.lastForegroundAt >= this.options.quietMs;
+  }
+
+  /** The waiter whose tenant's last turn ended longest ago (never-served tenants first), oldest first among equals. */
+  private next(): Waiter | undefined {
+    let best: Waiter | undefined;
+    let bestEnded = Number.POSITIVE_INFINITY;
+    for (const w of this.waiters) {
+      const ended = this.lastTurn.get(w.tenantId)?.endedAt ?? Number.NEGATIVE_INFINITY;
+      if (ended < bestEnded || (ended === bestEnded && best !== undefined && w.since < best.since)) {
+        best = w;
+        bestEnded = ended;
+      }
+    }
+    return best;
+  }
+
+  private pollMs(): number {
+    return Math.max(1, Math.min(5, this.options.quietMs / 2));
+  }
+
+  private foregroundActive(): number {
+    let n = 0;
+    for (const client of this.busy.keys()) if (!this.backgroundClients.has(client)) n++;
+    return n;
+  }
+
+  /** The TypeORM pool (pg-pool), watched from first use; null where the driver has none (not PostgreSQL). */
+  private watchPool(): PoolLike | null {
+    if (this.pool !== undefined) return this.pool;
+    const master = (this.dataSource.driver as unknown as { master?: unknown }).master;
+    if (!isPool(master)) return (this.pool = null);
+    master.on('acquire', (client) => {
+      this.busy.set(client, performance.now());
+      if (this.mark.getStore()) this.backgroundClients.add(client);
+      else this.backgroundClients.delete(client);
+    });
+    const released = (client: object) => {
+      if (this.busy.delete(client) && !this.backgroundClients.has(client)) this.lastForegroundAt = performance.now();
+    };
+    master.on('release', (_error, client) => released(client));
+    master.on('remove', released);
+    return (this.pool = master);
+  }
+}
+
+function isPool(value: unknown): value is PoolLike {
+  const v = value as Partial<PoolLike> | null | undefined;
+  return typeof v?.totalCount === 'number' && typeof v.waitingCount === 'number' && typeof v.on === 'function';
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
