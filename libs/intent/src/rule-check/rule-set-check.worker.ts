@@ -10,13 +10,17 @@ import type { CheckReply, CheckRequest } from './rule-set-checker.js';
 const port = parentPort;
 if (port === null) throw new Error('rule-set-check.worker must run in a worker thread');
 
+// The checker starts a check's time limit when the thread is ready, so a (re)start never counts against it.
+const ready: CheckReply = { type: 'ready' };
+port.postMessage(ready);
+
 port.on('message', (request: CheckRequest) => {
   const started = performance.now();
   let reply: CheckReply;
   try {
-    reply = { id: request.id, result: checkRuleSet(request.patterns, { maxMem: request.maxMem }), ms: performance.now() - started };
+    reply = { type: 'checked', id: request.id, result: checkRuleSet(request.patterns, { maxMem: request.maxMem }), ms: performance.now() - started };
   } catch (error) {
-    reply = { id: request.id, error: error instanceof Error ? error.message : String(error) };
+    reply = { type: 'error', id: request.id, error: error instanceof Error ? error.message : String(error) };
   }
   port.postMessage(reply);
 });

@@ -26,14 +26,15 @@ export interface CheckRequest {
   maxMem: number;
 }
 /** @internal */
-export type CheckReply = { id: number; result: RuleSetCheck; ms: number } | { id: number; error: string };
+export type CheckReply = { type: 'ready' } | { type: 'checked'; id: number; result: RuleSetCheck; ms: number } | { type: 'error'; id: number; error: string };
 
 /**
- * Runs one check at a time (a worker thread). `terminate` abandons a running check (its `run` then rejects,
- * possibly later) and the next `run` must not wait for it.
+ * Runs one check at a time (a worker thread), calling `started` when the check itself begins (after a thread
+ * start, which must not count against the time limit). `terminate` abandons a running check (its `run` then
+ * rejects, possibly later) and the next `run` must not wait for it.
  */
 export interface RuleSetCheckRunner {
-  run(patterns: PatternRef[], maxMem: number): Promise<RuleSetCheck>;
+  run(patterns: PatternRef[], maxMem: number, started: () => void): Promise<RuleSetCheck>;
   terminate(): Promise<void>;
 }
 
@@ -137,13 +138,18 @@ export class RuleSetChecker {
    */
   private async execute(job: Job): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
+    let startLimit: () => void = () => undefined;
     const limit = new Promise<'timeout'>((resolve) => {
-      timer = setTimeout(() => resolve('timeout'), this.timeoutMs);
+      startLimit = () => {
+        timer ??= setTimeout(() => resolve('timeout'), this.timeoutMs);
+      };
     });
-    const run = this.runner.run(job.patterns, this.maxMem).then(
-      (result): RuleSetCheckOutcome => result,
-      (error: unknown): RuleSetCheckOutcome => ({ status: 'failed', reason: error instanceof Error ? error.message : String(error) }),
-    );
+    const run = this.runner
+      .run(job.patterns, this.maxMem, () => startLimit())
+      .then(
+        (result): RuleSetCheckOutcome => result,
+        (error: unknown): RuleSetCheckOutcome => ({ status: 'failed', reason: error instanceof Error ? error.message : String(error) }),
+      );
     const outcome = await Promise.race([run, limit]);
     clearTimeout(timer);
     if (outcome === 'timeout') {
@@ -155,25 +161,32 @@ export class RuleSetChecker {
 
 /** The compile thread (`worker_threads`): started on first use, kept between checks, restarted after a termination. */
 export class WorkerRuleSetCheckRunner implements RuleSetCheckRunner {
-  private worker: Worker | null = null;
+  private worker: { thread: Worker; ready: Promise<void> } | null = null;
   private nextId = 1;
 
-  run(patterns: PatternRef[], maxMem: number): Promise<RuleSetCheck> {
+  async run(patterns: PatternRef[], maxMem: number, started: () => void): Promise<RuleSetCheck> {
     const worker = (this.worker ??= this.spawn());
+    const { thread } = worker;
     const id = this.nextId++;
-    worker.ref();
+    thread.ref();
+    try {
+      await worker.ready;
+    } catch (error) {
+      if (this.worker === worker) thread.unref();
+      throw error;
+    }
     return new Promise<RuleSetCheck>((resolve, reject) => {
       let lastError: Error | undefined;
       const cleanup = (): void => {
-        worker.off('message', onMessage);
-        worker.off('error', onError);
-        worker.off('exit', onExit);
-        if (this.worker === worker) worker.unref();
+        thread.off('message', onMessage);
+        thread.off('error', onError);
+        thread.off('exit', onExit);
+        if (this.worker === worker) thread.unref();
       };
       const onMessage = (reply: CheckReply): void => {
-        if (reply.id !== id) return;
+        if (reply.type === 'ready' || reply.id !== id) return;
         cleanup();
-        if ('result' in reply) resolve(reply.result);
+        if (reply.type === 'checked') resolve(reply.result);
         else reject(new Error(`rule set check failed: ${reply.error}`));
       };
       const onError = (error: Error): void => {
@@ -184,29 +197,42 @@ export class WorkerRuleSetCheckRunner implements RuleSetCheckRunner {
         if (this.worker === worker) this.worker = null;
         reject(lastError ?? new Error(`the rule set check thread exited with code ${code}`));
       };
-      worker.on('message', onMessage);
-      worker.on('error', onError);
-      worker.on('exit', onExit);
+      thread.on('message', onMessage);
+      thread.on('error', onError);
+      thread.on('exit', onExit);
       const request: CheckRequest = { id, patterns, maxMem };
-      worker.postMessage(request);
+      thread.postMessage(request);
+      started();
     });
   }
 
   async terminate(): Promise<void> {
     const worker = this.worker;
     this.worker = null;
-    if (worker !== null) await worker.terminate();
+    if (worker !== null) await worker.thread.terminate();
   }
 
-  private spawn(): Worker {
-    const worker = new Worker(workerEntry.url, { execArgv: workerEntry.execArgv, name: 'intent-rule-set-check' });
-    worker.unref();
-    // A check in flight hears of a crash through its own listeners; between checks it only drops the thread.
-    worker.on('error', () => undefined);
-    worker.once('exit', () => {
-      if (this.worker === worker) this.worker = null;
+  private spawn(): { thread: Worker; ready: Promise<void> } {
+    const thread = new Worker(workerEntry.url, { execArgv: workerEntry.execArgv, name: 'intent-rule-set-check' });
+    thread.unref();
+    const ready = new Promise<void>((resolve, reject) => {
+      const onReady = (reply: CheckReply): void => {
+        if (reply.type !== 'ready') return;
+        thread.off('message', onReady);
+        resolve();
+      };
+      thread.on('message', onReady);
+      thread.once('exit', (code) => reject(new Error(`the rule set check thread exited with code ${code} while starting`)));
     });
-    return worker;
+    // Observed by run(); a thread that dies before any run must not be an unhandled rejection.
+    ready.catch(() => undefined);
+    // A check in flight hears of a crash through its own listeners; between checks it only drops the thread.
+    thread.on('error', () => undefined);
+    const entry = { thread, ready };
+    thread.once('exit', () => {
+      if (this.worker === entry) this.worker = null;
+    });
+    return entry;
   }
 }
 
