@@ -3,7 +3,7 @@ import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**', 'bench/results/**', 'bench/.cache/**', '*.config.js'] },
+  { ignores: ['dist/**', 'node_modules/**', 'libs/database/src/generated/**', 'data/**', 'coverage/**', 'bench/results/**', 'bench/.cache/**', '*.config.js'] },
   js.configs.recommended,
   { files: ['**/*.mjs', '**/*.js'], languageOptions: { globals: globals.node } },
   ...tseslint.configs.recommended,

@@ -8,7 +8,14 @@ import { ConfigValidationError, OPTIONAL_KEYS, validateEnvironment } from './val
 describe('validateEnvironment', () => {
   it('applies every default on an empty environment', () => {
     const config = new AppConfig(validateEnvironment({}));
-    expect(config.http).toEqual({ host: '0.0.0.0', port: 3000, bodyLimitBytes: 1_048_576, bodyTimeoutMs: 30_000, shutdownGraceMs: 10_000, swaggerEnabled: true });
+    expect(config.http).toEqual({
+      host: '0.0.0.0',
+      port: 3000,
+      bodyLimitBytes: 1_048_576,
+      bodyTimeoutMs: 30_000,
+      shutdownGraceMs: 10_000,
+      swaggerEnabled: true,
+    });
     expect(config.consoleDir).toBe(path.join(findProjectRoot(), 'dist', 'console'));
     expect(new AppConfig(validateEnvironment({ CONSOLE_DIR: 'elsewhere/console' })).consoleDir).toBe(path.resolve('elsewhere/console'));
     expect(config.database.embedded).toBe(true);

@@ -9,10 +9,12 @@ import { DatabaseConnectionInfo } from './database-connection.js';
 import { DatabaseHealth, DEFAULT_HEALTH_OPTIONS } from './database-health.service.js';
 import { DatabaseLifecycle } from './database-lifecycle.service.js';
 import { runMigrations } from './migrator.js';
+import { Database } from './sql/database.js';
 import { boundedPoolOptions } from './pool-options.js';
 
 /**
- * `DatabaseHealth`, `DatabaseConnectionInfo` and `BackgroundGate`: import `DatabaseModule` where you inject them.
+ * `Database` (the typed data layer), `DatabaseHealth`, `DatabaseConnectionInfo` and `BackgroundGate`: import
+ * `DatabaseModule` where you inject them.
  * The connection itself is `DatabaseModule.forRoot()`, imported once by the app module: PostgreSQL
  * via DATABASE_URL, or embedded PGlite when unset. Migrations (SQL files) run before TypeORM
  * connects; TypeORM never changes the schema (synchronize off, validate-only at boot). The
@@ -24,6 +26,7 @@ import { boundedPoolOptions } from './pool-options.js';
     DatabaseConnectionInfo,
     DatabaseHealth,
     BackgroundGate,
+    Database,
     // The embedded database runs one transaction at a time: replacing a maximal document (2 MiB, ~3,800
     // chunks, one transaction) holds it for a minute or more on 2 cores. That is `busy`, not `down`.
     {
@@ -32,7 +35,7 @@ import { boundedPoolOptions } from './pool-options.js';
       useFactory: (config: AppConfig) => ({ ...DEFAULT_HEALTH_OPTIONS, busyLimitMs: config.database.healthBusyLimitMs }),
     },
   ],
-  exports: [DatabaseConnectionInfo, DatabaseHealth, BackgroundGate],
+  exports: [DatabaseConnectionInfo, DatabaseHealth, BackgroundGate, Database],
 })
 export class DatabaseModule {
   static forRoot(): DynamicModule {

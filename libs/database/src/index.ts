@@ -7,3 +7,4 @@ export * from './database-health.service.js';
 export * from './database.module.js';
 export * from './pool-options.js';
 export * from './background-gate.js';
+export * from './sql/index.js';

@@ -14,6 +14,7 @@ import { TenantsController } from './tenants.controller.js';
 
 /** Tenants, API keys, the auth guard (an app-wide APP_GUARD) and `TenantSeeds`: import it where you inject its providers. */
 @Module({
+  // The entities stay for the boot-time schema check; the SQL is on the typed data layer (docs/data-layer.md).
   imports: [TypeOrmModule.forFeature([TenantEntity, ApiKeyEntity]), DatabaseModule],
   controllers: [TenantsController],
   providers: [TenancyRepository, TenancyService, AdminToken, TenantSeeds, RequestAuthenticator, { provide: APP_GUARD, useClass: AuthGuard }],

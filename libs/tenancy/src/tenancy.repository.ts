@@ -1,81 +1,85 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { IsNull, type Repository } from 'typeorm';
 import type { TenantId } from '@arbiter/common';
-import { ApiKeyEntity, type ApiKeyRole } from './api-key.entity.js';
-import { TenantEntity } from './tenant.entity.js';
+import { Database, sql } from '@arbiter/database';
+import type { ApiKeyRole } from './api-key.entity.js';
 
-/** Tenants are platform-level rows (admin scope); API keys are read by hash during authentication. */
-@Injectable()
-export class TenancyRepository {
-  constructor(
-    @InjectRepository(TenantEntity) private readonly tenants: Repository<TenantEntity>,
-    @InjectRepository(ApiKeyEntity) private readonly keys: Repository<ApiKeyEntity>,
-  ) {}
+export interface Tenant {
+  id: string;
+  name: string;
+  timeZone: string;
+  createdAt: Date;
+}
 
-  /** Creates the tenant and its keys in one transaction; returns null when the name is taken. */
-  async createTenantWithKeys(name: string, keys: { keyId: string; role: ApiKeyRole; hash: string; prefix: string }[]): Promise<TenantEntity | null> {
-    return this.tenants.manager.transaction(async (em) => {
-      const inserted = await em
-        .createQueryBuilder()
-        .insert()
-        .into(TenantEntity)
-        .values({ name })
-        .orIgnore()
-        .returning(['id', 'name', 'timeZone', 'createdAt'])
-        .execute();
-      const row = inserted.raw[0] as { id: string; name: string; time_zone: string; created_at: Date } | undefined;
-      if (!row) return null;
-      await em.insert(
-        ApiKeyEntity,
-        keys.map((k) => ({ id: k.keyId, tenantId: row.id, role: k.role, keyHash: k.hash, keyPrefix: k.prefix })),
-      );
-      return Object.assign(new TenantEntity(), { id: row.id, name: row.name, timeZone: row.time_zone, createdAt: row.created_at });
-    });
-  }
-
-  listTenants(): Promise<TenantEntity[]> {
-    return this.tenants.find({ order: { createdAt: 'ASC' } });
-  }
-
-  countTenants(): Promise<number> {
-    return this.tenants.count();
-  }
-
-  findTenant(tenantId: TenantId): Promise<TenantEntity | null> {
-    return this.tenants.findOneBy({ id: tenantId });
-  }
-
-  /** Whether the key table holds any row at all (revoked included). */
-  async anyApiKey(): Promise<boolean> {
-    const rows = await this.keys.query<Array<{ any: boolean }>>('SELECT EXISTS (SELECT 1 FROM api_key) AS any');
-    return rows[0]?.any === true;
-  }
-
-  findActiveKeyByHash(hash: string): Promise<ApiKeyEntity | null> {
-    return this.keys.findOneBy({ keyHash: hash, revokedAt: IsNull() });
-  }
-
-  /**
-   * What changes whenever a key is created, revoked or deleted: the row count and the newest creation
-   * and revocation times (one index-free aggregate over a small platform table; docs/FOUNDATION.md "Auth").
-   */
-  async keyTableVersion(): Promise<KeyTableVersion> {
-    const rows = await this.keys.query<Array<{ rows: number; created: Date | null; revoked: Date | null }>>(
-      'SELECT count(*)::int AS rows, max(created_at) AS created, max(revoked_at) AS revoked FROM api_key',
-    );
-    const row = rows[0];
-    return { rows: row?.rows ?? 0, stamp: `${row?.rows ?? 0}:${row?.created?.toISOString() ?? ''}:${row?.revoked?.toISOString() ?? ''}` };
-  }
-
-  /** Every key that authenticates (not revoked), for the in-memory key directory. */
-  activeKeys(): Promise<Pick<ApiKeyEntity, 'id' | 'tenantId' | 'role' | 'keyHash'>[]> {
-    return this.keys.find({ select: { id: true, tenantId: true, role: true, keyHash: true }, where: { revokedAt: IsNull() } });
-  }
+export interface ActiveKey {
+  id: string;
+  tenantId: string;
+  role: ApiKeyRole;
+  keyHash: string;
 }
 
 export interface KeyTableVersion {
   rows: number;
   /** Equal stamps: no key was created, revoked or deleted in between. */
   stamp: string;
+}
+
+/**
+ * Tenants are platform-level rows (admin scope); API keys are read whole into the key directory
+ * (docs/http-edge.md "Keys"). On the typed data layer (docs/data-layer.md).
+ */
+@Injectable()
+export class TenancyRepository {
+  constructor(private readonly database: Database) {}
+
+  /** Creates the tenant and its keys in one transaction; returns null when the name is taken (folded, migration 0190). */
+  createTenantWithKeys(name: string, keys: { keyId: string; role: ApiKeyRole; hash: string; prefix: string }[]): Promise<Tenant | null> {
+    return this.database.transaction(async (tx) => {
+      const row = await tx
+        .insertInto('tenant')
+        .values({ name })
+        .onConflict((c) => c.doNothing())
+        .returning(['id', 'name', 'time_zone', 'created_at'])
+        .executeTakeFirst();
+      if (!row) return null;
+      await tx
+        .insertInto('api_key')
+        .values(keys.map((k) => ({ id: k.keyId, tenant_id: row.id, role: k.role, key_hash: k.hash, key_prefix: k.prefix })))
+        .execute();
+      return { id: row.id, name: row.name, timeZone: row.time_zone, createdAt: row.created_at };
+    });
+  }
+
+  async listTenants(): Promise<Tenant[]> {
+    const rows = await this.database.db.selectFrom('tenant').select(['id', 'name', 'time_zone', 'created_at']).orderBy('created_at').orderBy('id').execute();
+    return rows.map((r) => ({ id: r.id, name: r.name, timeZone: r.time_zone, createdAt: r.created_at }));
+  }
+
+  async countTenants(): Promise<number> {
+    const row = await this.database.db
+      .selectFrom('tenant')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  async findTenant(tenantId: TenantId): Promise<Tenant | null> {
+    const row = await this.database.db.selectFrom('tenant').select(['id', 'name', 'time_zone', 'created_at']).where('id', '=', tenantId).executeTakeFirst();
+    return row ? { id: row.id, name: row.name, timeZone: row.time_zone, createdAt: row.created_at } : null;
+  }
+
+  /** What changes whenever a key is created, revoked or deleted: the row count and the newest creation and revocation times. */
+  async keyTableVersion(): Promise<KeyTableVersion> {
+    const row = await this.database.db
+      .selectFrom('api_key')
+      .select((eb) => [sql<number>`count(*)::int`.as('rows'), eb.fn.max('created_at').as('created'), eb.fn.max('revoked_at').as('revoked')])
+      .executeTakeFirstOrThrow();
+    const stamp = (value: Date | string | null) => (value === null ? '' : new Date(value).toISOString());
+    return { rows: row.rows, stamp: `${row.rows}:${stamp(row.created)}:${stamp(row.revoked)}` };
+  }
+
+  /** Every key that authenticates (not revoked), for the in-memory key directory. */
+  async activeKeys(): Promise<ActiveKey[]> {
+    const rows = await this.database.db.selectFrom('api_key').select(['id', 'tenant_id', 'role', 'key_hash']).where('revoked_at', 'is', null).execute();
+    return rows.map((r) => ({ id: r.id, tenantId: r.tenant_id, role: r.role as ApiKeyRole, keyHash: r.key_hash }));
+  }
 }

@@ -1,0 +1,54 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient, type Transaction } from 'kysely';
+import type { DataSource, EntityManager } from 'typeorm';
+import type { DB } from '../generated/db.js';
+
+/** What a repository runs its statements on: the database, or one transaction of it. */
+export type Db = Kysely<DB>;
+export type Tx = Transaction<DB>;
+
+interface PgClient {
+  query: PostgresPoolClient['query'];
+}
+
+/** A pool of exactly one connection that is never released (a TypeORM transaction's own). */
+function oneConnection(client: PgClient): PostgresPool {
+  return {
+    connect: () => Promise.resolve({ query: client.query.bind(client) as PostgresPoolClient['query'], release: () => undefined }),
+    end: () => Promise.resolve(),
+  };
+}
+
+/**
+ * The typed data layer (docs/data-layer.md): Kysely over the same pg pool as TypeORM — one pool, one
+ * bound on connections, the same timeouts — with table types generated from the migrations
+ * (`npm run db:types`, libs/database/src/generated/db.ts). Repositories write statements with the query
+ * builder, or with Kysely's `sql` template where SQL says it better; SQL fragments shared between libs
+ * are functions returning `sql` expressions, so placeholders are numbered by Kysely, never by hand.
+ */
+@Injectable()
+export class Database {
+  readonly db: Db;
+
+  constructor(@InjectDataSource() dataSource: DataSource) {
+    // TypeORM has connected by the time a provider gets its DataSource: its pg pool is `driver.master`.
+    const pool = (dataSource.driver as unknown as { master: PostgresPool }).master;
+    this.db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  }
+
+  /** Runs `work` in one transaction; it commits when `work` resolves and rolls back when it throws. */
+  transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute(work);
+  }
+
+  /**
+   * The connection of a TypeORM transaction as a Kysely database, for a statement that must join a
+   * transaction another repository opened with TypeORM (while repositories move over, docs/data-layer.md).
+   */
+  within(manager: EntityManager): Db {
+    const runner = manager.queryRunner as unknown as { databaseConnection?: PgClient } | undefined;
+    if (!runner?.databaseConnection) return this.db;
+    return new Kysely<DB>({ dialect: new PostgresDialect({ pool: oneConnection(runner.databaseConnection) }) });
+  }
+}

@@ -1,0 +1,3 @@
+export * from './database.js';
+export type * from '../generated/db.js';
+export { sql, type Selectable, type Insertable, type Updateable, type RawBuilder, type Expression } from 'kysely';
