@@ -7,10 +7,13 @@ import { createTestApp, type TestApp, type TestTenant } from '../support/test-ap
 const DOCUMENTS = 1_000;
 /**
  * A read of tenant B counts as late when it settles after a reference timer of this length (measureDeadline:
- * the timer is delayed by CPU contention as much as the read, so only waiting for the database counts). The
- * bar (issue 29 item 3) is p95 ≤ 100 ms on the benchmark; this is the CI-sized, load-robust version.
+ * the timer is delayed by CPU contention in this process as much as the read), or of {@link IDLE_FACTOR} × the
+ * reads' median measured just before the import if that is longer (a machine so loaded that an idle read is
+ * slow makes the database thread slow too). The bar (issue 29 item 3) is p95 ≤ 100 ms on the benchmark; this is
+ * the CI-sized, load-robust version. Before the change the reads' p95 during the import was 374–476 ms here.
  */
 const READ_BOUND_MS = 250;
+const IDLE_FACTOR = 20;
 /** Tenant B's concurrent readers during the import. */
 const READERS = 3;
 
@@ -40,13 +43,35 @@ describe('one tenant importing does not starve the database for the others (e2e)
     await t?.close();
   });
 
-  it(`keeps another tenant's session reads within ${READ_BOUND_MS} ms (p95) during a ${DOCUMENTS}-document import; /health says busy while requests queue`, async () => {
+  it(`keeps another tenant's session reads within max(${READ_BOUND_MS} ms, ${IDLE_FACTOR}× the idle median) (p95) during a ${DOCUMENTS}-document import; /health says busy while requests queue`, async () => {
     const documents = Array.from({ length: DOCUMENTS }, (_, i) => ({
       domain: `notes-${i % 5}`,
       filePath: `notes/n-${i}.md`,
       title: `Note ${i}`,
       content: `Step ${i}: 机械臂第 ${i % 50} 号手册，检查急停按钮与电源指示灯。 Reset joint ${i % 6} and check encoder cable ${i % 31} before restart.`,
     }));
+    const read = async (i: number) => {
+      const res = await t.request({ method: 'GET', url: `/api/sessions/${sessionIds[i % sessionIds.length]}`, headers: { 'x-api-key': neighbour.clientKey } });
+      if (res.statusCode !== 200) throw new Error(`session read: ${res.statusCode}`);
+    };
+    // The same readers for 3 s with nothing else running (after 1 s of warm-up): the idle median the bound may scale with.
+    for (const until = performance.now() + 1000; performance.now() < until;) await read(0);
+    const idle: number[] = [];
+    const idleUntil = performance.now() + 3000;
+    await Promise.all(
+      Array.from({ length: READERS }, async (_, r) => {
+        for (let i = r; performance.now() < idleUntil; i += READERS) {
+          const s = performance.now();
+          await read(i);
+          idle.push(performance.now() - s);
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+      }),
+    );
+    idle.sort((a, b) => a - b);
+    const idleMedian = idle[Math.floor(idle.length / 2)]!;
+    const boundMs = Math.max(READ_BOUND_MS, Math.round(IDLE_FACTOR * idleMedian));
+
     const started = await t.request({ method: 'POST', url: '/admin/knowledge/imports', headers: { 'x-api-key': importer.operatorKey }, payload: documents });
     expect(started.statusCode).toBe(202);
     const { importId } = started.json<{ importId: string }>();
@@ -56,14 +81,10 @@ describe('one tenant importing does not starve the database for the others (e2e)
       .get(JobsService)
       .runPending()
       .finally(() => (importing = false));
-    const read = async (i: number) => {
-      const res = await t.request({ method: 'GET', url: `/api/sessions/${sessionIds[i % sessionIds.length]}`, headers: { 'x-api-key': neighbour.clientKey } });
-      if (res.statusCode !== 200) throw new Error(`session read: ${res.statusCode}`);
-    };
     const reads: { elapsedMs: number; lateByMs: number }[] = [];
     const readers = Array.from({ length: READERS }, async (_, r) => {
       for (let i = r; importing; i += READERS) {
-        const m = await measureDeadline(READ_BOUND_MS, () => read(i));
+        const m = await measureDeadline(boundMs, () => read(i));
         if (m.error) throw m.error;
         if (importing) reads.push(m);
         await new Promise((resolve) => setTimeout(resolve, 10));
@@ -97,7 +118,7 @@ describe('one tenant importing does not starve the database for the others (e2e)
     const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))]!.toFixed(1);
     process.stdout.write(
       `${t.db.kind}: ${reads.length} session reads of tenant B during the import: p50 ${at(0.5)} / p95 ${at(0.95)} / max ${sorted.at(-1)!.toFixed(1)} ms, ` +
-        `${late} settled after the ${READ_BOUND_MS} ms reference timer; /health under ${health.length} bursts: ${JSON.stringify(countBy(health.map((h) => `${h.status}/${h.database}`)))}\n`,
+        `${late} settled after the ${boundMs} ms reference timer (idle median ${idleMedian.toFixed(1)} ms); /health under ${health.length} bursts: ${JSON.stringify(countBy(health.map((h) => `${h.status}/${h.database}`)))}\n`,
     );
     expect(reads.length).toBeGreaterThan(50); // the import lasted long enough to say something
     expect(late / reads.length).toBeLessThanOrEqual(0.05);

@@ -4,6 +4,13 @@ import { DataSource } from 'typeorm';
 import { BACKGROUND_GATE_OPTIONS } from './database.tokens.js';
 
 export interface BackgroundGateOptions {
+  /**
+   * Whether turns wait for the foreground: on PGlite, which runs one transaction at a time (`auto`: asks the
+   * server's `version()` once — the tests and the benchmarks reach an embedded database through DATABASE_URL
+   * too). PostgreSQL runs a background transaction beside the requests' own backends, so there turns only
+   * take their round-robin order, one at a time, with a yield to the event loop between them.
+   */
+  foregroundFirst: boolean | 'auto';
   /** A background turn starts only after no foreground statement has held or waited for a connection for this long. */
   quietMs: number;
   /**
@@ -15,7 +22,7 @@ export interface BackgroundGateOptions {
   maxWaitMs: number;
 }
 
-export const DEFAULT_BACKGROUND_GATE_OPTIONS: BackgroundGateOptions = { quietMs: 10, starvationFactor: 1, maxWaitMs: 1000 };
+export const DEFAULT_BACKGROUND_GATE_OPTIONS: BackgroundGateOptions = { foregroundFirst: 'auto', quietMs: 10, starvationFactor: 1, maxWaitMs: 1000 };
 
 /** The slice of pg-pool's `Pool` the gate reads (its public counters and events). */
 interface PoolLike {
@@ -69,6 +76,7 @@ export class BackgroundGate {
   private readonly lastTurn = new Map<string, { endedAt: number; ms: number }>();
   private running = false;
   private pool: PoolLike | null | undefined;
+  private foregroundFirst: Promise<boolean> | undefined;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -77,10 +85,13 @@ export class BackgroundGate {
 
   /** Runs `work` as one background turn of `tenantId` (see the class comment); its statements count as background. */
   async run<T>(tenantId: string, work: () => Promise<T>): Promise<T> {
+    const foregroundFirst = await this.waitsForForeground();
     const waiter: Waiter = { tenantId, since: performance.now() };
     this.waiters.push(waiter);
     try {
-      while (!this.mayStart(waiter)) await sleep(this.pollMs());
+      // PostgreSQL: a yield to the event loop, then the turn in round-robin order.
+      if (!foregroundFirst) await sleep(0);
+      while (!this.mayStart(waiter, foregroundFirst)) await sleep(this.pollMs());
     } finally {
       this.waiters.splice(this.waiters.indexOf(waiter), 1);
     }
@@ -105,10 +116,23 @@ export class BackgroundGate {
     return { foregroundActive: this.foregroundActive(), waiting: pool.waitingCount, oldestForegroundMs: Math.round(now - oldest) };
   }
 
-  private mayStart(waiter: Waiter): boolean {
+  private waitsForForeground(): Promise<boolean> {
+    const configured = this.options.foregroundFirst;
+    if (configured !== 'auto') return Promise.resolve(configured);
+    this.foregroundFirst ??= this.dataSource.query<{ version: string }[]>('SELECT version() AS version').then(
+      (rows) => /PGlite/i.test(rows[0]?.version ?? ''),
+      () => {
+        this.foregroundFirst = undefined; // the database is away: ask again next time, wait for the foreground meanwhile
+        return true;
+      },
+    );
+    return this.foregroundFirst;
+  }
+
+  private mayStart(waiter: Waiter, foregroundFirst: boolean): boolean {
     if (this.running || this.next() !== waiter) return false;
     const pool = this.watchPool();
-    if (!pool) return true;
+    if (!pool || !foregroundFirst) return true;
     const now = performance.now();
     const waited = now - waiter.since;
     const last = this.lastTurn.get(waiter.tenantId);

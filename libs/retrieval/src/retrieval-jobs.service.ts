@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { asTenantId, mapSliced } from '@arbiter/common';
+import { BackgroundGate } from '@arbiter/database';
 import type { TenantId } from '@arbiter/common';
 import { JobHandler, JobsService, resumedTotal, type JobContext, type JobName, type JobRunner } from '@arbiter/jobs';
 import { EMBEDDING_PROVIDER, type EmbeddingProvider } from '@arbiter/llm';
@@ -34,6 +35,7 @@ export class RetrievalJobs {
     private readonly index: VectorIndexService,
     private readonly lexical: LexicalRepository,
     @Inject(EMBEDDING_PROVIDER) private readonly provider: EmbeddingProvider,
+    private readonly gate: BackgroundGate,
   ) {}
 
   /** Rebuilds the lexical postings of every document indexed by another analyzer version; returns how many. */
@@ -55,8 +57,11 @@ export class RetrievalJobs {
         // Jobs may run in the API process: analysis is paced like an import's.
         const bodies = await mapSliced(pieces, (piece) => analyzeText(piece));
         const indexed = indexAnalyzed(analyzeHeading(doc.title, doc.keywords), bodies, stats.averageLength);
-        await this.lexical.transaction((em) =>
-          this.lexical.replaceDocuments(em, tenantId, [{ documentId: doc.id, domain: doc.domain, chunks: indexed }], LEXICAL_ANALYZER_VERSION),
+        // One document's transaction, one turn at the gate: requests go first (docs/hot-paths.md "Imports: foreground first").
+        await this.gate.run(tenantId, () =>
+          this.lexical.transaction((em) =>
+            this.lexical.replaceDocuments(em, tenantId, [{ documentId: doc.id, domain: doc.domain, chunks: indexed }], LEXICAL_ANALYZER_VERSION),
+          ),
         );
       }
       total += docs.length;
@@ -98,7 +103,8 @@ export class RetrievalJobs {
           doc.title,
           pieces.map((p) => p.content),
         );
-        await this.repository.replaceChunksInSpace(tenantId, doc.id, doc.domain, chunks, space);
+        // One document's transaction, one turn at the gate: requests go first (docs/hot-paths.md "Imports: foreground first").
+        await this.gate.run(tenantId, () => this.repository.replaceChunksInSpace(tenantId, doc.id, doc.domain, chunks, space));
       }
       total += docs.length;
       cursor = docs[docs.length - 1].id;
