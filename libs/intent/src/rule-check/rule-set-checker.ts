@@ -209,7 +209,10 @@ export class WorkerRuleSetCheckRunner implements RuleSetCheckRunner {
   async terminate(): Promise<void> {
     const worker = this.worker;
     this.worker = null;
-    if (worker !== null) await worker.thread.terminate();
+    if (worker === null) return;
+    // An abandoned thread finishing a native compile must not hold the process open meanwhile.
+    worker.thread.unref();
+    await worker.thread.terminate();
   }
 
   private spawn(): { thread: Worker; ready: Promise<void> } {
