@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { DataSource } from 'typeorm';
+import type { BackgroundGate, DatabaseLoad } from './background-gate.js';
 import { DatabaseHealth } from './database-health.service.js';
 
 /** A DataSource whose queries resolve or reject only when the test says so. */
@@ -50,5 +51,24 @@ describe('DatabaseHealth.check', () => {
     await sleep(350);
     await expect(health.check()).resolves.toMatchObject({ status: 'down', reason: expect.stringMatching(/^no answer for \d+ ms$/) });
     expect(pending).toHaveLength(2);
+  });
+
+  it('is busy, though the probe answered in time, while requests wait for a connection or a request statement is in flight for long', async () => {
+    const { dataSource, pending } = fakeDataSource();
+    let load: DatabaseLoad = { foregroundActive: 0, waiting: 0, oldestForegroundMs: 0 };
+    const gate = { load: () => load } as unknown as BackgroundGate;
+    const health = new DatabaseHealth(dataSource, { answerWithinMs: 200, busyLimitMs: 1000, queuedAfterMs: 100 }, gate);
+    const answer = (i: number) => {
+      const check = health.check();
+      pending[i]!.resolve();
+      return check;
+    };
+    await expect(answer(0)).resolves.toMatchObject({ status: 'up' });
+    load = { foregroundActive: 8, waiting: 3, oldestForegroundMs: 40 };
+    await expect(answer(1)).resolves.toEqual({ status: 'busy', waitingMs: 40, queued: 3 });
+    load = { foregroundActive: 1, waiting: 0, oldestForegroundMs: 150 };
+    await expect(answer(2)).resolves.toEqual({ status: 'busy', waitingMs: 150, queued: 0 });
+    load = { foregroundActive: 1, waiting: 0, oldestForegroundMs: 20 };
+    await expect(answer(3)).resolves.toMatchObject({ status: 'up' });
   });
 });
