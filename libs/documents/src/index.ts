@@ -1,0 +1,2 @@
+export * from './document.types.js';
+export * from './extraction-error.js';
