@@ -1,2 +1,3 @@
 export * from './document.types.js';
 export * from './extraction-error.js';
+export * from './document-chunker.js';
