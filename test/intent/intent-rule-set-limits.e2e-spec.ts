@@ -212,5 +212,18 @@ describe('intent regex rule sets: refused at write time, bounded and isolated at
     expect(res.statusCode).toBe(400);
     const issue = res.json<ErrorBody>().details?.issues?.[0];
     expect(issue).toMatchObject({ code: 'rule_set_too_large', field: `rules[${order.json<RuleView>().id}].patterns[0]` });
+    // The fix path stays open: disabling the breaking rule is accepted, and the regex stage serves again.
+    const disable = await t.request({
+      method: 'PATCH',
+      url: `/admin/intent-rules/${order.json<RuleView>().id}`,
+      headers: op(broken),
+      payload: { enabled: false },
+    });
+    expect(disable.statusCode).toBe(200);
+    const fixed = await create(broken, { intent: 'invoice', patterns: ['invoice\\s*#?(\\d{4,})'] });
+    expect(fixed.statusCode).toBe(201);
+    const healed = (await route(broken, 'invoice #98765')).json<RouteBody>();
+    expect(healed.routeTrace.ruleStage).toBeUndefined();
+    expect(healed.routeTrace.ruleMatch).toMatchObject({ matchType: 'regex', ruleId: fixed.json<RuleView>().id });
   });
 });

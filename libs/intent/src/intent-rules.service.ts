@@ -135,7 +135,11 @@ export class IntentRulesService {
       action: dto.action ?? current.action,
       confidenceProfile: dto.confidenceProfile ?? current.confidenceProfile,
     };
-    this.throwIfInvalid([...this.issues(fields), ...(await this.checkRuleSet(tenantId, [fields], id, () => ''))]);
+    // A disabled rule's unchanged patterns are not served and were checked when written: leaving them out lets a
+    // tenant disable the rule that breaks its set (the fix path) while the rest must still compile.
+    const patternsChanged = JSON.stringify(fields.patterns) !== JSON.stringify(current.patterns);
+    const checked = fields.enabled || patternsChanged ? fields : { ...fields, patterns: [] };
+    this.throwIfInvalid([...this.issues(fields), ...(await this.checkRuleSet(tenantId, [checked], id, () => ''))]);
     const examplesChanged = JSON.stringify(fields.semanticExamples) !== JSON.stringify(current.semanticExamples);
     const embedding = examplesChanged ? await this.embed(tenantId, fields.semanticExamples) : 'keep';
     const rule = await this.repository.update(tenantId, id, fields, embedding);
@@ -199,9 +203,9 @@ export class IntentRulesService {
    * Compiles the tenant's pattern set as it would be served after the write — its stored enabled rules (less
    * `replacing`, the rule being edited) followed by the written rules' patterns — on the check thread (bounded
    * by the RE2 program-size limit and a time limit, never on this thread), and returns the issues naming the
-   * rule and the pattern (`<prefix>patterns[j]`; a stored rule as `rules[<id>].patterns[j]`). The written
-   * rules' patterns are checked even when disabled, so enabling one later cannot meet a pattern that does
-   * not compile. Two concurrent writes are each checked against the stored set without the other; if together
+   * rule and the pattern (`<prefix>patterns[j]`; a stored rule as `rules[<id>].patterns[j]`). New patterns
+   * are checked even when their rule is disabled, so enabling it later cannot meet a pattern that does not
+   * compile. Two concurrent writes are each checked against the stored set without the other; if together
    * they exceed the limit, serving turns the regex stage off and logs it (libs/intent/src/routing/README.md "Regex rule sets").
    */
   private async checkRuleSet(
