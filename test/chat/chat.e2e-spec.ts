@@ -248,7 +248,9 @@ describe('POST /ai/chat offline (e2e)', () => {
     expect(body.routingConfidence).toBeCloseTo(row.route_trace.finalConfidence, 6);
     expect(chatTrace.events).toHaveLength(1);
     expect(chatTrace.events[0]).toMatch(/^(high|medium)-confidence$/);
-    expect(chatTrace.policy?.action).toBe(chatTrace.events[0] === 'high-confidence' ? 'answer' : 'answer_with_caveat');
+    // A PRECISE lookup is answered without a caveat whatever its count-driven score (brief §4.3, 2026-12-01).
+    expect(chatTrace.policy?.action).toBe('answer');
+    expect(body.reply).not.toMatch(/仅供参考|提示：/);
     expect(chatTrace.lookups).toEqual([expect.objectContaining({ relevanceLevel: 'PRECISE', completenessHint: null, dedupReason: null })]);
     const inv = await invocations(body.sessionId);
     expect(inv).toEqual([expect.objectContaining({ tool_name: 'lookup_knowledge', status: 'SUCCESS', relevance_level: 'PRECISE', dedup_reason: null })]);

@@ -64,8 +64,8 @@ describe('answer composer', () => {
     const two = composeExtractiveAnswer('zh', 'E20x 报警', [E201, { ...E202, similarity: 0.81 }]);
     expect(two.text).toContain('[2] E202 编码器通信异常 (faults/e202.md)');
     expect(isExplicitNoAnswer(zh.text)).toBe(false);
-    const en = composeExtractiveAnswer('en', 'E201 alarm', [E201], { caveat: true });
-    expect(en.text.split('\n')[0]).toMatch(/^Note:/);
+    const en = composeExtractiveAnswer('en', 'E201 alarm', [E201], { caveat: { bestRelevance: 0.42 } });
+    expect(en.text.split('\n')[0]).toMatch(/^Note:.*closest reference material \(relevance 42%\)/);
     expect(en.text).toContain('Sources:\n[1] E201 伺服过流报警 (faults/e201.md)');
   });
 });

@@ -4,7 +4,7 @@
  * Pure logic: no Nest, no database.
  */
 import type { ChatLanguage } from './chat-language.js';
-import { answerIntroText, caveatText, sourcesBlock, type SourceLine } from './chat-texts.js';
+import { answerIntroText, caveatText, sourcesBlock, type CaveatReason, type SourceLine } from './chat-texts.js';
 
 export interface ComposerChunk {
   documentId?: string;
@@ -24,7 +24,8 @@ export interface ComposeOptions {
   otherBudget?: number;
   /** Without exact (L0) hits, further documents are used only within this similarity of the best one (default 0.03). */
   similarityWindow?: number;
-  caveat?: boolean;
+  /** Prefix the answer with the caveat naming this reason. */
+  caveat?: CaveatReason;
 }
 
 export interface ComposedAnswer {
@@ -120,7 +121,7 @@ export function leadingText(content: string, budget: number): string {
 export function composeExtractiveAnswer(lang: ChatLanguage, query: string, results: readonly ComposerChunk[], options: ComposeOptions = {}): ComposedAnswer {
   const used = selectChunks(results, options.maxSources ?? 3, options.similarityWindow ?? 0.03);
   const parts: string[] = [];
-  if (options.caveat) parts.push(caveatText(lang));
+  if (options.caveat) parts.push(caveatText(lang, options.caveat));
   parts.push(answerIntroText(lang));
   used.forEach((r, i) => {
     const excerpt = i === 0 ? leadingText(r.content, options.firstBudget ?? 700) : extractSentences(r.content, query, options.otherBudget ?? 160);

@@ -22,7 +22,7 @@ describe('chat fixed texts', () => {
       clarifyText(lang, [{ intent: 'fault_diagnosis' }, { intent: 'firmware_upgrade', label: '固件升级' }]),
       clarifyText(lang, []),
       handoffText(lang),
-      caveatText(lang),
+      caveatText(lang, { bestRelevance: 0.42 }),
       answerIntroText(lang),
       sourcesBlock(lang, [{ title: 'T', filePath: 'a/b.md' }]),
       alreadyProvidedText(lang, [{ title: 'T', filePath: 'a/b.md' }]),
@@ -30,6 +30,14 @@ describe('chat fixed texts', () => {
       emptyRuleReplyText(lang),
     ];
     for (const text of texts) expect(isExplicitNoAnswer(text)).toBe(false);
+  });
+
+  it.each([
+    ['zh', 0.42, '相关度 42%'],
+    ['en', 0.355, 'relevance 36%'],
+    ['en', 1.7, 'relevance 100%'],
+  ] as const)('the %s caveat names its reason: the best relevance %s → %s', (lang, bestRelevance, expected) => {
+    expect(caveatText(lang, { bestRelevance })).toContain(expected);
   });
 
   it('lists the clarification candidates by label, else by intent', () => {

@@ -54,11 +54,18 @@ export function alreadyProvidedText(lang: ChatLanguage, sources: readonly Source
   return `The relevant material was already given earlier in this conversation${en ? ` (${en})` : ''}; please see the answers above. If the problem persists, a human agent can look into it further.`;
 }
 
-/** Prefix of an answer given at medium confidence (docs/spec/evaluation.md §3). */
-export function caveatText(lang: ChatLanguage): string {
+/** Why an answer carries a caveat: the best match is only a reference (docs/spec/evaluation.md §3). */
+export interface CaveatReason {
+  /** The best result's calibrated relevance, 0–1. */
+  bestRelevance: number;
+}
+
+/** Prefix of a REFERENCE-grade answer at medium confidence, naming its reason (docs/spec/evaluation.md §3). */
+export function caveatText(lang: ChatLanguage, reason: CaveatReason): string {
+  const percent = Math.round(Math.min(Math.max(reason.bestRelevance, 0), 1) * 100);
   return lang === 'zh'
-    ? '提示：以下内容来自相关度一般的资料，仅供参考，可能不完整；如有疑问可转人工客服确认。'
-    : 'Note: the following comes from only partly matching material and may be incomplete; a human agent can confirm it if in doubt.';
+    ? `提示：以下内容来自最接近的参考资料（相关度 ${percent}%），与问题不完全对应，仅供参考，可能不完整；如有疑问可转人工客服确认。`
+    : `Note: the following comes from the closest reference material (relevance ${percent}%), which matches the question only in part and may be incomplete; a human agent can confirm it if in doubt.`;
 }
 
 export function answerIntroText(lang: ChatLanguage): string {

@@ -10,14 +10,14 @@ describe('decideAnswerPolicy (docs/spec/evaluation.md §3)', () => {
     ['reference + low → exit + transfer', { confidenceLevel: 'low' }, { action: 'legitimate_exit', reason: 'low_confidence', shouldTransfer: true }],
     ['PRECISE + high → answer', { relevanceLevel: 'PRECISE', completenessHint: null }, { action: 'answer', reason: 'strong_relevance', shouldTransfer: false }],
     [
-      'PRECISE + low → still answered, with caveat',
+      'PRECISE + low → still answered, without a caveat (brief §4.3, 2026-12-01)',
       { relevanceLevel: 'PRECISE', completenessHint: null, confidenceLevel: 'low' },
-      { action: 'answer_with_caveat', reason: 'strong_relevance_low_score', shouldTransfer: false },
+      { action: 'answer', reason: 'strong_relevance_low_score', shouldTransfer: false },
     ],
     [
-      'HIGHLY_RELEVANT + medium → caveat',
+      'HIGHLY_RELEVANT + medium → answered without a caveat',
       { relevanceLevel: 'HIGHLY_RELEVANT', completenessHint: null, confidenceLevel: 'medium' },
-      { action: 'answer_with_caveat', reason: 'strong_relevance_low_score', shouldTransfer: false },
+      { action: 'answer', reason: 'strong_relevance_low_score', shouldTransfer: false },
     ],
     [
       'INSUFFICIENT + high → always the exit',

@@ -3,7 +3,9 @@ import { confidenceEvent } from '@arbiter/retrieval';
  * docs/spec/evaluation.md §3: how the chat answers given a knowledge lookup's quality signals. Pure logic.
  *
  * - `completenessHint: INSUFFICIENT` (or no result at all) → always the legitimate exit (+ transfer);
- * - PRECISE / HIGHLY_RELEVANT → always answered; a medium or low count-driven score only adds the caveat;
+ * - PRECISE / HIGHLY_RELEVANT → always answered, without a caveat (brief §4.3 as of 2026-12-01: a caveat
+ *   on an exact hit contradicts the grade); a medium or low count-driven score is only recorded, as the
+ *   reason `strong_relevance_low_score`, and stays in `retrievalConfidence`;
  * - otherwise (REFERENCE / PARTIAL) by the confidence level: high → answer, medium → answer with a
  *   caveat, low → legitimate exit + `shouldTransfer`;
  * - a lookup whose documents were all given earlier in the conversation (`dedupReason` with no
@@ -60,9 +62,7 @@ export function decideAnswerPolicy(input: PolicyInput): PolicyDecision {
   const strong = input.relevanceLevel === 'PRECISE' || input.relevanceLevel === 'HIGHLY_RELEVANT';
   if (strong && input.strongResultReturned === false) return { action: 'already_provided', reason: 'strong_results_already_given', shouldTransfer: false };
   if (strong) {
-    return input.confidenceLevel === 'high'
-      ? { action: 'answer', reason: 'strong_relevance', shouldTransfer: false }
-      : { action: 'answer_with_caveat', reason: 'strong_relevance_low_score', shouldTransfer: false };
+    return { action: 'answer', reason: input.confidenceLevel === 'high' ? 'strong_relevance' : 'strong_relevance_low_score', shouldTransfer: false };
   }
   switch (input.confidenceLevel) {
     case 'high':

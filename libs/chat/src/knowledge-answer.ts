@@ -70,10 +70,10 @@ export function answerFromLookups(
     }
     case 'answer':
     case 'answer_with_caveat': {
-      const caveat = policy.action === 'answer_with_caveat';
+      const caveat = policy.action === 'answer_with_caveat' ? { bestRelevance: Math.max(0, ...items.map((i) => i.relevance)) } : undefined;
       if (llmAnswer !== null) {
         const cited = selectChunks(items, MAX_CITED) as GradedItem[];
-        const reply = [caveat ? caveatText(ctx.lang) : null, llmAnswer, sourcesBlock(ctx.lang, cited)].filter((x): x is string => !!x).join('\n\n');
+        const reply = [caveat ? caveatText(ctx.lang, caveat) : null, llmAnswer, sourcesBlock(ctx.lang, cited)].filter((x): x is string => !!x).join('\n\n');
         return { ...base, reply, references: cited.map(toRef) };
       }
       const composed = composeExtractiveAnswer(ctx.lang, ctx.message, items, { caveat });
