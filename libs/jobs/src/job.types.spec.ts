@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { assertJobTotal, MAX_JOB_TOTAL, resumedTotal } from './job.types.js';
+import { assertJobTotal, isRunHandedOver, JobLeaseLostError, JobStoppedError, MAX_JOB_TOTAL, resumedTotal } from './job.types.js';
 
 describe('assertJobTotal', () => {
   it.each([0, 1, 1234, MAX_JOB_TOTAL])('accepts %p', (total) => {
@@ -19,5 +19,16 @@ describe('resumedTotal', () => {
     [MAX_JOB_TOTAL, 5, MAX_JOB_TOTAL],
   ])('processed %p + remaining %p → %p', (processed, remaining, total) => {
     expect(resumedTotal(processed, remaining)).toBe(total);
+  });
+});
+
+describe('isRunHandedOver', () => {
+  it.each([
+    ['stopped at a checkpoint', new JobStoppedError('r'), true],
+    ['lease lost', new JobLeaseLostError('r'), true],
+    ['a real failure', new Error('boom'), false],
+    ['not an error', 'boom', false],
+  ] as const)('%s → %s', (_name, error, expected) => {
+    expect(isRunHandedOver(error)).toBe(expected);
   });
 });

@@ -87,6 +87,14 @@ export class JobStoppedError extends Error {
   }
 }
 
+/**
+ * Whether an error only says the run left this worker (stopped at a checkpoint, or taken over): a handler
+ * that records its own failure must rethrow these untouched and record nothing (docs/FOUNDATION.md "Jobs").
+ */
+export function isRunHandedOver(error: unknown): error is JobStoppedError | JobLeaseLostError {
+  return error instanceof JobStoppedError || error instanceof JobLeaseLostError;
+}
+
 /** Exponential backoff between attempts: 2 s, 4 s, 8 s … capped at 5 minutes. */
 export function retryDelayMs(attempt: number): number {
   return Math.min(2 ** attempt * 1000, 300_000);

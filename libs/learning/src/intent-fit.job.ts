@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { fitRouting, IntentFitObserver, type FitTargets } from '@arbiter/intent';
-import { JOB_CATALOG, JobHandler, type JobContext, type JobName, type JobRunner } from '@arbiter/jobs';
+import { isRunHandedOver, JOB_CATALOG, JobHandler, type JobContext, type JobName, type JobRunner } from '@arbiter/jobs';
 import { IntentFitRepository } from './intent-fit.repository.js';
 
 export const INTENT_FIT_JOB = 'learning.intent-fit' satisfies JobName;
@@ -41,6 +41,8 @@ export class IntentFitJob implements JobRunner<typeof INTENT_FIT_JOB> {
         proposedConfig: { ...result.proposed, calibration: result.calibration },
       });
     } catch (error) {
+      // Stopped for a shutdown or taken over by another worker: the run resumes elsewhere, nothing failed.
+      if (isRunHandedOver(error)) throw error;
       const message = error instanceof Error ? error.message : String(error);
       this.logger.warn({ msg: 'intent fit failed', tenantId, fitId: fit.id, attempt: ctx.attempt, err: message });
       if (ctx.attempt >= JOB_CATALOG[INTENT_FIT_JOB].maxAttempts) await this.fits.fail(tenantId, fit.id, 'the fit failed; see the job run for details');

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { IntentSandbox } from '@arbiter/intent';
-import { JOB_CATALOG, JobHandler, resumedTotal, type JobContext, type JobName, type JobRunner } from '@arbiter/jobs';
+import { isRunHandedOver, JOB_CATALOG, JobHandler, resumedTotal, type JobContext, type JobName, type JobRunner } from '@arbiter/jobs';
 import { IntentReplayRepository, type ReplayScope } from './intent-replay.repository.js';
 import { emptyTally, replayReport, tally, type ReplayTally } from './replay-report.js';
 
@@ -77,6 +77,8 @@ export class IntentReplayJob implements JobRunner<typeof INTENT_REPLAY_JOB> {
         rulesVersion: routing.rulesVersion,
       });
     } catch (error) {
+      // Stopped for a shutdown or taken over by another worker: the run resumes elsewhere, nothing failed.
+      if (isRunHandedOver(error)) throw error;
       const message = error instanceof Error ? error.message : String(error);
       this.logger.warn({ msg: 'intent replay failed', tenantId, replayId: replay.id, attempt: ctx.attempt, err: message });
       if (ctx.attempt >= JOB_CATALOG[INTENT_REPLAY_JOB].maxAttempts)
