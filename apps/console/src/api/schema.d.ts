@@ -646,7 +646,7 @@ export interface paths {
     put?: never;
     /**
      * Answer one user message: route → clarify / rule answer / hand-off / knowledge answer, with confidence and sources
-     * @description Creates (or continues) a conversation and records one session with its route trace, tool invocations, self-evaluation and coverage decision. Knowledge answers are extractive without an LLM, or come from a tool-calling agent (`lookup_knowledge`, at most CHAT_MAX_STEPS model calls) when one is configured; an LLM failure or timeout falls back to the extractive answer (trace event `fallback-triggered`). Confidence policy: high → answer; medium → answer with a caveat; low or INSUFFICIENT → "not found, contact support" and `shouldTransfer`; PRECISE / HIGHLY_RELEVANT lookups are always answered. Confidences: `routingConfidence` (intent router), `retrievalConfidence` (knowledge lookup, null without one), `answerConfidence` (self-evaluation, null until stored); `confidence` (compatibility): the retrieval confidence of a knowledge answer, 0 for the not-found exit and a failed run, the routing confidence for replies without a knowledge search. A run that fails after the session started still answers 200 with a polite reply and the `sessionId` (session status FAILED, error recorded).
+     * @description Creates (or continues) a conversation and records one session with its route trace, tool invocations, self-evaluation and coverage decision. Knowledge answers are extractive without an LLM, or come from a tool-calling agent (`lookup_knowledge`, at most CHAT_MAX_STEPS model calls) when one is configured; an LLM failure or timeout falls back to the extractive answer (trace event `fallback-triggered`). Confidence policy: high → answer; medium → answer with a caveat; low or INSUFFICIENT → "not found, contact support" and `shouldTransfer`; PRECISE / HIGHLY_RELEVANT lookups are always answered, without a caveat. Confidences: `routingConfidence` (intent router), `retrievalConfidence` (knowledge lookup, null without one), `answerConfidence` (self-evaluation, null until stored); `confidence` (compatibility): the retrieval confidence of a knowledge answer, 0 for the not-found exit and a failed run, the routing confidence for replies without a knowledge search. A run that fails after the session started still answers 200 with a polite reply and the `sessionId` (session status FAILED, error recorded).
      */
     post: operations['ChatController_executeChat'];
     delete?: never;
@@ -900,7 +900,7 @@ export interface components {
   schemas: {
     CreateTenantDto: {
       /**
-       * @description Unique tenant name (letters, digits, - _ . and spaces)
+       * @description Tenant name (letters, digits, - _ . and spaces), stored trimmed and NFKC-normalized; unique case-insensitively
        * @example acme-robotics
        */
       name: string;
