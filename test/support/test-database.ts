@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { DataSource, type DataSourceOptions } from 'typeorm';
 import { startEmbeddedPostgres } from '@arbiter/database';
 import { postgresAdminUrl, testDbKind, withDatabase } from './test-db-env.js';
 import { ensureTemplate } from './template.js';
@@ -64,4 +65,12 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A TypeORM connection to a test database for integration tests of one repository (entities only, no
+ * schema changes, a pool of two): the one place such a spec builds a `DataSource`.
+ */
+export function connectDataSource(url: string, entities: NonNullable<DataSourceOptions['entities']>): Promise<DataSource> {
+  return new DataSource({ type: 'postgres', url, entities, synchronize: false, installExtensions: false, logging: false, extra: { max: 2 } }).initialize();
 }

@@ -1,8 +1,8 @@
 import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { DataSource } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { detectSchemaDrift } from '@arbiter/database';
-import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
+import { connectDataSource, createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
 import { JobQueueRepository } from './job-queue.repository.js';
 import { JobRunEntity } from './job-run.entity.js';
 
@@ -23,15 +23,7 @@ describe('JobQueueRepository: the run total (migration 0180)', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    ds = await new DataSource({
-      type: 'postgres',
-      url: db.url,
-      entities: [JobRunEntity],
-      synchronize: false,
-      installExtensions: false,
-      logging: false,
-      extra: { max: 2 },
-    }).initialize();
+    ds = await connectDataSource(db.url, [JobRunEntity]);
     queue = new JobQueueRepository(ds);
     const t = await db.pool.query<{ id: string }>(`INSERT INTO tenant (name) VALUES ('total-a'), ('total-b') RETURNING id`);
     tenant = t.rows[0]!.id;

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { DataSource } from 'typeorm';
-import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
+import type { DataSource } from 'typeorm';
+import { connectDataSource, createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
 import { JobQueueRepository } from './job-queue.repository.js';
 import { JobRunEntity } from './job-run.entity.js';
 
@@ -36,15 +36,7 @@ describe('JobQueueRepository.release', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    ds = await new DataSource({
-      type: 'postgres',
-      url: db.url,
-      entities: [JobRunEntity],
-      synchronize: false,
-      installExtensions: false,
-      logging: false,
-      extra: { max: 2 },
-    }).initialize();
+    ds = await connectDataSource(db.url, [JobRunEntity]);
     queue = new JobQueueRepository(ds);
     tenant = (await db.pool.query<{ id: string }>(`INSERT INTO tenant (name) VALUES ('release-a') RETURNING id`)).rows[0]!.id;
   });

@@ -1,8 +1,8 @@
 import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { DataSource } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { asTenantId, type TenantId } from '@arbiter/common';
-import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
+import { connectDataSource, createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
 import { JobRunEntity } from './job-run.entity.js';
 import { JobRunsRepository } from './job-runs.repository.js';
 
@@ -26,15 +26,7 @@ describe('JobRunsRepository.countByStatus', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    ds = await new DataSource({
-      type: 'postgres',
-      url: db.url,
-      entities: [JobRunEntity],
-      synchronize: false,
-      installExtensions: false,
-      logging: false,
-      extra: { max: 2 },
-    }).initialize();
+    ds = await connectDataSource(db.url, [JobRunEntity]);
     repo = new JobRunsRepository(ds.getRepository(JobRunEntity));
     const t = await db.pool.query<{ id: string }>(`INSERT INTO tenant (name, time_zone) VALUES ('jobs-a', $1), ('jobs-b', $1) RETURNING id`, [ZONE]);
     a = asTenantId(t.rows[0].id);
