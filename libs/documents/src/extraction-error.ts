@@ -10,6 +10,8 @@ export enum ExtractionErrorCode {
   PdfCorrupt = 'PDF_CORRUPT',
   PdfTooManyPages = 'PDF_TOO_MANY_PAGES',
   DocxInvalid = 'DOCX_INVALID',
+  /** A file sniffed as a zip that cannot be read as XLSX (DOCX_INVALID would name the wrong format). */
+  SheetInvalid = 'SHEET_INVALID',
   ArchiveTooLarge = 'ARCHIVE_TOO_LARGE',
   TextUndecodable = 'TEXT_UNDECODABLE',
   SheetNoQuestionAnswer = 'SHEET_NO_QUESTION_ANSWER',
@@ -31,6 +33,7 @@ export function extractionErrorStatus(code: ExtractionErrorCode): 400 | 413 | 41
     case ExtractionErrorCode.PdfNoText:
     case ExtractionErrorCode.PdfCorrupt:
     case ExtractionErrorCode.DocxInvalid:
+    case ExtractionErrorCode.SheetInvalid:
     case ExtractionErrorCode.TextUndecodable:
     case ExtractionErrorCode.SheetNoQuestionAnswer:
     case ExtractionErrorCode.NoText:
