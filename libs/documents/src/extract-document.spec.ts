@@ -163,6 +163,12 @@ describe('extractDocument: refusals', () => {
       expected: ExtractionErrorCode.ArchiveTooLarge,
     },
     {
+      what: 'a zip bomb whose directory lies: 2 MiB of zeros declared as 1000 bytes',
+      bytes: zipWith([{ name: 'word/document.xml', data: new Uint8Array(2 * 1024 * 1024), declaredSize: 1000 }]),
+      name: 'a.docx',
+      expected: ExtractionErrorCode.ArchiveTooLarge,
+    },
+    {
       what: 'a DOCX that is a truncated zip',
       bytes: fixture('debian-reference-ch08.en.docx').subarray(0, 4000),
       name: 'a.docx',

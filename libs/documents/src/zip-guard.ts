@@ -5,7 +5,8 @@ import { ExtractionError, ExtractionErrorCode } from './extraction-error.js';
 /**
  * Zip-bomb guard for DOCX/XLSX (docs/documents.md "Zip containers"): the central directory is read
  * with yauzl before mammoth or exceljs inflate anything. The declared uncompressed total must stay
- * within `maxDecompressedBytes` and no entry may claim an absurd compression ratio.
+ * within `maxDecompressedBytes`, no entry may claim an absurd compression ratio, and each entry is then
+ * inflated once (discarding the output) to prove the directory does not lie about its sizes.
  */
 export interface ZipDirectory {
   names: Set<string>;
@@ -47,7 +48,23 @@ export function readZipDirectory(bytes: Uint8Array, limits: ExtractionLimits, ki
           return;
         }
         names.add(entry.fileName);
-        zip.readEntry();
+        if (entry.fileName.endsWith('/')) {
+          zip.readEntry();
+          return;
+        }
+        // The directory may lie: inflate the entry once, counting. yauzl (validateEntrySizes) errors as soon
+        // as the stream yields more bytes than declared, so a lying bomb stops at its declared size.
+        zip.openReadStream(entry, (streamErr, stream) => {
+          if (streamErr !== null || stream === undefined) {
+            fail(invalid());
+            return;
+          }
+          stream.on('data', () => undefined);
+          stream.on('error', (e: Error) => fail(/too many bytes/i.test(e.message) ? tooLarge() : invalid()));
+          stream.on('end', () => {
+            if (!settled) zip.readEntry();
+          });
+        });
       });
       zip.on('end', () => {
         if (settled) return;
