@@ -97,6 +97,19 @@ describe('extractDocument: real files', () => {
     expect(doc.blocks.length).toBeGreaterThan(5);
   });
 
+  it('a PDF (LibreOffice) named .txt is read as a PDF', async () => {
+    const doc = await extractDocument(fixture('libreoffice-tiny.pdf'), 'notes.txt', limits);
+    expect(doc.kind).toBe('pdf');
+    expect(doc.mediaType).toBe('application/pdf');
+    expect(allText(doc)).toContain('Arbiter sniffing fixture.');
+    expect(doc.blocks[0]?.page).toBe(1);
+  });
+
+  it('HTML named .pdf is read as HTML, not handed to the PDF parser', async () => {
+    const doc = await extractDocument(fixture('debian-reference-ch08.en.html'), 'manual.pdf', limits);
+    expect(doc.kind).toBe('html');
+  });
+
   const zhRows = [
     { row: 2, question: '如何重置密码？', answer: '在登录页点击“忘记密码”，按邮件中的链接设置新密码。', similar: ['忘记密码怎么办', '密码找不回来'] },
     { row: 3, question: '发票怎么开？', answer: '在订单详情页点击“申请发票”，填写抬头和税号后提交。', similar: ['开发票', '申请发票'] },

@@ -5,6 +5,7 @@ import { extractDocx } from './formats/docx.js';
 import { extractCsv, extractXlsx } from './formats/faq-sheet.js';
 import { extractHtml } from './formats/html.js';
 import { extractMarkdown } from './formats/markdown.js';
+import { extractPdf } from './formats/pdf.js';
 import { extractText } from './formats/text.js';
 import { sniffDocument } from './sniff.js';
 
@@ -18,18 +19,16 @@ export async function extractDocument(bytes: Uint8Array, fileName: string, limit
     throw new ExtractionError(ExtractionErrorCode.FileTooLarge, `The file is larger than the limit of ${limits.maxFileBytes} bytes.`);
   }
   const sniffed = await sniffDocument(bytes, fileName, limits);
-  const doc = await dispatch(bytes, sniffed.kind, sniffed.mediaType);
+  const doc = await dispatch(bytes, sniffed.kind, sniffed.mediaType, limits);
   const hasText = doc.blocks.some((b) => b.text.trim() !== '') || doc.faqRows.length > 0;
   if (!hasText) throw new ExtractionError(ExtractionErrorCode.NoText, 'The file contains no text.');
   return doc;
 }
 
-async function dispatch(bytes: Uint8Array, kind: ExtractedDocument['kind'], mediaType: string): Promise<ExtractedDocument> {
+async function dispatch(bytes: Uint8Array, kind: ExtractedDocument['kind'], mediaType: string, limits: ExtractionLimits): Promise<ExtractedDocument> {
   switch (kind) {
     case 'pdf':
-      // formats/pdf.ts (extractPdf(bytes, limits)) is being written by another engineer and has not
-      // landed yet; until it is wired in here a PDF is refused rather than half-read.
-      throw new ExtractionError(ExtractionErrorCode.UnsupportedType, 'PDF files are not supported yet.');
+      return extractPdf(bytes, limits);
     case 'docx':
       return extractDocx(bytes, mediaType);
     case 'xlsx':
