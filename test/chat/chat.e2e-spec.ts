@@ -379,10 +379,13 @@ describe('POST /ai/chat offline (e2e)', () => {
     /**
      * The intent cache's and the case index's cross-replica version polls run on a timer, not for the turn; so
      * does the decision log's batch INSERT (one statement per ~100 ms for every decision of the process,
-     * docs/decision-log.md).
+     * docs/decision-log.md), and the API key directory's version check (at most one a second for the whole
+     * process, in the background of a valid key's request, docs/http-edge.md "Keys").
      */
     const background = (sql: string) =>
-      /FROM intent_tenant_config WHERE tenant_id = ANY|FROM case_library_version WHERE tenant_id = ANY|^\s*INSERT INTO decision_log /.test(sql);
+      /FROM intent_tenant_config WHERE tenant_id = ANY|FROM case_library_version WHERE tenant_id = ANY|^\s*INSERT INTO decision_log |max\("revoked_at"\) as "revoked" from "api_key"/.test(
+        sql,
+      );
 
     it.each([
       ['knowledge', 'acme', { message: '机械臂报警 E105 怎么处理？' }, false],
