@@ -21,6 +21,10 @@ export interface DocumentRow {
   contentHash: string;
   chunkCount: number;
   version: number;
+  /** The uploaded file the document was made from; null for documents posted as JSON. */
+  fileId: string | null;
+  mediaType: string | null;
+  pageCount: number | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -34,6 +38,14 @@ export interface DocumentRef {
   filePath: string;
 }
 
+/** The uploaded file a document is made from (docs/documents.md "Storage"). */
+export interface DocumentSource {
+  fileId: string;
+  mediaType: string;
+  /** Pages of a PDF, else null. */
+  pageCount: number | null;
+}
+
 export interface NewDocument {
   domain: string;
   filePath: string;
@@ -42,9 +54,21 @@ export interface NewDocument {
   keywords: string[];
   metadata: Record<string, unknown>;
   contentHash: string;
+  /** Documents made from an uploaded file; absent for documents posted as JSON. */
+  source?: DocumentSource;
 }
 
-export interface NewChunk {
+/** Where a chunk of a document made from a file came from (docs/documents.md "Chunks"); absent for JSON documents. */
+export interface ChunkLocation {
+  /** 1-based first page (PDF). */
+  page?: number;
+  /** 1-based last page (PDF). */
+  pageEnd?: number;
+  /** The heading path of the chunk's section, outermost first. */
+  section?: string[];
+}
+
+export interface NewChunk extends ChunkLocation {
   content: string;
   embedding: readonly number[];
 }
@@ -79,11 +103,15 @@ interface RawDocument {
   content_hash: string;
   chunk_count: number;
   version: number;
+  file_id: string | null;
+  media_type: string | null;
+  page_count: number | null;
   created_at: Date;
   updated_at: Date;
 }
 
-const DOC_COLUMNS = 'id, domain, file_path, title, keywords, metadata, content_hash, chunk_count, version, created_at, updated_at';
+const DOC_COLUMNS =
+  'id, domain, file_path, title, keywords, metadata, content_hash, chunk_count, version, file_id, media_type, page_count, created_at, updated_at';
 
 function toSummary(r: RawDocument): DocumentSummary {
   return {
@@ -96,6 +124,9 @@ function toSummary(r: RawDocument): DocumentSummary {
     contentHash: r.content_hash,
     chunkCount: r.chunk_count,
     version: r.version,
+    fileId: r.file_id,
+    mediaType: r.media_type,
+    pageCount: r.page_count,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
     contentLength: Number(r.content_length ?? 0),
@@ -209,16 +240,20 @@ export class KnowledgeRepository {
   ): Promise<{ document: DocumentSummary; created: boolean }[]> {
     const sorted = [...items].sort((a, b) => (a.doc.filePath < b.doc.filePath ? -1 : a.doc.filePath > b.doc.filePath ? 1 : 0));
     return this.ds.transaction(async (em) => {
-      const rows: (RawDocument & { inserted: boolean })[] = await em.query(
-        `INSERT INTO knowledge_document (tenant_id, domain, file_path, title, content, keywords, metadata, content_hash, chunk_count)
-         SELECT $1, n.domain, n.file_path, n.title, n.content, n.keywords, n.metadata, n.content_hash, n.chunk_count
-           FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::jsonb[], $7::jsonb[], $8::text[], $9::int[])
-                AS n(domain, file_path, title, content, keywords, metadata, content_hash, chunk_count)
+      // `old` locks the documents being replaced and remembers their files: a file a document no longer uses is deleted below.
+      const rows: (RawDocument & { inserted: boolean; replaced_file_id: string | null })[] = await em.query(
+        `WITH old AS (SELECT id, file_id FROM knowledge_document WHERE tenant_id = $1 AND file_path = ANY($3::text[]) ORDER BY file_path FOR UPDATE)
+         INSERT INTO knowledge_document (tenant_id, domain, file_path, title, content, keywords, metadata, content_hash, chunk_count, file_id, media_type, page_count)
+         SELECT $1, n.domain, n.file_path, n.title, n.content, n.keywords, n.metadata, n.content_hash, n.chunk_count, n.file_id, n.media_type, n.page_count
+           FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::jsonb[], $7::jsonb[], $8::text[], $9::int[], $10::uuid[], $11::text[], $12::int[])
+                AS n(domain, file_path, title, content, keywords, metadata, content_hash, chunk_count, file_id, media_type, page_count)
          ON CONFLICT ON CONSTRAINT uq_knowledge_document_path DO UPDATE SET
            domain = EXCLUDED.domain, title = EXCLUDED.title, content = EXCLUDED.content, keywords = EXCLUDED.keywords,
            metadata = EXCLUDED.metadata, content_hash = EXCLUDED.content_hash, chunk_count = EXCLUDED.chunk_count,
+           file_id = EXCLUDED.file_id, media_type = EXCLUDED.media_type, page_count = EXCLUDED.page_count,
            version = knowledge_document.version + 1, updated_at = now()
-         RETURNING ${DOC_COLUMNS}, length(content) AS content_length, (xmax = 0) AS inserted`,
+         RETURNING ${DOC_COLUMNS}, length(content) AS content_length, (xmax = 0) AS inserted,
+                   (SELECT o.file_id FROM old o WHERE o.id = knowledge_document.id) AS replaced_file_id`,
         [
           tenantId,
           sorted.map((i) => i.doc.domain),
@@ -229,8 +264,13 @@ export class KnowledgeRepository {
           sorted.map((i) => JSON.stringify(i.doc.metadata)),
           sorted.map((i) => i.doc.contentHash),
           sorted.map((i) => i.chunks.length),
+          sorted.map((i) => i.doc.source?.fileId ?? null),
+          sorted.map((i) => i.doc.source?.mediaType ?? null),
+          sorted.map((i) => i.doc.source?.pageCount ?? null),
         ],
       );
+      const replacedFiles = rows.filter((r) => r.replaced_file_id && r.replaced_file_id !== r.file_id).map((r) => r.replaced_file_id as string);
+      if (replacedFiles.length) await em.query('DELETE FROM knowledge_file WHERE tenant_id = $1 AND id = ANY($2::uuid[])', [tenantId, replacedFiles]);
       const ids = new Map(rows.map((r) => [r.file_path, r.id]));
       await em.query('DELETE FROM knowledge_chunk WHERE tenant_id = $1 AND document_id = ANY($2::uuid[])', [tenantId, rows.map((r) => r.id)]);
       await this.insertChunksOf(
@@ -257,9 +297,10 @@ export class KnowledgeRepository {
     for (let i = 0; i < flat.length; i += BATCH) {
       const batch = flat.slice(i, i + BATCH);
       await em.query(
-        `INSERT INTO knowledge_chunk (tenant_id, document_id, domain, chunk_index, content, embedding, embedding_model, embedding_dim)
-         SELECT $1, t.doc, t.domain, t.idx, t.content, t.emb::vector, $2, $3
-           FROM unnest($4::uuid[], $5::text[], $6::int[], $7::text[], $8::text[]) AS t(doc, domain, idx, content, emb)`,
+        `INSERT INTO knowledge_chunk (tenant_id, document_id, domain, chunk_index, content, embedding, embedding_model, embedding_dim, page, page_end, section)
+         SELECT $1, t.doc, t.domain, t.idx, t.content, t.emb::vector, $2, $3, t.page, t.page_end, t.section
+           FROM unnest($4::uuid[], $5::text[], $6::int[], $7::text[], $8::text[], $9::int[], $10::int[], $11::jsonb[])
+                AS t(doc, domain, idx, content, emb, page, page_end, section)`,
         [
           tenantId,
           space.model,
@@ -269,6 +310,9 @@ export class KnowledgeRepository {
           batch.map((b) => b.index),
           batch.map((b) => b.c.content),
           batch.map((b) => toVectorLiteral(b.c.embedding)),
+          batch.map((b) => b.c.page ?? null),
+          batch.map((b) => b.c.pageEnd ?? b.c.page ?? null),
+          batch.map((b) => (b.c.section ? JSON.stringify(b.c.section) : null)),
         ],
       );
     }
@@ -335,10 +379,15 @@ export class KnowledgeRepository {
   /** Deletes a document; `unindex` removes its lexical postings first, in the same transaction. */
   async delete(tenantId: TenantId, id: string, unindex: (em: EntityManager) => Promise<void>): Promise<boolean> {
     return this.ds.transaction(async (em) => {
-      const locked: unknown[] = await em.query('SELECT 1 FROM knowledge_document WHERE tenant_id = $1 AND id = $2 FOR UPDATE', [tenantId, id]);
+      const locked: { file_id: string | null }[] = await em.query('SELECT file_id FROM knowledge_document WHERE tenant_id = $1 AND id = $2 FOR UPDATE', [
+        tenantId,
+        id,
+      ]);
       if (!locked.length) return false;
       await unindex(em);
       await em.query('DELETE FROM knowledge_document WHERE tenant_id = $1 AND id = $2', [tenantId, id]);
+      // The document's uploaded file goes with it (docs/documents.md "Storage").
+      if (locked[0].file_id) await em.query('DELETE FROM knowledge_file WHERE tenant_id = $1 AND id = $2', [tenantId, locked[0].file_id]);
       return true;
     });
   }

@@ -1196,6 +1196,18 @@ export interface components {
       chunkCount: number;
       version: number;
       contentLength: number;
+      /**
+       * Format: uuid
+       * @description The uploaded file the document was made from (download: GET /admin/knowledge/documents/{id}/file); null for documents posted as JSON
+       */
+      fileId: string | null;
+      /**
+       * @description The file's media type, sniffed from its bytes; null for JSON documents
+       * @example application/pdf
+       */
+      mediaType: string | null;
+      /** @description Pages of a PDF; null otherwise */
+      pageCount: number | null;
       createdAt: string;
       updatedAt: string;
     };
@@ -1247,6 +1259,18 @@ export interface components {
       chunkCount: number;
       version: number;
       contentLength: number;
+      /**
+       * Format: uuid
+       * @description The uploaded file the document was made from (download: GET /admin/knowledge/documents/{id}/file); null for documents posted as JSON
+       */
+      fileId: string | null;
+      /**
+       * @description The file's media type, sniffed from its bytes; null for JSON documents
+       * @example application/pdf
+       */
+      mediaType: string | null;
+      /** @description Pages of a PDF; null otherwise */
+      pageCount: number | null;
       createdAt: string;
       updatedAt: string;
       content: string;

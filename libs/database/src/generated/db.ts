@@ -284,12 +284,16 @@ export interface KnowledgeChunk {
   chunk_index: number;
   content: string;
   created_at: Generated<Timestamp>;
+  disabled_at: Timestamp | null;
   document_id: string;
   domain: string;
   embedding: string;
   embedding_dim: number;
   embedding_model: string;
   id: Generated<string>;
+  page: number | null;
+  page_end: number | null;
+  section: Json | null;
   tenant_id: string;
 }
 
@@ -299,16 +303,30 @@ export interface KnowledgeDocument {
   content_hash: string;
   created_at: Generated<Timestamp>;
   domain: string;
+  file_id: string | null;
   file_path: string;
   id: Generated<string>;
   keywords: Generated<Json>;
   lexical_length: Generated<number>;
   lexical_version: Generated<number>;
+  media_type: string | null;
   metadata: Generated<Json>;
+  page_count: number | null;
   tenant_id: string;
   title: string;
   updated_at: Generated<Timestamp>;
   version: Generated<number>;
+}
+
+export interface KnowledgeFile {
+  byte_size: Int8;
+  bytes: Buffer;
+  created_at: Generated<Timestamp>;
+  file_name: string;
+  id: Generated<string>;
+  media_type: string;
+  sha256: string;
+  tenant_id: string;
 }
 
 export interface KnowledgeImport {
@@ -511,6 +529,7 @@ export interface DB {
   job_run: JobRun;
   knowledge_chunk: KnowledgeChunk;
   knowledge_document: KnowledgeDocument;
+  knowledge_file: KnowledgeFile;
   knowledge_import: KnowledgeImport;
   knowledge_import_item: KnowledgeImportItem;
   knowledge_lexical_stats: KnowledgeLexicalStats;

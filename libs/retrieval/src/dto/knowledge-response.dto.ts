@@ -11,6 +11,21 @@ export class DocumentSummaryDto {
   @ApiProperty() chunkCount: number;
   @ApiProperty() version: number;
   @ApiProperty() contentLength: number;
+  @ApiProperty({
+    format: 'uuid',
+    nullable: true,
+    type: String,
+    description: 'The uploaded file the document was made from (download: GET /admin/knowledge/documents/{id}/file); null for documents posted as JSON',
+  })
+  fileId: string | null;
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    example: 'application/pdf',
+    description: "The file's media type, sniffed from its bytes; null for JSON documents",
+  })
+  mediaType: string | null;
+  @ApiProperty({ nullable: true, type: Number, description: 'Pages of a PDF; null otherwise' }) pageCount: number | null;
   @ApiProperty() createdAt: string;
   @ApiProperty() updatedAt: string;
 }

@@ -8,6 +8,7 @@ import { KnowledgeDocumentEntity } from './knowledge-document.entity.js';
 @Entity('knowledge_chunk')
 @Unique('uq_knowledge_chunk_position', ['tenantId', 'documentId', 'embeddingModel', 'chunkIndex'])
 @Check('chk_knowledge_chunk_dim', `embedding_dim > 0 AND chunk_index >= 0`)
+@Check('chk_knowledge_chunk_pages', `(page IS NULL OR page >= 1) AND (page_end IS NULL OR (page IS NOT NULL AND page_end >= page))`)
 @Index('idx_knowledge_chunk_tenant_model', ['tenantId', 'embeddingModel', 'domain'])
 export class KnowledgeChunkEntity {
   @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'pk_knowledge_chunk' })
@@ -43,6 +44,22 @@ export class KnowledgeChunkEntity {
 
   @Column({ name: 'embedding_dim', type: 'integer' })
   embeddingDim: number;
+
+  /** 1-based first page of a PDF chunk (docs/documents.md "Chunks"); null otherwise. */
+  @Column({ type: 'integer', nullable: true })
+  page: number | null;
+
+  /** 1-based last page of a PDF chunk; null otherwise. */
+  @Column({ name: 'page_end', type: 'integer', nullable: true })
+  pageEnd: number | null;
+
+  /** The heading path of the chunk's section, outermost first; null for chunks of JSON documents. */
+  @Column({ type: 'jsonb', nullable: true })
+  section: string[] | null;
+
+  /** Set when an operator disabled the chunk: a disabled chunk is never returned by a lookup. */
+  @Column({ name: 'disabled_at', type: 'timestamptz', nullable: true })
+  disabledAt: Date | null;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;

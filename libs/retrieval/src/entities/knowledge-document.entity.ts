@@ -1,4 +1,17 @@
-import { Check, Column, CreateDateColumn, Entity, Index, PrimaryColumn, PrimaryGeneratedColumn, Unique, UpdateDateColumn } from 'typeorm';
+import {
+  Check,
+  Column,
+  CreateDateColumn,
+  Entity,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  PrimaryColumn,
+  PrimaryGeneratedColumn,
+  Unique,
+  UpdateDateColumn,
+} from 'typeorm';
+import { KnowledgeFileEntity } from './knowledge-file.entity.js';
 
 /** A knowledge-base document of one tenant, unique by `filePath` (upserted by it). */
 @Entity('knowledge_document')
@@ -6,6 +19,7 @@ import { Check, Column, CreateDateColumn, Entity, Index, PrimaryColumn, PrimaryG
 @Check('chk_knowledge_document_counts', `chunk_count >= 0 AND version >= 1`)
 @Index('idx_knowledge_document_tenant_created', ['tenantId', 'createdAt', 'id'])
 @Index('idx_knowledge_document_tenant_domain', ['tenantId', 'domain', 'createdAt', 'id'])
+@Index('idx_knowledge_document_file', { synchronize: false })
 export class KnowledgeDocumentEntity {
   @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'pk_knowledge_document' })
   id: string;
@@ -47,6 +61,25 @@ export class KnowledgeDocumentEntity {
   /** Index terms over all its chunks (its share of the tenant's length statistics). */
   @Column({ name: 'lexical_length', type: 'double precision', default: 0 })
   lexicalLength: number;
+
+  /** The uploaded file the document was made from (docs/documents.md); null for documents posted as JSON. */
+  @Column({ name: 'file_id', type: 'uuid', nullable: true })
+  fileId: string | null;
+
+  @ManyToOne(() => KnowledgeFileEntity)
+  @JoinColumn([
+    { name: 'tenant_id', referencedColumnName: 'tenantId', foreignKeyConstraintName: 'fk_knowledge_document_file' },
+    { name: 'file_id', referencedColumnName: 'id' },
+  ])
+  file?: KnowledgeFileEntity;
+
+  /** The file's sniffed media type (e.g. `application/pdf`); null for JSON documents. */
+  @Column({ name: 'media_type', type: 'varchar', length: 200, nullable: true })
+  mediaType: string | null;
+
+  /** Pages of a PDF; null otherwise. */
+  @Column({ name: 'page_count', type: 'integer', nullable: true })
+  pageCount: number | null;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;

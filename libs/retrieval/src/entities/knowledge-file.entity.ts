@@ -1,0 +1,32 @@
+import { Check, Column, CreateDateColumn, Entity, Index, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
+
+/** An uploaded file's original bytes (docs/documents.md "Storage"): kept in the database so replicas share it. */
+@Entity('knowledge_file')
+@Check('chk_knowledge_file_size', `byte_size >= 0`)
+@Index('idx_knowledge_file_created', ['tenantId', 'createdAt'])
+export class KnowledgeFileEntity {
+  @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'pk_knowledge_file' })
+  id: string;
+
+  @PrimaryColumn({ name: 'tenant_id', type: 'uuid', primaryKeyConstraintName: 'pk_knowledge_file' })
+  tenantId: string;
+
+  @Column({ name: 'file_name', type: 'varchar', length: 1000 })
+  fileName: string;
+
+  /** Sniffed from the bytes, never taken from the extension. */
+  @Column({ name: 'media_type', type: 'varchar', length: 200 })
+  mediaType: string;
+
+  @Column({ name: 'byte_size', type: 'bigint' })
+  byteSize: string;
+
+  @Column({ type: 'char', length: 64 })
+  sha256: string;
+
+  @Column({ type: 'bytea', select: false })
+  bytes: Buffer;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+}
