@@ -3,7 +3,7 @@ import { DomainException, FAST_LATENCY_BUCKETS, isDatabaseUnavailable, MetricsSe
 import { AppConfig } from '@arbiter/config';
 import { CaseLibraryAnswers } from '@arbiter/feedback';
 import { LlmService } from '@arbiter/llm';
-import { isConfidenceProfile, LookupService } from '@arbiter/retrieval';
+import { isConfidenceProfile, LookupService, requestFilter } from '@arbiter/retrieval';
 import { SessionsErrorCode, SessionsService, type DiagnosisSessionEntity, type SessionReference } from '@arbiter/sessions';
 import { CHAT_INTENT_ROUTER, type ChatIntentRouter } from './chat-intent.port.js';
 import { detectLanguage } from './chat-language.js';
@@ -70,6 +70,8 @@ export class ChatService {
 
   async executeChat(tenantId: TenantId, dto: ChatRequestDto): Promise<ChatResponse> {
     const started = performance.now();
+    // A bad filter is a 400 before anything is written (docs/retrieval.md "Metadata filters").
+    const filter = requestFilter(dto.filter);
     const message = dto.message.trim();
     const lang = detectLanguage(message);
     const mode = this.llm.enabled ? 'llm' : 'offline';
@@ -85,6 +87,7 @@ export class ChatService {
       deadline: AbortSignal.timeout(Math.max(1, Math.round(this.config.chat.timeoutMs - (performance.now() - started)))),
     });
     ctx.cited = cited;
+    if (filter) ctx.filter = filter;
     let outcome: TurnOutcome;
     let finished: DiagnosisSessionEntity;
     try {
@@ -112,14 +115,32 @@ export class ChatService {
       needClarify: outcome.needClarify,
       candidates: ctx.route?.candidates.map((c) => ({ intent: c.intent, confidence: c.confidence })) ?? [],
       intent: ctx.intent,
-      references: outcome.references.map(({ filePath, title, similarity, relevanceLevel }) => ({ filePath, title, similarity, relevanceLevel })),
+      references: outcome.references.map(({ filePath, title, similarity, relevanceLevel, fileName, page, pageEnd, section }) => ({
+        filePath,
+        title,
+        similarity,
+        relevanceLevel,
+        fileName,
+        page,
+        pageEnd,
+        section,
+      })),
       caseLibrary: outcome.caseLibrary ?? null,
     };
   }
 
   private async finishSuccess(ctx: TurnContext, outcome: TurnOutcome, durationMs: number, running: DiagnosisSessionEntity): Promise<DiagnosisSessionEntity> {
     const references = [
-      ...outcome.references.map((r): SessionReference => ({ documentId: r.documentId, filePath: r.filePath, title: r.title, score: r.similarity })),
+      ...outcome.references.map(
+        (r): SessionReference => ({
+          documentId: r.documentId,
+          filePath: r.filePath,
+          title: r.title,
+          score: r.similarity,
+          // A section of a file says where it came from (docs/retrieval.md "Sections of files"); JSON documents' references stay as they were.
+          ...(r.fileName ? { fileName: r.fileName, page: r.page, pageEnd: r.pageEnd, section: r.section } : {}),
+        }),
+      ),
       ...(outcome.carriedReferences ?? []),
     ];
     const patch = {
@@ -311,7 +332,9 @@ export class ChatService {
    */
   private async runLookup(ctx: TurnContext, args: LookupToolArgs): Promise<LookupRecord> {
     const started = performance.now();
-    const result = await this.lookups.lookup(ctx.tenantId, {
+    const result = await this.lookups.lookup(
+      ctx.tenantId,
+      {
       sessionId: ctx.session.id,
       query: args.query,
       // Room for the documents withheld as already cited.
@@ -324,7 +347,11 @@ export class ChatService {
         : isConfidenceProfile(ctx.confidenceProfile)
           ? { confidenceProfile: ctx.confidenceProfile }
           : {}),
-    });
+        ...(ctx.filter ? { filter: ctx.filter } : {}),
+      },
+      // Without a filter in the chat request, the tenant's default filter applies (docs/retrieval.md "Metadata filters").
+      { tenantDefaultFilter: true },
+    );
     return recordLookup(ctx, args, result, Math.round(performance.now() - started));
   }
 

@@ -4,6 +4,8 @@ export * from './relevance.js';
 export * from './retrieval-confidence.js';
 export * from './chunker.js';
 export * from './action-memory.js';
+export * from './citation.js';
+export * from './metadata-filter.js';
 export * from './vector-sql.js';
 export * from './lexical/text-analyzer.js';
 export * from './lexical/bm25.js';
@@ -28,7 +30,7 @@ export {
   type UpsertStatus,
   type BulkItemResult,
 } from './knowledge.service.js';
-export { LookupService, LOOKUP_TOOL_NAME, type LookupResult, type LookupResultItem } from './lookup.service.js';
+export { LookupService, LOOKUP_TOOL_NAME, requestFilter, type LookupOptions, type LookupResult, type LookupResultItem } from './lookup.service.js';
 export { RetrievalSettingsService, type EffectiveRetrievalSettings } from './retrieval-settings.service.js';
 export { MEMORY_EXPIRY_JOB, REEMBED_JOB, LEXICAL_REINDEX_JOB } from './retrieval-jobs.service.js';
 export { HybridSearchService, type HybridSearchOutcome, type HybridSearchRequest } from './hybrid-search.service.js';

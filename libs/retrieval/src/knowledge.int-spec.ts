@@ -133,7 +133,7 @@ describe('knowledge store on pgvector (integration)', () => {
 
   it('persisted action memory: per tenant, a live document claimed once, expiry and purge', async () => {
     const mark = (tenantId: typeof T1, sessionId: string, domain: string, filePath: string, level: 'REFERENCE' | 'PRECISE') =>
-      memoryRepo.commitLookup(tenantId, sessionId, [{ domain, filePath, level }], 3600, new SqlParams());
+      memoryRepo.commitLookup(tenantId, sessionId, [{ domain, filePath, sectionKey: '', level }], 3600, new SqlParams());
     const load = async (tenantId: typeof T1, sessionId: string) => (await memoryRepo.readForLookup(tenantId, sessionId)).memory;
     await mark(T1, 'sess', 'arm', 'a.md', 'REFERENCE');
     await mark(T1, 'sess', 'pay', 'b.md', 'PRECISE');

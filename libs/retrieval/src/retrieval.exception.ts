@@ -10,6 +10,9 @@ export enum RetrievalErrorCode {
   TOO_FEW_LABELLED_PAIRS = 'TOO_FEW_LABELLED_PAIRS',
   UNKNOWN_LABEL_PATHS = 'UNKNOWN_LABEL_PATHS',
   IMPORT_NOT_FOUND = 'IMPORT_NOT_FOUND',
+  INVALID_FILTER = 'INVALID_FILTER',
+  CHUNK_NOT_FOUND = 'CHUNK_NOT_FOUND',
+  INVALID_CHUNK_EDIT = 'INVALID_CHUNK_EDIT',
 }
 
 export const RETRIEVAL_ERRORS: Record<RetrievalErrorCode, DomainErrorSpec> = {
@@ -22,6 +25,9 @@ export const RETRIEVAL_ERRORS: Record<RetrievalErrorCode, DomainErrorSpec> = {
   [RetrievalErrorCode.TOO_FEW_LABELLED_PAIRS]: { status: 400, message: 'Too few labelled pairs to fit the grade' },
   [RetrievalErrorCode.UNKNOWN_LABEL_PATHS]: { status: 400, message: 'Labels name documents that are not in the knowledge base' },
   [RetrievalErrorCode.IMPORT_NOT_FOUND]: { status: 404, message: 'Knowledge import not found' },
+  [RetrievalErrorCode.INVALID_FILTER]: { status: 400, message: 'Invalid metadata filter' },
+  [RetrievalErrorCode.CHUNK_NOT_FOUND]: { status: 404, message: 'Knowledge chunk not found' },
+  [RetrievalErrorCode.INVALID_CHUNK_EDIT]: { status: 400, message: 'Invalid chunk edit' },
 };
 
 export class RetrievalException extends DomainException<RetrievalErrorCode> {
