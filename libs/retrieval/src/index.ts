@@ -23,6 +23,7 @@ export * from './entities/index.js';
 export * from './dto/knowledge.dto.js';
 export {
   KnowledgeService,
+  type LocatedChunk,
   MAX_DOCUMENT_BYTES,
   MAX_BULK_ITEMS,
   unitVector,
@@ -36,6 +37,8 @@ export { MEMORY_EXPIRY_JOB, REEMBED_JOB, LEXICAL_REINDEX_JOB } from './retrieval
 export { HybridSearchService, type HybridSearchOutcome, type HybridSearchRequest } from './hybrid-search.service.js';
 export { GradingService, MIN_FIT_PAIRS, MIN_FIT_ANSWERABLE, MIN_FIT_UNANSWERABLE, type GradingView, type GradingFitResult } from './grading.service.js';
 export { LexicalRepository } from './lexical.repository.js';
+export { KnowledgeChunksService } from './knowledge-chunks.service.js';
+export { type ChunkView } from './knowledge-chunk.repository.js';
 export { KnowledgeRepository, type DocumentRef, type DocumentSummary, type ChunkHit, type VectorSpace } from './knowledge.repository.js';
 export { DEMO_KNOWLEDGE, type DemoDocument } from './demo-knowledge.js';
 export * from './retrieval.module.js';

@@ -72,6 +72,8 @@ export interface ChunkLocation {
 export interface NewChunk extends ChunkLocation {
   content: string;
   embedding: readonly number[];
+  /** Kept disabled (a re-embed copies a disabled chunk as disabled, docs/documents.md "Chunks"). */
+  disabled?: boolean;
 }
 
 export interface VectorSpace {
@@ -330,10 +332,10 @@ export class KnowledgeRepository {
     for (let i = 0; i < flat.length; i += BATCH) {
       const batch = flat.slice(i, i + BATCH);
       await em.query(
-        `INSERT INTO knowledge_chunk (tenant_id, document_id, domain, chunk_index, content, embedding, embedding_model, embedding_dim, page, page_end, section)
-         SELECT $1, t.doc, t.domain, t.idx, t.content, t.emb::vector, $2, $3, t.page, t.page_end, t.section
-           FROM unnest($4::uuid[], $5::text[], $6::int[], $7::text[], $8::text[], $9::int[], $10::int[], $11::jsonb[])
-                AS t(doc, domain, idx, content, emb, page, page_end, section)`,
+        `INSERT INTO knowledge_chunk (tenant_id, document_id, domain, chunk_index, content, embedding, embedding_model, embedding_dim, page, page_end, section, disabled_at)
+         SELECT $1, t.doc, t.domain, t.idx, t.content, t.emb::vector, $2, $3, t.page, t.page_end, t.section, CASE WHEN t.disabled THEN now() END
+           FROM unnest($4::uuid[], $5::text[], $6::int[], $7::text[], $8::text[], $9::int[], $10::int[], $11::jsonb[], $12::boolean[])
+                AS t(doc, domain, idx, content, emb, page, page_end, section, disabled)`,
         [
           tenantId,
           space.model,
@@ -346,6 +348,7 @@ export class KnowledgeRepository {
           batch.map((b) => b.c.page ?? null),
           batch.map((b) => b.c.pageEnd ?? b.c.page ?? null),
           batch.map((b) => (b.c.section ? JSON.stringify(b.c.section) : null)),
+          batch.map((b) => b.c.disabled === true),
         ],
       );
     }

@@ -6,7 +6,15 @@ import { DomainException, flattenValidationErrors, mapSliced, type Page, type Te
 import { EMBEDDING_PROVIDER, type EmbeddingProvider } from '@arbiter/llm';
 import { chunkText } from './chunker.js';
 import { UpsertDocumentDto } from './dto/knowledge.dto.js';
-import { KnowledgeRepository, type DocumentRef, type DocumentSummary, type NewChunk, type NewDocument, type VectorSpace } from './knowledge.repository.js';
+import {
+  type ChunkLocation,
+  KnowledgeRepository,
+  type DocumentRef,
+  type DocumentSummary,
+  type NewChunk,
+  type NewDocument,
+  type VectorSpace,
+} from './knowledge.repository.js';
 import { LexicalRepository } from './lexical.repository.js';
 import { analyzeHeading, type IndexedChunk, indexChunk, lengthNorm } from './lexical/indexing.js';
 import { analyzeText, LEXICAL_ANALYZER_VERSION, warmAnalyzer } from './lexical/text-analyzer.js';
@@ -59,6 +67,11 @@ export interface UpsertManyOptions {
 }
 
 const direct = <T>(work: () => Promise<T>): Promise<T> => work();
+
+/** A chunk made by the caller (an uploaded file's import), with where it came from (docs/documents.md "Chunks"). */
+export interface LocatedChunk extends ChunkLocation {
+  content: string;
+}
 
 interface Pending {
   i: number;
@@ -256,6 +269,33 @@ export class KnowledgeService implements OnModuleInit {
         }
       }
     }
+  }
+
+  /**
+   * Upserts one document by filePath with chunks the caller made (an uploaded file's import: chunks follow the
+   * file's pages and sections, docs/documents.md "Chunks"), each with its location. Like {@link upsert}: an
+   * unchanged document (same content hash, title, keywords, metadata, with chunks in this space) is left as it
+   * is; otherwise the chunks are embedded and indexed outside any transaction, then the document, its chunks
+   * (with `page`, `pageEnd`, `section`; `doc.source` names the file) and its postings are replaced in one
+   * transaction. Blank chunks are dropped; none left → 400 DOCUMENT_EMPTY.
+   */
+  async upsertLocated(tenantId: TenantId, doc: NewDocument, chunks: readonly LocatedChunk[]): Promise<UpsertResult> {
+    const space = this.space;
+    const same = (await this.repository.unchanged(tenantId, [doc], space)).get(doc.filePath);
+    if (same) return { status: 'unchanged', document: same };
+    const kept = chunks.filter((c) => c.content.trim().length > 0);
+    if (!kept.length) throw new RetrievalException(RetrievalErrorCode.DOCUMENT_EMPTY, undefined, { fields: ['content'] });
+    const stats = await this.lexical.stats(tenantId);
+    const contents = kept.map((c) => c.content);
+    const embedded = await this.embedChunks(doc.title, contents);
+    const located = embedded.map((c, k): NewChunk => ({ ...c, page: kept[k].page, pageEnd: kept[k].pageEnd, section: kept[k].section }));
+    const bodies = await mapSliced(contents, (c) => analyzeText(c));
+    const heading = analyzeHeading(doc.title, doc.keywords);
+    const avg = lengthNorm(heading, bodies, stats.averageLength);
+    const indexed = await mapSliced(bodies, (body, k) => indexChunk(heading, body, k, avg));
+    const out: (UpsertResult | DomainException | undefined)[] = [undefined];
+    await this.write(tenantId, [{ i: 0, doc, chunks: located, indexed }], out, direct);
+    return out[0] as UpsertResult;
   }
 
   /** Embeds `title + chunk` so a chunk keeps its document's context; vectors are checked for unit norm. */

@@ -8,6 +8,9 @@ import { SessionsModule } from '@arbiter/sessions';
 import { ActionMemoryRepository } from './action-memory.repository.js';
 import { RETRIEVAL_ENTITIES } from './entities/index.js';
 import { KnowledgeController } from './knowledge.controller.js';
+import { KnowledgeChunkRepository } from './knowledge-chunk.repository.js';
+import { KnowledgeChunksController } from './knowledge-chunks.controller.js';
+import { KnowledgeChunksService } from './knowledge-chunks.service.js';
 import { KnowledgeImportController } from './knowledge-import.controller.js';
 import { KnowledgeImportRepository } from './knowledge-import.repository.js';
 import { KnowledgeImportJob, KnowledgeImportService } from './knowledge-import.service.js';
@@ -26,10 +29,12 @@ import { VectorIndexService } from './vector-index.service.js';
 /** Knowledge base (pgvector), graded lookup with persisted action memory, retrieval confidence. */
 @Module({
   imports: [TypeOrmModule.forFeature(RETRIEVAL_ENTITIES), LlmModule, JobsModule, SessionsModule, CommonModule, DatabaseModule],
-  controllers: [KnowledgeController, KnowledgeImportController],
+  controllers: [KnowledgeController, KnowledgeImportController, KnowledgeChunksController],
   providers: [
     KnowledgeHttpSetup,
     KnowledgeRepository,
+    KnowledgeChunkRepository,
+    KnowledgeChunksService,
     LexicalRepository,
     HybridSearchService,
     GradingService,

@@ -136,6 +136,20 @@ export class LookupResultItemDto {
   section: string[] | null;
 }
 
+export class ChunkViewDto {
+  @ApiProperty({ description: '0-based position in the document' }) chunkIndex: number;
+  @ApiProperty() content: string;
+  @ApiProperty({ type: Number, nullable: true, description: '1-based first page (PDF); null otherwise' }) page: number | null;
+  @ApiProperty({ type: Number, nullable: true, description: '1-based last page (PDF); null otherwise' }) pageEnd: number | null;
+  @ApiProperty({ type: [String], nullable: true, description: 'Heading path, outermost first; null without one' }) section: string[] | null;
+  @ApiProperty({ description: 'A disabled chunk is never returned by a lookup' }) disabled: boolean;
+}
+
+export class ChunkPageDto {
+  @ApiProperty({ type: [ChunkViewDto] }) items: ChunkViewDto[];
+  @ApiProperty({ nullable: true, type: String }) nextCursor: string | null;
+}
+
 export class RetrievalConfidenceDto {
   @ApiProperty({ minimum: 0, maximum: 1 }) score: number;
   @ApiProperty({ enum: ['high', 'medium', 'low'] }) level: string;

@@ -120,6 +120,25 @@ export class LookupDto {
   filter?: Record<string, unknown>;
 }
 
+/** Longest chunk text an operator may write (characters): above the largest chunk size setting (8192). */
+export const MAX_CHUNK_CONTENT = 16_384;
+
+export class ListChunksQueryDto extends PageQueryDto {}
+
+export class EditChunkDto {
+  @ApiPropertyOptional({ maxLength: MAX_CHUNK_CONTENT, description: "The chunk's corrected text: re-embedded and re-indexed in the same transaction" })
+  @IsOptional()
+  @IsString()
+  @Matches(NOT_BLANK, { message: 'content must not be blank' })
+  @MaxLength(MAX_CHUNK_CONTENT)
+  content?: string;
+
+  @ApiPropertyOptional({ description: 'true: the chunk is never returned by a lookup; false: returned again' })
+  @IsOptional()
+  @IsBoolean()
+  disabled?: boolean;
+}
+
 export class RetrievalSettingsDto {
   @ApiPropertyOptional({ minimum: 0.0001, maximum: 1000, example: 2.0 })
   @IsOptional()
