@@ -24,6 +24,7 @@ export * from './dto/knowledge.dto.js';
 export {
   KnowledgeService,
   type LocatedChunk,
+  normalizeDocument,
   MAX_DOCUMENT_BYTES,
   MAX_BULK_ITEMS,
   unitVector,
