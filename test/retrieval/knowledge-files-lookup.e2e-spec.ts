@@ -67,7 +67,8 @@ describe('lookup over files: sections, chunk edits, metadata filters (e2e)', () 
   let manualId: string;
   const op = (tenant: TestTenant) => ({ 'x-api-key': tenant.operatorKey });
   const cl = (tenant: TestTenant) => ({ 'x-api-key': tenant.clientKey });
-  const lookup = (tenant: TestTenant, payload: Record<string, unknown>) => t.request({ method: 'POST', url: '/ai/knowledge/lookup', headers: cl(tenant), payload });
+  const lookup = (tenant: TestTenant, payload: Record<string, unknown>) =>
+    t.request({ method: 'POST', url: '/ai/knowledge/lookup', headers: cl(tenant), payload });
   const found = async (tenant: TestTenant, payload: Record<string, unknown>): Promise<LookupBody> => {
     const res = await lookup(tenant, payload);
     expect([res.statusCode, res.body.slice(0, 300)]).toEqual([200, expect.any(String)]);
@@ -76,7 +77,12 @@ describe('lookup over files: sections, chunk edits, metadata filters (e2e)', () 
   const listChunks = (tenant: TestTenant, id: string, query = '', key: 'operatorKey' | 'clientKey' = 'operatorKey') =>
     t.request({ method: 'GET', url: `/admin/knowledge/documents/${id}/chunks${query}`, headers: { 'x-api-key': tenant[key] } });
   const patchChunk = (tenant: TestTenant, id: string, index: string | number, payload: unknown, key: 'operatorKey' | 'clientKey' = 'operatorKey') =>
-    t.request({ method: 'PATCH', url: `/admin/knowledge/documents/${id}/chunks/${index}`, headers: { 'x-api-key': tenant[key] }, payload: payload as Record<string, unknown> });
+    t.request({
+      method: 'PATCH',
+      url: `/admin/knowledge/documents/${id}/chunks/${index}`,
+      headers: { 'x-api-key': tenant[key] },
+      payload: payload as Record<string, unknown>,
+    });
   const chat = (tenant: TestTenant, payload: Record<string, unknown>) => t.request({ method: 'POST', url: '/ai/chat', headers: cl(tenant), payload });
   /** What a rejected request must leave alone. */
   const writes = async () =>
@@ -115,8 +121,20 @@ describe('lookup over files: sections, chunk edits, metadata filters (e2e)', () 
     );
     manualId = manual.document.id;
     for (const doc of [
-      { domain: 'printer', filePath: 'printer/jam.md', title: 'Paper jam', content: 'Open the printer front cover and remove the jammed paper.', metadata: { product: 'printer', lang: 'en' } },
-      { domain: 'printer', filePath: 'printer/toner.md', title: 'Toner', content: 'Replace the toner cartridge when the printer says toner low.', metadata: { product: 'printer', lang: 'de' } },
+      {
+        domain: 'printer',
+        filePath: 'printer/jam.md',
+        title: 'Paper jam',
+        content: 'Open the printer front cover and remove the jammed paper.',
+        metadata: { product: 'printer', lang: 'en' },
+      },
+      {
+        domain: 'printer',
+        filePath: 'printer/toner.md',
+        title: 'Toner',
+        content: 'Replace the toner cartridge when the printer says toner low.',
+        metadata: { product: 'printer', lang: 'de' },
+      },
     ]) {
       const res = await t.request({ method: 'POST', url: '/admin/knowledge/documents', headers: op(acme), payload: doc });
       expect(res.statusCode).toBe(201);
@@ -193,7 +211,11 @@ describe('lookup over files: sections, chunk edits, metadata filters (e2e)', () 
       const disabled = await patchChunk(acme, manualId, 0, { disabled: true });
       expect(disabled.json<ChunkBody>()).toMatchObject({ chunkIndex: 0, disabled: true });
       expect((await listChunks(acme, manualId)).json<{ items: ChunkBody[] }>().items.map((c) => c.disabled)).toEqual([true, false, false]);
-      for (const query of ['how do I set the default editor', 'To set a default editor, open Settings, Editor and choose the default editor from the list', 'default editor']) {
+      for (const query of [
+        'how do I set the default editor',
+        'To set a default editor, open Settings, Editor and choose the default editor from the list',
+        'default editor',
+      ]) {
         const body = await found(acme, { sessionId: `disabled-${query}`, query, topK: 20 });
         expect(body.results.filter((r) => JSON.stringify(r.section) === JSON.stringify(SECTIONS[0].section))).toEqual([]);
       }

@@ -131,16 +131,14 @@ export class ChatService {
 
   private async finishSuccess(ctx: TurnContext, outcome: TurnOutcome, durationMs: number, running: DiagnosisSessionEntity): Promise<DiagnosisSessionEntity> {
     const references = [
-      ...outcome.references.map(
-        (r): SessionReference => ({
-          documentId: r.documentId,
-          filePath: r.filePath,
-          title: r.title,
-          score: r.similarity,
-          // A section of a file says where it came from (docs/retrieval.md "Sections of files"); JSON documents' references stay as they were.
-          ...(r.fileName ? { fileName: r.fileName, page: r.page, pageEnd: r.pageEnd, section: r.section } : {}),
-        }),
-      ),
+      ...outcome.references.map((r): SessionReference => ({
+        documentId: r.documentId,
+        filePath: r.filePath,
+        title: r.title,
+        score: r.similarity,
+        // A section of a file says where it came from (docs/retrieval.md "Sections of files"); JSON documents' references stay as they were.
+        ...(r.fileName ? { fileName: r.fileName, page: r.page, pageEnd: r.pageEnd, section: r.section } : {}),
+      })),
       ...(outcome.carriedReferences ?? []),
     ];
     const patch = {
@@ -335,18 +333,18 @@ export class ChatService {
     const result = await this.lookups.lookup(
       ctx.tenantId,
       {
-      sessionId: ctx.session.id,
-      query: args.query,
-      // Room for the documents withheld as already cited.
-      topK: Math.min(20, 5 + ctx.cited.size),
-      ...(args.domain ? { domain: args.domain } : {}),
-      ...(ctx.intent ? { intent: ctx.intent } : {}),
-      // The agent may name the question's scenario (docs/spec/evaluation.md §2); else the routed intent's profile.
-      ...(args.scenario
-        ? { confidenceProfile: args.scenario }
-        : isConfidenceProfile(ctx.confidenceProfile)
-          ? { confidenceProfile: ctx.confidenceProfile }
-          : {}),
+        sessionId: ctx.session.id,
+        query: args.query,
+        // Room for the documents withheld as already cited.
+        topK: Math.min(20, 5 + ctx.cited.size),
+        ...(args.domain ? { domain: args.domain } : {}),
+        ...(ctx.intent ? { intent: ctx.intent } : {}),
+        // The agent may name the question's scenario (docs/spec/evaluation.md §2); else the routed intent's profile.
+        ...(args.scenario
+          ? { confidenceProfile: args.scenario }
+          : isConfidenceProfile(ctx.confidenceProfile)
+            ? { confidenceProfile: ctx.confidenceProfile }
+            : {}),
         ...(ctx.filter ? { filter: ctx.filter } : {}),
       },
       // Without a filter in the chat request, the tenant's default filter applies (docs/retrieval.md "Metadata filters").

@@ -187,7 +187,13 @@ describe('decideRetrieval (docs/spec/retrieval.md)', () => {
 });
 
 describe('action memory of files: keyed on (file, section) (docs/retrieval.md "Sections of files")', () => {
-  const section = (filePath: string, ...path: string[]): RetrievalCandidate => ({ filePath, domain: 'manuals', source: 'L1', fileName: filePath, section: path });
+  const section = (filePath: string, ...path: string[]): RetrievalCandidate => ({
+    filePath,
+    domain: 'manuals',
+    source: 'L1',
+    fileName: filePath,
+    section: path,
+  });
   const json = (filePath: string, section: string[] | null): RetrievalCandidate => ({ filePath, domain: 'manuals', source: 'L1', fileName: null, section });
 
   it.each([

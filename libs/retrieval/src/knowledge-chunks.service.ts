@@ -21,7 +21,8 @@ export function encodeChunkCursor(chunkIndex: number): string {
 export function decodeChunkCursor(raw: string): number {
   try {
     const parsed: unknown = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
-    if (Array.isArray(parsed) && parsed.length === 2 && parsed[0] === 'chunk' && Number.isInteger(parsed[1]) && (parsed[1] as number) >= 0) return parsed[1] as number;
+    if (Array.isArray(parsed) && parsed.length === 2 && parsed[0] === 'chunk' && Number.isInteger(parsed[1]) && (parsed[1] as number) >= 0)
+      return parsed[1] as number;
   } catch {
     // fall through to the typed error
   }

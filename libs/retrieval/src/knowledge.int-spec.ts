@@ -164,7 +164,16 @@ describe('knowledge store on pgvector (integration)', () => {
     const small = new LocalEmbeddingProvider({ dimension: 64 });
     const before = await db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM knowledge_document WHERE tenant_id = $1', [T1]);
     const smallKnowledge = new KnowledgeService(repo, settings, lexical, small);
-    const jobs = new RetrievalJobs(repo, smallKnowledge, settings, new VectorIndexService(repo, small), lexical, small, new BackgroundGate(ds), new KnowledgeChunkRepository(new Database(ds)));
+    const jobs = new RetrievalJobs(
+      repo,
+      smallKnowledge,
+      settings,
+      new VectorIndexService(repo, small),
+      lexical,
+      small,
+      new BackgroundGate(ds),
+      new KnowledgeChunkRepository(new Database(ds)),
+    );
     // Mid-way (one batch), the old space still serves the old provider and the new space its migrated documents.
     const migrated = await repo.documentsMissingSpace(T1, { model: small.id, dim: 64 }, null, 3);
     for (const d of migrated)

@@ -124,7 +124,10 @@ describe('lookup over files: filters, sections, chunk edits (integration)', () =
         year: 2024,
         eol: false,
       });
-      const bilingual = json('rx300/servo.md', 'RX-300 servo notes, unrelated wording about lubrication schedules.', { model: ['RX-300', 'RX-200-compatible'], year: 2024 });
+      const bilingual = json('rx300/servo.md', 'RX-300 servo notes, unrelated wording about lubrication schedules.', {
+        model: ['RX-300', 'RX-200-compatible'],
+        year: 2024,
+      });
       await knowledge.upsertMany(T1, [...others, wanted, bilingual]);
     }, 120_000);
 
@@ -209,7 +212,13 @@ describe('lookup over files: filters, sections, chunk edits (integration)', () =
       expect(first).toMatchObject({ fileName: 'Manual.pdf', page: 48, pageEnd: 48, section: ['1 Getting started', '1.4.7 Setting a default editor'] });
       expect(hits.find((h) => h.filePath === 'faq/editor.md')).toMatchObject({ fileName: null, page: null, pageEnd: null, section: null });
       const lex = await lexical.search(T2, [...new Set(analyzeText('font size'))], space, v, 10);
-      expect(lex.hits[0]).toMatchObject({ documentId: manualId, chunkIndex: 1, fileName: 'Manual.pdf', page: 49, section: ['1 Getting started', '1.4.8 Fonts'] });
+      expect(lex.hits[0]).toMatchObject({
+        documentId: manualId,
+        chunkIndex: 1,
+        fileName: 'Manual.pdf',
+        page: 49,
+        section: ['1 Getting started', '1.4.8 Fonts'],
+      });
     });
 
     it('lists the chunks in order, a page at a time', async () => {
@@ -264,7 +273,8 @@ describe('lookup over files: filters, sections, chunk edits (integration)', () =
 
     it('unknown chunk → CHUNK_NOT_FOUND; another tenant → DOCUMENT_NOT_FOUND; neither writes anything', async () => {
       const snapshot = async () =>
-        (await db.pool.query('SELECT chunk_index, content, disabled_at FROM knowledge_chunk WHERE tenant_id = $1 ORDER BY document_id, chunk_index', [T2])).rows;
+        (await db.pool.query('SELECT chunk_index, content, disabled_at FROM knowledge_chunk WHERE tenant_id = $1 ORDER BY document_id, chunk_index', [T2]))
+          .rows;
       const was = await snapshot();
       await expect(chunks.edit(T2, manualId, '99', { disabled: true })).rejects.toMatchObject({ code: 'CHUNK_NOT_FOUND' });
       await expect(chunks.edit(T3, manualId, '0', { content: 'hijack' })).rejects.toMatchObject({ code: 'DOCUMENT_NOT_FOUND' });
@@ -313,7 +323,11 @@ describe('lookup over files: filters, sections, chunk edits (integration)', () =
       const back = new RetrievalJobs(repo, knowledge, settings, new VectorIndexService(repo, provider), lexical, provider, new BackgroundGate(ds), chunkRepo);
       await back.reembed(T2, null, 10);
       // An analyzer change: the manual's postings are of another version until the re-index job rebuilds them.
-      await db.pool.query('UPDATE knowledge_document SET lexical_version = $3 WHERE tenant_id = $1 AND id = $2', [T2, manualId, LEXICAL_ANALYZER_VERSION + 100]);
+      await db.pool.query('UPDATE knowledge_document SET lexical_version = $3 WHERE tenant_id = $1 AND id = $2', [
+        T2,
+        manualId,
+        LEXICAL_ANALYZER_VERSION + 100,
+      ]);
       await back.reindexLexical(T2, null, 10);
       const postings = await db.pool.query<{ chunk_index: number }>(
         'SELECT DISTINCT chunk_index FROM knowledge_term WHERE tenant_id = $1 AND document_id = $2 ORDER BY chunk_index',

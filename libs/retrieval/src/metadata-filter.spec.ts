@@ -55,7 +55,11 @@ describe('the filter in SQL', () => {
     {
       name: 'several keys, sorted: all required',
       filter: { lang: 'en', model: 1, active: true },
-      groups: [['{"active":true}', '{"active":[true]}'], ['{"lang":"en"}', '{"lang":["en"]}'], ['{"model":1}', '{"model":[1]}']],
+      groups: [
+        ['{"active":true}', '{"active":[true]}'],
+        ['{"lang":"en"}', '{"lang":["en"]}'],
+        ['{"model":1}', '{"model":[1]}'],
+      ],
     },
   ] as { name: string; filter: MetadataFilter; groups: string[][] }[])('$name', ({ filter, groups }) => {
     expect(containmentGroups(filter)).toEqual(groups);

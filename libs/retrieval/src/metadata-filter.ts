@@ -19,7 +19,7 @@ export interface FilterProblem {
   message: string;
 }
 
-export type FilterCheck = { ok: true; filter: MetadataFilter } | { ok: false, problems: FilterProblem[] };
+export type FilterCheck = { ok: true; filter: MetadataFilter } | { ok: false; problems: FilterProblem[] };
 
 function valueProblem(value: unknown): string | null {
   if (typeof value === 'string') return value.length <= MAX_FILTER_STRING_LENGTH ? null : `a string value has at most ${MAX_FILTER_STRING_LENGTH} characters`;
@@ -33,7 +33,8 @@ export function checkMetadataFilter(value: unknown, field = 'filter'): FilterChe
   if (value === undefined) return { ok: true, filter: {} };
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return { ok: false, problems: [{ field, message: `${field} must be an object` }] };
   const entries = Object.entries(value as Record<string, unknown>);
-  if (entries.length > MAX_FILTER_KEYS) return { ok: false, problems: [{ field, message: `${field} has at most ${MAX_FILTER_KEYS} keys, got ${entries.length}` }] };
+  if (entries.length > MAX_FILTER_KEYS)
+    return { ok: false, problems: [{ field, message: `${field} has at most ${MAX_FILTER_KEYS} keys, got ${entries.length}` }] };
   const problems: FilterProblem[] = [];
   const filter: Record<string, FilterValue | FilterValue[]> = {};
   for (const [key, v] of entries) {

@@ -74,7 +74,16 @@ export class RetrievalSettingsRepository {
          normalization = EXCLUDED.normalization, fusion = EXCLUDED.fusion, grading = EXCLUDED.grading, default_filter = EXCLUDED.default_filter,
          memory_ttl_seconds = EXCLUDED.memory_ttl_seconds,
          chunk_size = EXCLUDED.chunk_size, chunk_overlap = EXCLUDED.chunk_overlap, updated_at = now()`,
-      [tenantId, JSON.stringify(s.normalization), s.memoryTtlSeconds, s.chunkSize, s.chunkOverlap, JSON.stringify(s.fusion), JSON.stringify(s.grading), JSON.stringify(s.defaultFilter)],
+      [
+        tenantId,
+        JSON.stringify(s.normalization),
+        s.memoryTtlSeconds,
+        s.chunkSize,
+        s.chunkOverlap,
+        JSON.stringify(s.fusion),
+        JSON.stringify(s.grading),
+        JSON.stringify(s.defaultFilter),
+      ],
     );
   }
 }

@@ -125,7 +125,8 @@ export class LookupResultItemDto {
     description: 'The uploaded file the document was made from; null for documents posted as JSON. A file may fill several results, one per matching section',
   })
   fileName: string | null;
-  @ApiProperty({ type: Number, nullable: true, example: 48, description: "1-based first page of the result's chunk (PDF); null otherwise" }) page: number | null;
+  @ApiProperty({ type: Number, nullable: true, example: 48, description: "1-based first page of the result's chunk (PDF); null otherwise" }) page:
+    number | null;
   @ApiProperty({ type: Number, nullable: true, example: 48, description: '1-based last page of the chunk (PDF); null otherwise' }) pageEnd: number | null;
   @ApiProperty({
     type: [String],

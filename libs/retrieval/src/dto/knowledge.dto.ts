@@ -111,9 +111,17 @@ export class LookupDto {
 
   @ApiPropertyOptional({
     type: 'object',
-    additionalProperties: { oneOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }, { type: 'array', items: { oneOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }] } }] },
+    additionalProperties: {
+      oneOf: [
+        { type: 'string' },
+        { type: 'number' },
+        { type: 'boolean' },
+        { type: 'array', items: { oneOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }] } },
+      ],
+    },
     example: { model: ['RX-200', 'RX-300'], language: 'en' },
-    description: 'Metadata filter applied before ranking: {<metadata key>: value | [values]} — a document matches when each key\'s metadata value equals the value (or one of the values), or is an array holding it. ' +
+    description:
+      "Metadata filter applied before ranking: {<metadata key>: value | [values]} — a document matches when each key's metadata value equals the value (or one of the values), or is an array holding it. " +
       `Keys match ${FILTER_KEY_PATTERN.source}, at most ${MAX_FILTER_KEYS}; values are strings, numbers or booleans. A bad filter is a 400 naming it (details.fields, e.g. filter.model).`,
   })
   @IsOptional()
@@ -217,9 +225,17 @@ export class RetrievalSettingsDto {
 
   @ApiPropertyOptional({
     type: 'object',
-    additionalProperties: { oneOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }, { type: 'array', items: { oneOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }] } }] },
+    additionalProperties: {
+      oneOf: [
+        { type: 'string' },
+        { type: 'number' },
+        { type: 'boolean' },
+        { type: 'array', items: { oneOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }] } },
+      ],
+    },
     example: { model: ['RX-200', 'RX-300'], language: 'en' },
-    description: 'The chat\'s default metadata filter of its lookups (same form as the lookup\'s `filter`; a chat request\'s own `filter` replaces it); {} clears it.',
+    description:
+      "The chat's default metadata filter of its lookups (same form as the lookup's `filter`; a chat request's own `filter` replaces it); {} clears it.",
   })
   @IsOptional()
   defaultFilter?: Record<string, unknown>;

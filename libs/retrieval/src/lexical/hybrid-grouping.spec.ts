@@ -50,7 +50,12 @@ describe('candidateKey: one candidate per document, per section for documents ma
 });
 
 describe('assembleCandidates groups chunks by (document, section) for files, by document otherwise', () => {
-  const table: { name: string; vector: HitChunk[]; lexical?: (HitChunk & { score: number })[]; expected: { documentId: string; section: string[] | null }[] }[] = [
+  const table: {
+    name: string;
+    vector: HitChunk[];
+    lexical?: (HitChunk & { score: number })[];
+    expected: { documentId: string; section: string[] | null }[];
+  }[] = [
     {
       name: 'a JSON document with three chunks: one candidate',
       vector: [json('a', 0.2), json('a', 0.3), json('a', 0.4)],
@@ -98,7 +103,12 @@ describe('assembleCandidates groups chunks by (document, section) for files, by 
       content: '1 Start / 1.4.7 Setting a default editor text',
     });
     const doc = got.find((c) => c.documentId === 'a')!;
-    expect({ fileName: doc.fileName, page: doc.page, pageEnd: doc.pageEnd, section: doc.section }).toEqual({ fileName: null, page: null, pageEnd: null, section: null });
+    expect({ fileName: doc.fileName, page: doc.page, pageEnd: doc.pageEnd, section: doc.section }).toEqual({
+      fileName: null,
+      page: null,
+      pageEnd: null,
+      section: null,
+    });
   });
 
   it('matches count the lexical chunks of the candidate: per section for a file, per document for JSON', () => {
