@@ -99,26 +99,24 @@ describe('lookup over files: sections, chunk edits, metadata filters (e2e)', () 
     t = await createTestApp();
     acme = await t.createTenant();
     other = await t.createTenant();
-    // The upload API stores the file; its import job then upserts the document with located chunks (KnowledgeService.upsertLocated).
+    // The upload API stores the file; its import job then upserts the document with chunks cut by the file's structure (`prepared`).
     const fileId = randomUUID();
     await t.db.pool.query(
       `INSERT INTO knowledge_file (tenant_id, id, file_name, media_type, byte_size, sha256, bytes) VALUES ($1, $2, $3, 'application/pdf', 3, $4, '\\x616263')`,
       [acme.id, fileId, MANUAL, createHash('sha256').update('abc').digest('hex')],
     );
-    const manual = await t.app.get(KnowledgeService).upsertLocated(
-      asTenantId(acme.id),
-      {
-        ...normalizeDocument({
-          domain: 'editor',
-          filePath: MANUAL,
-          title: 'Editor manual',
-          content: SECTIONS.map((s) => s.content).join('\n\n'),
-          metadata: { product: 'editor', lang: 'en' },
-        }),
-        source: { fileId, mediaType: 'application/pdf', pageCount: 60 },
-      },
-      SECTIONS,
-    );
+    const manualDoc = {
+      ...normalizeDocument({
+        domain: 'editor',
+        filePath: MANUAL,
+        title: 'Editor manual',
+        content: SECTIONS.map((s) => s.content).join('\n\n'),
+        metadata: { product: 'editor', lang: 'en' },
+      }),
+      source: { fileId, mediaType: 'application/pdf', pageCount: 60 },
+    };
+    const [manual] = await t.app.get(KnowledgeService).upsertMany(asTenantId(acme.id), [manualDoc], { prepared: new Map([[MANUAL, SECTIONS]]) });
+    if (!manual || manual instanceof Error) throw manual ?? new Error('no result');
     manualId = manual.document.id;
     for (const doc of [
       {

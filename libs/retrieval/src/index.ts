@@ -23,7 +23,6 @@ export * from './entities/index.js';
 export * from './dto/knowledge.dto.js';
 export {
   KnowledgeService,
-  type LocatedChunk,
   normalizeDocument,
   MAX_DOCUMENT_BYTES,
   MAX_BULK_ITEMS,

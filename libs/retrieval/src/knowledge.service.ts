@@ -7,8 +7,8 @@ import { EMBEDDING_PROVIDER, type EmbeddingProvider } from '@arbiter/llm';
 import { chunkText } from './chunker.js';
 import { UpsertDocumentDto } from './dto/knowledge.dto.js';
 import {
-  type ChunkLocation,
   KnowledgeRepository,
+  type ChunkLocation,
   type DocumentRef,
   type DocumentSummary,
   type NewChunk,
@@ -64,14 +64,26 @@ export interface UpsertManyOptions {
    * `BackgroundGate` turn here, so requests run between the steps (docs/hot-paths.md "Imports: foreground first").
    */
   step?: <T>(work: () => Promise<T>) => Promise<T>;
+  /**
+   * Chunks already cut, by file path: documents made from files arrive chunked by their structure, with
+   * page and section (docs/documents.md "Chunks"); the others are cut by `chunkText`.
+   */
+  prepared?: ReadonlyMap<string, readonly ChunkDraft[]>;
+  /** Vectors to reuse instead of embedding again, by {@link embeddingKey} (a re-upload re-embeds only chunks whose text changed). */
+  reuse?: ReadonlyMap<string, readonly number[]>;
+}
+
+/** A chunk's text with where it came from, before it is embedded. */
+export interface ChunkDraft extends ChunkLocation {
+  content: string;
+}
+
+/** What a chunk's vector depends on: the document's title and the chunk's text (see {@link KnowledgeService.embedChunks}). */
+export function embeddingKey(title: string, content: string): string {
+  return `${title}\n${content}`;
 }
 
 const direct = <T>(work: () => Promise<T>): Promise<T> => work();
-
-/** A chunk made by the caller (an uploaded file's import), with where it came from (docs/documents.md "Chunks"). */
-export interface LocatedChunk extends ChunkLocation {
-  content: string;
-}
 
 interface Pending {
   i: number;
@@ -203,12 +215,13 @@ export class KnowledgeService implements OnModuleInit {
         out[i] = { status: 'unchanged', document: same };
         continue;
       }
-      const contents = chunkText(doc.content, { chunkSize, overlap: chunkOverlap }).map((p) => p.content);
-      if (!contents.length) {
+      const drafts = options.prepared?.get(doc.filePath) ?? chunkText(doc.content, { chunkSize, overlap: chunkOverlap }).map((p) => ({ content: p.content }));
+      if (!drafts.length) {
         out[i] = new RetrievalException(RetrievalErrorCode.DOCUMENT_EMPTY, undefined, { fields: ['content'] });
         continue;
       }
-      const chunks = await this.embedChunks(doc.title, contents);
+      const contents = drafts.map((d) => d.content);
+      const chunks = await this.embedChunks(doc.title, drafts, options.reuse);
       // Analysis is CPU work on this thread: paced like the embedding.
       const bodies = await mapSliced(contents, (c) => analyzeText(c));
       const heading = analyzeHeading(doc.title, doc.keywords);
@@ -272,41 +285,18 @@ export class KnowledgeService implements OnModuleInit {
   }
 
   /**
-   * Upserts one document by filePath with chunks the caller made (an uploaded file's import: chunks follow the
-   * file's pages and sections, docs/documents.md "Chunks"), each with its location. Like {@link upsert}: an
-   * unchanged document (same content hash, title, keywords, metadata, with chunks in this space) is left as it
-   * is; otherwise the chunks are embedded and indexed outside any transaction, then the document, its chunks
-   * (with `page`, `pageEnd`, `section`; `doc.source` names the file) and its postings are replaced in one
-   * transaction. Blank chunks are dropped; none left → 400 DOCUMENT_EMPTY.
+   * Embeds `title + chunk` so a chunk keeps its document's context; vectors are checked for unit norm. A vector
+   * in `reuse` under the chunk's {@link embeddingKey} is taken as it is (same provider, same text).
    */
-  async upsertLocated(tenantId: TenantId, doc: NewDocument, chunks: readonly LocatedChunk[]): Promise<UpsertResult> {
-    const space = this.space;
-    const same = (await this.repository.unchanged(tenantId, [doc], space)).get(doc.filePath);
-    if (same) return { status: 'unchanged', document: same };
-    const kept = chunks.filter((c) => c.content.trim().length > 0);
-    if (!kept.length) throw new RetrievalException(RetrievalErrorCode.DOCUMENT_EMPTY, undefined, { fields: ['content'] });
-    const stats = await this.lexical.stats(tenantId);
-    const contents = kept.map((c) => c.content);
-    const embedded = await this.embedChunks(doc.title, contents);
-    const located = embedded.map((c, k): NewChunk => ({ ...c, page: kept[k].page, pageEnd: kept[k].pageEnd, section: kept[k].section }));
-    const bodies = await mapSliced(contents, (c) => analyzeText(c));
-    const heading = analyzeHeading(doc.title, doc.keywords);
-    const avg = lengthNorm(heading, bodies, stats.averageLength);
-    const indexed = await mapSliced(bodies, (body, k) => indexChunk(heading, body, k, avg));
-    const out: (UpsertResult | DomainException | undefined)[] = [undefined];
-    await this.write(tenantId, [{ i: 0, doc, chunks: located, indexed }], out, direct);
-    return out[0] as UpsertResult;
-  }
-
-  /** Embeds `title + chunk` so a chunk keeps its document's context; vectors are checked for unit norm. */
-  async embedChunks(title: string, contents: readonly string[]): Promise<NewChunk[]> {
-    const out: NewChunk[] = [];
-    for (let i = 0; i < contents.length; i += EMBED_BATCH) {
-      const batch = contents.slice(i, i + EMBED_BATCH);
-      const vectors = await this.provider.embedDocuments(batch.map((c) => `${title}\n${c}`));
-      batch.forEach((content, k) => out.push({ content, embedding: unitVector(vectors[k] ?? [], this.provider.dimension) }));
+  async embedChunks(title: string, drafts: readonly ChunkDraft[], reuse?: ReadonlyMap<string, readonly number[]>): Promise<NewChunk[]> {
+    const out: NewChunk[] = drafts.map((d) => ({ ...d, embedding: reuse?.get(embeddingKey(title, d.content)) ?? [] }));
+    const missing = out.filter((c) => c.embedding.length === 0);
+    for (let i = 0; i < missing.length; i += EMBED_BATCH) {
+      const batch = missing.slice(i, i + EMBED_BATCH);
+      const vectors = await this.provider.embedDocuments(batch.map((c) => embeddingKey(title, c.content)));
+      batch.forEach((chunk, k) => (chunk.embedding = unitVector(vectors[k] ?? [], this.provider.dimension)));
       // The built-in embedder computes on this thread: let other requests run between batches.
-      if (i + EMBED_BATCH < contents.length) await new Promise((resolve) => setImmediate(resolve));
+      if (i + EMBED_BATCH < missing.length) await new Promise((resolve) => setImmediate(resolve));
     }
     return out;
   }

@@ -82,11 +82,10 @@ describe('lookup over files: filters, sections, chunk edits (integration)', () =
       ...normalizeDocument({ domain: 'manuals', filePath: fileName, title: 'Editor manual', content }),
       source: { fileId, mediaType: 'application/pdf', pageCount: 60 },
     };
-    const r = await knowledge.upsertLocated(
-      tenantId,
-      doc,
-      sections.map((s) => ({ content: s.content, section: s.section, ...(s.page ? { page: s.page } : {}) })),
-    );
+    // As the import job writes a file's document: chunks cut by its structure, each with page and section.
+    const prepared = new Map([[fileName, sections.map((s) => ({ content: s.content, section: s.section, ...(s.page ? { page: s.page } : {}) }))]]);
+    const [r] = await knowledge.upsertMany(tenantId, [doc], { prepared });
+    if (!r || r instanceof Error) throw r ?? new Error('no result');
     return r.document;
   }
 

@@ -112,11 +112,10 @@ export class RetrievalJobs {
         // The chunks of the document's other space (edited text, disabled flags, a file's pages and sections) are
         // embedded anew; a document without any is chunked from its content (docs/documents.md "Chunks").
         const stored = await this.chunks.stored(tenantId, doc.id, space);
-        const pieces = stored.length ? stored.map((c) => c.content) : chunkText(doc.content, { chunkSize, overlap: chunkOverlap }).map((p) => p.content);
-        const chunks = (await this.knowledge.embedChunks(doc.title, pieces)).map((c, k) => {
-          const s = stored[k];
-          return s ? { ...c, page: s.page ?? undefined, pageEnd: s.pageEnd ?? undefined, section: s.section ?? undefined, disabled: s.disabled } : c;
-        });
+        const drafts = stored.length
+          ? stored.map((c) => ({ content: c.content, page: c.page ?? undefined, pageEnd: c.pageEnd ?? undefined, section: c.section ?? undefined }))
+          : chunkText(doc.content, { chunkSize, overlap: chunkOverlap }).map((p) => ({ content: p.content }));
+        const chunks = (await this.knowledge.embedChunks(doc.title, drafts)).map((c, k) => (stored[k]?.disabled ? { ...c, disabled: true } : c));
         // One document's transaction, one turn at the gate: requests go first (docs/hot-paths.md "Imports: foreground first").
         await this.gate.run(tenantId, () => this.repository.replaceChunksInSpace(tenantId, doc.id, doc.domain, chunks, space));
       }

@@ -8,6 +8,10 @@ import { SessionsModule } from '@arbiter/sessions';
 import { ActionMemoryRepository } from './action-memory.repository.js';
 import { RETRIEVAL_ENTITIES } from './entities/index.js';
 import { KnowledgeController } from './knowledge.controller.js';
+import { FileImportProcessor } from './files/file-import.processor.js';
+import { KnowledgeFilesController } from './files/knowledge-files.controller.js';
+import { KnowledgeFilesRepository } from './files/knowledge-files.repository.js';
+import { KnowledgeFilesService } from './files/knowledge-files.service.js';
 import { KnowledgeChunkRepository } from './knowledge-chunk.repository.js';
 import { KnowledgeChunksController } from './knowledge-chunks.controller.js';
 import { KnowledgeChunksService } from './knowledge-chunks.service.js';
@@ -29,7 +33,7 @@ import { VectorIndexService } from './vector-index.service.js';
 /** Knowledge base (pgvector), graded lookup with persisted action memory, retrieval confidence. */
 @Module({
   imports: [TypeOrmModule.forFeature(RETRIEVAL_ENTITIES), LlmModule, JobsModule, SessionsModule, CommonModule, DatabaseModule],
-  controllers: [KnowledgeController, KnowledgeImportController, KnowledgeChunksController],
+  controllers: [KnowledgeController, KnowledgeImportController, KnowledgeFilesController, KnowledgeChunksController],
   providers: [
     KnowledgeHttpSetup,
     KnowledgeRepository,
@@ -48,6 +52,9 @@ import { VectorIndexService } from './vector-index.service.js';
     KnowledgeImportRepository,
     KnowledgeImportService,
     KnowledgeImportJob,
+    KnowledgeFilesRepository,
+    KnowledgeFilesService,
+    FileImportProcessor,
     MemoryExpiryJob,
     LexicalReindexJob,
     ReembedJob,
