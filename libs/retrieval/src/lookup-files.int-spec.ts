@@ -220,6 +220,24 @@ describe('lookup over files: filters, sections, chunk edits (integration)', () =
       });
     });
 
+    it("fileName is the uploaded file's name, not the document's path: an FAQ sheet's rows are documents <file>#<row>", async () => {
+      const fileId = randomUUID();
+      await db.pool.query(
+        `INSERT INTO knowledge_file (tenant_id, id, file_name, media_type, byte_size, sha256, bytes) VALUES ($1, $2, 'faq.xlsx', 'text/csv', 3, $3, '\\x616263')`,
+        [T2, fileId, createHash('sha256').update('abc').digest('hex')],
+      );
+      const row = (n: number, answer: string): NewDocument => ({
+        ...normalizeDocument({ domain: 'manuals', filePath: `faq.xlsx#${n}`, title: `Question ${n}`, content: answer }),
+        source: { fileId, mediaType: 'text/csv', pageCount: null },
+      });
+      await knowledge.upsertMany(T2, [row(2, 'Reboot the kiosk by holding the power button.'), row(3, 'The kiosk warranty lasts two years.')]);
+      const hits = await repo.nearestChunks(T2, space, await provider.embedQuery('kiosk power button reboot'), 20);
+      expect(hits.filter((h) => h.filePath.startsWith('faq.xlsx#')).map((h) => [h.filePath, h.fileName, h.section]).sort()).toEqual([
+        ['faq.xlsx#2', 'faq.xlsx', null],
+        ['faq.xlsx#3', 'faq.xlsx', null],
+      ]);
+    });
+
     it('lists the chunks in order, a page at a time', async () => {
       const first = await chunks.list(T2, manualId, { limit: 2 });
       expect(first.items.map((c) => [c.chunkIndex, c.page, c.disabled])).toEqual([
