@@ -232,7 +232,12 @@ describe('lookup over files: filters, sections, chunk edits (integration)', () =
       });
       await knowledge.upsertMany(T2, [row(2, 'Reboot the kiosk by holding the power button.'), row(3, 'The kiosk warranty lasts two years.')]);
       const hits = await repo.nearestChunks(T2, space, await provider.embedQuery('kiosk power button reboot'), 20);
-      expect(hits.filter((h) => h.filePath.startsWith('faq.xlsx#')).map((h) => [h.filePath, h.fileName, h.section]).sort()).toEqual([
+      expect(
+        hits
+          .filter((h) => h.filePath.startsWith('faq.xlsx#'))
+          .map((h) => [h.filePath, h.fileName, h.section])
+          .sort(),
+      ).toEqual([
         ['faq.xlsx#2', 'faq.xlsx', null],
         ['faq.xlsx#3', 'faq.xlsx', null],
       ]);
