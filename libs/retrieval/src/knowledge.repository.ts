@@ -89,7 +89,7 @@ export interface SearchScope {
 
 /** Where a found chunk came from: the file of a document made from one (null for JSON documents), its pages and section. */
 export interface HitLocation {
-  /** The uploaded file's name (the document's `filePath`) for documents made from files; null otherwise. */
+  /** The uploaded file's name (`knowledge_file.file_name`) for documents made from files; null otherwise. */
   fileName: string | null;
   page: number | null;
   pageEnd: number | null;
