@@ -98,7 +98,9 @@ describe('IntentIndex classifier hand-off (training elsewhere, carry-over)', () 
     const previous = IntentIndex.build(intentRules(WORDS.slice(0, 10)));
     trainAndInstall(previous, 'v1');
     // "tiger" is now taught by other examples: the carried classifier knows only its old ones
-    const edited = intentRules(WORDS.slice(0, 10)).map((r) => (r.intent === 'tiger' ? { ...r, semanticExamples: ['zebra stripes', 'striped zebra please'] } : r));
+    const edited = intentRules(WORDS.slice(0, 10)).map((r) =>
+      r.intent === 'tiger' ? { ...r, semanticExamples: ['zebra stripes', 'striped zebra please'] } : r,
+    );
     const next = IntentIndex.build(edited);
     expect(next.adoptClassifier(previous)).toBe(true);
     expect(next.interimIntentCount).toBe(1);

@@ -355,7 +355,13 @@ export class IntentIndex {
     this.examples.forEachDot(q, (row, s) => agg.add(this.exampleIntent[row], row, s));
     const scores = agg.scores(used, used === 'centroid_knn' ? this.centroids.dotAll(q) : undefined);
     if (interim) {
-      return { aggregation: 'interim', scores: interimProbabilities(scores, this.interimOptions), nearest: agg.nearest, nearestSim: agg.nearestSim, interimIntents: this.interimIntentCount };
+      return {
+        aggregation: 'interim',
+        scores: interimProbabilities(scores, this.interimOptions),
+        nearest: agg.nearest,
+        nearestSim: agg.nearestSim,
+        interimIntents: this.interimIntentCount,
+      };
     }
     return { aggregation: used, scores, nearest: agg.nearest, nearestSim: agg.nearestSim };
   }
