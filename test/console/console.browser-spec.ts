@@ -205,6 +205,27 @@ describe('operator console (browser)', () => {
       await hasValue(form.getByLabel('Priority'), 'high');
     });
 
+    it('intents: the training status beside the rules follows a rule saved in the console', async () => {
+      const before = await apiCall<{ rulesVersion: string }>(api, 'GET', '/admin/intent/status', api.operatorKey);
+      await open('intents');
+      const status = page.getByTestId('intent-status');
+      await containsText(status, `rules v${before.rulesVersion}`);
+      await page.getByRole('button', { name: 'New rule' }).click();
+      const form = page.getByRole('form', { name: 'New rule' });
+      await form.getByLabel('Intent').fill('console_status_check');
+      await form.getByLabel(/^Examples/).fill('zq console status example one\nzq console status example two');
+      await form.getByRole('button', { name: 'Save' }).click();
+      // the page asks again after the save, and keeps asking while the training waits or runs, until the
+      // classifier of the new rules serves
+      const next = String(Number(before.rulesVersion) + 1);
+      await containsText(status, `rules v${next}`);
+      await containsText(status, `classifier v${next}`);
+      await containsText(status, 'Classifier up to date');
+      await containsText(status, /last training \d/);
+      const after = await apiCall<{ rulesVersion: string; classifierVersion: string }>(api, 'GET', '/admin/intent/status', api.operatorKey);
+      expect(after).toMatchObject({ rulesVersion: next, classifierVersion: next });
+    });
+
     it('intents: the evaluation report from an uploaded labelled file', async () => {
       await open('intents');
       const jsonl = ['{"text":"示教器黑屏怎么办","intent":"示教器"}', '{"text":"我要退款","intent":"退款"}', '{"text":"今天天气怎么样","intent":null}'].join(
