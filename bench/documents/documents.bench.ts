@@ -485,10 +485,16 @@ async function runHealth(): Promise<boolean> {
       const started = next('started');
       load.send({ type: 'phase', name });
       await started;
-      await during();
+      // The phase ends (its requests answered) even when the work fails, so none reaches a closing API.
+      const outcome = await during().then(
+        () => null,
+        (error: unknown) => ({ error }),
+      );
       const result = next<{ stats: HealthStats }>('result');
       load.send({ type: 'stop' });
-      return (await result).stats;
+      const { stats } = await result;
+      if (outcome) throw outcome.error;
+      return stats;
     };
     await phase('warm-up', () => sleep(3000));
     const idle = await phase('idle', () => sleep(idleSeconds * 1000));
@@ -512,7 +518,12 @@ async function runHealth(): Promise<boolean> {
     load.send({ type: 'exit' });
     return !judged || ok;
   } finally {
-    client?.kill();
+    // The client stops before the API closes: requests to a closing API would only add noise.
+    if (client && client.exitCode === null && client.signalCode === null) {
+      const exited = new Promise((resolve) => client!.once('exit', resolve));
+      client.kill();
+      await exited;
+    }
     await api?.close();
     rmSync(dir, { recursive: true, force: true });
   }
