@@ -34,7 +34,7 @@ import { dropDatabase, http, withDatabase } from '../support/bench-http.js';
 import { writeResult } from '../retrieval/common.js';
 import type { HealthStats } from './health-client.js';
 import { buildLargePdf, installedVersion, manualProblem } from './manuals.js';
-import { loadQuestionSet, MANUAL_LANGUAGES, type ManualLanguage, questionSetProblems, type QuestionSet } from './questions.js';
+import { copiedPhrase, loadQuestionSet, MANUAL_LANGUAGES, type ManualLanguage, questionSetProblems, type QuestionSet } from './questions.js';
 import {
   type AnswerableOutcome,
   type AnswerableSummary,
@@ -99,6 +99,8 @@ interface LanguageReport {
   importSeconds: number | null;
   importStatus: unknown;
   chunks: { count: number; withPage: number; meanPageSpan: number; maxLength: number; source: string };
+  /** Questions sharing a phrase with the manual's text (questions.ts, COPIED_PHRASE): should be none. */
+  copied: { id: string; phrase: string }[];
   arbiter:
     | (AnswerableSummary & { unanswerable: number; unanswerableInsufficient: number; lookupP50Ms: number; lookupP95Ms: number; levels: Record<string, number> })
     | null;
@@ -342,6 +344,10 @@ async function runLanguage(set: QuestionSet, api: Api | null): Promise<LanguageR
     source = 'libs/documents in this process (extractDocument + chunkDocument defaults)';
   }
 
+  const manualText = chunks.map((c) => c.content).join('\n');
+  const copied = [...set.answerable, ...set.unanswerable]
+    .map((q) => ({ id: q.id, phrase: copiedPhrase(q.question, manualText, set.language) }))
+    .filter((c): c is { id: string; phrase: string } => c.phrase !== null);
   const bm25 = bm25Ranker(chunks, set.language);
   const details: QuestionDetail[] = [];
   const arbiterOutcomes: AnswerableOutcome[] = [];
@@ -393,6 +399,7 @@ async function runLanguage(set: QuestionSet, api: Api | null): Promise<LanguageR
     importSeconds,
     importStatus,
     chunks: chunkStats(chunks, source),
+    copied,
     arbiter: ask
       ? {
           ...summarizeAnswerable(arbiterOutcomes),
@@ -422,6 +429,11 @@ function printReport(r: LanguageReport): boolean {
   lines.push(`\n${r.manual.package} ${r.manual.version} (${pageCountNote}); chunks: ${r.chunks.count} from ${r.chunks.source}`);
   lines.push(
     `  chunks with a page: ${r.chunks.withPage}/${r.chunks.count}, mean page span ${r.chunks.meanPageSpan.toFixed(2)}, longest ${r.chunks.maxLength} characters`,
+  );
+  lines.push(
+    r.copied.length
+      ? `  ✗ questions sharing a phrase with the manual: ${r.copied.map((c) => `${c.id} "${c.phrase}"`).join(', ')}`
+      : '  no question shares a phrase with the manual',
   );
   if (r.importSeconds !== null) {
     const judged = kind === 'pglite';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { loadQuestionSet, MANUAL_LANGUAGES, MIN_ANSWERABLE, MIN_UNANSWERABLE, questionSetProblems, type QuestionSet } from './questions.js';
+import { copiedPhrase, loadQuestionSet, MANUAL_LANGUAGES, MIN_ANSWERABLE, MIN_UNANSWERABLE, questionSetProblems, type QuestionSet } from './questions.js';
 
 describe('the committed question sets', () => {
   it.each(MANUAL_LANGUAGES.map((language) => ({ language })))('$language has no problems', ({ language }) => {
@@ -46,5 +46,27 @@ describe('questionSetProblems', () => {
     const set = valid();
     change(set);
     expect(questionSetProblems(set).join('\n')).toContain(problem);
+  });
+});
+
+describe('copiedPhrase', () => {
+  const manual =
+    'NetworkManager 不管 Setting the sticky bit on a directory prevents a file in the directory from being removed. 在目录上设置粘滞位将保护该目录内的文件不被删除。';
+  it.each([
+    { question: 'How do I stop others deleting my files in /tmp?', language: 'en' as const, copied: null },
+    { question: 'Why is setting the sticky bit on a directory useful?', language: 'en' as const, copied: 'setting the sticky bit on a' },
+    { question: 'the sticky bit on a directory', language: 'en' as const, copied: 'the sticky bit on a directory' },
+    { question: 'the sticky bit on a folder prevents', language: 'en' as const, copied: null },
+    { question: '公共目录里我的文件总被别人删掉怎么办？', language: 'zh' as const, copied: null },
+    { question: 'NetworkManager 不管我的有线网卡', language: 'zh' as const, copied: null },
+    { question: '为什么NetworkManager不管Setting the sticky', language: 'zh' as const, copied: null },
+    {
+      question: '问NetworkManager不管setting the sticky bit on a directory',
+      language: 'zh' as const,
+      copied: 'networkmanager 不 管 setting the sticky bit on a directory',
+    },
+    { question: '为什么要在目录上设置粘滞位将保护文件？', language: 'zh' as const, copied: '在 目 录 上 设 置 粘 滞 位 将' },
+  ])('$question → $copied', ({ question, language, copied }) => {
+    expect(copiedPhrase(question, manual, language)).toBe(copied);
   });
 });

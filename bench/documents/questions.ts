@@ -70,3 +70,29 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 export function loadQuestionSet(language: ManualLanguage): QuestionSet {
   return JSON.parse(readFileSync(path.join(here, `questions.${language}.json`), 'utf8')) as QuestionSet;
 }
+
+/** Phrases this long shared with the manual mark a question as copied: 6 words (English), 10 characters or words (Chinese). */
+export const COPIED_PHRASE = Object.freeze({ en: 6, zh: 10 });
+
+function units(text: string, language: ManualLanguage): string[] {
+  // Chinese: each Han character a unit, a Latin word one unit (a product name is not a copied phrase).
+  return text.toLowerCase().match(language === 'zh' ? /\p{Script=Han}|(?:(?!\p{Script=Han})[\p{L}\p{N}'])+/gu : /[\p{L}\p{N}']+/gu) ?? [];
+}
+
+/**
+ * The first phrase of `question` (COPIED_PHRASE words or characters) that also occurs in the manual's text,
+ * or null: the bench's guard that no question copies the manual's wording.
+ */
+export function copiedPhrase(question: string, manualText: string, language: ManualLanguage): string | null {
+  const n = COPIED_PHRASE[language];
+  const join = (parts: string[]) => parts.join(' ');
+  const manual = units(manualText, language);
+  const phrases = new Set<string>();
+  for (let i = 0; i + n <= manual.length; i++) phrases.add(join(manual.slice(i, i + n)));
+  const q = units(question, language);
+  for (let i = 0; i + n <= q.length; i++) {
+    const phrase = join(q.slice(i, i + n));
+    if (phrases.has(phrase)) return phrase;
+  }
+  return null;
+}
