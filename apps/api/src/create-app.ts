@@ -10,6 +10,7 @@ import { registerConsole } from './console-static.js';
 import { registerHttpObservability } from './http-metrics.js';
 import { registerBodyParsers } from './http-edge/body-parsers.js';
 import { registerBodyPolicy } from './http-edge/body-policy.js';
+import { registerMultipartParser } from './http-edge/multipart-parser.js';
 import { clientErrorHandler, frameworkErrors, registerInputGuards } from './input-guards.js';
 
 export interface CreateAppOptions extends AppConfigModuleOptions {
@@ -47,6 +48,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<NestFas
   registerAuthenticationHook(fastify, app.get(RequestAuthenticator));
   registerBodyPolicy(fastify, { timeoutMs: config.http.bodyTimeoutMs });
   registerBodyParsers(fastify);
+  registerMultipartParser(fastify);
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new GlobalErrorFilter());
   // No app.enableShutdownHooks(): main.ts handles SIGTERM/SIGINT (graceful-shutdown.ts) — Nest's hooks would close the

@@ -2,7 +2,16 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import type { Socket } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { announcesBody } from '@arbiter/tenancy';
-import { findUnsafeInput, invalidRequest, reasonPhrase, toErrorBody, unsafeStringProblem, type ErrorBody, type FieldError } from '@arbiter/common';
+import {
+  findUnsafeInput,
+  invalidRequest,
+  isMultipartBody,
+  reasonPhrase,
+  toErrorBody,
+  unsafeStringProblem,
+  type ErrorBody,
+  type FieldError,
+} from '@arbiter/common';
 
 function isJsonContentType(request: FastifyRequest): boolean {
   const type = request.headers['content-type'];
@@ -36,6 +45,9 @@ function inspectBody(request: Pick<FastifyRequest, 'body'>, jsonBody: boolean): 
   if (body !== undefined) {
     if (body === null || (typeof body !== 'object' && (jsonBody || typeof body !== 'string'))) {
       problems.push({ field: 'body', errors: ['must be a JSON object'] });
+    } else if (isMultipartBody(body)) {
+      // An upload's file bytes are the file's business (docs/documents.md); its names and form fields are checked like JSON strings.
+      problems.push(...findUnsafeInput({ fields: body.fields, fileNames: body.files.map((f) => f.fileName) }));
     } else {
       problems.push(...findUnsafeInput(body));
     }

@@ -16,3 +16,4 @@ export * from './common.module.js';
 export * from './input-safety.js';
 export * from './client-safe-error.js';
 export * from './periodic-poll.js';
+export * from './multipart.js';

@@ -39,6 +39,18 @@ export class AppConfig {
     return (this.consoleDirView ??= this.env.CONSOLE_DIR ? path.resolve(this.env.CONSOLE_DIR) : path.join(findProjectRoot(), 'dist', 'console'));
   }
 
+  /** Files in (docs/documents.md "Upload"): limits of an upload and of one file's extraction. */
+  get uploads() {
+    return {
+      maxFileBytes: this.env.UPLOAD_MAX_FILE_BYTES,
+      maxRequestBytes: this.env.UPLOAD_MAX_REQUEST_BYTES,
+      maxFiles: this.env.UPLOAD_MAX_FILES,
+      maxPdfPages: this.env.UPLOAD_MAX_PDF_PAGES,
+      parseTimeoutMs: this.env.UPLOAD_PARSE_TIMEOUT_MS,
+      parseThreads: this.env.UPLOAD_PARSE_THREADS,
+    };
+  }
+
   get logLevel() {
     return this.env.LOG_LEVEL;
   }

@@ -37,6 +37,18 @@ export class EnvironmentVariables {
   @Transform(toBool) @IsBoolean() SWAGGER_ENABLED = true;
   /** The built operator console (docs/console.md); empty: dist/console under the project root. */
   @Transform(emptyToUndefined) @IsOptional() @IsString() CONSOLE_DIR?: string;
+  /** Files in (docs/documents.md "Upload"): the largest file an upload accepts (413 FILE_TOO_LARGE names it). */
+  @Type(() => Number) @IsInt() @Min(1024) @Max(1_073_741_824) UPLOAD_MAX_FILE_BYTES = 52_428_800;
+  /** The largest upload request, all files and fields together (413 BODY_TOO_LARGE). */
+  @Type(() => Number) @IsInt() @Min(1024) @Max(4_294_967_296) UPLOAD_MAX_REQUEST_BYTES = 209_715_200;
+  /** Files per upload request at most. */
+  @Type(() => Number) @IsInt() @Min(1) @Max(1000) UPLOAD_MAX_FILES = 100;
+  /** PDFs with more pages are refused (PDF_TOO_MANY_PAGES). */
+  @Type(() => Number) @IsInt() @Min(1) @Max(100_000) UPLOAD_MAX_PDF_PAGES = 2000;
+  /** One file's parsing is stopped after this long (PARSE_TIMEOUT). */
+  @Type(() => Number) @IsInt() @Min(100) @Max(3_600_000) UPLOAD_PARSE_TIMEOUT_MS = 120_000;
+  /** Extraction threads per process (files beyond that wait their turn). */
+  @Type(() => Number) @IsInt() @Min(1) @Max(16) UPLOAD_PARSE_THREADS = 1;
 
   // Database
   @Transform(emptyToUndefined) @IsOptional() @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be a postgres:// URL' }) DATABASE_URL?: string;

@@ -4,12 +4,14 @@ import type { DataSource } from 'typeorm';
 import type { TenantId } from '@arbiter/common';
 import type { BulkItemResult } from './knowledge.service.js';
 import type { NewDocument } from './knowledge.repository.js';
+import type { FileItemPayload } from './files/knowledge-files.repository.js';
 
 export type ImportItemStatus = BulkItemResult['status'];
 
 export interface PendingImportItem {
   seq: number;
-  document: NewDocument;
+  /** A JSON document, or an uploaded file of a file import (docs/documents.md "Upload"). */
+  document: NewDocument | FileItemPayload;
 }
 
 export interface ImportItemOutcome {
@@ -17,6 +19,8 @@ export interface ImportItemOutcome {
   status: ImportItemStatus;
   documentId?: string | null;
   error?: BulkItemResult['error'] | null;
+  /** A file's outcome beyond its status (file imports, docs/documents.md "Upload"). */
+  detail?: Record<string, unknown> | null;
 }
 
 export interface ImportSummary {
@@ -74,7 +78,7 @@ export class KnowledgeImportRepository {
 
   /** The next items without an outcome, in body order. */
   async pending(tenantId: TenantId, importId: string, limit: number): Promise<PendingImportItem[]> {
-    const rows = await this.ds.query<{ seq: number; document: NewDocument }[]>(
+    const rows = await this.ds.query<{ seq: number; document: NewDocument | FileItemPayload }[]>(
       'SELECT seq, document FROM knowledge_import_item WHERE tenant_id = $1 AND import_id = $2 AND status IS NULL ORDER BY seq LIMIT $3',
       [tenantId, importId, limit],
     );
@@ -94,8 +98,9 @@ export class KnowledgeImportRepository {
   async record(tenantId: TenantId, importId: string, outcomes: readonly ImportItemOutcome[]): Promise<void> {
     if (!outcomes.length) return;
     await this.ds.query(
-      `UPDATE knowledge_import_item i SET status = o.status, document_id = o.document_id, error = o.error, document = NULL
-         FROM unnest($3::int[], $4::text[], $5::uuid[], $6::jsonb[]) AS o(seq, status, document_id, error)
+      `UPDATE knowledge_import_item i SET status = o.status, document_id = o.document_id, error = o.error, document = NULL,
+              detail = coalesce(o.detail, i.detail)
+         FROM unnest($3::int[], $4::text[], $5::uuid[], $6::jsonb[], $7::jsonb[]) AS o(seq, status, document_id, error, detail)
         WHERE i.tenant_id = $1 AND i.import_id = $2 AND i.seq = o.seq`,
       [
         tenantId,
@@ -104,6 +109,7 @@ export class KnowledgeImportRepository {
         outcomes.map((o) => o.status),
         outcomes.map((o) => o.documentId ?? null),
         outcomes.map((o) => (o.error ? JSON.stringify(o.error) : null)),
+        outcomes.map((o) => (o.detail ? JSON.stringify(o.detail) : null)),
       ],
     );
   }

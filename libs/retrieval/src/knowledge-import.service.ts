@@ -1,12 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { DomainException, type TenantId } from '@arbiter/common';
 import { BackgroundGate } from '@arbiter/database';
-import { JobHandler, JobsService, type JobContext, type JobName, type JobRunner, type JobRunStatus } from '@arbiter/jobs';
-import { KnowledgeImportRepository, type ImportItemOutcome, type ImportSummary } from './knowledge-import.repository.js';
+import { JobHandler, JobsService, type JobContext, type JobRunner, type JobRunStatus } from '@arbiter/jobs';
+import { IMPORT_JOB } from './knowledge-import.job-name.js';
+import { fileView, type UploadedFileView } from './files/knowledge-files.service.js';
+import { KnowledgeImportRepository, type ImportItemOutcome, type ImportSummary, type PendingImportItem } from './knowledge-import.repository.js';
+import { FileImportProcessor, type ImportStep, isFileItem } from './files/file-import.processor.js';
+import { KnowledgeFilesRepository } from './files/knowledge-files.repository.js';
 import { type BulkItemResult, checkBulkItems, KnowledgeService } from './knowledge.service.js';
+import type { NewDocument } from './knowledge.repository.js';
 import { RetrievalErrorCode, RetrievalException } from './retrieval.exception.js';
 
-export const IMPORT_JOB = 'retrieval.import' satisfies JobName;
+export { IMPORT_JOB };
 /** Documents per import request (the body limit, BODY_LIMIT_BYTES, also bounds it). */
 export const MAX_IMPORT_ITEMS = 10_000;
 /** Documents the import job reads per step (one `upsertMany`, then the outcomes and progress). */
@@ -36,6 +41,8 @@ export interface ImportStatus {
   done: number;
   counts: ImportSummary['counts'];
   failures: BulkItemResult[];
+  /** An import of uploaded files: every file with its outcome (docs/documents.md "Upload"); absent for JSON documents. */
+  files?: UploadedFileView[];
   createdAt: Date;
 }
 
@@ -50,6 +57,7 @@ export class KnowledgeImportService {
   constructor(
     private readonly imports: KnowledgeImportRepository,
     private readonly jobs: JobsService,
+    private readonly files: KnowledgeFilesRepository,
   ) {}
 
   async start(tenantId: TenantId, items: readonly unknown[]): Promise<ImportStarted> {
@@ -82,6 +90,7 @@ export class KnowledgeImportService {
     if (!summary) throw new RetrievalException(RetrievalErrorCode.IMPORT_NOT_FOUND, importId);
     const run = summary.jobId ? await this.jobs.get(tenantId, summary.jobId) : null;
     const failures = summary.counts.failed ? await this.imports.failures(tenantId, importId, FAILURES_SHOWN) : [];
+    const files = (await this.files.isFileImport(tenantId, importId)) ? (await this.files.items(tenantId, importId)).map(fileView) : undefined;
     return {
       importId: summary.id,
       jobId: summary.jobId,
@@ -91,6 +100,7 @@ export class KnowledgeImportService {
       done: summary.total - summary.counts.pending,
       counts: summary.counts,
       failures,
+      ...(files ? { files } : {}),
       createdAt: summary.createdAt,
     };
   }
@@ -104,6 +114,8 @@ export class KnowledgeImportJob implements JobRunner<typeof IMPORT_JOB> {
     private readonly imports: KnowledgeImportRepository,
     private readonly knowledge: KnowledgeService,
     private readonly gate: BackgroundGate,
+    private readonly fileImport: FileImportProcessor,
+    private readonly files: KnowledgeFilesRepository,
   ) {}
 
   /**
@@ -112,7 +124,7 @@ export class KnowledgeImportJob implements JobRunner<typeof IMPORT_JOB> {
    * requests leave the database a pause (or the import has waited its share), so requests of every tenant
    * run between the import's steps instead of behind the whole batch (docs/hot-paths.md "Imports: foreground first").
    */
-  async run(ctx: JobContext<{ importId: string }>): Promise<void> {
+  async run(ctx: ImportJobContext): Promise<void> {
     const { importId } = ctx.payload;
     const step = <T>(work: () => Promise<T>): Promise<T> => this.gate.run(ctx.tenantId, work);
     // The total: the items still pending when the run starts. A resumed attempt keeps the total the first one set
@@ -120,9 +132,13 @@ export class KnowledgeImportJob implements JobRunner<typeof IMPORT_JOB> {
     if (ctx.total === null) await ctx.setTotal(await step(() => this.imports.countPending(ctx.tenantId, importId)));
     let items = await step(() => this.imports.pending(ctx.tenantId, importId, IMPORT_BATCH));
     while (items.length) {
+      if (items.some((i) => isFileItem(i.document))) {
+        items = await this.runFiles(ctx, importId, items, step);
+        continue;
+      }
       const written = await this.knowledge.upsertMany(
         ctx.tenantId,
-        items.map((i) => i.document),
+        items.map((i) => i.document as NewDocument),
         { groupChunks: IMPORT_TRANSACTION_CHUNKS, step },
       );
       const outcomes: ImportItemOutcome[] = items.map((item, k) => {
@@ -141,7 +157,28 @@ export class KnowledgeImportJob implements JobRunner<typeof IMPORT_JOB> {
       });
     }
   }
+
+  /**
+   * The files of a file import, one at a time (docs/documents.md "Upload"): each file's outcome and the progress
+   * are recorded as soon as it is written, so a resumed run starts at the first file without one; an uploaded
+   * copy no document took is deleted after its outcome.
+   */
+  private async runFiles(ctx: ImportJobContext, importId: string, items: readonly PendingImportItem[], step: ImportStep): Promise<PendingImportItem[]> {
+    for (const item of items) {
+      if (!isFileItem(item.document)) continue;
+      const { outcome, discardFileId } = await this.fileImport.process(ctx.tenantId, item.seq, item.document, step);
+      const failed = outcome.status === 'failed' ? 1 : 0;
+      await step(async () => {
+        await this.imports.record(ctx.tenantId, importId, [outcome]);
+        await ctx.progress({ processed: 1 - failed, failed, checkpoint: item.seq });
+      });
+      if (discardFileId) await step(() => this.files.deleteUnused(ctx.tenantId, discardFileId));
+    }
+    return step(() => this.imports.pending(ctx.tenantId, importId, IMPORT_BATCH));
+  }
 }
+
+export type ImportJobContext = JobContext<{ importId: string }>;
 
 function fieldsOf(error: DomainException): string[] | undefined {
   const fields = (error.details as { fields?: unknown } | undefined)?.fields;

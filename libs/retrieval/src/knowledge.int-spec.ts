@@ -167,7 +167,7 @@ describe('knowledge store on pgvector (integration)', () => {
     // Mid-way (one batch), the old space still serves the old provider and the new space its migrated documents.
     const migrated = await repo.documentsMissingSpace(T1, { model: small.id, dim: 64 }, null, 3);
     for (const d of migrated)
-      await repo.replaceChunksInSpace(T1, d.id, d.domain, await smallKnowledge.embedChunks(d.title, [d.content]), { model: small.id, dim: 64 });
+      await repo.replaceChunksInSpace(T1, d.id, d.domain, await smallKnowledge.embedChunks(d.title, [{ content: d.content }]), { model: small.id, dim: 64 });
     const q384 = await provider.embedQuery('topic 3');
     expect((await repo.nearestChunks(T1, { model: provider.id, dim: 384 }, q384, 5)).length).toBe(5);
     const q64 = await small.embedQuery('topic 3');

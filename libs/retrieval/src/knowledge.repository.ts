@@ -155,6 +155,18 @@ const toHit = (r: RawHit): ChunkHit => ({
   keywords: r.keywords ?? [],
 });
 
+/**
+ * Deletes those of these uploaded files no document uses any more (docs/documents.md "Storage"): the rows of
+ * an FAQ sheet share its file, which goes with the last of them.
+ */
+async function deleteUnreferencedFiles(em: EntityManager, tenantId: TenantId, fileIds: readonly string[]): Promise<void> {
+  await em.query(
+    `DELETE FROM knowledge_file f WHERE f.tenant_id = $1 AND f.id = ANY($2::uuid[])
+        AND NOT EXISTS (SELECT 1 FROM knowledge_document d WHERE d.tenant_id = f.tenant_id AND d.file_id = f.id)`,
+    [tenantId, fileIds],
+  );
+}
+
 /** All knowledge-base SQL. Every method is scoped by the tenant id it takes first. */
 @Injectable()
 export class KnowledgeRepository {
@@ -240,9 +252,9 @@ export class KnowledgeRepository {
   ): Promise<{ document: DocumentSummary; created: boolean }[]> {
     const sorted = [...items].sort((a, b) => (a.doc.filePath < b.doc.filePath ? -1 : a.doc.filePath > b.doc.filePath ? 1 : 0));
     return this.ds.transaction(async (em) => {
-      // `old` locks the documents being replaced and remembers their files: a file a document no longer uses is deleted below.
+      // `old` reads the documents being replaced as the statement's snapshot saw them (their files): a file no document uses any more is deleted below.
       const rows: (RawDocument & { inserted: boolean; replaced_file_id: string | null })[] = await em.query(
-        `WITH old AS (SELECT id, file_id FROM knowledge_document WHERE tenant_id = $1 AND file_path = ANY($3::text[]) ORDER BY file_path FOR UPDATE)
+        `WITH old AS (SELECT id, file_id FROM knowledge_document WHERE tenant_id = $1 AND file_path = ANY($3::text[]))
          INSERT INTO knowledge_document (tenant_id, domain, file_path, title, content, keywords, metadata, content_hash, chunk_count, file_id, media_type, page_count)
          SELECT $1, n.domain, n.file_path, n.title, n.content, n.keywords, n.metadata, n.content_hash, n.chunk_count, n.file_id, n.media_type, n.page_count
            FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::jsonb[], $7::jsonb[], $8::text[], $9::int[], $10::uuid[], $11::text[], $12::int[])
@@ -270,7 +282,7 @@ export class KnowledgeRepository {
         ],
       );
       const replacedFiles = rows.filter((r) => r.replaced_file_id && r.replaced_file_id !== r.file_id).map((r) => r.replaced_file_id as string);
-      if (replacedFiles.length) await em.query('DELETE FROM knowledge_file WHERE tenant_id = $1 AND id = ANY($2::uuid[])', [tenantId, replacedFiles]);
+      if (replacedFiles.length) await deleteUnreferencedFiles(em, tenantId, replacedFiles);
       const ids = new Map(rows.map((r) => [r.file_path, r.id]));
       await em.query('DELETE FROM knowledge_chunk WHERE tenant_id = $1 AND document_id = ANY($2::uuid[])', [tenantId, rows.map((r) => r.id)]);
       await this.insertChunksOf(
@@ -387,7 +399,7 @@ export class KnowledgeRepository {
       await unindex(em);
       await em.query('DELETE FROM knowledge_document WHERE tenant_id = $1 AND id = $2', [tenantId, id]);
       // The document's uploaded file goes with it (docs/documents.md "Storage").
-      if (locked[0].file_id) await em.query('DELETE FROM knowledge_file WHERE tenant_id = $1 AND id = $2', [tenantId, locked[0].file_id]);
+      if (locked[0].file_id) await deleteUnreferencedFiles(em, tenantId, [locked[0].file_id]);
       return true;
     });
   }

@@ -6,7 +6,15 @@ import { DomainException, flattenValidationErrors, mapSliced, type Page, type Te
 import { EMBEDDING_PROVIDER, type EmbeddingProvider } from '@arbiter/llm';
 import { chunkText } from './chunker.js';
 import { UpsertDocumentDto } from './dto/knowledge.dto.js';
-import { KnowledgeRepository, type DocumentRef, type DocumentSummary, type NewChunk, type NewDocument, type VectorSpace } from './knowledge.repository.js';
+import {
+  KnowledgeRepository,
+  type ChunkLocation,
+  type DocumentRef,
+  type DocumentSummary,
+  type NewChunk,
+  type NewDocument,
+  type VectorSpace,
+} from './knowledge.repository.js';
 import { LexicalRepository } from './lexical.repository.js';
 import { analyzeHeading, type IndexedChunk, indexChunk, lengthNorm } from './lexical/indexing.js';
 import { analyzeText, LEXICAL_ANALYZER_VERSION, warmAnalyzer } from './lexical/text-analyzer.js';
@@ -56,6 +64,23 @@ export interface UpsertManyOptions {
    * `BackgroundGate` turn here, so requests run between the steps (docs/hot-paths.md "Imports: foreground first").
    */
   step?: <T>(work: () => Promise<T>) => Promise<T>;
+  /**
+   * Chunks already cut, by file path: documents made from files arrive chunked by their structure, with
+   * page and section (docs/documents.md "Chunks"); the others are cut by `chunkText`.
+   */
+  prepared?: ReadonlyMap<string, readonly ChunkDraft[]>;
+  /** Vectors to reuse instead of embedding again, by {@link embeddingKey} (a re-upload re-embeds only chunks whose text changed). */
+  reuse?: ReadonlyMap<string, readonly number[]>;
+}
+
+/** A chunk's text with where it came from, before it is embedded. */
+export interface ChunkDraft extends ChunkLocation {
+  content: string;
+}
+
+/** What a chunk's vector depends on: the document's title and the chunk's text (see {@link KnowledgeService.embedChunks}). */
+export function embeddingKey(title: string, content: string): string {
+  return `${title}\n${content}`;
 }
 
 const direct = <T>(work: () => Promise<T>): Promise<T> => work();
@@ -190,12 +215,13 @@ export class KnowledgeService implements OnModuleInit {
         out[i] = { status: 'unchanged', document: same };
         continue;
       }
-      const contents = chunkText(doc.content, { chunkSize, overlap: chunkOverlap }).map((p) => p.content);
-      if (!contents.length) {
+      const drafts = options.prepared?.get(doc.filePath) ?? chunkText(doc.content, { chunkSize, overlap: chunkOverlap }).map((p) => ({ content: p.content }));
+      if (!drafts.length) {
         out[i] = new RetrievalException(RetrievalErrorCode.DOCUMENT_EMPTY, undefined, { fields: ['content'] });
         continue;
       }
-      const chunks = await this.embedChunks(doc.title, contents);
+      const contents = drafts.map((d) => d.content);
+      const chunks = await this.embedChunks(doc.title, drafts, options.reuse);
       // Analysis is CPU work on this thread: paced like the embedding.
       const bodies = await mapSliced(contents, (c) => analyzeText(c));
       const heading = analyzeHeading(doc.title, doc.keywords);
@@ -258,15 +284,19 @@ export class KnowledgeService implements OnModuleInit {
     }
   }
 
-  /** Embeds `title + chunk` so a chunk keeps its document's context; vectors are checked for unit norm. */
-  async embedChunks(title: string, contents: readonly string[]): Promise<NewChunk[]> {
-    const out: NewChunk[] = [];
-    for (let i = 0; i < contents.length; i += EMBED_BATCH) {
-      const batch = contents.slice(i, i + EMBED_BATCH);
-      const vectors = await this.provider.embedDocuments(batch.map((c) => `${title}\n${c}`));
-      batch.forEach((content, k) => out.push({ content, embedding: unitVector(vectors[k] ?? [], this.provider.dimension) }));
+  /**
+   * Embeds `title + chunk` so a chunk keeps its document's context; vectors are checked for unit norm. A vector
+   * in `reuse` under the chunk's {@link embeddingKey} is taken as it is (same provider, same text).
+   */
+  async embedChunks(title: string, drafts: readonly ChunkDraft[], reuse?: ReadonlyMap<string, readonly number[]>): Promise<NewChunk[]> {
+    const out: NewChunk[] = drafts.map((d) => ({ ...d, embedding: reuse?.get(embeddingKey(title, d.content)) ?? [] }));
+    const missing = out.filter((c) => c.embedding.length === 0);
+    for (let i = 0; i < missing.length; i += EMBED_BATCH) {
+      const batch = missing.slice(i, i + EMBED_BATCH);
+      const vectors = await this.provider.embedDocuments(batch.map((c) => embeddingKey(title, c.content)));
+      batch.forEach((chunk, k) => (chunk.embedding = unitVector(vectors[k] ?? [], this.provider.dimension)));
       // The built-in embedder computes on this thread: let other requests run between batches.
-      if (i + EMBED_BATCH < contents.length) await new Promise((resolve) => setImmediate(resolve));
+      if (i + EMBED_BATCH < missing.length) await new Promise((resolve) => setImmediate(resolve));
     }
     return out;
   }

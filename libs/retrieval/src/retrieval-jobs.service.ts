@@ -101,7 +101,7 @@ export class RetrievalJobs {
         const pieces = chunkText(doc.content, { chunkSize, overlap: chunkOverlap });
         const chunks = await this.knowledge.embedChunks(
           doc.title,
-          pieces.map((p) => p.content),
+          pieces.map((p) => ({ content: p.content })),
         );
         // One document's transaction, one turn at the gate: requests go first (docs/hot-paths.md "Imports: foreground first").
         await this.gate.run(tenantId, () => this.repository.replaceChunksInSpace(tenantId, doc.id, doc.domain, chunks, space));

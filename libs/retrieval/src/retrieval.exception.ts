@@ -10,6 +10,14 @@ export enum RetrievalErrorCode {
   TOO_FEW_LABELLED_PAIRS = 'TOO_FEW_LABELLED_PAIRS',
   UNKNOWN_LABEL_PATHS = 'UNKNOWN_LABEL_PATHS',
   IMPORT_NOT_FOUND = 'IMPORT_NOT_FOUND',
+  /** Every file of an upload was refused at the door: status by reason (docs/documents.md "Upload"). */
+  FILES_UNSUPPORTED = 'FILES_UNSUPPORTED',
+  FILES_TOO_LARGE = 'FILES_TOO_LARGE',
+  FILES_REFUSED = 'FILES_REFUSED',
+  UPLOAD_NOT_MULTIPART = 'UPLOAD_NOT_MULTIPART',
+  IDEMPOTENCY_KEY_REUSED = 'IDEMPOTENCY_KEY_REUSED',
+  INVALID_IDEMPOTENCY_KEY = 'INVALID_IDEMPOTENCY_KEY',
+  FILE_NOT_FOUND = 'FILE_NOT_FOUND',
 }
 
 export const RETRIEVAL_ERRORS: Record<RetrievalErrorCode, DomainErrorSpec> = {
@@ -22,6 +30,13 @@ export const RETRIEVAL_ERRORS: Record<RetrievalErrorCode, DomainErrorSpec> = {
   [RetrievalErrorCode.TOO_FEW_LABELLED_PAIRS]: { status: 400, message: 'Too few labelled pairs to fit the grade' },
   [RetrievalErrorCode.UNKNOWN_LABEL_PATHS]: { status: 400, message: 'Labels name documents that are not in the knowledge base' },
   [RetrievalErrorCode.IMPORT_NOT_FOUND]: { status: 404, message: 'Knowledge import not found' },
+  [RetrievalErrorCode.FILES_UNSUPPORTED]: { status: 415, message: 'No file of the upload has a supported type (PDF, DOCX, HTML, Markdown, text, CSV or XLSX)' },
+  [RetrievalErrorCode.FILES_TOO_LARGE]: { status: 413, message: 'Every file of the upload is over a limit' },
+  [RetrievalErrorCode.FILES_REFUSED]: { status: 400, message: 'Every file of the upload was refused' },
+  [RetrievalErrorCode.UPLOAD_NOT_MULTIPART]: { status: 415, message: 'Send the files as multipart/form-data' },
+  [RetrievalErrorCode.IDEMPOTENCY_KEY_REUSED]: { status: 422, message: 'The Idempotency-Key was already used for another upload' },
+  [RetrievalErrorCode.INVALID_IDEMPOTENCY_KEY]: { status: 400, message: 'Idempotency-Key must be 1-200 printable ASCII characters' },
+  [RetrievalErrorCode.FILE_NOT_FOUND]: { status: 404, message: 'The document was not made from an uploaded file' },
 };
 
 export class RetrievalException extends DomainException<RetrievalErrorCode> {

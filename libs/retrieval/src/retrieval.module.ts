@@ -8,6 +8,10 @@ import { SessionsModule } from '@arbiter/sessions';
 import { ActionMemoryRepository } from './action-memory.repository.js';
 import { RETRIEVAL_ENTITIES } from './entities/index.js';
 import { KnowledgeController } from './knowledge.controller.js';
+import { FileImportProcessor } from './files/file-import.processor.js';
+import { KnowledgeFilesController } from './files/knowledge-files.controller.js';
+import { KnowledgeFilesRepository } from './files/knowledge-files.repository.js';
+import { KnowledgeFilesService } from './files/knowledge-files.service.js';
 import { KnowledgeImportController } from './knowledge-import.controller.js';
 import { KnowledgeImportRepository } from './knowledge-import.repository.js';
 import { KnowledgeImportJob, KnowledgeImportService } from './knowledge-import.service.js';
@@ -26,7 +30,7 @@ import { VectorIndexService } from './vector-index.service.js';
 /** Knowledge base (pgvector), graded lookup with persisted action memory, retrieval confidence. */
 @Module({
   imports: [TypeOrmModule.forFeature(RETRIEVAL_ENTITIES), LlmModule, JobsModule, SessionsModule, CommonModule, DatabaseModule],
-  controllers: [KnowledgeController, KnowledgeImportController],
+  controllers: [KnowledgeController, KnowledgeImportController, KnowledgeFilesController],
   providers: [
     KnowledgeHttpSetup,
     KnowledgeRepository,
@@ -43,6 +47,9 @@ import { VectorIndexService } from './vector-index.service.js';
     KnowledgeImportRepository,
     KnowledgeImportService,
     KnowledgeImportJob,
+    KnowledgeFilesRepository,
+    KnowledgeFilesService,
+    FileImportProcessor,
     MemoryExpiryJob,
     LexicalReindexJob,
     ReembedJob,

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Transform, type TransformCallback } from 'node:stream';
 import { announcesBody } from '@arbiter/tenancy';
 import { HttpEdgeErrorCode, HttpEdgeException } from './http-edge.exception.js';
+import { multipartOptionsOf } from './multipart-parser.js';
 
 export interface BodyPolicyOptions {
   /** The whole body must arrive within this long (BODY_TIMEOUT_MS). */
@@ -71,6 +72,10 @@ export function registerBodyPolicy(fastify: FastifyInstance, options: BodyPolicy
     try {
       if (mediaType !== undefined && !fastify.hasContentTypeParser(mediaType)) {
         throw new HttpEdgeException(HttpEdgeErrorCode.UnsupportedMediaType, `${mediaType.slice(0, 100)} (send application/json)`);
+      }
+      // Only routes that opt in take uploads (multipart-parser.ts).
+      if (mediaType === 'multipart/form-data' && !multipartOptionsOf(request)) {
+        throw new HttpEdgeException(HttpEdgeErrorCode.UnsupportedMediaType, 'multipart/form-data (this route takes application/json)');
       }
       const limit = routeBodyLimit(request);
       const declared = Number(request.headers['content-length']);

@@ -318,6 +318,43 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/admin/knowledge/files': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Upload files (PDF, DOCX, HTML, Markdown, text, CSV/XLSX FAQ sheets) into the knowledge base
+     * @description multipart/form-data: one or more `file` parts, optional `domain`, `keywords` (comma-separated) and `metadata` (a JSON object). Each file is checked at the door (size, empty, type sniffed from its bytes); accepted files are stored and the `retrieval.import` job extracts, chunks (by headings, with page and section), embeds and indexes them: follow it with GET /admin/knowledge/imports/:id. The same file name replaces its document; identical bytes are `unchanged`. A request whose every file is refused stores nothing (415/413/400 naming each file).
+     */
+    post: operations['KnowledgeFilesController_upload'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/knowledge/documents/{id}/file': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Download the file a document was made from, as it was uploaded */
+    get: operations['KnowledgeFilesController_download'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/admin/sessions/{id}/evaluate': {
     parameters: {
       query?: never;
@@ -1513,6 +1550,34 @@ export interface components {
       /** @description Items not written yet */
       pending: number;
     };
+    FileErrorDto: {
+      /**
+       * @description UNSUPPORTED_TYPE, EMPTY_FILE, FILE_TOO_LARGE, PDF_ENCRYPTED, PDF_NO_TEXT, PDF_CORRUPT, PDF_TOO_MANY_PAGES, DOCX_INVALID, SHEET_INVALID, ARCHIVE_TOO_LARGE, TEXT_UNDECODABLE, SHEET_NO_QUESTION_ANSWER, NO_TEXT, PARSE_TIMEOUT
+       * @example PDF_ENCRYPTED
+       */
+      code: string;
+      message: string;
+    };
+    UploadedFileDto: {
+      /** @example manual.pdf */
+      fileName: string;
+      /**
+       * @description Sniffed from the bytes; null when refused before its type was known
+       * @example application/pdf
+       */
+      mediaType: string | null;
+      /**
+       * @description `refused` at the door (the upload stores nothing of it); `queued` until the import job reads it; then its outcome
+       * @enum {string}
+       */
+      status: 'queued' | 'refused' | 'created' | 'updated' | 'unchanged' | 'failed';
+      /**
+       * Format: uuid
+       * @description The document made from the file (an FAQ sheet: its first row)
+       */
+      documentId?: string;
+      error?: components['schemas']['FileErrorDto'];
+    };
     ImportStatusDto: {
       /** Format: uuid */
       importId: string;
@@ -1529,7 +1594,22 @@ export interface components {
       counts: components['schemas']['ImportCountsDto'];
       /** @description The first 100 failed items, in body order */
       failures: components['schemas']['BulkItemResultDto'][];
+      /** @description An import of uploaded files: every file with its outcome, in upload order */
+      files?: components['schemas']['UploadedFileDto'][];
       createdAt: string;
+    };
+    UploadStartedDto: {
+      /**
+       * Format: uuid
+       * @description Follow it with GET /admin/knowledge/imports/:id
+       */
+      importId: string;
+      /**
+       * Format: uuid
+       * @description The `retrieval.import` job run (GET /admin/jobs/:id)
+       */
+      jobId: string | null;
+      files: components['schemas']['UploadedFileDto'][];
     };
     SubmitFeedbackDto: {
       /** Format: uuid */
@@ -3668,6 +3748,113 @@ export interface operations {
         content?: never;
       };
       /** @description No such import in this tenant */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  KnowledgeFilesController_upload: {
+    parameters: {
+      query?: never;
+      header: {
+        'idempotency-key': string;
+        /** @description A retry with the same key and the same files answers the first upload (the same importId) */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': {
+          file: string[];
+          /** @example robot-arm */
+          domain?: string;
+          /** @example 示教器, teach pendant */
+          keywords?: string;
+          /**
+           * @description A JSON object
+           * @example {"product":"TP10","lang":"zh"}
+           */
+          metadata?: string;
+        };
+      };
+    };
+    responses: {
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UploadStartedDto'];
+        };
+      };
+      /** @description Missing or invalid X-Api-Key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The key is not an operator key */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The request is over UPLOAD_MAX_REQUEST_BYTES, or every file is over a limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Not multipart/form-data, or no file of a supported type */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  KnowledgeFilesController_download: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The original bytes, with their media type and file name */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Missing or invalid X-Api-Key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The key is not an operator key */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description No such document in this tenant, or it was not made from a file */
       404: {
         headers: {
           [name: string]: unknown;

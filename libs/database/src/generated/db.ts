@@ -332,12 +332,16 @@ export interface KnowledgeFile {
 export interface KnowledgeImport {
   created_at: Generated<Timestamp>;
   id: Generated<string>;
+  idempotency_key: string | null;
   job_id: string | null;
+  request_hash: string | null;
+  source: Generated<string>;
   tenant_id: string;
   total: number;
 }
 
 export interface KnowledgeImportItem {
+  detail: Json | null;
   document: Json | null;
   document_id: string | null;
   error: Json | null;

@@ -191,6 +191,35 @@ export class ImportStartedDto {
   @ApiProperty({ type: [BulkItemResultDto], description: 'Items refused at once (validation, a filePath repeated in the body)' }) failed: BulkItemResultDto[];
 }
 
+export class FileErrorDto {
+  @ApiProperty({
+    example: 'PDF_ENCRYPTED',
+    description:
+      'UNSUPPORTED_TYPE, EMPTY_FILE, FILE_TOO_LARGE, PDF_ENCRYPTED, PDF_NO_TEXT, PDF_CORRUPT, PDF_TOO_MANY_PAGES, DOCX_INVALID, SHEET_INVALID, ARCHIVE_TOO_LARGE, TEXT_UNDECODABLE, SHEET_NO_QUESTION_ANSWER, NO_TEXT, PARSE_TIMEOUT',
+  })
+  code: string;
+  @ApiProperty() message: string;
+}
+
+export class UploadedFileDto {
+  @ApiProperty({ example: 'manual.pdf' }) fileName: string;
+  @ApiProperty({ nullable: true, type: String, example: 'application/pdf', description: 'Sniffed from the bytes; null when refused before its type was known' })
+  mediaType: string | null;
+  @ApiProperty({
+    enum: ['queued', 'refused', 'created', 'updated', 'unchanged', 'failed'],
+    description: '`refused` at the door (the upload stores nothing of it); `queued` until the import job reads it; then its outcome',
+  })
+  status: string;
+  @ApiPropertyOptional({ format: 'uuid', description: 'The document made from the file (an FAQ sheet: its first row)' }) documentId?: string;
+  @ApiPropertyOptional({ type: FileErrorDto }) error?: FileErrorDto;
+}
+
+export class UploadStartedDto {
+  @ApiProperty({ format: 'uuid', description: 'Follow it with GET /admin/knowledge/imports/:id' }) importId: string;
+  @ApiProperty({ format: 'uuid', nullable: true, type: String, description: 'The `retrieval.import` job run (GET /admin/jobs/:id)' }) jobId: string | null;
+  @ApiProperty({ type: [UploadedFileDto] }) files: UploadedFileDto[];
+}
+
 export class ImportStatusDto {
   @ApiProperty({ format: 'uuid' }) importId: string;
   @ApiProperty({ format: 'uuid', nullable: true, type: String }) jobId: string | null;
@@ -200,5 +229,7 @@ export class ImportStatusDto {
   @ApiProperty({ description: 'Items with an outcome' }) done: number;
   @ApiProperty({ type: ImportCountsDto }) counts: ImportCountsDto;
   @ApiProperty({ type: [BulkItemResultDto], description: 'The first 100 failed items, in body order' }) failures: BulkItemResultDto[];
+  @ApiPropertyOptional({ type: [UploadedFileDto], description: 'An import of uploaded files: every file with its outcome, in upload order' })
+  files?: UploadedFileDto[];
   @ApiProperty() createdAt: string;
 }

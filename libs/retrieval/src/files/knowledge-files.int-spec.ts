@@ -1,0 +1,148 @@
+import 'reflect-metadata';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { DataSource } from 'typeorm';
+import { asTenantId } from '@arbiter/common';
+import { Database } from '@arbiter/database';
+import { LocalEmbeddingProvider } from '@arbiter/llm';
+import { connectDataSource, createTestDatabase, type TestDatabase } from '../../../../test/support/test-database.js';
+import { RETRIEVAL_ENTITIES } from '../entities/index.js';
+import { KnowledgeRepository } from '../knowledge.repository.js';
+import { KnowledgeService } from '../knowledge.service.js';
+import { LexicalRepository } from '../lexical.repository.js';
+import { RetrievalSettingsRepository } from '../retrieval-settings.repository.js';
+import { RetrievalSettingsService } from '../retrieval-settings.service.js';
+import { VectorIndexService } from '../vector-index.service.js';
+import { KnowledgeFilesRepository, type NewUpload } from './knowledge-files.repository.js';
+
+const T1 = asTenantId('00000000-0000-4000-8000-000000000011');
+const T2 = asTenantId('00000000-0000-4000-8000-000000000012');
+const form = { domain: 'manuals', keywords: ['k'], metadata: { lang: 'en' } };
+
+/** Storage of uploaded files (docs/documents.md "Upload", "Storage") on PGlite and PostgreSQL. */
+describe('KnowledgeFilesRepository (integration)', () => {
+  let db: TestDatabase;
+  let ds: DataSource;
+  let files: KnowledgeFilesRepository;
+  let knowledge: KnowledgeService;
+  const provider = new LocalEmbeddingProvider({ dimension: 64 });
+  const space = { model: provider.id, dim: provider.dimension };
+
+  const upload = (over: Partial<NewUpload> = {}): NewUpload => ({
+    files: [{ seq: 0, fileName: 'manual.pdf', mediaType: 'application/pdf', sha256: 'a'.repeat(64), bytes: Buffer.from('%PDF-1.7 bytes') }],
+    refused: [{ seq: 1, fileName: 'photo.png', error: { code: 'UNSUPPORTED_TYPE', message: 'no' } }],
+    form,
+    idempotencyKey: null,
+    requestHash: 'h'.repeat(64),
+    ...over,
+  });
+  const count = async (table: string) =>
+    Number((await db.pool.query<{ n: string }>(`SELECT count(*) AS n FROM ${table} WHERE tenant_id = $1`, [T1])).rows[0]!.n);
+  /** A document made from `fileId`, written the way the import job writes it. */
+  const documentFrom = async (fileId: string, filePath: string, text: string) => {
+    const [written] = await knowledge.upsertMany(
+      T1,
+      [
+        {
+          domain: 'manuals',
+          filePath,
+          title: 'Manual',
+          content: text,
+          keywords: [],
+          metadata: {},
+          contentHash: filePath + text,
+          source: { fileId, mediaType: 'application/pdf', pageCount: 2 },
+        },
+      ],
+      { prepared: new Map([[filePath, [{ content: text, page: 1, pageEnd: 2, section: ['1 Setup'] }]]]) },
+    );
+    if (!written || written instanceof Error) throw new Error('not written');
+    return written.document.id;
+  };
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    ds = await connectDataSource(db.url, RETRIEVAL_ENTITIES);
+    files = new KnowledgeFilesRepository(new Database(ds));
+    const repo = new KnowledgeRepository(ds);
+    knowledge = new KnowledgeService(repo, new RetrievalSettingsService(new RetrievalSettingsRepository(ds), provider), new LexicalRepository(ds), provider);
+    await new VectorIndexService(repo, provider).onModuleInit();
+  }, 60_000);
+  afterAll(async () => {
+    await ds?.destroy();
+    await db?.close();
+  });
+
+  it('stores an upload in one transaction: the files, the import and an item per file (pending or refused)', async () => {
+    const stored = await files.store(T1, upload());
+    expect(stored).not.toBeNull();
+    const items = await files.items(T1, stored!.importId);
+    expect(items.map((i) => [i.seq, i.fileName, i.status, i.error?.code ?? null, i.mediaType])).toEqual([
+      [0, 'manual.pdf', null, null, 'application/pdf'],
+      [1, 'photo.png', 'failed', 'UNSUPPORTED_TYPE', null],
+    ]);
+    expect(await files.isFileImport(T1, stored!.importId)).toBe(true);
+    const [fileId] = await files.pendingFileIds(T1, stored!.importId);
+    expect(await files.read(T1, fileId!)).toMatchObject({ fileName: 'manual.pdf', mediaType: 'application/pdf', sha256: 'a'.repeat(64) });
+    expect((await files.read(T1, fileId!))?.bytes.toString()).toBe('%PDF-1.7 bytes');
+    // Tenant-scoped: another tenant reads nothing.
+    expect(await files.read(T2, fileId!)).toBeNull();
+    expect(await files.items(T2, stored!.importId)).toEqual([]);
+  });
+
+  it('rolls the whole upload back when a statement fails: no file, no import', async () => {
+    const before = { files: await count('knowledge_file'), imports: await count('knowledge_import') };
+    // A file name over the column's 1,000 characters fails the file's insert after the import's.
+    await expect(
+      files.store(T1, upload({ files: [{ seq: 0, fileName: 'x'.repeat(1001), mediaType: 'text/plain', sha256: 'b'.repeat(64), bytes: Buffer.from('x') }] })),
+    ).rejects.toThrow();
+    expect({ files: await count('knowledge_file'), imports: await count('knowledge_import') }).toEqual(before);
+  });
+
+  it('an Idempotency-Key stores one upload: the second store answers null and writes nothing', async () => {
+    expect(await files.store(T1, upload({ idempotencyKey: 'key-1' }))).not.toBeNull();
+    const before = await count('knowledge_file');
+    expect(await files.store(T1, upload({ idempotencyKey: 'key-1' }))).toBeNull();
+    expect(await count('knowledge_file')).toBe(before);
+    expect(await files.findByIdempotencyKey(T1, 'key-1')).toMatchObject({ requestHash: 'h'.repeat(64), source: 'files' });
+    expect(await files.findByIdempotencyKey(T2, 'key-1')).toBeNull();
+    expect(await files.store(T2, upload({ idempotencyKey: 'key-1' }))).not.toBeNull();
+  });
+
+  it('keeps a file while a document uses it, and deletes it with its last document', async () => {
+    const stored = await files.store(T1, upload({ refused: [] }));
+    const [fileId] = await files.pendingFileIds(T1, stored!.importId);
+    const first = await documentFrom(fileId!, 'faq.csv#2', 'Row two answer.');
+    await documentFrom(fileId!, 'faq.csv#3', 'Row three answer.');
+    await files.deleteUnused(T1, fileId!);
+    expect(await files.read(T1, fileId!)).not.toBeNull();
+    expect((await files.documentsOfFile(T1, 'faq.csv')).map((d) => d.filePath).sort()).toEqual(['faq.csv#2', 'faq.csv#3']);
+    expect(await files.fileOfDocument(T1, first)).toMatchObject({ exists: true, file: { fileName: 'manual.pdf', mediaType: 'application/pdf' } });
+    expect(await files.fileOfDocument(T2, first)).toEqual({ exists: false, file: null });
+    await knowledge.delete(T1, first);
+    expect(await files.read(T1, fileId!)).not.toBeNull();
+    const [last] = await files.documentsOfFile(T1, 'faq.csv');
+    await knowledge.delete(T1, last!.id);
+    expect(await files.read(T1, fileId!)).toBeNull();
+  });
+
+  it('a re-upload replaces the document and its file in one write, with the vectors of unchanged chunks to reuse', async () => {
+    const one = await files.store(T1, upload({ refused: [] }));
+    const [oldFile] = await files.pendingFileIds(T1, one!.importId);
+    const id = await documentFrom(oldFile!, 'guide.pdf', 'Unchanged paragraph.');
+    const vectors = await files.vectorsOf(T1, [id], space);
+    expect(vectors).toHaveLength(1);
+    expect(vectors[0]).toMatchObject({ title: 'Manual', content: 'Unchanged paragraph.' });
+    expect(vectors[0]!.vector).toHaveLength(64);
+    expect(vectors[0]!.vector).toEqual(await provider.embedDocuments(['Manual\nUnchanged paragraph.']).then((v) => v[0]!.map((x) => expect.closeTo(x, 5))));
+    const two = await files.store(T1, upload({ refused: [] }));
+    const [newFile] = await files.pendingFileIds(T1, two!.importId);
+    expect(await documentFrom(newFile!, 'guide.pdf', 'Changed paragraph.')).toBe(id);
+    expect(await files.read(T1, oldFile!)).toBeNull();
+    expect((await files.documentsOfFile(T1, 'guide.pdf')).map((d) => d.sha256)).toEqual(['a'.repeat(64)]);
+    const chunk = await db.pool.query<{ page: number; page_end: number; section: string[] }>(
+      'SELECT page, page_end, section FROM knowledge_chunk WHERE tenant_id = $1 AND document_id = $2',
+      [T1, id],
+    );
+    expect(chunk.rows).toEqual([{ page: 1, page_end: 2, section: ['1 Setup'] }]);
+  });
+});

@@ -1,0 +1,274 @@
+import { Injectable } from '@nestjs/common';
+import type { TenantId } from '@arbiter/common';
+import { Database, sql } from '@arbiter/database';
+import type { VectorSpace } from '../knowledge.repository.js';
+import type { UploadForm } from './file-documents.js';
+
+/** What an item of a file import holds until the job has made its documents (knowledge_import_item.document). */
+export interface FileItemPayload extends UploadForm {
+  fileId: string;
+  fileName: string;
+}
+
+/** Why a file was refused or failed: an extraction code (docs/documents.md "Outcomes") and a client-safe message. */
+export interface FileError {
+  code: string;
+  message: string;
+}
+
+/** What the import job found out about a file beyond its status (knowledge_import_item.detail). */
+export interface FileOutcomeDetail {
+  mediaType: string;
+  pageCount: number | null;
+  documents: number;
+  chunks: number;
+  /** Chunks whose vector was computed; the others kept the vector of an unchanged chunk (a re-upload). */
+  embeddedChunks: number;
+  warnings: string[];
+}
+
+export interface StoredFileItem {
+  seq: number;
+  fileName: string;
+  /** Null while pending. */
+  status: 'created' | 'updated' | 'unchanged' | 'failed' | null;
+  documentId: string | null;
+  error: FileError | null;
+  detail: FileOutcomeDetail | null;
+  /** Sniffed at the door; null for a file refused before its type was known. */
+  mediaType: string | null;
+}
+
+export interface NewUpload {
+  files: { seq: number; fileName: string; mediaType: string; sha256: string; bytes: Buffer }[];
+  refused: { seq: number; fileName: string; error: FileError }[];
+  form: UploadForm;
+  idempotencyKey: string | null;
+  requestHash: string;
+}
+
+/** A document made from an uploaded file, with that file's hash and the form it was uploaded with. */
+export interface UploadedDocument {
+  id: string;
+  filePath: string;
+  title: string;
+  sha256: string;
+  domain: string;
+  keywords: string[];
+  metadata: Record<string, unknown>;
+}
+
+/** Parses pgvector's text form `[0.1,-0.2,...]`. */
+function parseVector(text: string): number[] {
+  return text.slice(1, -1).split(',').map(Number);
+}
+
+/**
+ * Uploaded files and file imports (docs/documents.md "Upload", "Storage"): `knowledge_file` and the file side
+ * of `knowledge_import`/`knowledge_import_item` (owned by the retrieval lib). On the typed data layer.
+ */
+@Injectable()
+export class KnowledgeFilesRepository {
+  constructor(private readonly database: Database) {}
+
+  /**
+   * Stores an upload in one transaction: its files' bytes, the import (source `files`, with the
+   * Idempotency-Key and request hash) and an item per file — pending for a stored file, failed for one
+   * refused at the door. Returns null when another request stored an upload with the same key first.
+   */
+  async store(tenantId: TenantId, upload: NewUpload): Promise<{ importId: string } | null> {
+    return this.database.transaction(async (tx) => {
+      const created = await tx
+        .insertInto('knowledge_import')
+        .values({
+          tenant_id: tenantId,
+          total: upload.files.length + upload.refused.length,
+          source: 'files',
+          idempotency_key: upload.idempotencyKey,
+          request_hash: upload.requestHash,
+        })
+        .onConflict((c) => c.columns(['tenant_id', 'idempotency_key']).where('idempotency_key', 'is not', null).doNothing())
+        .returning('id')
+        .executeTakeFirst();
+      if (!created) return null;
+      const importId = created.id;
+      const items: { seq: number; file_path: string; document: string | null; status: string | null; error: string | null; detail: string | null }[] = [];
+      // One file per statement: a statement carries at most one file's bytes (up to UPLOAD_MAX_FILE_BYTES).
+      for (const file of upload.files) {
+        const stored = await tx
+          .insertInto('knowledge_file')
+          .values({
+            tenant_id: tenantId,
+            file_name: file.fileName,
+            media_type: file.mediaType,
+            byte_size: file.bytes.length,
+            sha256: file.sha256,
+            bytes: file.bytes,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        const payload: FileItemPayload = { fileId: stored.id, fileName: file.fileName, ...upload.form };
+        items.push({
+          seq: file.seq,
+          file_path: file.fileName,
+          document: JSON.stringify(payload),
+          status: null,
+          error: null,
+          detail: JSON.stringify({ mediaType: file.mediaType }),
+        });
+      }
+      for (const refused of upload.refused) {
+        items.push({ seq: refused.seq, file_path: refused.fileName, document: null, status: 'failed', error: JSON.stringify(refused.error), detail: null });
+      }
+      await tx
+        .insertInto('knowledge_import_item')
+        .values(items.map((i) => ({ tenant_id: tenantId, import_id: importId, ...i })))
+        .execute();
+      return { importId };
+    });
+  }
+
+  /** The upload stored under this Idempotency-Key, if any. */
+  async findByIdempotencyKey(
+    tenantId: TenantId,
+    key: string,
+  ): Promise<{ importId: string; jobId: string | null; requestHash: string | null; source: string } | null> {
+    const row = await this.database.db
+      .selectFrom('knowledge_import')
+      .select(['id', 'job_id', 'request_hash', 'source'])
+      .where('tenant_id', '=', tenantId)
+      .where('idempotency_key', '=', key)
+      .executeTakeFirst();
+    return row ? { importId: row.id, jobId: row.job_id, requestHash: row.request_hash, source: row.source } : null;
+  }
+
+  /** Whether the import was made from files (its status then lists every file). */
+  async isFileImport(tenantId: TenantId, importId: string): Promise<boolean> {
+    const row = await this.database.db
+      .selectFrom('knowledge_import')
+      .select('source')
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', importId)
+      .executeTakeFirst();
+    return row?.source === 'files';
+  }
+
+  /** Every file of a file import with its outcome so far, in upload order. */
+  async items(tenantId: TenantId, importId: string): Promise<StoredFileItem[]> {
+    const rows = await this.database.db
+      .selectFrom('knowledge_import_item')
+      .select(['seq', 'file_path', 'status', 'document_id', 'error', 'detail'])
+      .where('tenant_id', '=', tenantId)
+      .where('import_id', '=', importId)
+      .orderBy('seq')
+      .execute();
+    return rows.map((r) => {
+      const detail = r.detail as (Partial<FileOutcomeDetail> & { mediaType?: string }) | null;
+      return {
+        seq: r.seq,
+        fileName: r.file_path ?? '',
+        status: r.status as StoredFileItem['status'],
+        documentId: r.document_id,
+        error: r.error as FileError | null,
+        detail: detail && detail.documents !== undefined ? (detail as FileOutcomeDetail) : null,
+        mediaType: detail?.mediaType ?? null,
+      };
+    });
+  }
+
+  /** The stored files of an import's items still pending (to remove an upload whose job could not be queued). */
+  async pendingFileIds(tenantId: TenantId, importId: string): Promise<string[]> {
+    const rows = await this.database.db
+      .selectFrom('knowledge_import_item')
+      .select(sql<string>`document->>'fileId'`.as('file_id'))
+      .where('tenant_id', '=', tenantId)
+      .where('import_id', '=', importId)
+      .where('status', 'is', null)
+      .execute();
+    return rows.map((r) => r.file_id).filter((id): id is string => typeof id === 'string');
+  }
+
+  /** An uploaded file's bytes and what was recorded of it. */
+  async read(tenantId: TenantId, fileId: string): Promise<{ fileName: string; mediaType: string; sha256: string; bytes: Buffer } | null> {
+    const row = await this.database.db
+      .selectFrom('knowledge_file')
+      .select(['file_name', 'media_type', 'sha256', 'bytes'])
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', fileId)
+      .executeTakeFirst();
+    return row ? { fileName: row.file_name, mediaType: row.media_type, sha256: row.sha256, bytes: row.bytes } : null;
+  }
+
+  /** Deletes an uploaded file no document uses (a refused, failed or unchanged upload's copy). */
+  async deleteUnused(tenantId: TenantId, fileId: string): Promise<void> {
+    await this.database.db
+      .deleteFrom('knowledge_file as f')
+      .where('f.tenant_id', '=', tenantId)
+      .where('f.id', '=', fileId)
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('knowledge_document as d')
+              .select(sql`1`.as('one'))
+              .whereRef('d.tenant_id', '=', 'f.tenant_id')
+              .whereRef('d.file_id', '=', 'f.id'),
+          ),
+        ),
+      )
+      .execute();
+  }
+
+  /** The documents made from an earlier upload of this file name (one, or one per row of an FAQ sheet). */
+  async documentsOfFile(tenantId: TenantId, fileName: string): Promise<UploadedDocument[]> {
+    const rows = await this.database.db
+      .selectFrom('knowledge_document as d')
+      .innerJoin('knowledge_file as f', (j) => j.onRef('f.tenant_id', '=', 'd.tenant_id').onRef('f.id', '=', 'd.file_id'))
+      .select(['d.id', 'd.file_path', 'd.title', 'f.sha256', 'd.domain', 'd.keywords', 'd.metadata'])
+      .where('d.tenant_id', '=', tenantId)
+      .where((eb) => eb.or([eb('d.file_path', '=', fileName), eb(sql<boolean>`starts_with(d.file_path, ${`${fileName}#`})`, '=', true)]))
+      .execute();
+    return rows.map((r) => ({
+      id: r.id,
+      filePath: r.file_path,
+      title: r.title,
+      sha256: r.sha256,
+      domain: r.domain,
+      keywords: r.keywords as string[],
+      metadata: r.metadata as Record<string, unknown>,
+    }));
+  }
+
+  /**
+   * The vectors of these documents' chunks in `space`, by their embedding input (title + text): a re-upload
+   * reuses the vector of every chunk whose text did not change (docs/documents.md "Re-upload").
+   */
+  async vectorsOf(tenantId: TenantId, documentIds: readonly string[], space: VectorSpace): Promise<{ title: string; content: string; vector: number[] }[]> {
+    if (!documentIds.length) return [];
+    const rows = await this.database.db
+      .selectFrom('knowledge_chunk as c')
+      .innerJoin('knowledge_document as d', (j) => j.onRef('d.tenant_id', '=', 'c.tenant_id').onRef('d.id', '=', 'c.document_id'))
+      .select(['d.title', 'c.content', sql<string>`c.embedding::text`.as('embedding')])
+      .where('c.tenant_id', '=', tenantId)
+      .where('c.document_id', 'in', documentIds)
+      .where('c.embedding_model', '=', space.model)
+      .execute();
+    return rows.map((r) => ({ title: r.title, content: r.content, vector: parseVector(r.embedding) }));
+  }
+
+  /** The file a document was made from, for download. */
+  async fileOfDocument(
+    tenantId: TenantId,
+    documentId: string,
+  ): Promise<{ exists: boolean; file: { fileName: string; mediaType: string; bytes: Buffer } | null }> {
+    const row = await this.database.db
+      .selectFrom('knowledge_document as d')
+      .leftJoin('knowledge_file as f', (j) => j.onRef('f.tenant_id', '=', 'd.tenant_id').onRef('f.id', '=', 'd.file_id'))
+      .select(['d.id', 'f.file_name', 'f.media_type', 'f.bytes'])
+      .where('d.tenant_id', '=', tenantId)
+      .where('d.id', '=', documentId)
+      .executeTakeFirst();
+    if (!row) return { exists: false, file: null };
+    if (row.file_name === null || row.media_type === null || row.bytes === null) return { exists: true, file: null };
+    return { exists: true, file: { fileName: row.file_name, mediaType: row.media_type, bytes: row.bytes } };
+  }
+}
