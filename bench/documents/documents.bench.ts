@@ -102,7 +102,14 @@ interface LanguageReport {
   /** Questions sharing a phrase with the manual's text (questions.ts, COPIED_PHRASE): should be none. */
   copied: { id: string; phrase: string }[];
   arbiter:
-    | (AnswerableSummary & { unanswerable: number; unanswerableInsufficient: number; lookupP50Ms: number; lookupP95Ms: number; levels: Record<string, number> })
+    | (AnswerableSummary & {
+        unanswerable: number;
+        unanswerableInsufficient: number;
+        lookupP50Ms: number;
+        lookupP95Ms: number;
+        resultsPerLookup: { mean: number; max: number };
+        levels: Record<string, number>;
+      })
     | null;
   bm25: AnswerableSummary;
   details: QuestionDetail[];
@@ -318,6 +325,8 @@ async function runLanguage(set: QuestionSet, api: Api | null): Promise<LanguageR
     importStatus = imported.status;
     if (imported.status.status !== 'succeeded') throw new Error(`import ${imported.status.status}: ${JSON.stringify(imported.status).slice(0, 800)}`);
     const doc = await pdfDocument(api.base, tenant.operator);
+    const reported = (imported.status.files as { documentId?: string }[] | undefined)?.[0]?.documentId;
+    if (reported && reported !== doc.id) throw new Error(`the import reports document ${reported}, the tenant holds ${doc.id}`);
     pageCount = doc.pageCount;
     ({ chunks, source } = await readChunks(api, tenant.id, tenant.operator, doc.id));
     const byContent = new Map<string, BenchChunk>();
@@ -330,6 +339,7 @@ async function runLanguage(set: QuestionSet, api: Api | null): Promise<LanguageR
         sessionId: `bench-${randomUUID()}`,
       });
       const ms = performance.now() - t0;
+      resultCounts.push(res.json.results?.length ?? 0);
       if (res.status !== 200) throw new Error(`lookup ${res.status}: ${JSON.stringify(res.json).slice(0, 300)}`);
       const passages = res.json.results.map((r) => {
         if (typeof r.page === 'number') return { page: r.page, pageEnd: r.pageEnd ?? r.page, fromApi: true, relevance: r.relevance };
@@ -353,6 +363,7 @@ async function runLanguage(set: QuestionSet, api: Api | null): Promise<LanguageR
   const arbiterOutcomes: AnswerableOutcome[] = [];
   const bm25Outcomes: AnswerableOutcome[] = [];
   const latencies: number[] = [];
+  const resultCounts: number[] = [];
   const levels: Record<string, number> = {};
   const countLevel = (body: LookupBody) => {
     const key = `${body.relevanceLevel}${body.completenessHint ? `/${body.completenessHint}` : ''}`;
@@ -407,6 +418,7 @@ async function runLanguage(set: QuestionSet, api: Api | null): Promise<LanguageR
           unanswerableInsufficient: set.unanswerable.length ? (100 * refused) / set.unanswerable.length : 0,
           lookupP50Ms: percentile(latencies, 50),
           lookupP95Ms: percentile(latencies, 95),
+          resultsPerLookup: { mean: resultCounts.reduce((x, y) => x + y, 0) / Math.max(1, resultCounts.length), max: Math.max(0, ...resultCounts) },
           levels,
         }
       : null,
@@ -442,21 +454,25 @@ function printReport(r: LanguageReport): boolean {
     );
   }
   const col = (s: string, w: number) => s.padEnd(w);
-  lines.push(`  ${col('', 42)}${col('Arbiter', 22)}${col('BM25 (MiniSearch)', 20)}bar`);
+  lines.push(`  ${col('', 42)}${col('Arbiter', 26)}${col('BM25 (MiniSearch)', 20)}bar`);
   lines.push(
-    `  ${col(`answered in the top ${TOP_K} (${b.questions} questions)`, 42)}${col(a ? pct(a.answeredTop3) : 'n/a', 22)}${col(pct(b.answeredTop3), 20)}≥ ${BARS.answeredTop3} %${a ? ` ${bar(a.answeredTop3 >= BARS.answeredTop3)}` : ''}`,
+    `  ${col(`answered in the top ${TOP_K} (${b.questions} questions)`, 42)}${col(a ? pct(a.answeredTop3) : 'n/a', 26)}${col(pct(b.answeredTop3), 20)}≥ ${BARS.answeredTop3} %${a ? ` ${bar(a.answeredTop3 >= BARS.answeredTop3)}` : ''}`,
   );
-  lines.push(`  ${col('answered by the top result', 42)}${col(a ? pct(a.answeredTop1) : 'n/a', 22)}${col(pct(b.answeredTop1), 20)}`);
-  lines.push(`  ${col(`MRR@${TOP_K}`, 42)}${col(a ? a.mrrAt3.toFixed(3) : 'n/a', 22)}${col(b.mrrAt3.toFixed(3), 20)}`);
+  lines.push(`  ${col('answered by the top result', 42)}${col(a ? pct(a.answeredTop1) : 'n/a', 26)}${col(pct(b.answeredTop1), 20)}`);
+  lines.push(`  ${col(`MRR@${TOP_K}`, 42)}${col(a ? a.mrrAt3.toFixed(3) : 'n/a', 26)}${col(b.mrrAt3.toFixed(3), 20)}`);
   if (a) {
     const fromApi = r.details.some((d) => d.arbiter?.top.some((p) => p.fromApi));
     lines.push(
-      `  ${col(`page cited correctly (of ${a.answeredCount} answered)`, 42)}${col(fromApi ? pct(a.pageCited) : 'n/a: no page in results', 22)}${col('n/a', 20)}≥ ${BARS.pageCited} % ${bar(fromApi && a.pageCited >= BARS.pageCited)}`,
+      `  ${col(`page cited correctly (of ${a.answeredCount} answered)`, 42)}${col(fromApi ? pct(a.pageCited) : 'n/a: no page in results', 26)}${col('n/a', 20)}≥ ${BARS.pageCited} % ${bar(fromApi && a.pageCited >= BARS.pageCited)}`,
     );
     lines.push(
-      `  ${col(`unanswerable graded INSUFFICIENT (${a.unanswerable})`, 42)}${col(pct(a.unanswerableInsufficient), 22)}${col('n/a', 20)}≥ ${BARS.unanswerableInsufficient} % ${bar(a.unanswerableInsufficient >= BARS.unanswerableInsufficient)}`,
+      `  ${col(`unanswerable graded INSUFFICIENT (${a.unanswerable})`, 42)}${col(pct(a.unanswerableInsufficient), 26)}${col('n/a', 20)}≥ ${BARS.unanswerableInsufficient} % ${bar(a.unanswerableInsufficient >= BARS.unanswerableInsufficient)}`,
     );
-    lines.push(`  ${col('answerable graded INSUFFICIENT', 42)}${col(pct(a.answerableInsufficient), 22)}${col('n/a', 20)}`);
+    lines.push(`  ${col('answerable graded INSUFFICIENT', 42)}${col(pct(a.answerableInsufficient), 26)}${col('n/a', 20)}`);
+    lines.push(
+      `  results per lookup (topK ${TOP_K}): mean ${a.resultsPerLookup.mean.toFixed(2)}, max ${a.resultsPerLookup.max}` +
+        (a.resultsPerLookup.max < TOP_K ? ' — lookups return one result per document, so the top 3 of one manual is its best chunk' : ''),
+    );
     lines.push(`  levels ${JSON.stringify(a.levels)}; lookup p50 ${a.lookupP50Ms.toFixed(1)} ms, p95 ${a.lookupP95Ms.toFixed(1)} ms (sequential)`);
   }
   console.log(lines.join('\n'));
