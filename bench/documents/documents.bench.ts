@@ -230,32 +230,34 @@ async function pdfDocument(base: string, operator: Record<string, string>): Prom
  * database through the app's own connection (the same rows).
  */
 async function readChunks(api: Api, tenantId: string, operator: Record<string, string>, documentId: string): Promise<{ chunks: BenchChunk[]; source: string }> {
-  const res = await fetch(`${api.base}/admin/knowledge/documents/${documentId}/chunks`, { headers: operator });
-  if (res.status === 200) {
-    const body = (await res.json()) as unknown;
-    const rows = (
-      Array.isArray(body) ? body : ((body as { items?: unknown[]; chunks?: unknown[] }).items ?? (body as { chunks?: unknown[] }).chunks ?? [])
-    ) as {
-      chunkIndex: number;
-      content: string;
-      page?: number | null;
-      pageEnd?: number | null;
-      section?: string[] | null;
-      disabled?: boolean;
-    }[];
-    const chunks = rows
-      .filter((r) => !r.disabled)
-      .map((r) => ({ index: r.chunkIndex, content: r.content, page: r.page ?? null, pageEnd: r.pageEnd ?? r.page ?? null, section: r.section ?? [] }));
-    return { chunks, source: 'GET /admin/knowledge/documents/:id/chunks' };
+  type Row = { chunkIndex: number; content: string; page: number | null; pageEnd: number | null; section: string[] | null; disabled: boolean };
+  const rows: Row[] = [];
+  let cursor: string | null = null;
+  let res: Response;
+  for (;;) {
+    res = await fetch(`${api.base}/admin/knowledge/documents/${documentId}/chunks?limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, {
+      headers: operator,
+    });
+    if (res.status !== 200) break;
+    const page = (await res.json()) as { items: Row[]; nextCursor: string | null };
+    rows.push(...page.items);
+    cursor = page.nextCursor;
+    if (!cursor) {
+      const chunks = rows
+        .filter((r) => !r.disabled)
+        .map((r) => ({ index: r.chunkIndex, content: r.content, page: r.page, pageEnd: r.pageEnd ?? r.page, section: r.section ?? [] }));
+      return { chunks, source: 'GET /admin/knowledge/documents/:id/chunks' };
+    }
   }
+  if (rows.length) throw new Error(`chunks: ${res.status} after ${rows.length} chunks`);
   await res.arrayBuffer();
-  const rows = (await api.app.get(DataSource).query(
+  const stored = (await api.app.get(DataSource).query(
     `SELECT DISTINCT ON (chunk_index) chunk_index, content, page, page_end, section
        FROM knowledge_chunk WHERE tenant_id = $1 AND document_id = $2 AND disabled_at IS NULL ORDER BY chunk_index`,
     [tenantId, documentId],
   )) as { chunk_index: number; content: string; page: number | null; page_end: number | null; section: string[] | null }[];
   return {
-    chunks: rows.map((r) => ({ index: r.chunk_index, content: r.content, page: r.page, pageEnd: r.page_end ?? r.page, section: r.section ?? [] })),
+    chunks: stored.map((r) => ({ index: r.chunk_index, content: r.content, page: r.page, pageEnd: r.page_end ?? r.page, section: r.section ?? [] })),
     source: `database (the chunks route answered ${res.status})`,
   };
 }
