@@ -13,7 +13,7 @@
  *   BM25 only — the questions and the scoring without the upload path.
  * Env: BENCH_DB=pglite (default, the embedded database in a temporary DATA_DIR) | postgres (a fresh database on
  *   BENCH_POSTGRES_URL); BENCH_LANGS=en,zh; BENCH_QUIET=1 declares the machine quiet (else figures are labelled
- *   not quiet); BENCH_IMPORT_TIMEOUT_SECONDS (600); health: BENCH_IDLE_SECONDS (10), HEALTH_RPS (20).
+ *   not quiet); BENCH_IMPORT_TIMEOUT_SECONDS (600; 1800 with --health); health: BENCH_IDLE_SECONDS (10), HEALTH_RPS (20).
  * Run: npm run bench:documents [-- --health | -- --offline]
  */
 import { fork, type ChildProcess } from 'node:child_process';
@@ -54,7 +54,7 @@ const adminUrl = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.
 const offline = process.argv.includes('--offline');
 const healthMode = process.argv.includes('--health');
 const quiet = process.env.BENCH_QUIET === '1';
-const importTimeoutSeconds = Number(process.env.BENCH_IMPORT_TIMEOUT_SECONDS ?? 600);
+const importTimeoutSeconds = Number(process.env.BENCH_IMPORT_TIMEOUT_SECONDS ?? (healthMode ? 1800 : 600));
 const idleSeconds = Number(process.env.BENCH_IDLE_SECONDS ?? 10);
 const TOP_K = 3;
 /** The upload limits the API runs with by default (UPLOAD_MAX_FILE_BYTES, UPLOAD_MAX_PDF_PAGES). */
@@ -97,6 +97,8 @@ interface LanguageReport {
   language: ManualLanguage;
   manual: { package: string; version: string; pages: number; pageCount: number | null };
   importSeconds: number | null;
+  /** Status polls answered 503 during the import (retried). */
+  importUnavailable: number;
   importStatus: unknown;
   chunks: { count: number; withPage: number; meanPageSpan: number; maxLength: number; source: string };
   /** Questions sharing a phrase with the manual's text (questions.ts, COPIED_PHRASE): should be none. */
@@ -181,16 +183,14 @@ async function createTenant(
 interface ImportOutcome {
   seconds: number;
   status: { status: string; failures?: unknown[] } & Record<string, unknown>;
+  /** Status polls answered 503 (database busy, "retry shortly") and retried, as a client would. */
+  unavailable: number;
+  /** Seconds from the upload request to its 202. */
+  uploadSeconds: number;
 }
 
 /** Uploads one file through the real API and waits for its import: upload → `succeeded`/`failed`, timed. */
-async function uploadAndWait(
-  base: string,
-  operator: Record<string, string>,
-  file: string,
-  domain: string,
-  onPoll?: () => Promise<void>,
-): Promise<ImportOutcome> {
+async function uploadAndWait(base: string, operator: Record<string, string>, file: string, domain: string): Promise<ImportOutcome> {
   const bytes = readFileSync(file);
   const form = new FormData();
   form.append('domain', domain);
@@ -199,14 +199,20 @@ async function uploadAndWait(
   const res = await fetch(`${base}/admin/knowledge/files`, { method: 'POST', headers: operator, body: form });
   const started = (await res.json()) as { importId?: string };
   if (res.status !== 202 || !started.importId) throw new Error(`upload of ${path.basename(file)}: ${res.status} ${JSON.stringify(started).slice(0, 500)}`);
+  const uploadSeconds = (performance.now() - t0) / 1000;
+  let unavailable = 0;
   for (;;) {
     await sleep(250);
-    if (onPoll) await onPoll();
     const s = await http<ImportOutcome['status']>(base, 'GET', `/admin/knowledge/imports/${started.importId}`, operator);
-    if (s.status !== 200) throw new Error(`import status: ${s.status} ${JSON.stringify(s.json).slice(0, 300)}`);
     const seconds = (performance.now() - t0) / 1000;
-    if (s.json.status === 'succeeded' || s.json.status === 'failed') return { seconds, status: s.json };
-    if (seconds > importTimeoutSeconds) throw new Error(`import still ${s.json.status} after ${importTimeoutSeconds} s`);
+    if (seconds > importTimeoutSeconds)
+      throw new Error(`import not finished after ${importTimeoutSeconds} s (last status ${s.status} ${JSON.stringify(s.json).slice(0, 200)})`);
+    if (s.status === 503) {
+      unavailable++;
+      continue;
+    }
+    if (s.status !== 200) throw new Error(`import status: ${s.status} ${JSON.stringify(s.json).slice(0, 300)}`);
+    if (s.json.status === 'succeeded' || s.json.status === 'failed') return { seconds, status: s.json, unavailable, uploadSeconds };
   }
 }
 
@@ -314,6 +320,7 @@ function chunkStats(chunks: readonly BenchChunk[], source: string): LanguageRepo
 async function runLanguage(set: QuestionSet, api: Api | null): Promise<LanguageReport> {
   const version = installedVersion(set.manual.package) ?? 'not installed';
   let importSeconds: number | null = null;
+  let importUnavailable = 0;
   let importStatus: unknown = null;
   let pageCount: number | null;
   let chunks: BenchChunk[];
@@ -324,6 +331,7 @@ async function runLanguage(set: QuestionSet, api: Api | null): Promise<LanguageR
     const tenant = await createTenant(api.base, `bench-documents-${set.language}`);
     const imported = await uploadAndWait(api.base, tenant.operator, set.manual.file, `debian-reference-${set.language}`);
     importSeconds = imported.seconds;
+    importUnavailable = imported.unavailable;
     importStatus = imported.status;
     if (imported.status.status !== 'succeeded') throw new Error(`import ${imported.status.status}: ${JSON.stringify(imported.status).slice(0, 800)}`);
     const doc = await pdfDocument(api.base, tenant.operator);
@@ -410,6 +418,7 @@ async function runLanguage(set: QuestionSet, api: Api | null): Promise<LanguageR
     language: set.language,
     manual: { package: set.manual.package, version, pages: set.manual.pages, pageCount },
     importSeconds,
+    importUnavailable,
     importStatus,
     chunks: chunkStats(chunks, source),
     copied,
@@ -452,7 +461,7 @@ function printReport(r: LanguageReport): boolean {
   if (r.importSeconds !== null) {
     const judged = kind === 'pglite';
     lines.push(
-      `  import (upload → succeeded): ${r.importSeconds.toFixed(1)} s   bar ≤ ${BARS.importSeconds} s on the embedded database${judged ? ` ${bar(r.importSeconds <= BARS.importSeconds)}` : ' (not judged on PostgreSQL)'}`,
+      `  import (upload → succeeded): ${r.importSeconds.toFixed(1)} s (${r.importUnavailable} status polls answered 503)   bar ≤ ${BARS.importSeconds} s on the embedded database${judged ? ` ${bar(r.importSeconds <= BARS.importSeconds)}` : ' (not judged on PostgreSQL)'}`,
     );
   }
   const col = (s: string, w: number) => s.padEnd(w);
@@ -511,39 +520,41 @@ async function runHealth(): Promise<boolean> {
     const next = <T>(type: string) =>
       new Promise<T>((resolve) => load.once('message', (m: { type: string }) => (m.type === type ? resolve(m as T) : undefined)));
     await next('ready');
-    const phase = async (name: string, during: () => Promise<void>): Promise<HealthStats> => {
+    // The phase ends (its requests answered) even when the work fails, so none reaches a closing API.
+    const phase = async (name: string, during: () => Promise<void>): Promise<{ stats: HealthStats; error: unknown }> => {
       const started = next('started');
       load.send({ type: 'phase', name });
       await started;
-      // The phase ends (its requests answered) even when the work fails, so none reaches a closing API.
-      const outcome = await during().then(
+      const error = await during().then(
         () => null,
-        (error: unknown) => ({ error }),
+        (e: unknown) => e,
       );
       const result = next<{ stats: HealthStats }>('result');
       load.send({ type: 'stop' });
-      const { stats } = await result;
-      if (outcome) throw outcome.error;
-      return stats;
+      return { stats: (await result).stats, error };
     };
     await phase('warm-up', () => sleep(3000));
-    const idle = await phase('idle', () => sleep(idleSeconds * 1000));
+    const idle = (await phase('idle', () => sleep(idleSeconds * 1000))).stats;
     let imported: ImportOutcome | undefined;
-    const during = await phase('import', async () => {
+    const { stats: during, error } = await phase('import', async () => {
       imported = await uploadAndWait(api!.base, tenant.operator, large.file, 'debian-reference-large');
     });
-    const doc = imported?.status.status === 'succeeded' ? await pdfDocument(api.base, tenant.operator) : null;
-    const fmt = (s: HealthStats) => `p50 ${s.p50} ms, p95 ${s.p95} ms, p99 ${s.p99} ms, max ${s.max} ms (${s.requests} requests, ${s.errors} errors)`;
+    const fmt = (s: HealthStats) =>
+      `p50 ${s.p50} ms, p95 ${s.p95} ms, p99 ${s.p99} ms, max ${s.max} ms (${s.requests} requests, ${s.errors} errors, statuses ${JSON.stringify(s.statuses)})`;
     console.log(`GET /health idle:          ${fmt(idle)}`);
     console.log(`GET /health during import: ${fmt(during)}`);
-    console.log(
-      `import (upload → ${imported?.status.status}): ${imported?.seconds.toFixed(1)} s${doc ? `, ${doc.pageCount} pages` : ''}; ${JSON.stringify(imported?.status).slice(0, 600)}`,
-    );
-    const ok = during.p99 <= BARS.healthP99Ms && during.errors === 0 && imported?.status.status === 'succeeded';
+    if (error) console.log(`the import did not finish: ${String(error)}`);
+    const doc = imported?.status.status === 'succeeded' ? await pdfDocument(api.base, tenant.operator) : null;
+    if (imported)
+      console.log(
+        `import (upload → ${imported.status.status}): ${imported.seconds.toFixed(1)} s (upload answered 202 after ${imported.uploadSeconds.toFixed(1)} s; ` +
+          `${imported.unavailable} status polls answered 503 and were retried)${doc ? `, ${doc.pageCount} pages` : ''}; ${JSON.stringify(imported.status).slice(0, 600)}`,
+      );
+    const ok = !error && during.p99 <= BARS.healthP99Ms && during.errors === 0 && imported?.status.status === 'succeeded';
     const judged = kind === 'pglite';
     console.log(`bar: /health p99 ≤ ${BARS.healthP99Ms} ms during the import on the embedded database: ${judged ? mark(ok) : 'not judged on PostgreSQL'}`);
     console.log(
-      `results: ${writeResult('documents-health', { db: kind, quiet, loadAverage: os.loadavg(), pdf: { bytes: large.bytes, pages: large.pages }, idle, during, import: imported })}`,
+      `results: ${writeResult('documents-health', { db: kind, quiet, loadAverage: os.loadavg(), pdf: { bytes: large.bytes, pages: large.pages }, idle, during, import: imported ?? null, error: error ? String(error) : null })}`,
     );
     load.send({ type: 'exit' });
     return !judged || ok;
