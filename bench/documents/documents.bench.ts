@@ -479,6 +479,9 @@ function printReport(r: LanguageReport): boolean {
     lines.push(
       `  ${col(`unanswerable graded INSUFFICIENT (${a.unanswerable})`, 42)}${col(pct(a.unanswerableInsufficient), 26)}${col('n/a', 20)}≥ ${BARS.unanswerableInsufficient} % ${bar(a.unanswerableInsufficient >= BARS.unanswerableInsufficient)}`,
     );
+    lines.push(
+      `  ${col(`page cited when an answer is offered (${a.offeredCount})`, 42)}${col(fromApi ? pct(a.citedWhenOffered) : 'n/a: no page in results', 26)}${col('n/a', 20)}(not a bar: of those not graded INSUFFICIENT)`,
+    );
     lines.push(`  ${col('answerable graded INSUFFICIENT', 42)}${col(pct(a.answerableInsufficient), 26)}${col('n/a', 20)}`);
     lines.push(
       `  results per lookup (topK ${TOP_K}): mean ${a.resultsPerLookup.mean.toFixed(2)}, max ${a.resultsPerLookup.max}` +

@@ -56,6 +56,18 @@ describe('summarizeAnswerable', () => {
     expect(s.pageCited).toBeCloseTo(100 / 3, 10);
   });
 
+  it('cites the page when an answer is offered: of the questions not graded INSUFFICIENT, the top result meets the labels with its page from the API', () => {
+    const s = summarizeAnswerable([
+      outcome(0, true, true),
+      outcome(1, true, false),
+      outcome(0, true, true, true),
+      outcome(0, false, true),
+      outcome(-1, true, false),
+    ]);
+    expect(s.offeredCount).toBe(4);
+    expect(s.citedWhenOffered).toBe(25);
+  });
+
   it('is zero, not NaN, without questions', () => {
     expect(summarizeAnswerable([])).toEqual({
       questions: 0,
@@ -65,6 +77,8 @@ describe('summarizeAnswerable', () => {
       pageCited: 0,
       answeredCount: 0,
       answerableInsufficient: 0,
+      citedWhenOffered: 0,
+      offeredCount: 0,
     });
   });
 });

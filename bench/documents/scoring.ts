@@ -5,7 +5,8 @@
  * - answered in the top 3: one of the first three results' page ranges (`page..pageEnd`) meets the
  *   question's labelled pages;
  * - page cited correctly: of the questions answered in the top 3, the share whose top result carries a page
- *   (from the API itself) and whose `page..pageEnd` meets the labelled pages;
+ *   (from the API itself) and whose `page..pageEnd` meets the labelled pages (also reported over the questions
+ *   the lookup offers an answer to, i.e. does not grade INSUFFICIENT);
  * - refused: an unanswerable question graded INSUFFICIENT (or answered with no result at all).
  */
 
@@ -55,12 +56,17 @@ export interface AnswerableSummary {
   answeredCount: number;
   /** % of answerable questions graded INSUFFICIENT (wrongly refused). */
   answerableInsufficient: number;
+  /** Of the answerable questions not graded INSUFFICIENT (the lookup offers an answer): % whose top result carries its page (from the API) and meets the labelled pages. */
+  citedWhenOffered: number;
+  /** Answerable questions not graded INSUFFICIENT (the denominator of `citedWhenOffered`). */
+  offeredCount: number;
 }
 
 const share = (part: number, whole: number): number => (whole ? (100 * part) / whole : 0);
 
 export function summarizeAnswerable(outcomes: readonly AnswerableOutcome[]): AnswerableSummary {
   const answered = outcomes.filter((o) => o.hitRank >= 0);
+  const offered = outcomes.filter((o) => !o.insufficient);
   return {
     questions: outcomes.length,
     answeredTop3: share(answered.length, outcomes.length),
@@ -69,6 +75,8 @@ export function summarizeAnswerable(outcomes: readonly AnswerableOutcome[]): Ans
     pageCited: share(answered.filter((o) => o.topHasApiPage && o.topMeets).length, answered.length),
     answeredCount: answered.length,
     answerableInsufficient: share(outcomes.filter((o) => o.insufficient).length, outcomes.length),
+    citedWhenOffered: share(offered.filter((o) => o.topHasApiPage && o.topMeets).length, offered.length),
+    offeredCount: offered.length,
   };
 }
 
