@@ -6,20 +6,10 @@
  */
 import { performance } from 'node:perf_hooks';
 import { assertNever } from '@arbiter/common';
-import { percentile } from './scoring.js';
+import { latencyStats, type LatencyStats } from './scoring.js';
 
 const base = process.env.TARGET_URL as string;
 const rps = Number(process.env.HEALTH_RPS ?? 20);
-
-export interface HealthStats {
-  requests: number;
-  errors: number;
-  statuses: Record<string, number>;
-  p50: number;
-  p95: number;
-  p99: number;
-  max: number;
-}
 
 class Phase {
   private readonly latencies: number[] = [];
@@ -56,20 +46,10 @@ class Phase {
     tick();
   }
 
-  async stop(): Promise<HealthStats> {
+  async stop(): Promise<LatencyStats> {
     clearTimeout(this.timer);
     await Promise.all([...this.inFlight]);
-    const sorted = [...this.latencies].sort((a, b) => a - b);
-    const r = (n: number) => Math.round(n * 10) / 10;
-    return {
-      requests: sorted.length,
-      errors: this.errors,
-      statuses: this.statuses,
-      p50: r(percentile(sorted, 50)),
-      p95: r(percentile(sorted, 95)),
-      p99: r(percentile(sorted, 99)),
-      max: r(sorted.at(-1) ?? Number.NaN),
-    };
+    return latencyStats(this.latencies, this.statuses, this.errors);
   }
 }
 

@@ -1,5 +1,14 @@
 import { describe, expect, it } from '@jest/globals';
-import { firstHit, gradedInsufficient, meetsPages, percentile, summarizeAnswerable, type AnswerableOutcome } from './scoring.js';
+import {
+  firstHit,
+  gradedInsufficient,
+  latencyStats,
+  meetsPages,
+  mergeLatencyStats,
+  percentile,
+  summarizeAnswerable,
+  type AnswerableOutcome,
+} from './scoring.js';
 
 describe('meetsPages', () => {
   it.each([
@@ -102,5 +111,25 @@ describe('percentile', () => {
     expect(percentile(sorted, 99)).toBe(99);
     expect(percentile([5], 99)).toBe(5);
     expect(percentile([], 50)).toBeNaN();
+  });
+});
+
+describe('latencyStats and mergeLatencyStats', () => {
+  it('summarizes one phase', () => {
+    const s = latencyStats([3, 1, 2, 4.04], { '200': 3, '503': 1 }, 1);
+    expect(s).toMatchObject({ requests: 4, errors: 1, p50: 2, p95: 4, p99: 4, max: 4, statuses: { '200': 3, '503': 1 } });
+    expect(s.latencies).toEqual([3, 1, 2, 4]);
+  });
+
+  it('merges two phases from their latencies, not their percentiles', () => {
+    const upload = latencyStats(
+      Array.from({ length: 99 }, () => 5),
+      { '200': 99 },
+      0,
+    );
+    const job = latencyStats([500], { '200': 1 }, 0);
+    const merged = mergeLatencyStats(upload, job);
+    expect(merged).toMatchObject({ requests: 100, errors: 0, p50: 5, p99: 5, max: 500, statuses: { '200': 100 } });
+    expect(mergeLatencyStats(upload, null)).toMatchObject({ requests: 99, p99: 5 });
   });
 });

@@ -90,3 +90,38 @@ export function percentile(sorted: readonly number[], p: number): number {
   if (!sorted.length) return Number.NaN;
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] as number;
 }
+
+/** Latencies of one route over a phase, as the health client reports them (milliseconds, 0.1 ms steps). */
+export interface LatencyStats {
+  requests: number;
+  errors: number;
+  statuses: Record<string, number>;
+  p50: number;
+  p95: number;
+  p99: number;
+  max: number;
+  /** Every latency, in the order answered: phases are merged from them. */
+  latencies: number[];
+}
+
+export function latencyStats(latencies: readonly number[], statuses: Readonly<Record<string, number>>, errors: number): LatencyStats {
+  const sorted = [...latencies].sort((a, b) => a - b);
+  const r = (n: number) => Math.round(n * 10) / 10;
+  return {
+    requests: sorted.length,
+    errors,
+    statuses: { ...statuses },
+    p50: r(percentile(sorted, 50)),
+    p95: r(percentile(sorted, 95)),
+    p99: r(percentile(sorted, 99)),
+    max: r(sorted.at(-1) ?? Number.NaN),
+    latencies: latencies.map(r),
+  };
+}
+
+/** One phase's stats from two consecutive phases (either may be missing). */
+export function mergeLatencyStats(a: LatencyStats | null, b: LatencyStats | null): LatencyStats {
+  const statuses: Record<string, number> = {};
+  for (const s of [a, b]) for (const [k, v] of Object.entries(s?.statuses ?? {})) statuses[k] = (statuses[k] ?? 0) + v;
+  return latencyStats([...(a?.latencies ?? []), ...(b?.latencies ?? [])], statuses, (a?.errors ?? 0) + (b?.errors ?? 0));
+}
