@@ -493,7 +493,7 @@ function printReport(r: LanguageReport): boolean {
       `  ${col(`unanswerable graded INSUFFICIENT (${a.unanswerable})`, 42)}${col(pct(a.unanswerableInsufficient), 26)}${col('n/a', 20)}≥ ${BARS.unanswerableInsufficient} % ${bar(a.unanswerableInsufficient >= BARS.unanswerableInsufficient)}`,
     );
     lines.push(
-      `  ${col(`page cited when an answer is offered (${a.offeredCount})`, 42)}${col(fromApi ? pct(a.citedWhenOffered) : 'n/a: no page in results', 26)}${col('n/a', 20)}(not a bar: of those not graded INSUFFICIENT)`,
+      `  ${col(`page cited when answer offered (${a.offeredCount})`, 42)}${col(fromApi ? pct(a.citedWhenOffered) : 'n/a: no page in results', 26)}${col('n/a', 20)}(not a bar: of those not graded INSUFFICIENT)`,
     );
     lines.push(`  ${col('answerable graded INSUFFICIENT', 42)}${col(pct(a.answerableInsufficient), 26)}${col('n/a', 20)}`);
     lines.push(
