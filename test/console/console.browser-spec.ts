@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it as jestIt } from '@jest/globals';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -205,6 +205,27 @@ describe('operator console (browser)', () => {
       await hasValue(form.getByLabel('Priority'), 'high');
     });
 
+    it('intents: the training status beside the rules follows a rule saved in the console', async () => {
+      const before = await apiCall<{ rulesVersion: string }>(api, 'GET', '/admin/intent/status', api.operatorKey);
+      await open('intents');
+      const status = page.getByTestId('intent-status');
+      await containsText(status, `rules v${before.rulesVersion}`);
+      await page.getByRole('button', { name: 'New rule' }).click();
+      const form = page.getByRole('form', { name: 'New rule' });
+      await form.getByLabel('Intent').fill('console_status_check');
+      await form.getByLabel(/^Examples/).fill('zq console status example one\nzq console status example two');
+      await form.getByRole('button', { name: 'Save' }).click();
+      // the page asks again after the save, and keeps asking while the training waits or runs, until the
+      // classifier of the new rules serves
+      const next = String(Number(before.rulesVersion) + 1);
+      await containsText(status, `rules v${next}`);
+      await containsText(status, `classifier v${next}`);
+      await containsText(status, 'Classifier up to date');
+      await containsText(status, /last training \d/);
+      const after = await apiCall<{ rulesVersion: string; classifierVersion: string }>(api, 'GET', '/admin/intent/status', api.operatorKey);
+      expect(after).toMatchObject({ rulesVersion: next, classifierVersion: next });
+    });
+
     it('intents: the evaluation report from an uploaded labelled file', async () => {
       await open('intents');
       const jsonl = ['{"text":"示教器黑屏怎么办","intent":"示教器"}', '{"text":"我要退款","intent":"退款"}', '{"text":"今天天气怎么样","intent":null}'].join(
@@ -256,6 +277,46 @@ describe('operator console (browser)', () => {
       await containsText(page.getByRole('status'), '1 created');
       await containsText(page.getByRole('status'), '1 failed');
       await containsText(page.locator('.failures'), '#2 manuals/bulk-b.md');
+    });
+
+    it('knowledge: files dropped and chosen are uploaded with per-file status; a refused file is named with its reason', async () => {
+      await open('knowledge');
+      const form = page.getByRole('form', { name: 'Upload files' });
+      // Drag and drop: a real PDF (debian-reference pages) dropped on the zone.
+      const pdf = readFileSync('libs/documents/test-fixtures/debian-reference-p34-35.en.pdf');
+      const dropped = await page.evaluateHandle(
+        `(() => { const transfer = new DataTransfer(); transfer.items.add(new File([Uint8Array.from(atob('${pdf.toString('base64')}'), (c) => c.charCodeAt(0))], 'debian-p34.pdf', { type: 'application/pdf' })); return transfer; })()`,
+      );
+      await form.getByTestId('drop-zone').dispatchEvent('drop', { dataTransfer: dropped });
+      // The picker: an image, which the API refuses at the door.
+      await form
+        .getByLabel('Choose files')
+        .setInputFiles({ name: 'photo.png', mimeType: 'image/png', buffer: readFileSync('libs/documents/test-fixtures/debian-reference-home.png') });
+      await containsText(form.getByRole('list', { name: 'Files to upload' }), 'debian-p34.pdf');
+      await form.getByLabel(/^Domain/).fill('debian');
+      await form.getByRole('button', { name: 'Upload 2 file(s)' }).click();
+      const files = form.getByTestId('upload-files');
+      await containsText(files.locator('tr', { hasText: 'photo.png' }), 'UNSUPPORTED_TYPE');
+      await containsText(files.locator('tr', { hasText: 'debian-p34.pdf' }), 'created');
+      await containsText(form.getByRole('status'), '2 of 2 files done');
+      const listed = await apiCall<{ items: { filePath: string; mediaType: string | null; domain: string }[] }>(
+        api,
+        'GET',
+        '/admin/knowledge/documents?limit=100',
+        api.operatorKey,
+      );
+      expect(listed.items.find((d) => d.filePath === 'debian-p34.pdf')).toMatchObject({ mediaType: 'application/pdf', domain: 'debian' });
+      expect(listed.items.map((d) => d.filePath)).not.toContain('photo.png');
+      await containsText(page.locator('.card', { hasText: 'Documents' }).locator('tbody'), 'debian-p34.pdf');
+    });
+
+    it('knowledge: an upload whose every file is refused shows the API error and each file', async () => {
+      await open('knowledge');
+      const form = page.getByRole('form', { name: 'Upload files' });
+      await form.getByLabel('Choose files').setInputFiles({ name: 'empty.md', mimeType: 'text/markdown', buffer: Buffer.alloc(0) });
+      await form.getByRole('button', { name: 'Upload 1 file(s)' }).click();
+      await containsText(form.locator('.error-message').first(), /refused/i);
+      await containsText(form.getByTestId('upload-files'), 'EMPTY_FILE');
     });
 
     it('review: a case of the library edited and retracted in the console is changed and gone in the API', async () => {

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { InjectOptions } from 'fastify';
-import { asTenantId } from '@arbiter/common';
-import { JobsService, type JobContext } from '@arbiter/jobs';
+import { JobsService } from '@arbiter/jobs';
 import { DecisionLogWriter, IntentReplayJob } from '@arbiter/learning';
+import { testJobContext } from '../support/job-context.js';
 import { createTestApp, type TestApp, type TestTenant } from '../support/test-app.js';
 
 /** Issue 14 item 5: replay logged decisions under a draft rule set or a candidate config, with no side effects. */
@@ -131,17 +131,7 @@ describe('replay of logged decisions (e2e)', () => {
     const id = res.json<Replay>().id;
     const job = t.app.get(IntentReplayJob);
     let saved: unknown = null;
-    const context = (checkpoint: unknown, onProgress: (c: unknown) => void): JobContext<{ replayId: string }> => ({
-      runId: 'crash-test',
-      tenantId: asTenantId(acme.id),
-      payload: { replayId: id },
-      attempt: 1,
-      checkpoint,
-      processed: 0,
-      total: null,
-      progress: async (p) => onProgress(p.checkpoint),
-      setTotal: async () => undefined,
-    });
+    const context = (checkpoint: unknown, onProgress: (c: unknown) => void) => testJobContext(acme.id, { replayId: id }, onProgress, checkpoint);
     // the process dies right after the batch's checkpoint was saved
     await expect(
       job.run(

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
-import { asTenantId } from '@arbiter/common';
-import { JobsService, type JobContext } from '@arbiter/jobs';
+import { JobsService } from '@arbiter/jobs';
 import { KnowledgeImportJob } from '@arbiter/retrieval';
 import { multipartBody, type FormPart } from '../support/multipart.js';
+import { testJobContext } from '../support/job-context.js';
 import { createTestApp, type TestApp, type TestTenant } from '../support/test-app.js';
 import { zipWith } from '../support/zip.js';
 
@@ -344,17 +344,7 @@ describe('knowledge files: upload, import, re-upload, download (e2e)', () => {
       ])
     ).json<Started>();
     const job = t.app.get(KnowledgeImportJob);
-    const context = (onProgress: () => void): JobContext<{ importId: string }> => ({
-      runId: 'crash-test',
-      tenantId: asTenantId(acme.id),
-      payload: { importId: started.importId },
-      attempt: 1,
-      checkpoint: null,
-      processed: 0,
-      total: null,
-      progress: async () => onProgress(),
-      setTotal: async () => undefined,
-    });
+    const context = (onProgress: () => void) => testJobContext(acme.id, { importId: started.importId }, onProgress);
     await expect(
       job.run(
         context(() => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { asTenantId } from '@arbiter/common';
-import { JobsService, type JobContext } from '@arbiter/jobs';
+import { JobsService } from '@arbiter/jobs';
 import { KnowledgeImportJob } from '@arbiter/retrieval';
+import { testJobContext } from '../support/job-context.js';
 import { createTestApp, type TestApp, type TestTenant } from '../support/test-app.js';
 
 interface Started {
@@ -76,17 +76,7 @@ describe('knowledge imports as a resumable job (e2e)', () => {
     const res = await start(acme, { documents: Array.from({ length: 50 }, (_, i) => doc(100 + i)) });
     const { importId } = res.json<Started>();
     const job = t.app.get(KnowledgeImportJob);
-    const context = (onProgress: () => void): JobContext<{ importId: string }> => ({
-      runId: 'crash-test',
-      tenantId: asTenantId(acme.id),
-      payload: { importId },
-      attempt: 1,
-      checkpoint: null,
-      processed: 0,
-      total: null,
-      progress: async () => onProgress(),
-      setTotal: async () => undefined,
-    });
+    const context = (onProgress: () => void) => testJobContext(acme.id, { importId }, onProgress);
     // The process dies right after the first batch was written and recorded.
     await expect(
       job.run(

@@ -10,6 +10,7 @@ import { registerConsole } from './console-static.js';
 import { registerHttpObservability } from './http-metrics.js';
 import { registerBodyParsers } from './http-edge/body-parsers.js';
 import { registerBodyPolicy } from './http-edge/body-policy.js';
+import { registerCors } from './http-edge/cors.js';
 import { registerMultipartParser } from './http-edge/multipart-parser.js';
 import { clientErrorHandler, frameworkErrors, registerInputGuards } from './input-guards.js';
 
@@ -42,6 +43,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<NestFas
     RequestContextStore.run(String(request.id), done);
   });
   registerHttpObservability(fastify, app.get(MetricsService));
+  await registerCors(fastify, config.http.corsOrigins);
   // The request line and headers, then credentials, then the body's type, size and time limits, then
   // parsing: no byte of a body is read for a request that fails an earlier step (docs/http-edge.md).
   registerInputGuards(fastify);

@@ -31,6 +31,7 @@ export class AppConfig {
       bodyTimeoutMs: this.env.BODY_TIMEOUT_MS,
       shutdownGraceMs: this.env.SHUTDOWN_GRACE_MS,
       swaggerEnabled: this.env.SWAGGER_ENABLED,
+      corsOrigins: this.env.CORS_ORIGINS,
     };
   }
 

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { Transform, Type } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, MinLength } from 'class-validator';
+import { IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, MinLength } from 'class-validator';
 
 const toBool = ({ value }: { value: unknown }): unknown => {
   if (typeof value === 'boolean') return value;
@@ -37,6 +37,24 @@ export class EnvironmentVariables {
   @Transform(toBool) @IsBoolean() SWAGGER_ENABLED = true;
   /** The built operator console (docs/console.md); empty: dist/console under the project root. */
   @Transform(emptyToUndefined) @IsOptional() @IsString() CONSOLE_DIR?: string;
+  /**
+   * CORS of the client routes (/ai, /api, /v1; docs/http-edge.md "CORS"): comma-separated origins
+   * (`scheme://host[:port]`) allowed to call them from a browser; empty: any origin.
+   */
+  @Transform(({ value }: { value: unknown }) =>
+    typeof value === 'string'
+      ? value
+          .split(',')
+          .map((o) => o.trim())
+          .filter((o) => o.length > 0)
+      : value,
+  )
+  @IsArray()
+  @Matches(/^https?:\/\/[^/\s?#]+$/, {
+    each: true,
+    message: 'CORS_ORIGINS must list origins like https://shop.example.com (scheme://host[:port]), comma-separated',
+  })
+  CORS_ORIGINS: string[] = [];
   /** Files in (docs/documents.md "Upload"): the largest file an upload accepts (413 FILE_TOO_LARGE names it). */
   @Type(() => Number) @IsInt() @Min(1024) @Max(1_073_741_824) UPLOAD_MAX_FILE_BYTES = 52_428_800;
   /** The largest upload request, all files and fields together (413 BODY_TOO_LARGE). */

@@ -15,7 +15,9 @@ describe('validateEnvironment', () => {
       bodyTimeoutMs: 30_000,
       shutdownGraceMs: 10_000,
       swaggerEnabled: true,
+      corsOrigins: [],
     });
+    expect(config.uploads).toEqual({ maxFileBytes: 52_428_800, maxRequestBytes: 209_715_200, maxFiles: 100, maxPdfPages: 2000, parseTimeoutMs: 120_000, parseThreads: 1 });
     expect(config.consoleDir).toBe(path.join(findProjectRoot(), 'dist', 'console'));
     expect(new AppConfig(validateEnvironment({ CONSOLE_DIR: 'elsewhere/console' })).consoleDir).toBe(path.resolve('elsewhere/console'));
     expect(config.database.embedded).toBe(true);
@@ -40,6 +42,16 @@ describe('validateEnvironment', () => {
     expect(validateEnvironment({ ADMIN_TOKEN: '  0123456789abcdef-token \t' }).ADMIN_TOKEN).toBe('0123456789abcdef-token');
     expect(validateEnvironment({ ADMIN_TOKEN: '   ' }).ADMIN_TOKEN).toBeUndefined();
     expect(() => validateEnvironment({ ADMIN_TOKEN: '  short-token     ' })).toThrow(/ADMIN_TOKEN/);
+  });
+
+  it('reads CORS_ORIGINS as a list of origins and refuses anything else', () => {
+    expect(new AppConfig(validateEnvironment({ CORS_ORIGINS: ' https://a.example.com , http://localhost:5173,' })).http.corsOrigins).toEqual([
+      'https://a.example.com',
+      'http://localhost:5173',
+    ]);
+    for (const bad of ['a.example.com', 'https://a.example.com/path', 'ftp://a.example.com', 'https://a.example.com?x=1']) {
+      expect(() => validateEnvironment({ CORS_ORIGINS: bad })).toThrow(/CORS_ORIGINS/);
+    }
   });
 
   it('names every bad variable in one error', () => {

@@ -34,9 +34,12 @@ export class ClassifierTrainer {
     this.queue = new TrainingQueue(this.runners, { timeoutMs: CLASSIFIER_TRAINING_TIMEOUT_MS });
   }
 
-  /** Trains on a worker thread; the data's buffers are transferred (the caller must not read them afterwards). */
-  train(tenantId: string, data: ClassifierTrainingData): Promise<TrainingOutcome<ClassifierWeights>> {
-    return this.queue.submit(tenantId, data);
+  /**
+   * Trains on a worker thread; the data's buffers are transferred (the caller must not read them afterwards).
+   * `progress` (an Int32Array over a SharedArrayBuffer) is shared with the thread: 0 when it starts, then the examples seen.
+   */
+  train(tenantId: string, data: ClassifierTrainingData, progress?: Int32Array): Promise<TrainingOutcome<ClassifierWeights>> {
+    return this.queue.submit(tenantId, progress !== undefined ? { ...data, progress } : data);
   }
 
   get pending(): { waiting: number; running: number } {

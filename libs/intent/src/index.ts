@@ -1,6 +1,7 @@
 export * from './routing/index.js';
 export * from './entities/index.js';
 export * from './intent.types.js';
+export { INTENT_TRAINING_STATES, type IntentStatus, type IntentTrainingState } from './intent-status.js';
 export * from './intent.exception.js';
 export { IntentService } from './intent.service.js';
 export * from './intent-decision-hooks.js';

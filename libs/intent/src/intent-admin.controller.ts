@@ -15,7 +15,7 @@ import type { FastifyReply } from 'fastify';
 import type { TenantId } from '@arbiter/common';
 import { Auth, CurrentTenant } from '@arbiter/tenancy';
 import { BulkCreateIntentRulesDto, CreateIntentRuleDto, EvaluateIntentRulesDto, ListIntentRulesQueryDto, UpdateIntentRuleDto } from './dto/intent-rule.dto.js';
-import { IntentConfigDto, IntentEvaluationReportDto, IntentRulePageDto, IntentRuleViewDto } from './dto/intent-response.dto.js';
+import { IntentConfigDto, IntentEvaluationReportDto, IntentRulePageDto, IntentRuleViewDto, IntentStatusDto } from './dto/intent-response.dto.js';
 import { IntentConfigService, parseConfigVersion } from './intent-config.service.js';
 import { IntentRulesService } from './intent-rules.service.js';
 import { IntentService } from './intent.service.js';
@@ -93,6 +93,17 @@ export class IntentAdminController {
   @ApiNotFoundResponse({ description: 'No such rule in this tenant' })
   async delete(@CurrentTenant() tenantId: TenantId, @Param('id', new ParseUUIDPipe()) id: string): Promise<void> {
     await this.rules.delete(tenantId, id);
+  }
+
+  @Get('intent/status')
+  @Auth('operator')
+  @ApiOperation({
+    summary:
+      "The tenant's rules version, the version of the classifier serving on this API process, the training under way (state, progress) and the last training's duration",
+  })
+  @ApiOkResponse({ type: IntentStatusDto })
+  status(@CurrentTenant() tenantId: TenantId) {
+    return this.intents.status(tenantId);
   }
 
   @Get('intent-config')

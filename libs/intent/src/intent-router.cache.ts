@@ -4,6 +4,8 @@ import { EMBEDDING_PROVIDER, LlmService, type EmbeddingProvider } from '@arbiter
 import { ClassifierTrainer } from './classifier-trainer.js';
 import { decodeVectors, isLocalProvider, ProviderTextEmbedder } from './intent-embeddings.js';
 import { IntentMetrics } from './intent.metrics.js';
+import { trainingStatus, type IntentStatus } from './intent-status.js';
+import { trainingSteps } from './training/training-job.js';
 import { IntentRepository, type IntentVersions, type StoredEmbedding, type StoredIntentRule } from './intent.repository.js';
 import { LlmJudgeClient } from './llm-judge.client.js';
 import { TrainingTimeoutError } from './training/training-queue.js';
@@ -37,6 +39,13 @@ export const INTENT_CACHE_POLL_MS = 250;
 export const INTENT_RULE_SET_RECHECK_MS = 60_000;
 /** Tenants kept compiled in memory (least recently used evicted). */
 export const INTENT_CACHE_MAX_TENANTS = 500;
+
+/** A training on its way: the router it trains for and the thread's shared progress counter (-1: not started). */
+interface TrainingInFlight {
+  router: IntentRouter;
+  progress: Int32Array;
+  steps: number;
+}
 
 /** Maps a stored rule onto the routing core's definition (provider example vectors when usable). */
 export function toRuleDef(rule: StoredIntentRule, embedding: StoredEmbedding | undefined, dimension: number): IntentRuleDef {
@@ -99,6 +108,10 @@ export class IntentRouterCache implements OnApplicationBootstrap, OnModuleDestro
   private readonly checks = new Map<string, { rules: string; outcome: RuleSetCheckOutcome }>();
   /** Tenants whose serve-time check timed out or failed: the timer of their next check. */
   private readonly rechecks = new Map<string, NodeJS.Timeout>();
+  /** The training under way per tenant (for the status's progress). */
+  private readonly inFlight = new Map<string, TrainingInFlight>();
+  /** Per tenant, how long its last completed training took here (ms, submission to serving); bounded like the entries. */
+  private readonly lastTrainingMs = new Map<string, number>();
 
   constructor(
     private readonly repository: IntentRepository,
@@ -129,6 +142,32 @@ export class IntentRouterCache implements OnApplicationBootstrap, OnModuleDestro
       return entry;
     }
     return this.load(tenantId, 'miss', this.reusable.get(tenantId) ?? this.carry.get(tenantId));
+  }
+
+  /**
+   * The tenant's routing status on this process (`GET /admin/intent/status`): compiles its router first when
+   * this process has none for the stored rules (as a route would), which also starts the training.
+   */
+  async status(tenantId: TenantId): Promise<IntentStatus> {
+    const routing = await this.get(tenantId);
+    // read after the router: rules written meanwhile show as `queued`, never as an idle older version
+    const stored = (await this.repository.versions([tenantId])).get(tenantId)?.rules ?? '0';
+    const index = routing.router.index;
+    const flight = this.inFlight.get(tenantId);
+    const training = flight !== undefined && flight.router === routing.router ? flight : undefined;
+    return {
+      rulesVersion: stored,
+      classifierVersion: index.classifierVersion,
+      training: trainingStatus({
+        storedRules: stored,
+        servedRules: routing.versions.rules,
+        classifier: index.classifierState,
+        seen: training !== undefined ? Atomics.load(training.progress, 0) : null,
+        steps: training?.steps ?? 0,
+      }),
+      lastTrainingMs: this.lastTrainingMs.get(tenantId) ?? null,
+      interimIntents: index.interimIntentCount,
+    };
   }
 
   /**
@@ -268,29 +307,48 @@ export class IntentRouterCache implements OnApplicationBootstrap, OnModuleDestro
     const data = router.index.takeTrainingData();
     if (data === null) return Promise.resolve();
     const started = performance.now();
-    return this.trainer.train(tenantId, data).then(
-      (outcome) => {
-        if (outcome.status !== 'trained') {
-          router.index.classifierTrainingFailed();
-          this.metrics.classifierTraining(outcome.status);
-          return;
-        }
-        try {
-          router.index.installClassifier(outcome.result, rulesVersion);
-          this.metrics.classifierTraining('trained', (performance.now() - started) / 1000);
-        } catch (error) {
-          this.trainingFailed(tenantId, router, error);
-        }
-      },
-      (error: unknown) => this.trainingFailed(tenantId, router, error),
-    );
+    const flight: TrainingInFlight = { router, progress: new Int32Array(new SharedArrayBuffer(4)).fill(-1), steps: trainingSteps(data) };
+    this.inFlight.set(tenantId, flight);
+    return this.trainer
+      .train(tenantId, data, flight.progress)
+      .then(
+        (outcome) => {
+          if (outcome.status !== 'trained') {
+            router.index.classifierTrainingFailed();
+            this.metrics.classifierTraining(outcome.status);
+            return;
+          }
+          try {
+            router.index.installClassifier(outcome.result, rulesVersion);
+            const ms = performance.now() - started;
+            this.metrics.classifierTraining('trained', ms / 1000);
+            this.recordTrainingMs(tenantId, Math.round(ms));
+          } catch (error) {
+            this.trainingFailed(tenantId, router, error);
+          }
+        },
+        (error: unknown) => this.trainingFailed(tenantId, router, error),
+      )
+      .finally(() => {
+        if (this.inFlight.get(tenantId) === flight) this.inFlight.delete(tenantId);
+      });
+  }
+
+  private recordTrainingMs(tenantId: string, ms: number): void {
+    this.lastTrainingMs.delete(tenantId);
+    this.lastTrainingMs.set(tenantId, ms);
+    while (this.lastTrainingMs.size > INTENT_CACHE_MAX_TENANTS) {
+      const oldest = this.lastTrainingMs.keys().next().value;
+      if (oldest === undefined) break;
+      this.lastTrainingMs.delete(oldest);
+    }
   }
 
   private trainingFailed(tenantId: string, router: IntentRouter, error: unknown): void {
     router.index.classifierTrainingFailed();
     this.metrics.classifierTraining(error instanceof TrainingTimeoutError ? 'timeout' : 'failed');
     this.logger.warn({
-      msg: `intent classifier training failed; ${router.index.classifierCarried ? "the previous rules' classifier" : 'centroid_knn'} serves`,
+      msg: `intent classifier training failed; ${router.index.classifierCarried ? "the previous rules' classifier" : 'the interim matcher'} serves`,
       tenantId,
       err: error instanceof Error ? error.message : String(error),
     });

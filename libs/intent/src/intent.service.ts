@@ -5,6 +5,7 @@ import { IntentConfigService } from './intent-config.service.js';
 import { IntentDecisionHooks, type RoutingDecisionOrigin } from './intent-decision-hooks.js';
 import { IntentErrorCode, IntentException } from './intent.exception.js';
 import { IntentMetrics } from './intent.metrics.js';
+import type { IntentStatus } from './intent-status.js';
 import { IntentRouterCache, type TenantRouting } from './intent-router.cache.js';
 import { INTENT_LIMITS, type RoutedIntent } from './intent.types.js';
 import { evaluateIntentRouting, type EvaluationReport, type IntentConfig, type RouteResult } from './routing/index.js';
@@ -26,6 +27,11 @@ export class IntentService {
     private readonly metrics: IntentMetrics,
     private readonly decisions: IntentDecisionHooks,
   ) {}
+
+  /** Rules and classifier versions and the training under way on this process (`GET /admin/intent/status`). */
+  status(tenantId: TenantId): Promise<IntentStatus> {
+    return this.cache.status(tenantId);
+  }
 
   /** RouteResult of one message. Empty/whitespace-only or over-long messages → 400. */
   async route(tenantId: TenantId, message: string): Promise<RouteResult> {

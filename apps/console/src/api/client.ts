@@ -1,5 +1,5 @@
 import createClient, { type Middleware } from 'openapi-fetch';
-import type { paths } from './schema';
+import type { components, paths } from './schema';
 import { clearOperatorKey, readOperatorKey } from '../lib/operator-key';
 
 /** Every API error has this shape (docs/CONVENTIONS.md "Errors"); the console shows message and requestId. */
@@ -77,4 +77,42 @@ export async function call<T>(request: Promise<FetchResult<T>>): Promise<T> {
     throw asApiError(error);
   }
   return unwrap(result);
+}
+
+export type UploadStarted = components['schemas']['UploadStartedDto'];
+
+/**
+ * Uploads files as multipart/form-data (docs/documents.md "Upload"). Not through openapi-fetch: its body is
+ * a JSON-typed object, and the browser must build the multipart body (and its boundary) from File objects.
+ */
+export async function uploadFiles(files: readonly File[], fields: Readonly<Record<string, string>>): Promise<UploadStarted> {
+  const form = new FormData();
+  for (const file of files) form.append('file', file, file.name);
+  for (const [name, value] of Object.entries(fields)) if (value.trim()) form.append(name, value.trim());
+  return send<UploadStarted>('/admin/knowledge/files', { method: 'POST', body: form });
+}
+
+/** Downloads a document's original file (the key goes in a header, so not through a plain link). */
+export async function downloadFile(documentId: string): Promise<{ blob: Blob; fileName: string }> {
+  const response = await sendRaw(`/admin/knowledge/documents/${encodeURIComponent(documentId)}/file`, { method: 'GET' });
+  const disposition = response.headers.get('content-disposition') ?? '';
+  const encoded = /filename\*=UTF-8''([^;]+)/.exec(disposition)?.[1];
+  return { blob: await response.blob(), fileName: encoded ? decodeURIComponent(encoded) : 'download' };
+}
+
+async function sendRaw(path: string, init: RequestInit): Promise<Response> {
+  const key = readOperatorKey();
+  let response: Response;
+  try {
+    response = await fetch(`${window.location.origin}${path}`, { ...init, headers: key ? { 'x-api-key': key } : {} });
+  } catch (error) {
+    throw asApiError(error);
+  }
+  if (!response.ok) unwrap({ error: await response.json().catch(() => undefined), response });
+  return response;
+}
+
+async function send<T>(path: string, init: RequestInit): Promise<T> {
+  const response = await sendRaw(path, init);
+  return unwrap<T>({ data: (await response.json()) as T, response });
 }

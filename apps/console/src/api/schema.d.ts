@@ -637,6 +637,23 @@ export interface paths {
     patch: operations['IntentAdminController_update'];
     trace?: never;
   };
+  '/admin/intent/status': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The tenant's rules version, the version of the classifier serving on this API process, the training under way (state, progress) and the last training's duration */
+    get: operations['IntentAdminController_status'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/admin/intent-config': {
     parameters: {
       query?: never;
@@ -2305,6 +2322,32 @@ export interface components {
       action?: 'knowledge' | 'answer' | 'transfer';
       /** @enum {string} */
       confidenceProfile?: 'impact' | 'dependency' | 'search' | 'documentation' | 'complexity' | 'overview' | 'refactor' | 'reference';
+    };
+    IntentTrainingDto: {
+      /**
+       * @description idle | queued (waiting for a thread, or newer rules not compiled here yet) | training | failed
+       * @enum {string}
+       */
+      state: 'idle' | 'queued' | 'training' | 'failed';
+      /** @description Share of the training done (0..1) while `training`; null otherwise */
+      progress: number | null;
+    };
+    IntentStatusDto: {
+      /**
+       * @description The tenant's stored rules version (shared by every API process)
+       * @example 42
+       */
+      rulesVersion: string;
+      /**
+       * @description Rules version the classifier serving on this API process was trained on; null: none yet (the interim matcher serves)
+       * @example 41
+       */
+      classifierVersion: string | null;
+      training: components['schemas']['IntentTrainingDto'];
+      /** @description Duration of the last completed training on this API process (ms, submission to serving) */
+      lastTrainingMs: number | null;
+      /** @description Intents routed by their examples (the interim matcher) until the retrained classifier serves */
+      interimIntents: number;
     };
     RouteIntentDto: {
       /** @example 机械臂报警 E102 怎么处理 */
@@ -4937,6 +4980,39 @@ export interface operations {
       };
       /** @description No such rule in this tenant */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  IntentAdminController_status: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['IntentStatusDto'];
+        };
+      };
+      /** @description Missing or invalid X-Api-Key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The key is not an operator key */
+      403: {
         headers: {
           [name: string]: unknown;
         };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { formatCount, formatDateTime, formatDuration, formatPercent, formatScore, isoDay, lastDays, truncate } from './format';
+import { formatBytes, formatCount, formatDateTime, formatDuration, formatPercent, formatScore, isoDay, lastDays, truncate } from './format';
 import { toCsv } from './csv';
 import { initialLanguage, interpolate } from '../i18n/language';
 import { parseRoute } from './route';
@@ -26,6 +26,14 @@ describe('formatters', () => {
     [-1, '—'],
     [null, '—'],
   ])('formatDuration(%p) = %p', (ms, text) => expect(formatDuration(ms)).toBe(text));
+  it.each([
+    [0, '0 B'],
+    [1023, '1023 B'],
+    [1536, '1.5 KiB'],
+    [52_428_800, '50.0 MiB'],
+    [-1, '—'],
+    [null, '—'],
+  ])('formatBytes(%p) = %p', (bytes, text) => expect(formatBytes(bytes)).toBe(text));
 
   it.each([
     ['2026-11-30T19:05:00Z', 'UTC', '2026-11-30 19:05'],

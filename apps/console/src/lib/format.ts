@@ -45,6 +45,14 @@ export function formatDuration(ms: number | null | undefined): string {
   return `${minutes} min ${Math.round((ms - minutes * 60_000) / 1000)} s`;
 }
 
+/** A file size: bytes, KiB or MiB with one decimal. */
+export function formatBytes(bytes: number | null | undefined): string {
+  if (bytes === null || bytes === undefined || !Number.isFinite(bytes) || bytes < 0) return DASH;
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+}
+
 /** Cuts long text at a character boundary (not inside a surrogate pair) with an ellipsis. */
 export function truncate(text: string, max: number): string {
   const chars = Array.from(text);

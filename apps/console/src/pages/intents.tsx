@@ -9,12 +9,17 @@ import { TryMessage } from './intents/try-message';
 import { EvaluationPanel } from './intents/evaluation';
 import { ConfigPanel } from './intents/config';
 import { TableHead } from '../components/table-head';
+import { IntentStatusLine } from './intents/status';
 
-/** Rules (list, editor), a try-a-message box with the live trace, the evaluation report and the router config. */
+/**
+ * Rules (list, editor) with their training status, a try-a-message box with the live trace, the evaluation report
+ * and the router config.
+ */
 export function IntentsPage() {
   const { t } = useI18n();
   const [cursors, setCursors] = useState<string[]>([]);
   const [editing, setEditing] = useState<Rule | 'new' | null>(null);
+  const [saves, setSaves] = useState(0);
   const cursor = cursors.at(-1);
   const rules = useApi(() => call(api.GET('/admin/intent-rules', { params: { query: { limit: 25, cursor } } })), [cursor]);
   return (
@@ -28,12 +33,16 @@ export function IntentsPage() {
             {t('intents.newRule')}
           </button>
         </div>
+        <IntentStatusLine refresh={saves} />
         {editing && (
           <RuleEditor
             rule={editing === 'new' ? null : editing}
             onDone={(saved) => {
               setEditing(null);
-              if (saved) rules.reload();
+              if (saved) {
+                rules.reload();
+                setSaves((n) => n + 1);
+              }
             }}
           />
         )}

@@ -6,6 +6,7 @@ import { useI18n } from '../i18n/i18n';
 import { formatDateTime, formatScore, truncate } from '../lib/format';
 import { useApi } from '../lib/use-api';
 import { TableHead } from '../components/table-head';
+import { FileUpload } from './knowledge/file-upload';
 
 /** Documents (list, upload one or a bulk file, delete) and a lookup playground with grades and confidence. */
 export function KnowledgePage() {
@@ -30,6 +31,7 @@ export function KnowledgePage() {
       <LookupPlayground />
       <article className="card">
         <h2>{t('knowledge.documents')}</h2>
+        <FileUpload onImported={documents.reload} />
         <div className="grid-2">
           <UploadOne onUploaded={documents.reload} />
           <UploadBulk onUploaded={documents.reload} />

@@ -1,10 +1,35 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { DECISION_REASONS, type DecisionReason } from '../routing/index.js';
+import { INTENT_TRAINING_STATES, type IntentTrainingState } from '../intent-status.js';
 
 export class ExampleEmbeddingsDto {
   @ApiProperty({ example: 'local:hash-v2:384' }) model: string;
   @ApiProperty() dimension: number;
   @ApiProperty() count: number;
+}
+
+export class IntentTrainingDto {
+  @ApiProperty({ enum: INTENT_TRAINING_STATES, description: 'idle | queued (waiting for a thread, or newer rules not compiled here yet) | training | failed' })
+  state: IntentTrainingState;
+  @ApiProperty({ type: Number, nullable: true, description: 'Share of the training done (0..1) while `training`; null otherwise' })
+  progress: number | null;
+}
+
+export class IntentStatusDto {
+  @ApiProperty({ example: '42', description: "The tenant's stored rules version (shared by every API process)" })
+  rulesVersion: string;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: '41',
+    description: 'Rules version the classifier serving on this API process was trained on; null: none yet (the interim matcher serves)',
+  })
+  classifierVersion: string | null;
+  @ApiProperty({ type: IntentTrainingDto }) training: IntentTrainingDto;
+  @ApiProperty({ type: Number, nullable: true, description: 'Duration of the last completed training on this API process (ms, submission to serving)' })
+  lastTrainingMs: number | null;
+  @ApiProperty({ description: 'Intents routed by their examples (the interim matcher) until the retrained classifier serves' })
+  interimIntents: number;
 }
 
 export class IntentRuleViewDto {

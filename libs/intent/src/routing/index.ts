@@ -23,6 +23,7 @@ export {
   type ClassifierTrainingData,
   type ExampleScores,
 } from './intent-index.js';
+export * from './interim-matcher.js';
 export { SemanticMatcher, type TextEmbedder, type SemanticMatchOptions } from './semantic-matcher.js';
 export * from './llm-judge.js';
 export * from './fusion-policy.js';

@@ -36,7 +36,8 @@ describe('IntentIndex classifier hand-off (training elsewhere, carry-over)', () 
   it('takes the training data once, then serves the installed weights under their version', () => {
     const index = IntentIndex.build(intentRules(WORDS.slice(0, 4)));
     expect(index.classifierState).toBe('none');
-    expect(best(index, 'river please').aggregation).toBe('centroid_knn');
+    expect(best(index, 'river please')).toEqual({ intent: 'river', aggregation: 'interim' });
+    expect(index.interimIntentCount).toBe(4);
     trainAndInstall(index, 'v1');
     expect(index.takeTrainingData()).toBeNull();
     expect(index.classifierState).toBe('ready');
@@ -64,8 +65,10 @@ describe('IntentIndex classifier hand-off (training elsewhere, carry-over)', () 
     expect(next.classifierCarried).toBe(true);
     expect(next.classifierState).toBe('none');
     expect(best(next, 'castle please')).toEqual({ intent: 'castle', aggregation: 'classifier', version: 'v1' });
-    // the new intents are unknown to the carried classifier: they score 0 on its path
-    expect(best(next, 'falcon please').intent).not.toBe('falcon');
+    // the new intent is unknown to the carried classifier: the interim matcher scores it by its examples
+    expect(next.interimIntentCount).toBe(1);
+    expect(best(next, 'falcon please')).toEqual({ intent: 'falcon', aggregation: 'classifier', version: 'v1' });
+    expect(next.scoreExamples('falcon please', 'classifier', 3)?.interimIntents).toBe(1);
     // the removed intent is never a candidate
     expect(best(next, 'apple please').intent).not.toBe('apple');
 
@@ -76,6 +79,8 @@ describe('IntentIndex classifier hand-off (training elsewhere, carry-over)', () 
     if (weights === null) throw new Error('stopped');
     next.installClassifier(weights, 'v2');
     expect(next.classifierCarried).toBe(false);
+    expect(next.interimIntentCount).toBe(0);
+    expect(next.scoreExamples('falcon please', 'classifier', 3)?.interimIntents).toBeUndefined();
     expect(best(next, 'falcon please')).toEqual({ intent: 'falcon', aggregation: 'classifier', version: 'v2' });
   });
 
@@ -89,12 +94,36 @@ describe('IntentIndex classifier hand-off (training elsewhere, carry-over)', () 
     for (const w of WORDS.slice(0, 10)) expect(best(third, `${w} please`)).toEqual({ intent: w, aggregation: 'classifier', version: 'v1' });
   });
 
-  it(`does not carry over a classifier knowing fewer than ${CARRY_OVER_MIN_KNOWN_INTENTS * 100} % of the intents: centroid_knn serves`, () => {
+  it('an intent whose examples changed is scored by the interim matcher, an unchanged one keeps the carried classifier', () => {
+    const previous = IntentIndex.build(intentRules(WORDS.slice(0, 10)));
+    trainAndInstall(previous, 'v1');
+    // "tiger" is now taught by other examples: the carried classifier knows only its old ones
+    const edited = intentRules(WORDS.slice(0, 10)).map((r) =>
+      r.intent === 'tiger' ? { ...r, semanticExamples: ['zebra stripes', 'striped zebra please'] } : r,
+    );
+    const next = IntentIndex.build(edited);
+    expect(next.adoptClassifier(previous)).toBe(true);
+    expect(next.interimIntentCount).toBe(1);
+    expect(best(next, 'zebra stripes please')).toEqual({ intent: 'tiger', aggregation: 'classifier', version: 'v1' });
+    const unchanged = previous.scoreExamples('castle please', 'classifier', 3);
+    const blended = next.scoreExamples('castle please', 'classifier', 3);
+    if (unchanged === null || blended === null) throw new Error('no examples');
+    const castle = (s: typeof unchanged, index: IntentIndex): number => s.scores[index.intents.indexOf('castle')];
+    // a message near none of the changed intents keeps (almost exactly) the classifier's score
+    expect(castle(blended, next)).toBeCloseTo(castle(unchanged, previous), 3);
+    expect(best(next, 'castle please').intent).toBe('castle');
+    // a further rebuild still counts "tiger" as changed (against what the carried classifier was trained on)
+    const again = IntentIndex.build(edited);
+    expect(again.adoptClassifier(next)).toBe(true);
+    expect(again.interimIntentCount).toBe(1);
+  });
+
+  it(`does not carry over a classifier knowing fewer than ${CARRY_OVER_MIN_KNOWN_INTENTS * 100} % of the intents: the interim matcher serves`, () => {
     const previous = IntentIndex.build(intentRules(WORDS.slice(0, 4)));
     trainAndInstall(previous, 'v1');
     const next = IntentIndex.build(intentRules(WORDS.slice(0, 6)));
     expect(next.adoptClassifier(previous)).toBe(false);
-    expect(best(next, 'river please').aggregation).toBe('centroid_knn');
+    expect(best(next, 'river please').aggregation).toBe('interim');
     expect(next.classifierVersion).toBeNull();
   });
 
@@ -133,5 +162,14 @@ describe('IntentIndex classifier hand-off (training elsewhere, carry-over)', () 
     next.classifierTrainingFailed();
     expect(next.classifierState).toBe('failed');
     expect(best(next, 'tiger please')).toEqual({ intent: 'tiger', aggregation: 'classifier', version: 'v1' });
+  });
+
+  it('serves raw centroid_knn when there is nothing to train (a single intent)', () => {
+    const index = IntentIndex.build(intentRules(WORDS.slice(0, 1)));
+    expect(index.classifierState).toBe('not_applicable');
+    expect(index.interimIntentCount).toBe(0);
+    const s = index.scoreExamples('apple please', 'classifier', 3);
+    expect(s?.aggregation).toBe('centroid_knn');
+    expect(s?.interimIntents).toBeUndefined();
   });
 });

@@ -1,6 +1,7 @@
 import type { SemanticAggregation } from './config.js';
 import { DenseExamples } from './dense-examples.js';
 import { IntentAggregator } from './intent-aggregator.js';
+import { blendWithInterim, DEFAULT_INTERIM_OPTIONS, examplesFingerprint, interimProbabilities, type InterimOptions } from './interim-matcher.js';
 import { InvertedIndex } from './inverted-index.js';
 import {
   SoftmaxClassifier,
@@ -22,14 +23,22 @@ export interface IntentVectorEntry {
 
 /** Per-intent scores from mode B, with the nearest example of each intent for the trace. */
 export interface ExampleScores {
-  /** Aggregation actually applied (`classifier` is served by `centroid_knn` until trained). */
-  aggregation: SemanticAggregation;
+  /**
+   * Aggregation actually applied: `classifier` is served by the interim matcher (`interim`) until a
+   * classifier is trained, by `centroid_knn` when there is nothing to train (a single intent).
+   */
+  aggregation: SemanticAggregation | 'interim';
   scores: Float32Array;
   /** Row of the nearest example per intent (see `exampleTexts`), -1 when not looked up / none. */
   nearest: Int32Array;
   nearestSim: Float32Array;
   /** With `classifier`: the version label of the rule set the serving classifier was trained on. */
   classifierVersion?: string;
+  /**
+   * With `classifier`: how many intents the interim matcher scored (those the serving classifier was not
+   * trained on as they are now; every intent when no classifier serves yet). Absent: none.
+   */
+  interimIntents?: number;
 }
 
 /** What a worker needs to train this index's classifier (see `IntentIndex.takeTrainingData`). */
@@ -65,6 +74,8 @@ export interface IntentIndexOptions {
   featurizer?: HashingFeaturizer;
   /** Dimension of the provider's vectors (modes A and provider-B); vectors of another length are left out. */
   vectorDimension?: number;
+  /** The interim matcher's softmax (default {@link DEFAULT_INTERIM_OPTIONS}); benchmarks vary it. */
+  interim?: InterimOptions;
 }
 
 interface Example {
@@ -100,6 +111,14 @@ export class IntentIndex {
   private classifier: SoftmaxClassifier | null = null;
   /** Intent → class of `classifier` (-1: unknown to it) when it was carried over from a previous index; null: identity. */
   private classOf: Int32Array | null = null;
+  /** Per intent, a fingerprint of its examples (see `examplesFingerprint`). */
+  private readonly intentFingerprint: string[];
+  /** With a carried-over classifier: the fingerprints of the intents it was trained on, by intent name. */
+  private trainedFingerprints: Map<string, string> | null = null;
+  /** With a carried-over classifier: 1 for an intent it does not know as it is now (new, or its examples changed). */
+  private changed: Uint8Array | null = null;
+  private changedCount = 0;
+  private readonly interimOptions: InterimOptions;
   private version: string | null = null;
   private state: ClassifierState = 'not_applicable';
 
@@ -111,6 +130,7 @@ export class IntentIndex {
       return id;
     };
     const dim = opts.vectorDimension;
+    this.interimOptions = opts.interim ?? DEFAULT_INTERIM_OPTIONS;
     const examples: Example[] = [];
     for (const rule of rules) {
       if (!rule.enabled) continue;
@@ -137,6 +157,7 @@ export class IntentIndex {
     for (const e of examples) this.exampleCountPerIntent[e.intent]++;
     this.intentRowStart = new Int32Array(this.intents.length + 1);
     for (let i = 0; i < this.intents.length; i++) this.intentRowStart[i + 1] = this.intentRowStart[i] + this.exampleCountPerIntent[i];
+    this.intentFingerprint = this.intents.map((_, i) => examplesFingerprint(this.exampleTexts.slice(this.intentRowStart[i], this.intentRowStart[i + 1])));
     const withVectors = examples.flatMap((e, row) => (e.vector !== undefined ? [{ row, e, vector: e.vector }] : []));
     this.denseExamples =
       withVectors.length > 0 && dim !== undefined
@@ -188,6 +209,19 @@ export class IntentIndex {
   /** True while a previous index's classifier serves (this index's own is not trained yet). */
   get classifierCarried(): boolean {
     return this.classOf !== null;
+  }
+
+  /**
+   * How many intents the interim matcher serves on the `classifier` path now: those a carried-over
+   * classifier does not know as they are, every intent with examples while no classifier serves yet, 0
+   * once this index's own classifier is installed (or when there is nothing to train).
+   */
+  get interimIntentCount(): number {
+    if (this.classifier !== null) return this.changedCount;
+    if (this.state === 'not_applicable') return 0;
+    let n = 0;
+    for (let i = 0; i < this.intents.length; i++) if (this.exampleCountPerIntent[i] > 0) n++;
+    return n;
   }
 
   /**
@@ -263,21 +297,35 @@ export class IntentIndex {
     if (this.vectorizer === null || previous.vectorizer === null || this.vectorizer.featurizer.buckets !== previous.vectorizer.featurizer.buckets) return false;
     const previousIntent = new Map(previous.intents.map((name, i) => [name, i]));
     const classOf = new Int32Array(this.intents.length).fill(-1);
+    // what the classifier was trained on: the previous index's examples, or (itself carried) what it carried
+    const trained = previous.trainedFingerprints ?? new Map(previous.intents.map((name, j) => [name, previous.intentFingerprint[j]]));
+    const changed = new Uint8Array(this.intents.length);
     let known = 0;
+    let changedCount = 0;
     this.intents.forEach((name, i) => {
       const j = previousIntent.get(name);
-      if (j === undefined) return;
-      const c = previous.classOf === null ? j : previous.classOf[j];
-      if (c < 0) return;
-      classOf[i] = c;
-      known++;
+      const c = j === undefined ? -1 : previous.classOf === null ? j : previous.classOf[j];
+      if (c >= 0) {
+        classOf[i] = c;
+        known++;
+      }
+      if (c < 0 || trained.get(name) !== this.intentFingerprint[i]) {
+        changed[i] = 1;
+        changedCount++;
+      }
     });
     if (this.intents.length === 0 || known / this.intents.length < CARRY_OVER_MIN_KNOWN_INTENTS) return false;
     this.serve(model, classOf, previous.version);
+    this.trainedFingerprints = trained;
+    this.changed = changedCount > 0 ? changed : null;
+    this.changedCount = changedCount;
     return true;
   }
 
   private serve(model: SoftmaxClassifier, classOf: Int32Array | null, version: string): void {
+    this.trainedFingerprints = null;
+    this.changed = null;
+    this.changedCount = 0;
     this.classOf = classOf;
     this.version = version;
     this.classifier = model;
@@ -298,11 +346,23 @@ export class IntentIndex {
   scoreExamples(text: string, aggregation: SemanticAggregation, k: number, explainTop = 3): ExampleScores | null {
     if (this.vectorizer === null || this.examples === null || this.centroids === null) return null;
     const q = this.vectorizer.transform(text);
-    if (aggregation === 'classifier' && this.classifier !== null) return this.classify(q, this.classifier, explainTop);
+    if (aggregation === 'classifier' && this.classifier !== null) return this.classify(q, this.classifier, k, explainTop);
+    // No classifier yet (being trained, or its training failed): the interim matcher serves every intent.
+    // With nothing to train (a single intent) the raw `centroid_knn` serves, as before.
+    const interim = aggregation === 'classifier' && this.state !== 'not_applicable';
     const used = aggregation === 'classifier' ? 'centroid_knn' : aggregation;
     const agg = new IntentAggregator(this.exampleCountPerIntent, k);
     this.examples.forEachDot(q, (row, s) => agg.add(this.exampleIntent[row], row, s));
     const scores = agg.scores(used, used === 'centroid_knn' ? this.centroids.dotAll(q) : undefined);
+    if (interim) {
+      return {
+        aggregation: 'interim',
+        scores: interimProbabilities(scores, this.interimOptions),
+        nearest: agg.nearest,
+        nearestSim: agg.nearestSim,
+        interimIntents: this.interimIntentCount,
+      };
+    }
     return { aggregation: used, scores, nearest: agg.nearest, nearestSim: agg.nearestSim };
   }
 
@@ -311,9 +371,9 @@ export class IntentIndex {
    * share no feature with the message is not a candidate — a softmax spreads probability over unrelated
    * messages too; the gate keeps gibberish at no_match), nearest examples for the best intents only.
    */
-  private classify(q: SparseVec, model: SoftmaxClassifier, explainTop: number): ExampleScores {
+  private classify(q: SparseVec, model: SoftmaxClassifier, k: number, explainTop: number): ExampleScores {
     const nI = this.intents.length;
-    const scores = new Float32Array(nI);
+    let scores: Float32Array = new Float32Array(nI);
     const classOf = this.classOf;
     if (classOf === null) model.predictInto(q, scores);
     else {
@@ -322,6 +382,13 @@ export class IntentIndex {
       for (let i = 0; i < nI; i++) scores[i] = classOf[i] >= 0 ? p[classOf[i]] : 0;
     }
     const gate = this.centroids?.dotAll(q) ?? new Float32Array(nI);
+    const changed = this.changed;
+    if (changed !== null && this.examples !== null) {
+      // a carried-over classifier: the intents it does not know as they are now are scored by their examples
+      const agg = new IntentAggregator(this.exampleCountPerIntent, k);
+      this.examples.forEachDot(q, (row, s) => agg.add(this.exampleIntent[row], row, s));
+      scores = blendWithInterim(scores, interimProbabilities(agg.scores('centroid_knn', gate), this.interimOptions), changed);
+    }
     for (let i = 0; i < nI; i++) if (!(gate[i] > 0)) scores[i] = 0;
     const nearest = new Int32Array(nI).fill(-1);
     const nearestSim = new Float32Array(nI);
@@ -335,7 +402,14 @@ export class IntentIndex {
       nearest[i] = hit.row;
       nearestSim[i] = hit.dot;
     }
-    return { aggregation: 'classifier', scores, nearest, nearestSim, ...(this.version !== null ? { classifierVersion: this.version } : {}) };
+    return {
+      aggregation: 'classifier',
+      scores,
+      nearest,
+      nearestSim,
+      ...(this.version !== null ? { classifierVersion: this.version } : {}),
+      ...(this.changedCount > 0 ? { interimIntents: this.changedCount } : {}),
+    };
   }
 
   /** L2-normalised sum of each intent's example vectors (one row per intent), via one dense scratch row. */

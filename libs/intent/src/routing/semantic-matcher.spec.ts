@@ -55,10 +55,13 @@ describe('SemanticMatcher, mode B (examples)', () => {
     expect(mean.score).toBeCloseTo(0.5, 4);
   });
 
-  it('serves classifier by centroid_knn until trained, then by the trained model', async () => {
+  it('serves classifier by the interim matcher until trained, then by the trained model', async () => {
     const idx = IntentIndex.build(rules);
     const m = new SemanticMatcher(idx);
-    expect((await m.match('my card was stolen', { ...opts, aggregation: 'classifier' })).aggregation).toBe('centroid_knn');
+    const interim = await m.match('my card was stolen', { ...opts, aggregation: 'classifier' });
+    expect(interim.aggregation).toBe('interim');
+    expect(interim.interimIntents).toBe(idx.intents.length);
+    expect(interim.topCandidates[0].intent).toBe('card_lost');
     const training = idx.trainClassifier({ epochs: 30 });
     expect(idx.classifierState).toBe('training');
     await training;

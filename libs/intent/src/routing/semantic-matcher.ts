@@ -110,6 +110,7 @@ export class SemanticMatcher {
       topCandidates,
       ...(ex !== null ? { aggregation: ex.aggregation } : {}),
       ...(ex?.classifierVersion !== undefined ? { classifierVersion: ex.classifierVersion } : {}),
+      ...(ex?.interimIntents !== undefined ? { interimIntents: ex.interimIntents } : {}),
       ...(error !== undefined ? { error } : {}),
     });
   }

@@ -236,21 +236,24 @@ function sgdStep(start: number, end: number, y: number, rowCol: Int32Array, rowV
   }
 }
 
-/** Runs the training steps to the end without yielding (a worker thread); `shouldStop` is asked at every step. */
+/**
+ * Runs the training steps to the end without yielding (a worker thread); `shouldStop` is asked at every
+ * step with the number of examples seen so far (of epochs × rows: the caller may report progress).
+ */
 export function trainSoftmaxSync(
   data: SparseRows,
   labels: Int32Array,
   numClasses: number,
   buckets: number,
   opts: ClassifierHyperparameters = {},
-  shouldStop: () => boolean = () => false,
+  shouldStop: (seen: number) => boolean = () => false,
   warm?: WarmStart,
 ): ClassifierWeights | null {
   const steps = softmaxTrainingSteps(data, labels, numClasses, buckets, opts, warm);
   for (;;) {
     const next = steps.next();
     if (next.done === true) return next.value;
-    if (shouldStop()) return null;
+    if (shouldStop(next.value)) return null;
   }
 }
 

@@ -64,7 +64,7 @@ export interface SemanticMatchTrace {
   topCandidates: SemanticCandidate[];
   durationMs: number;
   skipped?: SemanticSkipReason;
-  /** Aggregation actually used (e.g. `classifier` falls back to `centroid_knn` while training). */
+  /** Aggregation actually used (`classifier` is served by `interim` until its first training, `centroid_knn` with a single intent). */
   aggregation?: string;
   /**
    * With `classifier`: the version of the rule set the serving classifier was trained on (the API uses
@@ -72,6 +72,12 @@ export interface SemanticMatchTrace {
    * classifier is swapped in.
    */
   classifierVersion?: string;
+  /**
+   * With `classifier`: how many intents the interim matcher scored by their examples because the serving
+   * classifier was not trained on them as they are now (new or edited intents; all of them, with
+   * `aggregation: 'interim'`, before the first classifier). libs/intent/src/routing/README.md "Edits live at once".
+   */
+  interimIntents?: number;
   error?: string;
 }
 

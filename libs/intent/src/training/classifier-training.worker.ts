@@ -31,7 +31,13 @@ port.on('message', (request: TrainRequest) => {
   try {
     const job = decodeTrainingJob(request.job);
     const cancel = new Int32Array(request.cancel);
-    const weights = trainSoftmaxSync(job.rows, job.labels, job.numClasses, job.buckets, job.hyper, () => Atomics.load(cancel, 0) !== 0, job.warmStart);
+    const progress = job.progress;
+    if (progress !== undefined) Atomics.store(progress, 0, 0);
+    const shouldStop = (seen: number): boolean => {
+      if (progress !== undefined) Atomics.store(progress, 0, seen);
+      return Atomics.load(cancel, 0) !== 0;
+    };
+    const weights = trainSoftmaxSync(job.rows, job.labels, job.numClasses, job.buckets, job.hyper, shouldStop, job.warmStart);
     if (weights === null) reply = { type: 'stopped', id: request.id };
     else {
       reply = { type: 'trained', id: request.id, weights, ms: performance.now() - started };

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { HashingFeaturizer } from '../routing/text-features.js';
 import { TfidfVectorizer } from '../routing/tfidf.js';
 import { trainSoftmaxSync } from '../routing/softmax-classifier.js';
-import { decodeTrainingJob, encodeTrainingJob, weightsTransferList, type TrainingJob } from './training-job.js';
+import { decodeTrainingJob, encodeTrainingJob, trainingSteps, weightsTransferList, type TrainingJob } from './training-job.js';
 
 const texts = ['book a flight to paris', 'reserve a plane ticket', 'flight booking please', 'what is the weather', 'will it rain today', 'weather forecast'];
 const featurizer = new HashingFeaturizer({ bits: 12 });
@@ -41,6 +41,25 @@ describe('training job serialisation', () => {
     structuredClone(encoded, { transfer });
     expect(big.length).toBe(100);
     expect(labels.length).toBe(6);
+  });
+
+  it('shares a progress counter (not transferred) and refuses one that is not over a SharedArrayBuffer', () => {
+    const progress = new Int32Array(new SharedArrayBuffer(4));
+    const { job: encoded, transfer } = encodeTrainingJob({ ...job(), progress });
+    expect(transfer).toHaveLength(4);
+    const decoded = decodeTrainingJob(structuredClone(encoded, { transfer }));
+    Atomics.store(decoded.progress ?? new Int32Array(1), 0, 7);
+    expect(Atomics.load(progress, 0)).toBe(7);
+    expect(() => decodeTrainingJob({ ...job(), progress: new Int32Array(1) })).toThrow('progress is not an Int32Array over a SharedArrayBuffer');
+  });
+
+  it("counts a job's steps: epochs × rows, 3 epochs from a warm start", () => {
+    const j = job();
+    expect(trainingSteps(j)).toBe(5 * texts.length);
+    expect(trainingSteps({ ...j, hyper: {} })).toBe(10 * texts.length);
+    const previous = trainSoftmaxSync(j.rows, j.labels, 2, j.buckets, j.hyper);
+    if (previous === null) throw new Error('stopped');
+    expect(trainingSteps({ ...j, warmStart: { previous, classOf: Int32Array.from([0, 1]), epochs: 3 } })).toBe(3 * texts.length);
   });
 
   it('lists the trained weights for transfer back', () => {

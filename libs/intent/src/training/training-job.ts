@@ -14,6 +14,16 @@ export interface TrainingJob {
   hyper: ClassifierHyperparameters;
   /** Continue from the previous rule set's model (copied, not transferred: it keeps serving meanwhile). */
   warmStart?: WarmStart;
+  /**
+   * Progress for the submitter (an Int32Array of 1 over a SharedArrayBuffer: shared, never transferred):
+   * the thread stores 0 when it starts the job, then the examples seen (see {@link trainingSteps}).
+   */
+  progress?: Int32Array;
+}
+
+/** How many example steps a job takes: its epochs (3 from a warm start, else `hyper.epochs`, default 10) × rows. */
+export function trainingSteps(job: Pick<TrainingJob, 'rows' | 'hyper' | 'warmStart'>): number {
+  return (job.warmStart?.epochs ?? job.hyper.epochs ?? 10) * (job.rows.offsets.length - 1);
 }
 
 /** Given to a training thread when it starts. */
@@ -68,6 +78,7 @@ export function encodeTrainingJob(job: TrainingJob): { job: TrainingJob; transfe
     buckets: job.buckets,
     hyper: { ...job.hyper },
     ...(job.warmStart !== undefined ? { warmStart: job.warmStart } : {}),
+    ...(job.progress !== undefined ? { progress: job.progress } : {}),
   };
   return { job: encoded, transfer: transferList([rows.offsets, rows.idx, rows.val, labels]) };
 }
@@ -95,7 +106,12 @@ export function decodeTrainingJob(value: unknown): TrainingJob {
   for (let i = 0; i < rows.idx.length; i++) if (rows.idx[i] < 0 || rows.idx[i] >= buckets) fail(`bucket ${rows.idx[i]} outside [0, ${buckets})`);
   for (let r = 0; r < n; r++) if (labels[r] < 0 || labels[r] >= numClasses) fail(`label ${labels[r]} outside [0, ${numClasses})`);
   const hyper = typeof job.hyper === 'object' && job.hyper !== null ? job.hyper : {};
-  if (job.warmStart === undefined) return { rows, labels, numClasses, buckets, hyper };
+  const progress = job.progress;
+  if (progress !== undefined && (tag(progress) !== '[object Int32Array]' || tag(progress.buffer) !== '[object SharedArrayBuffer]' || progress.length < 1)) {
+    fail('progress is not an Int32Array over a SharedArrayBuffer');
+  }
+  const shared = progress !== undefined ? { progress } : {};
+  if (job.warmStart === undefined) return { rows, labels, numClasses, buckets, hyper, ...shared };
   const { previous, classOf, epochs } = job.warmStart;
   if (typeof previous !== 'object' || previous === null) fail('warmStart.previous missing');
   const P = previous.numClasses;
@@ -114,7 +130,7 @@ export function decodeTrainingJob(value: unknown): TrainingJob {
   if (tag(classOf) !== '[object Int32Array]' || classOf.length !== numClasses) fail(`warmStart.classOf must map the ${numClasses} classes`);
   for (let c = 0; c < classOf.length; c++) if (classOf[c] < -1 || classOf[c] >= P) fail(`warmStart.classOf ${classOf[c]} outside [-1, ${P})`);
   if (!Number.isInteger(epochs) || epochs < 1) fail(`warmStart.epochs ${epochs}`);
-  return { rows, labels, numClasses, buckets, hyper, warmStart: { previous, classOf, epochs } };
+  return { rows, labels, numClasses, buckets, hyper, warmStart: { previous, classOf, epochs }, ...shared };
 }
 
 /** The trained weights' buffers (each owns its buffer: allocated by the trainer), to transfer back. */

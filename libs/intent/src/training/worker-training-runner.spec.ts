@@ -3,7 +3,7 @@ import { ClassifierTrainer } from '../classifier-trainer.js';
 import { HashingFeaturizer } from '../routing/text-features.js';
 import { TfidfVectorizer } from '../routing/tfidf.js';
 import { trainSoftmaxSync, type ClassifierHyperparameters } from '../routing/softmax-classifier.js';
-import type { TrainingJob } from './training-job.js';
+import { trainingSteps, type TrainingJob } from './training-job.js';
 import { WorkerTrainingRunner } from './worker-training-runner.js';
 
 const texts = ['book a flight to paris', 'reserve a plane ticket', 'flight booking please', 'what is the weather', 'will it rain today', 'weather forecast'];
@@ -29,6 +29,16 @@ describe('WorkerTrainingRunner (a real worker thread)', () => {
     expect(weights).not.toBeNull();
     expect(Array.from(weights?.weights ?? [])).toEqual(Array.from(expected?.weights ?? []));
     expect(Array.from(weights?.bias ?? [])).toEqual(Array.from(expected?.bias ?? []));
+  });
+
+  it('reports progress through the shared counter: 0 at the start, the examples seen, all of them at the end', async () => {
+    const progress = new Int32Array(new SharedArrayBuffer(4)).fill(-1);
+    const hyper = { epochs: 4, minDf: 1, yieldEvery: 1 };
+    const sent = { ...job(hyper), progress };
+    const total = trainingSteps(sent);
+    expect(total).toBe(4 * texts.length);
+    await expect(runner.run(sent, new AbortController().signal)).resolves.not.toBeNull();
+    expect(Atomics.load(progress, 0)).toBe(total);
   });
 
   it('stops a job when its signal aborts (superseded) and keeps the thread for the next job', async () => {
