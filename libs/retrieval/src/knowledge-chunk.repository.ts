@@ -21,6 +21,8 @@ export interface ChunkState {
   /** The analyzer version of the document's postings; 0 when it has none yet. */
   lexicalVersion: number;
   content: string;
+  /** The chunk's section path (indexed with its text, docs/retrieval.md "Chunk context"). */
+  section: string[] | null;
   disabled: boolean;
 }
 
@@ -83,14 +85,23 @@ export class KnowledgeChunkRepository {
   }
 
   /** The document's title (embedded with each chunk), null when the tenant has no such document. */
-  async documentTitle(tenantId: TenantId, documentId: string): Promise<string | null> {
+  /**
+   * What a chunk's new text is embedded with (docs/retrieval.md "Chunk context"): its document's title and the
+   * chunk's section path (null when the chunk has none). Null when the document does not exist.
+   */
+  async embeddingContext(tenantId: TenantId, documentId: string, chunkIndex: number): Promise<{ title: string; section: string[] | null } | null> {
     const row = await this.database.db
-      .selectFrom('knowledge_document')
-      .select('title')
-      .where('tenant_id', '=', tenantId)
-      .where('id', '=', documentId)
+      .selectFrom('knowledge_document as d')
+      .leftJoin('knowledge_chunk as c', (j) =>
+        j.onRef('c.tenant_id', '=', 'd.tenant_id').onRef('c.document_id', '=', 'd.id').on('c.chunk_index', '=', chunkIndex),
+      )
+      .select(['d.title', 'c.section'])
+      .where('d.tenant_id', '=', tenantId)
+      .where('d.id', '=', documentId)
+      .limit(1)
       .executeTakeFirst();
-    return row?.title ?? null;
+    if (!row) return null;
+    return { title: row.title, section: Array.isArray(row.section) ? (row.section as string[]) : null };
   }
 
   /** Up to `limit` chunks of the document in `space` after chunk index `after` (-1: from the start), in order. */
@@ -152,7 +163,7 @@ export class KnowledgeChunkRepository {
       if (!doc) return { found: 'none' };
       const chunk = await tx
         .selectFrom('knowledge_chunk')
-        .select(['content', 'disabled_at'])
+        .select(['content', 'section', 'disabled_at'])
         .where('tenant_id', '=', tenantId)
         .where('document_id', '=', documentId)
         .where('embedding_model', '=', space.model)
@@ -164,6 +175,7 @@ export class KnowledgeChunkRepository {
         keywords: Array.isArray(doc.keywords) ? (doc.keywords as string[]) : [],
         lexicalVersion: doc.lexical_version,
         content: chunk.content,
+        section: Array.isArray(chunk.section) ? (chunk.section as string[]) : null,
         disabled: chunk.disabled_at !== null,
       });
       if (write.postings) await this.replacePostings(tx, tenantId, documentId, chunkIndex, write.postings);

@@ -4,7 +4,8 @@ import { EMBEDDING_PROVIDER, type EmbeddingProvider } from '@arbiter/llm';
 import type { EditChunkDto } from './dto/knowledge.dto.js';
 import { KnowledgeChunkRepository, type ChunkPostings, type ChunkState, type ChunkView } from './knowledge-chunk.repository.js';
 import type { VectorSpace } from './knowledge.repository.js';
-import { unitVector } from './knowledge.service.js';
+import { embeddingKey, unitVector } from './knowledge.service.js';
+import { chunkContextText } from './lexical/chunk-context.js';
 import { LexicalRepository } from './lexical.repository.js';
 import { analyzeHeading, indexChunk, lengthNorm } from './lexical/indexing.js';
 import { analyzeText, LEXICAL_ANALYZER_VERSION } from './lexical/text-analyzer.js';
@@ -43,10 +44,11 @@ export function chunkPostingsAfterEdit(
 ): ChunkPostings | null {
   if (state.lexicalVersion !== LEXICAL_ANALYZER_VERSION) return null;
   const heading = analyzeHeading(state.title, state.keywords);
-  const body = analyzeText(edit.content ?? state.content);
+  const body = analyzeText(chunkContextText(edit.content ?? state.content, state.section));
   const avg = lengthNorm(heading, [body], averageLength);
   const next = indexChunk(heading, body, chunkIndex, avg);
-  const previousLength = edit.content === undefined ? next.length : indexChunk(heading, analyzeText(state.content), chunkIndex, avg).length;
+  const previousLength =
+    edit.content === undefined ? next.length : indexChunk(heading, analyzeText(chunkContextText(state.content, state.section)), chunkIndex, avg).length;
   const disabled = edit.disabled ?? state.disabled;
   return { terms: disabled ? [] : next.terms, impacts: disabled ? [] : next.impacts, lengthDelta: next.length - previousLength };
 }
@@ -88,10 +90,10 @@ export class KnowledgeChunksService {
     const space = this.space;
     let embedding: number[] | undefined;
     if (dto.content !== undefined) {
-      const title = await this.chunks.documentTitle(tenantId, documentId);
-      if (title === null) throw new RetrievalException(RetrievalErrorCode.DOCUMENT_NOT_FOUND, documentId);
-      // As the document's chunks were embedded (KnowledgeService.embedChunks): title and chunk.
-      const [vector] = await this.provider.embedDocuments([`${title}\n${dto.content}`]);
+      const context = await this.chunks.embeddingContext(tenantId, documentId, chunkIndex);
+      if (context === null) throw new RetrievalException(RetrievalErrorCode.DOCUMENT_NOT_FOUND, documentId);
+      // As the document's chunks were embedded (KnowledgeService.embedChunks): title, section path and chunk.
+      const [vector] = await this.provider.embedDocuments([embeddingKey(context.title, dto.content, context.section)]);
       embedding = unitVector(vector ?? [], space.dim);
     }
     const { averageLength } = await this.lexical.stats(tenantId);

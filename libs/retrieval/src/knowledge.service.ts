@@ -16,6 +16,7 @@ import {
   type VectorSpace,
 } from './knowledge.repository.js';
 import { LexicalRepository } from './lexical.repository.js';
+import { chunkContextText } from './lexical/chunk-context.js';
 import { analyzeHeading, type IndexedChunk, indexChunk, lengthNorm } from './lexical/indexing.js';
 import { analyzeText, LEXICAL_ANALYZER_VERSION, warmAnalyzer } from './lexical/text-analyzer.js';
 import { RetrievalErrorCode, RetrievalException } from './retrieval.exception.js';
@@ -78,9 +79,12 @@ export interface ChunkDraft extends ChunkLocation {
   content: string;
 }
 
-/** What a chunk's vector depends on: the document's title and the chunk's text (see {@link KnowledgeService.embedChunks}). */
-export function embeddingKey(title: string, content: string): string {
-  return `${title}\n${content}`;
+/**
+ * What a chunk's vector depends on: the document's title, the chunk's section path and its text (see
+ * {@link KnowledgeService.embedChunks}, docs/retrieval.md "Chunk context").
+ */
+export function embeddingKey(title: string, content: string, section?: readonly string[] | null): string {
+  return `${title}\n${chunkContextText(content, section)}`;
 }
 
 const direct = <T>(work: () => Promise<T>): Promise<T> => work();
@@ -215,12 +219,14 @@ export class KnowledgeService implements OnModuleInit {
         out[i] = { status: 'unchanged', document: same };
         continue;
       }
-      const drafts = options.prepared?.get(doc.filePath) ?? chunkText(doc.content, { chunkSize, overlap: chunkOverlap }).map((p) => ({ content: p.content }));
+      const drafts: readonly ChunkDraft[] =
+        options.prepared?.get(doc.filePath) ?? chunkText(doc.content, { chunkSize, overlap: chunkOverlap }).map((p) => ({ content: p.content }));
       if (!drafts.length) {
         out[i] = new RetrievalException(RetrievalErrorCode.DOCUMENT_EMPTY, undefined, { fields: ['content'] });
         continue;
       }
-      const contents = drafts.map((d) => d.content);
+      // Indexed with its section's headings (docs/retrieval.md "Chunk context").
+      const contents = drafts.map((d) => chunkContextText(d.content, d.section));
       const chunks = await this.embedChunks(doc.title, drafts, options.reuse);
       // Analysis is CPU work on this thread: paced like the embedding.
       const bodies = await mapSliced(contents, (c) => analyzeText(c));
@@ -285,15 +291,15 @@ export class KnowledgeService implements OnModuleInit {
   }
 
   /**
-   * Embeds `title + chunk` so a chunk keeps its document's context; vectors are checked for unit norm. A vector
+   * Embeds `title + section path + chunk` so a chunk keeps its document's context; vectors are checked for unit norm. A vector
    * in `reuse` under the chunk's {@link embeddingKey} is taken as it is (same provider, same text).
    */
   async embedChunks(title: string, drafts: readonly ChunkDraft[], reuse?: ReadonlyMap<string, readonly number[]>): Promise<NewChunk[]> {
-    const out: NewChunk[] = drafts.map((d) => ({ ...d, embedding: reuse?.get(embeddingKey(title, d.content)) ?? [] }));
+    const out: NewChunk[] = drafts.map((d) => ({ ...d, embedding: reuse?.get(embeddingKey(title, d.content, d.section)) ?? [] }));
     const missing = out.filter((c) => c.embedding.length === 0);
     for (let i = 0; i < missing.length; i += EMBED_BATCH) {
       const batch = missing.slice(i, i + EMBED_BATCH);
-      const vectors = await this.provider.embedDocuments(batch.map((c) => embeddingKey(title, c.content)));
+      const vectors = await this.provider.embedDocuments(batch.map((c) => embeddingKey(title, c.content, c.section)));
       batch.forEach((chunk, k) => (chunk.embedding = unitVector(vectors[k] ?? [], this.provider.dimension)));
       // The built-in embedder computes on this thread: let other requests run between batches.
       if (i + EMBED_BATCH < missing.length) await new Promise((resolve) => setImmediate(resolve));

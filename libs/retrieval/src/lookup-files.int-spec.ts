@@ -288,8 +288,11 @@ describe('lookup over files: filters, sections, chunk edits (integration)', () =
       const v = await provider.embedQuery('ligatures');
       const found = await lexical.search(T2, [...new Set(analyzeText('monospace ligatures'))], space, v, 10);
       expect(found.hits.map((h) => [h.documentId, h.chunkIndex])).toEqual([[manualId, 1]]);
-      const old = await lexical.search(T2, [...new Set(analyzeText('font family'))], space, v, 10);
+      const old = await lexical.search(T2, [...new Set(analyzeText('family size'))], space, v, 10);
       expect(old.hits.filter((h) => h.documentId === manualId && h.chunkIndex === 1)).toEqual([]);
+      // The section path is indexed with the new text as it was with the old (docs/retrieval.md "Chunk context").
+      const heading = await lexical.search(T2, [...new Set(analyzeText('fonts'))], space, v, 10);
+      expect(heading.hits.filter((h) => h.documentId === manualId).map((h) => h.chunkIndex)).toEqual([1]);
       await expectConsistent(T2);
     });
 

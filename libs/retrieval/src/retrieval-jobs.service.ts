@@ -10,6 +10,7 @@ import { KnowledgeImportRepository } from './knowledge-import.repository.js';
 import { KnowledgeChunkRepository } from './knowledge-chunk.repository.js';
 import { KnowledgeRepository, type VectorSpace } from './knowledge.repository.js';
 import { LexicalRepository } from './lexical.repository.js';
+import { chunkContextText } from './lexical/chunk-context.js';
 import { analyzeHeading, indexAnalyzed } from './lexical/indexing.js';
 import { analyzeText, LEXICAL_ANALYZER_VERSION } from './lexical/text-analyzer.js';
 import { KnowledgeService } from './knowledge.service.js';
@@ -61,7 +62,9 @@ export class RetrievalJobs {
         const stats = await this.lexical.stats(tenantId);
         // The stored chunks (edited text, a file's own chunks) where the document has them, else its content chunked anew.
         const stored = await this.chunks.stored(tenantId, doc.id, this.space);
-        const pieces = stored.length ? stored.map((c) => c.content) : chunkText(doc.content, { chunkSize, overlap: chunkOverlap }).map((p) => p.content);
+        const pieces = stored.length
+          ? stored.map((c) => chunkContextText(c.content, c.section))
+          : chunkText(doc.content, { chunkSize, overlap: chunkOverlap }).map((p) => p.content);
         // Jobs may run in the API process: analysis is paced like an import's.
         const bodies = await mapSliced(pieces, (piece) => analyzeText(piece));
         // A disabled chunk keeps its length in the statistics but has no postings (docs/documents.md "Chunks").

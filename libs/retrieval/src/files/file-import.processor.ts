@@ -96,7 +96,7 @@ export class FileImportProcessor implements OnModuleDestroy {
         space,
       ),
     );
-    const reuse = new Map(vectors.map((v) => [embeddingKey(v.title, v.content), v.vector]));
+    const reuse = new Map(vectors.map((v) => [embeddingKey(v.title, v.content, v.section), v.vector]));
     const docs = drafts.map((d) => this.newDocument(d, payload, file.sha256, extracted));
     const written = await this.knowledge.upsertMany(tenantId, docs, {
       step,
@@ -111,7 +111,7 @@ export class FileImportProcessor implements OnModuleDestroy {
     const kept = new Set(docs.map((d) => d.filePath));
     for (const stale of earlier.filter((d) => !kept.has(d.filePath))) await step(() => this.knowledge.delete(tenantId, stale.id));
     const chunks = drafts.reduce((n, d) => n + d.chunks.length, 0);
-    const reused = drafts.reduce((n, d) => n + d.chunks.filter((c) => reuse.has(embeddingKey(d.title, c.content))).length, 0);
+    const reused = drafts.reduce((n, d) => n + d.chunks.filter((c) => reuse.has(embeddingKey(d.title, c.content, c.section))).length, 0);
     const detail: FileOutcomeDetail = {
       mediaType: extracted.mediaType,
       pageCount: extracted.pageCount ?? null,

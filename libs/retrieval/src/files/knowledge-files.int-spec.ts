@@ -131,9 +131,10 @@ describe('KnowledgeFilesRepository (integration)', () => {
     const id = await documentFrom(oldFile!, 'guide.pdf', 'Unchanged paragraph.');
     const vectors = await files.vectorsOf(T1, [id], space);
     expect(vectors).toHaveLength(1);
-    expect(vectors[0]).toMatchObject({ title: 'Manual', content: 'Unchanged paragraph.' });
+    expect(vectors[0]).toMatchObject({ title: 'Manual', content: 'Unchanged paragraph.', section: ['1 Setup'] });
     expect(vectors[0]!.vector).toHaveLength(64);
-    expect(vectors[0]!.vector).toEqual(await provider.embedDocuments(['Manual\nUnchanged paragraph.']).then((v) => v[0]!.map((x) => expect.closeTo(x, 5))));
+    // Embedded with its section path (docs/retrieval.md "Chunk context").
+    expect(vectors[0]!.vector).toEqual(await provider.embedDocuments(['Manual\n1 Setup\nUnchanged paragraph.']).then((v) => v[0]!.map((x) => expect.closeTo(x, 5))));
     const two = await files.store(T1, upload({ refused: [] }));
     const [newFile] = await files.pendingFileIds(T1, two!.importId);
     expect(await documentFrom(newFile!, 'guide.pdf', 'Changed paragraph.')).toBe(id);

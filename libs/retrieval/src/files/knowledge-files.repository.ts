@@ -239,20 +239,29 @@ export class KnowledgeFilesRepository {
   }
 
   /**
-   * The vectors of these documents' chunks in `space`, by their embedding input (title + text): a re-upload
+   * The vectors of these documents' chunks in `space`, by their embedding input (title, section path and text): a re-upload
    * reuses the vector of every chunk whose text did not change (docs/documents.md "Re-upload").
    */
-  async vectorsOf(tenantId: TenantId, documentIds: readonly string[], space: VectorSpace): Promise<{ title: string; content: string; vector: number[] }[]> {
+  async vectorsOf(
+    tenantId: TenantId,
+    documentIds: readonly string[],
+    space: VectorSpace,
+  ): Promise<{ title: string; content: string; section: string[] | null; vector: number[] }[]> {
     if (!documentIds.length) return [];
     const rows = await this.database.db
       .selectFrom('knowledge_chunk as c')
       .innerJoin('knowledge_document as d', (j) => j.onRef('d.tenant_id', '=', 'c.tenant_id').onRef('d.id', '=', 'c.document_id'))
-      .select(['d.title', 'c.content', sql<string>`c.embedding::text`.as('embedding')])
+      .select(['d.title', 'c.content', 'c.section', sql<string>`c.embedding::text`.as('embedding')])
       .where('c.tenant_id', '=', tenantId)
       .where('c.document_id', 'in', documentIds)
       .where('c.embedding_model', '=', space.model)
       .execute();
-    return rows.map((r) => ({ title: r.title, content: r.content, vector: parseVector(r.embedding) }));
+    return rows.map((r) => ({
+      title: r.title,
+      content: r.content,
+      section: Array.isArray(r.section) ? (r.section as string[]) : null,
+      vector: parseVector(r.embedding),
+    }));
   }
 
   /** The file a document was made from, for download. */

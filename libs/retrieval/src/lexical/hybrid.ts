@@ -1,3 +1,4 @@
+import { chunkContextText } from './chunk-context.js';
 import { normalizeSimilarity, type RetrievalNormalizationConfig } from '../relevance.js';
 import { bm25Idf, bm25MaxScore, DEFAULT_BM25 } from './bm25.js';
 import { type Calibration, probabilityOfRight, type RelevanceEvidence, toSeedScale } from './calibration.js';
@@ -174,8 +175,9 @@ export function assembleCandidates(input: HybridInput): HybridCandidate[] {
     const similarity = similarities[i];
     const runnerUp = Math.max(0, ...shares.filter((_, k) => k !== i));
     // Substring containment of each (stemmed) term in the folded text: exact for Chinese words and
-    // bigrams, a stem for English (`reset` in "resetting"); far cheaper than analyzing every candidate.
-    const text = `${chunk.title}\n${chunk.content}`.normalize('NFKC').toLowerCase();
+    // bigrams, a stem for English (`reset` in "resetting"); far cheaper than analyzing every candidate. The
+    // section path counts, as it is indexed with the chunk (docs/retrieval.md "Chunk context").
+    const text = `${chunk.title}\n${chunkContextText(chunk.content, chunk.section)}`.normalize('NFKC').toLowerCase();
     const present = (t: string) => text.includes(t.startsWith(CJK_BIGRAM_PREFIX) ? t.slice(CJK_BIGRAM_PREFIX.length) : t);
     const coverage = queryMass > 0 ? queryTerms.reduce((s, t) => s + (present(t) ? idfOf(t) : 0), 0) / queryMass : 0;
     const evidence: RelevanceEvidence = {

@@ -16,7 +16,7 @@ import { CHINESE_STOP_WORDS, ENGLISH_STOP_WORDS } from './stop-words.js';
  *   with `~` — paraphrases segment differently, bigrams still overlap (`不亮` / `亮了`).
  * Pure: no Nest, no database.
  */
-export const LEXICAL_ANALYZER_VERSION = 1;
+export const LEXICAL_ANALYZER_VERSION = 2;
 
 const CJK_RUN = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+/u;
 const CJK_RUNS = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+/gu;
