@@ -134,7 +134,9 @@ describe('KnowledgeFilesRepository (integration)', () => {
     expect(vectors[0]).toMatchObject({ title: 'Manual', content: 'Unchanged paragraph.', section: ['1 Setup'] });
     expect(vectors[0]!.vector).toHaveLength(64);
     // Embedded with its section path (docs/retrieval.md "Chunk context").
-    expect(vectors[0]!.vector).toEqual(await provider.embedDocuments(['Manual\n1 Setup\nUnchanged paragraph.']).then((v) => v[0]!.map((x) => expect.closeTo(x, 5))));
+    expect(vectors[0]!.vector).toEqual(
+      await provider.embedDocuments(['Manual\n1 Setup\nUnchanged paragraph.']).then((v) => v[0]!.map((x) => expect.closeTo(x, 5))),
+    );
     const two = await files.store(T1, upload({ refused: [] }));
     const [newFile] = await files.pendingFileIds(T1, two!.importId);
     expect(await documentFrom(newFile!, 'guide.pdf', 'Changed paragraph.')).toBe(id);
