@@ -39,7 +39,7 @@ function PageView({ route }: { route: Route }) {
     case 'intents':
       return <IntentsPage />;
     case 'knowledge':
-      return <KnowledgePage />;
+      return <KnowledgePage id={route.id} />;
     case 'jobs':
       return <JobsPage />;
   }

@@ -158,3 +158,37 @@ export async function seedDemoTraffic(api: ConsoleApi): Promise<SeededData> {
   await apiCall(api, 'POST', '/api/feedback', api.clientKey, { sessionId: useful.sessionId, feedback: 'useful' });
   return { badCaseSessionId: bad.sessionId, badCaseConversationId: bad.conversationId, usefulSessionId: useful.sessionId, questions };
 }
+
+/**
+ * Uploads files as the console does (multipart POST /admin/knowledge/files) and waits until the import has an
+ * outcome for each; throws unless every file was imported (created, updated or unchanged).
+ */
+export async function uploadAndImport(
+  api: ConsoleApi,
+  files: readonly { name: string; bytes: Uint8Array; type: string }[],
+  fields: Readonly<Record<string, string>> = {},
+): Promise<{ fileName: string; status: string; documentId?: string }[]> {
+  const form = new FormData();
+  for (const file of files) form.append('file', new Blob([file.bytes], { type: file.type }), file.name);
+  for (const [name, value] of Object.entries(fields)) form.append(name, value);
+  const response = await fetch(`${api.baseUrl}/admin/knowledge/files`, { method: 'POST', headers: { 'x-api-key': api.operatorKey }, body: form });
+  const text = await response.text();
+  if (response.status !== 202) throw new Error(`POST /admin/knowledge/files → ${response.status} ${text}`);
+  const { importId } = JSON.parse(text) as { importId: string };
+  for (let i = 0; i < 600; i++) {
+    const status = await apiCall<{ status: string; files?: { fileName: string; status: string; documentId?: string }[] }>(
+      api,
+      'GET',
+      `/admin/knowledge/imports/${importId}`,
+      api.operatorKey,
+    );
+    if (status.status === 'succeeded' || status.status === 'failed') {
+      const outcomes = status.files ?? [];
+      if (status.status === 'failed' || outcomes.some((f) => !['created', 'updated', 'unchanged'].includes(f.status)))
+        throw new Error(`the import did not succeed: ${JSON.stringify(status)}`);
+      return outcomes;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`the import ${importId} did not finish within a minute`);
+}

@@ -1,3 +1,5 @@
+import { offerDownload } from './download';
+
 /**
  * RFC 4180 CSV: every field quoted when it holds a comma, quote or line break; a leading =, +, - or @ is prefixed
  * with ' so a spreadsheet does not run a user's question as a formula (CSV injection).
@@ -14,12 +16,5 @@ export function toCsv(header: readonly string[], rows: readonly (readonly (strin
 
 /** Offers text as a file download; the BOM makes Excel read UTF-8 Chinese correctly. */
 export function downloadText(fileName: string, text: string, type = 'text/csv;charset=utf-8'): void {
-  const url = URL.createObjectURL(new Blob(['\ufeff', text], { type }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 0);
+  offerDownload(fileName, new Blob(['\ufeff', text], { type }));
 }

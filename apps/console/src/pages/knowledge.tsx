@@ -3,13 +3,21 @@ import { api, ApiError, asApiError, call } from '../api/client';
 import { Pager } from '../components/pager';
 import { Async, ErrorNotice } from '../components/states';
 import { useI18n } from '../i18n/i18n';
-import { formatDateTime, formatScore, truncate } from '../lib/format';
+import { formatDateTime } from '../lib/format';
+import { href } from '../lib/route';
 import { useApi } from '../lib/use-api';
 import { TableHead } from '../components/table-head';
+import { DocumentView } from './knowledge/document-view';
 import { FileUpload } from './knowledge/file-upload';
+import { LookupPlayground } from './knowledge/lookup-playground';
 
-/** Documents (list, upload one or a bulk file, delete) and a lookup playground with grades and confidence. */
-export function KnowledgePage() {
+/** `#/knowledge`: the documents and the lookup playground; `#/knowledge/<id>`: one document and its chunks. */
+export function KnowledgePage({ id }: { id: string | null }) {
+  return id ? <DocumentView id={id} /> : <KnowledgeList />;
+}
+
+/** Documents (list, upload files, one or a bulk file, delete) and a lookup playground with grades and confidence. */
+function KnowledgeList() {
   const { t } = useI18n();
   const [cursors, setCursors] = useState<string[]>([]);
   const cursor = cursors.at(-1);
@@ -54,7 +62,9 @@ export function KnowledgePage() {
                 <tbody>
                   {data.items.map((doc) => (
                     <tr key={doc.id}>
-                      <td>{doc.title}</td>
+                      <td>
+                        <a href={href('knowledge', doc.id)}>{doc.title}</a>
+                      </td>
                       <td>
                         <code>{doc.filePath}</code>
                       </td>
@@ -187,81 +197,5 @@ function UploadBulk({ onUploaded }: { onUploaded(): void }) {
         </ul>
       )}
     </div>
-  );
-}
-
-type LookupResult = Awaited<ReturnType<typeof lookup>>;
-const lookup = (sessionId: string, query: string) => call(api.POST('/ai/knowledge/lookup', { body: { sessionId, query, topK: 5 } }));
-
-function LookupPlayground() {
-  const { t } = useI18n();
-  // One playground session per page visit: the retrieval memory (dedup) then behaves as in a conversation.
-  const [sessionId, setSessionId] = useState(() => crypto.randomUUID());
-  const [query, setQuery] = useState('');
-  const [result, setResult] = useState<LookupResult | null>(null);
-  const [error, setError] = useState<ApiError | null>(null);
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setError(null);
-    try {
-      setResult(await lookup(sessionId, query));
-    } catch (reason) {
-      setResult(null);
-      setError(asApiError(reason));
-    }
-  };
-  return (
-    <article className="card">
-      <h2>{t('knowledge.lookup')}</h2>
-      <form className="row" onSubmit={(event) => void submit(event)}>
-        <label className="grow">
-          <span className="visually-hidden">{t('knowledge.query')}</span>
-          <input type="text" value={query} placeholder={t('knowledge.queryPlaceholder')} onChange={(event) => setQuery(event.target.value)} />
-        </label>
-        <button type="submit">{t('knowledge.search')}</button>
-        <button type="button" onClick={() => setSessionId(crypto.randomUUID())} title={t('knowledge.newSessionHint')}>
-          {t('knowledge.newSession')}
-        </button>
-      </form>
-      {error && <ErrorNotice error={error} />}
-      {result && (
-        <div data-testid="lookup-result">
-          <p>
-            {t('knowledge.grade')}: <span className={`badge badge-grade-${result.relevanceLevel.toLowerCase()}`}>{result.relevanceLevel}</span>
-            {result.completenessHint && <span className="badge badge-queued">{result.completenessHint}</span>} · {t('trace.confidence')}{' '}
-            <strong>{formatScore(result.confidence.score)}</strong> ({result.confidence.level})
-            {result.dedupReason && (
-              <>
-                {' '}
-                · {t('trace.dedup')}: <code>{result.dedupReason}</code>
-              </>
-            )}
-          </p>
-          {result.confidence.reasons.length > 0 && <p className="muted">{result.confidence.reasons.join(' · ')}</p>}
-          {result.results.length === 0 ? (
-            <p className="state state-empty">{t('knowledge.noResults')}</p>
-          ) : (
-            <table>
-              <TableHead columns={[t('knowledge.title'), t('knowledge.source'), t('knowledge.similarity'), t('knowledge.relevance'), t('knowledge.excerpt')]} />
-              <tbody>
-                {result.results.map((item) => (
-                  <tr key={`${item.documentId}-${item.source}-${item.distance}`}>
-                    <td>
-                      {item.title}
-                      <br />
-                      <code className="muted">{item.filePath}</code>
-                    </td>
-                    <td>{item.source}</td>
-                    <td className="num">{formatScore(item.similarity)}</td>
-                    <td className="num">{formatScore(item.relevance)}</td>
-                    <td>{truncate(item.content, 140)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )}
-        </div>
-      )}
-    </article>
   );
 }

@@ -1,0 +1,97 @@
+import { useState, type FormEvent } from 'react';
+import { api, ApiError, asApiError, call } from '../../api/client';
+import { ErrorNotice } from '../../components/states';
+import { useI18n } from '../../i18n/i18n';
+import type { Chunk } from './chunk-list';
+import { PagesLabel, SectionLabel } from './location';
+
+type ChunkEdit = { content: string } | { disabled: boolean };
+
+/**
+ * One chunk: its pages, section and text; its text edited in place (the API's 400 shown, the draft kept) and the
+ * chunk disabled or enabled again. The API answers the chunk as stored, which replaces the one shown.
+ */
+export function ChunkItem({ documentId, chunk, onChanged }: { documentId: string; chunk: Chunk; onChanged(chunk: Chunk): void }) {
+  const { t } = useI18n();
+  const number = chunk.chunkIndex + 1;
+  const [draft, setDraft] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ApiError | null>(null);
+  const send = async (body: ChunkEdit): Promise<boolean> => {
+    setBusy(true);
+    setError(null);
+    try {
+      const updated = await call(
+        api.PATCH('/admin/knowledge/documents/{id}/chunks/{chunkIndex}', {
+          params: { path: { id: documentId, chunkIndex: String(chunk.chunkIndex) } },
+          body,
+        }),
+      );
+      onChanged(updated);
+      return true;
+    } catch (reason) {
+      setError(asApiError(reason));
+      return false;
+    } finally {
+      setBusy(false);
+    }
+  };
+  const save = async (event: FormEvent) => {
+    event.preventDefault();
+    // The text goes as typed: the API decides what is valid (docs/console.md: no validation re-implemented here).
+    if (draft !== null && (await send({ content: draft }))) setDraft(null);
+  };
+  const label = t('chunks.chunk', { number });
+  return (
+    <li className={chunk.disabled ? 'chunk chunk-disabled' : 'chunk'} aria-label={label} data-chunk-index={chunk.chunkIndex}>
+      <header className="chunk-head">
+        <strong>{label}</strong>
+        <PagesLabel page={chunk.page} pageEnd={chunk.pageEnd} />
+        <SectionLabel section={chunk.section} />
+        {chunk.disabled && <span className="badge badge-failed">{t('chunks.disabled')}</span>}
+        <span className="actions">
+          {draft === null && (
+            <button type="button" disabled={busy} onClick={() => setDraft(chunk.content)} aria-label={t('chunks.editNamed', { number })}>
+              {t('action.edit')}
+            </button>
+          )}
+          <button
+            type="button"
+            disabled={busy}
+            onClick={() => void send({ disabled: !chunk.disabled })}
+            aria-label={t(chunk.disabled ? 'chunks.enableNamed' : 'chunks.disableNamed', { number })}
+          >
+            {t(chunk.disabled ? 'chunks.enable' : 'chunks.disable')}
+          </button>
+        </span>
+      </header>
+      {draft === null ? (
+        <p className="chunk-text">{chunk.content}</p>
+      ) : (
+        <form className="editor" onSubmit={(event) => void save(event)} aria-label={t('chunks.editNamed', { number })}>
+          <label>
+            {t('chunks.text', { number })}
+            <textarea rows={Math.min(16, Math.max(4, chunk.content.split('\n').length + 1))} value={draft} onChange={(event) => setDraft(event.target.value)} />
+          </label>
+          <p className="muted">{t('chunks.editHint')}</p>
+          <div className="actions">
+            <button type="submit" disabled={busy}>
+              {busy ? t('action.saving') : t('action.save')}
+            </button>
+            <button
+              type="button"
+              disabled={busy}
+              onClick={() => {
+                setDraft(null);
+                setError(null);
+              }}
+            >
+              {t('action.cancel')}
+            </button>
+          </div>
+        </form>
+      )}
+      {error && <ErrorNotice error={error} />}
+    </li>
+  );
+}
