@@ -11,6 +11,7 @@ import { CHAT_INTENT_ROUTER } from './chat-intent.port.js';
 import { ChatController } from './chat.controller.js';
 import { ChatRepository } from './chat.repository.js';
 import { ChatService } from './chat.service.js';
+import { ChatStreamService } from './chat-stream.service.js';
 import { IntentChatRouter } from './intent-chat-router.js';
 import { KnowledgeAgentRunner } from './knowledge-agent.runner.js';
 
@@ -24,6 +25,7 @@ import { KnowledgeAgentRunner } from './knowledge-agent.runner.js';
     { provide: CHAT_INTENT_ROUTER, useExisting: IntentChatRouter },
     KnowledgeAgentRunner,
     ChatService,
+    ChatStreamService,
     ChatDemoSeeds,
   ],
   exports: [ChatService],

@@ -22,6 +22,7 @@ import {
 } from './chat-turn.js';
 import { ChatErrorCode, ChatException } from './chat.exception.js';
 import { ChatRepository } from './chat.repository.js';
+import { ClientDisconnectedError, type ChatTurnObserver } from './chat-stream.js';
 import { replyConfidence, type ReplyConfidence } from './reply-confidence.js';
 import type { ChatRequestDto } from './dto/chat.dto.js';
 import { answerFromLookups } from './knowledge-answer.js';
@@ -68,7 +69,8 @@ export class ChatService {
     this.latency = metrics.histogram('arbiter_chat_turn_seconds', 'Chat turn latency', ['mode'], FAST_LATENCY_BUCKETS);
   }
 
-  async executeChat(tenantId: TenantId, dto: ChatRequestDto): Promise<ChatResponse> {
+  /** `observer` (a streamed turn, chat-stream.service.ts) hears the route and each lookup, and its signal stops the turn. */
+  async executeChat(tenantId: TenantId, dto: ChatRequestDto, observer?: ChatTurnObserver): Promise<ChatResponse> {
     const started = performance.now();
     const message = dto.message.trim();
     const lang = detectLanguage(message);
@@ -85,10 +87,16 @@ export class ChatService {
       deadline: AbortSignal.timeout(Math.max(1, Math.round(this.config.chat.timeoutMs - (performance.now() - started)))),
     });
     ctx.cited = cited;
+    if (observer) {
+      ctx.observer = observer;
+      // The client's disconnect aborts the model call like the deadline does (knowledge-agent.ts).
+      if (observer.signal) ctx.deadline = AbortSignal.any([ctx.deadline, observer.signal]);
+    }
     let outcome: TurnOutcome;
     let finished: DiagnosisSessionEntity;
     try {
       outcome = await this.answer(ctx);
+      throwIfDisconnected(ctx);
       const durationMs = Math.round(performance.now() - started);
       ctx.trace.durationMs = durationMs;
       finished = await this.finishSuccess(ctx, outcome, durationMs, session);
@@ -225,6 +233,14 @@ export class ChatService {
     const { result: route, rule } = await this.router.route(ctx.tenantId, ctx.message, ctx.session.id);
     ctx.route = route;
     ctx.intent = route.finalIntent;
+    throwIfDisconnected(ctx);
+    ctx.observer?.route?.({
+      intent: route.finalIntent,
+      confidence: route.finalConfidence,
+      needClarify: route.needClarify,
+      decisionReason: route.decisionReason,
+      candidates: route.candidates.map((c) => ({ intent: c.intent, confidence: c.confidence })),
+    });
     const routing = (branch: ChatBranch, reply: string, extra: Partial<TurnOutcome> = {}): TurnOutcome => {
       ctx.trace.branch = branch;
       ctx.trace.confidence = { source: 'routing', score: route.finalConfidence };
@@ -310,6 +326,7 @@ export class ChatService {
    * then the conversation level of the memory (chat-turn.ts `recordLookup`).
    */
   private async runLookup(ctx: TurnContext, args: LookupToolArgs): Promise<LookupRecord> {
+    throwIfDisconnected(ctx);
     const started = performance.now();
     const result = await this.lookups.lookup(ctx.tenantId, {
       sessionId: ctx.session.id,
@@ -325,7 +342,16 @@ export class ChatService {
           ? { confidenceProfile: ctx.confidenceProfile }
           : {}),
     });
-    return recordLookup(ctx, args, result, Math.round(performance.now() - started));
+    const record = recordLookup(ctx, args, result, Math.round(performance.now() - started));
+    ctx.observer?.lookup?.({
+      query: args.query,
+      ...(args.domain ? { domain: args.domain } : {}),
+      relevanceLevel: result.relevanceLevel,
+      confidence: { score: result.confidence.score, level: result.confidence.level },
+      references: record.items.map((r) => ({ filePath: r.filePath, title: r.title, similarity: r.similarity, relevanceLevel: result.relevanceLevel })),
+      alreadyCited: record.withheld.map((r) => r.filePath),
+    });
+    return record;
   }
 
   private async offlineKnowledge(ctx: TurnContext, priorSteps: number, priorToolCalls: number): Promise<TurnOutcome> {
@@ -351,6 +377,8 @@ export class ChatService {
         });
       },
     });
+    // A disconnect ends the run like the deadline; it must not fall back to the offline answer.
+    throwIfDisconnected(ctx);
     if (agent.ok && agent.answer !== null) {
       if (!agent.lookups.length) {
         // The model answered without consulting the knowledge base: not grounded, so not trusted.
@@ -369,4 +397,9 @@ export class ChatService {
       return answerFromLookups(ctx, agent.lookups, null, agent.stepCount, agent.toolCallCount);
     return this.offlineKnowledge(ctx, agent.stepCount, agent.toolCallCount);
   }
+}
+
+/** The streamed turn's client went away: stop here (the session is closed FAILED `client_disconnected`). */
+function throwIfDisconnected(ctx: TurnContext): void {
+  if (ctx.observer?.signal?.aborted) throw new ClientDisconnectedError();
 }

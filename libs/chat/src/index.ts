@@ -8,6 +8,7 @@ export * from './carried-references.js';
 export * from './answer-composer.js';
 export * from './knowledge-agent.js';
 export * from './lookup-ranking.js';
+export * from './chat-stream.js';
 export type { ChatBranch, ChatReference, ChatTrace } from './chat-turn.js';
 // Nest module and its services.
 export * from './chat-intent.port.js';

@@ -1,5 +1,5 @@
-import { ApiProperty } from '@nestjs/swagger';
-import { IsString, Matches, MaxLength } from 'class-validator';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsBoolean, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { ChannelField, ConversationIdField, MediaDto, MediaListField, UserRefField } from '@arbiter/sessions';
 
 export const MAX_CHAT_MESSAGE_LENGTH = 4000;
@@ -22,6 +22,14 @@ export class ChatRequestDto {
 
   @MediaListField()
   media?: MediaDto[];
+
+  @ApiPropertyOptional({
+    description:
+      'true → answer as server-sent events (route, lookup, delta…, done | error; docs/chat-api.md), like `Accept: text/event-stream`; false → JSON whatever `Accept` says',
+  })
+  @IsOptional()
+  @IsBoolean()
+  stream?: boolean;
 }
 
 export class ChatCandidateDto {

@@ -1,0 +1,79 @@
+/**
+ * The streamed chat turn (docs/chat-api.md "Streaming"): server-sent event encoding and the pieces the
+ * `delta` events carry. Pure: no Nest, no Fastify.
+ */
+
+/** Named events of `POST /ai/chat` with `Accept: text/event-stream`, in the order they can occur. */
+export type ChatStreamEventName = 'route' | 'lookup' | 'delta' | 'done' | 'error';
+
+/** One SSE event: `event: <name>\ndata: <one line of JSON>\n\n` (JSON.stringify never emits a raw newline). */
+export function sseEvent(name: ChatStreamEventName, data: unknown): string {
+  return `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`;
+}
+
+/** An unnamed `data:` line, as OpenAI's streaming sends it (`/v1/chat/completions`); `[DONE]` goes as is. */
+export function sseData(data: unknown): string {
+  return `data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`;
+}
+
+/** A heartbeat: an SSE comment, ignored by every client, that keeps proxies from closing an idle stream. */
+export const SSE_HEARTBEAT = ': heartbeat\n\n';
+
+/** What the turn reports while it runs (the streamed events before `delta`). */
+export interface ChatTurnObserver {
+  /** Fires when the client goes away: the turn stops and the session is closed FAILED `client_disconnected`. */
+  signal?: AbortSignal;
+  route?(event: ChatRouteEvent): void;
+  lookup?(event: ChatLookupEvent): void;
+}
+
+export interface ChatRouteEvent {
+  intent: string | null;
+  confidence: number;
+  needClarify: boolean;
+  decisionReason: string;
+  candidates: { intent: string; confidence: number }[];
+}
+
+export interface ChatLookupEvent {
+  query: string;
+  domain?: string;
+  relevanceLevel: string;
+  confidence: { score: number; level: string };
+  references: { filePath: string; title: string; similarity: number; relevanceLevel: string }[];
+  alreadyCited: string[];
+}
+
+/** The error a turn ends with when its client disconnected (recorded on the session). */
+export const CLIENT_DISCONNECTED = 'client_disconnected';
+
+export class ClientDisconnectedError extends Error {
+  constructor() {
+    super(CLIENT_DISCONNECTED);
+    this.name = 'ClientDisconnectedError';
+  }
+}
+
+/**
+ * The reply cut after each sentence end (。！？!?; and `.` followed by a space or the end), keeping the
+ * punctuation and the following whitespace with the piece, so the pieces concatenate to the reply exactly.
+ */
+export function sentencePieces(text: string): string[] {
+  const pieces: string[] = [];
+  const end = /[。！？!?；;\n]+\s*|\.(?:\s+|$)/g;
+  let start = 0;
+  for (let m = end.exec(text); m !== null; m = end.exec(text)) {
+    const stop = m.index + m[0].length;
+    if (stop > start) pieces.push(text.slice(start, stop));
+    start = stop;
+  }
+  if (start < text.length) pieces.push(text.slice(start));
+  return pieces;
+}
+
+/** Whether a chat request asks for the stream: `"stream": true`, or an `Accept` naming text/event-stream unless `"stream": false`. */
+export function wantsEventStream(accept: string | string[] | undefined, stream: boolean | undefined): boolean {
+  if (stream !== undefined) return stream;
+  const values = Array.isArray(accept) ? accept : accept ? [accept] : [];
+  return values.some((v) => v.split(',').some((part) => part.split(';')[0].trim().toLowerCase() === 'text/event-stream'));
+}
