@@ -8,7 +8,7 @@ import { ChatService, type ChatResponse } from './chat.service.js';
 import type { ChatRequestDto } from './dto/chat.dto.js';
 
 /** What a streamed turn writes: the turn's progress, the answer in pieces, then its end. */
-export interface ChatStreamWriter {
+export interface ChatStreamWriter extends Pick<ChatTurnObserver, 'started' | 'history'> {
   route: NonNullable<ChatTurnObserver['route']>;
   lookup: NonNullable<ChatTurnObserver['lookup']>;
   delta(text: string): void;
@@ -46,7 +46,13 @@ export class ChatStreamService {
   /** Runs the turn into `writer`; an error before the first byte is thrown (answered as JSON), after it becomes the `error` write. */
   async run(tenantId: TenantId, dto: ChatRequestDto, sse: SseResponse, requestId: string, writer: ChatStreamWriter): Promise<void> {
     try {
-      const response = await this.chat.executeChat(tenantId, dto, { signal: sse.signal, route: writer.route, lookup: writer.lookup });
+      const response = await this.chat.executeChat(tenantId, dto, {
+        signal: sse.signal,
+        route: writer.route,
+        lookup: writer.lookup,
+        ...(writer.started ? { started: writer.started } : {}),
+        ...(writer.history ? { history: writer.history } : {}),
+      });
       for (const piece of sentencePieces(response.reply)) writer.delta(piece);
       writer.done(response);
     } catch (error) {

@@ -23,6 +23,10 @@ export const SSE_HEARTBEAT = ': heartbeat\n\n';
 export interface ChatTurnObserver {
   /** Fires when the client goes away: the turn stops and the session is closed FAILED `client_disconnected`. */
   signal?: AbortSignal;
+  /** Earlier messages of the conversation the model sees before the question (the OpenAI-compatible endpoint's history; unused offline). */
+  history?: readonly { role: 'user' | 'assistant'; content: string }[];
+  /** The session and its conversation exist (before the route). */
+  started?(ids: { sessionId: string; conversationId: string }): void;
   route?(event: ChatRouteEvent): void;
   lookup?(event: ChatLookupEvent): void;
 }

@@ -77,6 +77,7 @@ export class ChatService {
     const mode = this.llm.enabled ? 'llm' : 'offline';
     // One statement (conversation + RUNNING session, and the documents the conversation already cited): a failing database leaves nothing behind.
     const { session, cited } = await this.startSession(tenantId, dto, message);
+    observer?.started?.({ sessionId: session.id, conversationId: session.conversationId });
     const ctx = newTurnContext({
       tenantId,
       session,

@@ -72,6 +72,7 @@ export class KnowledgeAgentRunner {
     const agent = await runKnowledgeAgent<LookupRecord>({
       systemPrompt: systemPrompt(ctx.lang),
       message: ctx.message,
+      ...(ctx.observer?.history?.length ? { history: ctx.observer.history } : {}),
       maxSteps: this.config.chat.maxSteps,
       toolName: LOOKUP_TOOL_NAME,
       signal: ctx.deadline,
