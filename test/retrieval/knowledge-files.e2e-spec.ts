@@ -133,15 +133,17 @@ describe('knowledge files: upload, import, re-upload, download (e2e)', () => {
     expect(rows.rows.length).toBeGreaterThanOrEqual(2);
     expect(await count('knowledge_file', acme)).toBe(6);
 
-    // A lookup finds the manual's text.
+    // A lookup finds the manual's text, with its page and section (results are per section of a file, docs/retrieval.md "Sections of files").
     const lookup = await t.request({
       method: 'POST',
       url: '/ai/knowledge/lookup',
       headers: { 'x-api-key': acme.clientKey },
-      payload: { sessionId: 'files-e2e', query: 'How do I set the default text editor?', topK: 5 },
+      payload: { sessionId: 'files-e2e', query: 'How do named pipes (FIFOs) work?', topK: 5 },
     });
     expect(lookup.statusCode).toBe(200);
-    expect(lookup.json<{ results: { filePath: string }[] }>().results.map((r) => r.filePath)).toContain('debian-reference-p40-43.en.pdf');
+    const found = lookup.json<{ results: { filePath: string; fileName: string | null; page: number | null; section: string[] | null }[] }>().results;
+    expect(found[0]).toMatchObject({ filePath: 'debian-reference-p40-43.en.pdf', fileName: 'debian-reference-p40-43.en.pdf', page: 3 });
+    expect(found[0].section?.at(-1)).toBe('1.2.8 Named pipes (FIFOs)');
   });
 
   it('downloads the original bytes with their media type and name; another tenant gets 404', async () => {

@@ -14,6 +14,11 @@ export interface ComposerChunk {
   content: string;
   similarity: number;
   source?: 'L0' | 'L1';
+  /** Where the chunk came from, for a document made from a file (docs/retrieval.md "Sections of files"). */
+  fileName?: string | null;
+  page?: number | null;
+  pageEnd?: number | null;
+  section?: readonly string[] | null;
 }
 
 export interface ComposeOptions {
@@ -127,7 +132,14 @@ export function composeExtractiveAnswer(lang: ChatLanguage, query: string, resul
     const excerpt = i === 0 ? leadingText(r.content, options.firstBudget ?? 700) : extractSentences(r.content, query, options.otherBudget ?? 160);
     parts.push(used.length > 1 ? `${i + 1}. 【${r.title}】${excerpt} [${i + 1}]` : `【${r.title}】${excerpt} [1]`);
   });
-  const sources: SourceLine[] = used.map((r) => ({ title: r.title, filePath: r.filePath }));
+  const sources: SourceLine[] = used.map((r) => ({
+    title: r.title,
+    filePath: r.filePath,
+    fileName: r.fileName,
+    page: r.page,
+    pageEnd: r.pageEnd,
+    section: r.section,
+  }));
   parts.push(sourcesBlock(lang, sources));
   return { text: parts.join('\n'), used };
 }

@@ -1,12 +1,9 @@
+import { candidateMemoryKey, type LookupResultItem } from '@arbiter/retrieval';
 import type { SessionReference } from '@arbiter/sessions';
 
 /** The fields of a lookup result a carried reference needs. */
-export interface WithheldDocument {
-  documentId: string;
-  filePath: string;
-  title: string;
-  similarity: number;
-}
+export type WithheldDocument = Pick<LookupResultItem, 'documentId' | 'filePath' | 'title' | 'similarity'> &
+  Partial<Pick<LookupResultItem, 'fileName' | 'page' | 'pageEnd' | 'section'>>;
 
 /**
  * The references an "already provided" reply carries onto its session (docs/spec/coverage.md: coverage reads
@@ -22,13 +19,15 @@ export function carriedReferences(
 ): (SessionReference & { filePath: string })[] {
   const out = new Map<string, SessionReference & { filePath: string }>();
   for (const doc of withheld) {
-    if (out.has(doc.filePath)) continue;
-    const prior = earlier.get(doc.filePath);
-    out.set(doc.filePath, {
+    const key = candidateMemoryKey({ ...doc, source: 'L1', domain: '' });
+    if (out.has(key)) continue;
+    const prior = earlier.get(key);
+    out.set(key, {
       documentId: prior?.documentId ?? doc.documentId,
       filePath: doc.filePath,
       title: prior?.title ?? doc.title,
       score: Math.round((prior?.score ?? doc.similarity) * 10000) / 10000,
+      ...(doc.fileName ? { fileName: doc.fileName, page: doc.page ?? null, pageEnd: doc.pageEnd ?? null, section: doc.section ?? null } : {}),
     });
   }
   return [...out.values()].sort((a, b) => b.score - a.score);

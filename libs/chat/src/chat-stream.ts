@@ -2,6 +2,9 @@
  * The streamed chat turn (docs/chat-api.md "Streaming"): server-sent event encoding and the pieces the
  * `delta` events carry. Pure: no Nest, no Fastify.
  */
+import type { LookupResult } from '@arbiter/retrieval';
+import type { ChatReference, LookupRecord } from './chat-turn.js';
+import type { LookupToolArgs } from './knowledge-agent.js';
 
 /** Named events of `POST /ai/chat` with `Accept: text/event-stream`, in the order they can occur. */
 export type ChatStreamEventName = 'route' | 'lookup' | 'delta' | 'done' | 'error';
@@ -39,13 +42,36 @@ export interface ChatRouteEvent {
   candidates: { intent: string; confidence: number }[];
 }
 
+/** One lookup's grade and what it found, as the final body's `references` name them (fileName, page, pageEnd, section). */
 export interface ChatLookupEvent {
   query: string;
   domain?: string;
   relevanceLevel: string;
   confidence: { score: number; level: string };
-  references: { filePath: string; title: string; similarity: number; relevanceLevel: string }[];
+  references: ChatReference[];
+  /** Found again but withheld: cited earlier in the conversation. */
   alreadyCited: string[];
+}
+
+/** The `lookup` event of one lookup (the results the turn may quote, minus those cited earlier). */
+export function lookupEvent(args: Pick<LookupToolArgs, 'query' | 'domain'>, result: LookupResult, record: Pick<LookupRecord, 'items' | 'withheld'>): ChatLookupEvent {
+  return {
+    query: args.query,
+    ...(args.domain ? { domain: args.domain } : {}),
+    relevanceLevel: result.relevanceLevel,
+    confidence: { score: result.confidence.score, level: result.confidence.level },
+    references: record.items.map((r) => ({
+      filePath: r.filePath,
+      title: r.title,
+      similarity: Math.round(r.similarity * 10000) / 10000,
+      relevanceLevel: result.relevanceLevel,
+      fileName: r.fileName ?? null,
+      page: r.page ?? null,
+      pageEnd: r.pageEnd ?? null,
+      section: r.section ?? null,
+    })),
+    alreadyCited: record.withheld.map((r) => r.filePath),
+  };
 }
 
 /** The error a turn ends with when its client disconnected (recorded on the session). */

@@ -7,6 +7,7 @@
  * phrase (未找到, 没有找到, 无法确定, 暂无相关, 知识库中没有 …), or a good answer would count as a miss.
  */
 import type { ChatLanguage } from './chat-language.js';
+import { describeLocation, type LocatedResult } from '@arbiter/retrieval';
 
 export interface ClarifyOption {
   intent: string;
@@ -14,9 +15,8 @@ export interface ClarifyOption {
   label?: string | null;
 }
 
-export interface SourceLine {
+export interface SourceLine extends LocatedResult {
   title: string;
-  filePath: string;
 }
 
 export function clarifyText(lang: ChatLanguage, options: readonly ClarifyOption[]): string {
@@ -75,7 +75,7 @@ export function answerIntroText(lang: ChatLanguage): string {
 export function sourcesBlock(lang: ChatLanguage, sources: readonly SourceLine[]): string {
   if (!sources.length) return '';
   const head = lang === 'zh' ? '参考资料：' : 'Sources:';
-  return [head, ...sources.map((s, i) => `[${i + 1}] ${s.title} (${s.filePath})`)].join('\n');
+  return [head, ...sources.map((s, i) => `[${i + 1}] ${s.title} (${describeLocation(s)})`)].join('\n');
 }
 
 /** Polite reply when the run failed; the session is recorded FAILED with the error. */

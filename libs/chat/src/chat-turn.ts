@@ -4,7 +4,7 @@
  * trace, and `routeTrace` is what the session stores (monitoring and feedback read it).
  */
 import type { TenantId } from '@arbiter/common';
-import type { LookupResult, LookupResultItem } from '@arbiter/retrieval';
+import { candidateMemoryKey, type LookupResult, type LookupResultItem, type MetadataFilter } from '@arbiter/retrieval';
 import type { SessionReference } from '@arbiter/sessions';
 import type { ChatRouteResult } from './chat-intent.port.js';
 import type { ChatLanguage } from './chat-language.js';
@@ -17,6 +17,11 @@ export interface ChatReference {
   title: string;
   similarity: number;
   relevanceLevel: string;
+  /** Where the quoted chunk came from (docs/retrieval.md "Sections of files"); null for JSON documents. */
+  fileName: string | null;
+  page: number | null;
+  pageEnd: number | null;
+  section: string[] | null;
 }
 
 export type ChatBranch = 'clarify' | 'rule_answer' | 'transfer' | 'case_library' | 'knowledge';
@@ -102,8 +107,13 @@ export interface TurnContext {
   confidenceProfile: string | null;
   trace: ChatTrace;
   route?: ChatRouteResult;
-  /** Documents already cited in this conversation, with their strongest stored reference (empty for a new conversation). */
+  /**
+   * Documents (sections of files) already cited in this conversation, by their action-memory key (`candidateMemoryKey`),
+   * with their strongest stored reference (empty for a new conversation).
+   */
   cited: ReadonlyMap<string, SessionReference>;
+  /** The chat request's metadata filter of its lookups; absent → the tenant's default (docs/retrieval.md "Metadata filters"). */
+  filter?: MetadataFilter;
   /** The message continues an existing conversation. */
   continued: boolean;
   /** CHAT_TIMEOUT_MS from the start of the turn: one deadline across every model call and tool (and the client's disconnect, when streamed). */
@@ -152,8 +162,8 @@ export function newTurnContext(
  * already cited in earlier turns (at most 5 new ones are kept), and the lookup goes into the trace.
  */
 export function recordLookup(ctx: TurnContext, args: LookupToolArgs, result: LookupResult, durationMs: number): LookupRecord {
-  const items = result.results.filter((r) => !ctx.cited.has(r.filePath)).slice(0, 5);
-  const withheld = result.results.filter((r) => ctx.cited.has(r.filePath));
+  const items = result.results.filter((r) => !ctx.cited.has(candidateMemoryKey(r))).slice(0, 5);
+  const withheld = result.results.filter((r) => ctx.cited.has(candidateMemoryKey(r)));
   ctx.trace.lookups.push({
     query: args.query,
     ...(args.domain ? { domain: args.domain } : {}),

@@ -1,8 +1,13 @@
 import { Injectable } from '@nestjs/common';
+import { candidateMemoryKey } from '@arbiter/retrieval';
 import { runSucceededSql, type SessionReference, type SessionStartRead } from '@arbiter/sessions';
 
 interface CitedRow {
   file_path: string;
+  file_name?: string | null;
+  section?: string[] | null;
+  page?: number | null;
+  page_end?: number | null;
   document_id: string | null;
   title: string | null;
   score: number | null;
@@ -19,24 +24,30 @@ export class ChatRepository {
    * "Chat turn"); `citedMap` turns its value into the map.
    */
   readonly citedInConversation: SessionStartRead = (_p, row) =>
-    `SELECT coalesce(json_agg(json_build_object('file_path', x.file_path, 'document_id', x.document_id, 'title', x.title, 'score', x.score)), '[]'::json)
-       FROM (SELECT DISTINCT ON (r->>'filePath') r->>'filePath' AS file_path, r->>'documentId' AS document_id, r->>'title' AS title,
-                    CASE WHEN jsonb_typeof(r->'score') = 'number' THEN (r->>'score')::float8 END AS score
+    `SELECT coalesce(json_agg(json_build_object('file_path', x.file_path, 'document_id', x.document_id, 'title', x.title, 'score', x.score,
+                                                'file_name', x.file_name, 'section', x.section, 'page', x.page, 'page_end', x.page_end)), '[]'::json)
+       FROM (SELECT DISTINCT ON (r->>'filePath', r->>'fileName', r->'section') r->>'filePath' AS file_path, r->>'documentId' AS document_id, r->>'title' AS title,
+                    CASE WHEN jsonb_typeof(r->'score') = 'number' THEN (r->>'score')::float8 END AS score,
+                    r->>'fileName' AS file_name, CASE WHEN jsonb_typeof(r->'section') = 'array' THEN r->'section' END AS section,
+                    CASE WHEN jsonb_typeof(r->'page') = 'number' THEN (r->>'page')::int END AS page,
+                    CASE WHEN jsonb_typeof(r->'pageEnd') = 'number' THEN (r->>'pageEnd')::int END AS page_end
                FROM diagnosis_session s, jsonb_array_elements(s.source_references) r
               WHERE s.tenant_id = ${row.tenantId} AND s.conversation_id = ${row.conversationId} AND s.id <> ${row.sessionId}
                 AND ${runSucceededSql('s')} AND r ? 'filePath'
-              ORDER BY r->>'filePath', score DESC NULLS LAST) x`;
+              ORDER BY r->>'filePath', r->>'fileName', r->'section', score DESC NULLS LAST) x`;
 
   citedMap(value: unknown): Map<string, SessionReference> {
     const rows = Array.isArray(value) ? (value as CitedRow[]) : [];
     return new Map(
       rows.map((r) => [
-        r.file_path,
+        // The action memory's key: a file's sections are cited one by one (docs/retrieval.md "Sections of files").
+        candidateMemoryKey({ filePath: r.file_path, domain: '', source: 'L1', fileName: r.file_name ?? null, section: r.section ?? null }),
         {
           filePath: r.file_path,
           score: r.score ?? 0,
           ...(r.document_id !== null ? { documentId: r.document_id } : {}),
           ...(r.title !== null ? { title: r.title } : {}),
+          ...(r.file_name ? { fileName: r.file_name, page: r.page ?? null, pageEnd: r.page_end ?? null, section: r.section ?? null } : {}),
         },
       ]),
     );

@@ -3,7 +3,7 @@ import { DomainException, FAST_LATENCY_BUCKETS, isDatabaseUnavailable, MetricsSe
 import { AppConfig } from '@arbiter/config';
 import { CaseLibraryAnswers } from '@arbiter/feedback';
 import { LlmService } from '@arbiter/llm';
-import { isConfidenceProfile, LookupService } from '@arbiter/retrieval';
+import { isConfidenceProfile, LookupService, requestFilter } from '@arbiter/retrieval';
 import { SessionsErrorCode, SessionsService, type DiagnosisSessionEntity, type SessionReference } from '@arbiter/sessions';
 import { CHAT_INTENT_ROUTER, type ChatIntentRouter } from './chat-intent.port.js';
 import { detectLanguage } from './chat-language.js';
@@ -22,7 +22,7 @@ import {
 } from './chat-turn.js';
 import { ChatErrorCode, ChatException } from './chat.exception.js';
 import { ChatRepository } from './chat.repository.js';
-import { ClientDisconnectedError, type ChatTurnObserver } from './chat-stream.js';
+import { ClientDisconnectedError, lookupEvent, type ChatTurnObserver } from './chat-stream.js';
 import { replyConfidence, type ReplyConfidence } from './reply-confidence.js';
 import type { ChatRequestDto } from './dto/chat.dto.js';
 import { answerFromLookups } from './knowledge-answer.js';
@@ -72,6 +72,8 @@ export class ChatService {
   /** `observer` (a streamed turn, chat-stream.service.ts) hears the route and each lookup, and its signal stops the turn. */
   async executeChat(tenantId: TenantId, dto: ChatRequestDto, observer?: ChatTurnObserver): Promise<ChatResponse> {
     const started = performance.now();
+    // A bad filter is a 400 before anything is written (docs/retrieval.md "Metadata filters").
+    const filter = requestFilter(dto.filter);
     const message = dto.message.trim();
     const lang = detectLanguage(message);
     const mode = this.llm.enabled ? 'llm' : 'offline';
@@ -88,6 +90,7 @@ export class ChatService {
       deadline: AbortSignal.timeout(Math.max(1, Math.round(this.config.chat.timeoutMs - (performance.now() - started)))),
     });
     ctx.cited = cited;
+    if (filter) ctx.filter = filter;
     if (observer) {
       ctx.observer = observer;
       // The client's disconnect aborts the model call like the deadline does (knowledge-agent.ts).
@@ -121,14 +124,30 @@ export class ChatService {
       needClarify: outcome.needClarify,
       candidates: ctx.route?.candidates.map((c) => ({ intent: c.intent, confidence: c.confidence })) ?? [],
       intent: ctx.intent,
-      references: outcome.references.map(({ filePath, title, similarity, relevanceLevel }) => ({ filePath, title, similarity, relevanceLevel })),
+      references: outcome.references.map(({ filePath, title, similarity, relevanceLevel, fileName, page, pageEnd, section }) => ({
+        filePath,
+        title,
+        similarity,
+        relevanceLevel,
+        fileName,
+        page,
+        pageEnd,
+        section,
+      })),
       caseLibrary: outcome.caseLibrary ?? null,
     };
   }
 
   private async finishSuccess(ctx: TurnContext, outcome: TurnOutcome, durationMs: number, running: DiagnosisSessionEntity): Promise<DiagnosisSessionEntity> {
     const references = [
-      ...outcome.references.map((r): SessionReference => ({ documentId: r.documentId, filePath: r.filePath, title: r.title, score: r.similarity })),
+      ...outcome.references.map((r): SessionReference => ({
+        documentId: r.documentId,
+        filePath: r.filePath,
+        title: r.title,
+        score: r.similarity,
+        // A section of a file says where it came from (docs/retrieval.md "Sections of files"); JSON documents' references stay as they were.
+        ...(r.fileName ? { fileName: r.fileName, page: r.page, pageEnd: r.pageEnd, section: r.section } : {}),
+      })),
       ...(outcome.carriedReferences ?? []),
     ];
     const patch = {
@@ -329,29 +348,28 @@ export class ChatService {
   private async runLookup(ctx: TurnContext, args: LookupToolArgs): Promise<LookupRecord> {
     throwIfDisconnected(ctx);
     const started = performance.now();
-    const result = await this.lookups.lookup(ctx.tenantId, {
-      sessionId: ctx.session.id,
-      query: args.query,
-      // Room for the documents withheld as already cited.
-      topK: Math.min(20, 5 + ctx.cited.size),
-      ...(args.domain ? { domain: args.domain } : {}),
-      ...(ctx.intent ? { intent: ctx.intent } : {}),
-      // The agent may name the question's scenario (docs/spec/evaluation.md §2); else the routed intent's profile.
-      ...(args.scenario
-        ? { confidenceProfile: args.scenario }
-        : isConfidenceProfile(ctx.confidenceProfile)
-          ? { confidenceProfile: ctx.confidenceProfile }
-          : {}),
-    });
+    const result = await this.lookups.lookup(
+      ctx.tenantId,
+      {
+        sessionId: ctx.session.id,
+        query: args.query,
+        // Room for the documents withheld as already cited.
+        topK: Math.min(20, 5 + ctx.cited.size),
+        ...(args.domain ? { domain: args.domain } : {}),
+        ...(ctx.intent ? { intent: ctx.intent } : {}),
+        // The agent may name the question's scenario (docs/spec/evaluation.md §2); else the routed intent's profile.
+        ...(args.scenario
+          ? { confidenceProfile: args.scenario }
+          : isConfidenceProfile(ctx.confidenceProfile)
+            ? { confidenceProfile: ctx.confidenceProfile }
+            : {}),
+        ...(ctx.filter ? { filter: ctx.filter } : {}),
+      },
+      // Without a filter in the chat request, the tenant's default filter applies (docs/retrieval.md "Metadata filters").
+      { tenantDefaultFilter: true },
+    );
     const record = recordLookup(ctx, args, result, Math.round(performance.now() - started));
-    ctx.observer?.lookup?.({
-      query: args.query,
-      ...(args.domain ? { domain: args.domain } : {}),
-      relevanceLevel: result.relevanceLevel,
-      confidence: { score: result.confidence.score, level: result.confidence.level },
-      references: record.items.map((r) => ({ filePath: r.filePath, title: r.title, similarity: r.similarity, relevanceLevel: result.relevanceLevel })),
-      alreadyCited: record.withheld.map((r) => r.filePath),
-    });
+    ctx.observer?.lookup?.(lookupEvent(args, result, record));
     return record;
   }
 

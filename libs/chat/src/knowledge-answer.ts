@@ -55,6 +55,10 @@ export function answerFromLookups(
     title: i.title,
     similarity: Math.round(i.similarity * 10000) / 10000,
     relevanceLevel: i.relevanceLevel,
+    fileName: i.fileName ?? null,
+    page: i.page ?? null,
+    pageEnd: i.pageEnd ?? null,
+    section: i.section ?? null,
   });
   switch (policy.action) {
     case 'legitimate_exit':
@@ -77,8 +81,9 @@ export function answerFromLookups(
         return { ...base, reply, references: cited.map(toRef) };
       }
       const composed = composeExtractiveAnswer(ctx.lang, ctx.message, items, { caveat });
-      const used = new Set(composed.used.map((u) => u.filePath));
-      return { ...base, reply: composed.text, references: items.filter((i) => used.has(i.filePath)).map(toRef) };
+      // The composer returns the items it used (the same objects): a file's several sections stay apart.
+      const used = new Set<unknown>(composed.used);
+      return { ...base, reply: composed.text, references: items.filter((i) => used.has(i)).map(toRef) };
     }
   }
 }

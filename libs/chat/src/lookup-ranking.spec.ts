@@ -13,6 +13,10 @@ const doc = (filePath: string, relevance: number, source: 'L0' | 'L1' = 'L1'): L
   relevance,
   matches: 1,
   source,
+  fileName: null,
+  page: null,
+  pageEnd: null,
+  section: null,
 });
 
 const confidence = (score: number): RetrievalConfidence => ({

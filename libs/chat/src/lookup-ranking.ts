@@ -3,7 +3,7 @@
  * database. The agent may look up several times in one turn; the answer policy (docs/spec/evaluation.md §3) is
  * applied to the best lookup, and the reply cites every returned document once, strongest first.
  */
-import { DEFAULT_RETRIEVAL_NORMALIZATION, type LookupResult, type LookupResultItem } from '@arbiter/retrieval';
+import { candidateMemoryKey, DEFAULT_RETRIEVAL_NORMALIZATION, type LookupResult, type LookupResultItem } from '@arbiter/retrieval';
 
 /** What ranking needs of a lookup record (see `LookupRecord` in chat-turn.ts). */
 export interface RankedLookup {
@@ -56,7 +56,7 @@ export function itemLevel(
 export type GradedItem = LookupResultItem & { relevanceLevel: string };
 
 /**
- * Every document the turn's lookups returned, each once (by file path): the best lookup's first, then
+ * Every document (section of a file) the turn's lookups returned, each once (by action-memory key): the best lookup's first, then
  * the others' in turn order, each graded by its own lookup; and the documents withheld because the
  * conversation already cited them, each once.
  */
@@ -65,11 +65,12 @@ export function turnDocuments(records: readonly RankedLookup[], best: RankedLook
   const items: GradedItem[] = [];
   for (const rec of [best, ...records.filter((x) => x !== best)]) {
     for (const item of rec.items) {
-      if (seen.has(item.filePath)) continue;
-      seen.add(item.filePath);
+      const key = candidateMemoryKey(item);
+      if (seen.has(key)) continue;
+      seen.add(key);
       items.push({ ...item, relevanceLevel: itemLevel(item, rec.result) });
     }
   }
-  const withheld = [...new Map(records.flatMap((x) => x.withheld).map((w) => [w.filePath, w])).values()];
+  const withheld = [...new Map(records.flatMap((x) => x.withheld).map((w) => [candidateMemoryKey(w), w])).values()];
   return { items, withheld };
 }

@@ -70,7 +70,7 @@ describe('completion bodies', () => {
     needClarify: false,
     candidates: [],
     intent: 'fault',
-    references: [{ filePath: 'a.md', title: 'A', similarity: 0.7, relevanceLevel: 'PRECISE' }],
+    references: [{ filePath: 'a.md', title: 'A', similarity: 0.7, relevanceLevel: 'PRECISE', fileName: 'Manual.pdf', page: 3, pageEnd: 4, section: ['Faults', 'E201'] }],
     caseLibrary: null,
   };
   const identity = { id: 'chatcmpl-1', created: 1700000000, model: 'gpt-4o' };

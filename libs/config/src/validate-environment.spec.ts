@@ -17,7 +17,14 @@ describe('validateEnvironment', () => {
       swaggerEnabled: true,
       corsOrigins: [],
     });
-    expect(config.uploads).toEqual({ maxFileBytes: 52_428_800, maxRequestBytes: 209_715_200, maxFiles: 100, maxPdfPages: 2000, parseTimeoutMs: 120_000, parseThreads: 1 });
+    expect(config.uploads).toEqual({
+      maxFileBytes: 52_428_800,
+      maxRequestBytes: 209_715_200,
+      maxFiles: 100,
+      maxPdfPages: 2000,
+      parseTimeoutMs: 120_000,
+      parseThreads: 1,
+    });
     expect(config.consoleDir).toBe(path.join(findProjectRoot(), 'dist', 'console'));
     expect(new AppConfig(validateEnvironment({ CONSOLE_DIR: 'elsewhere/console' })).consoleDir).toBe(path.resolve('elsewhere/console'));
     expect(config.database.embedded).toBe(true);

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import type { TenantId } from '@arbiter/common';
 import type { SqlParams } from '@arbiter/sessions';
-import { type MemoryMark, type SessionMemoryState } from './action-memory.js';
+import { memoryKey, type MemoryMark, type SessionMemoryState } from './action-memory.js';
 import { isStrongRelevance, type RelevanceLevel } from './relevance.js';
 
 /**
@@ -22,6 +22,7 @@ export class ClaimLostError extends Error {
 interface MemoryRow {
   domain: string;
   file_path: string;
+  section_key?: string;
   relevance_level: RelevanceLevel;
 }
 
@@ -30,7 +31,7 @@ function memoryState(rows: readonly MemoryRow[]): SessionMemoryState {
   const docs = new Set<string>();
   const domains = new Map<string, { strong: boolean }>();
   for (const r of rows) {
-    docs.add(r.file_path);
+    docs.add(memoryKey(r.file_path, r.section_key ?? ''));
     const prev = domains.get(r.domain);
     domains.set(r.domain, { strong: (prev?.strong ?? false) || isStrongRelevance(r.relevance_level) });
   }
@@ -53,7 +54,7 @@ export class ActionMemoryRepository {
     settingsJson?: (tenantPlaceholder: string) => string,
   ): Promise<{ memory: SessionMemoryState; settings: unknown }> {
     const rows: { memory: MemoryRow[] | null; settings: unknown }[] = await this.ds.query(
-      `SELECT (SELECT json_agg(json_build_object('domain', m.domain, 'file_path', m.file_path, 'relevance_level', m.relevance_level) ORDER BY m.created_at, m.id)
+      `SELECT (SELECT json_agg(json_build_object('domain', m.domain, 'file_path', m.file_path, 'section_key', m.section_key, 'relevance_level', m.relevance_level) ORDER BY m.created_at, m.id)
                  FROM retrieval_memory m WHERE m.tenant_id = $1 AND m.session_id = $2 AND m.expires_at > now()) AS memory,
               ${settingsJson ? settingsJson('$1') : 'NULL::json'} AS settings`,
       [tenantId, sessionId],
@@ -84,23 +85,29 @@ export class ActionMemoryRepository {
       marks.map((m) => m.filePath),
       'varchar[]',
     );
+    const sections = p.add(
+      marks.map((m) => m.sectionKey),
+      'varchar[]',
+    );
     const sql = `WITH claimed AS (
-         INSERT INTO retrieval_memory (tenant_id, session_id, domain, file_path, relevance_level, expires_at)
-         SELECT ${tenant}, ${session}, m.domain, m.file_path, m.level, now() + make_interval(secs => ${ttl})
+         INSERT INTO retrieval_memory (tenant_id, session_id, domain, file_path, section_key, relevance_level, expires_at)
+         SELECT ${tenant}, ${session}, m.domain, m.file_path, m.section_key, m.level, now() + make_interval(secs => ${ttl})
            FROM unnest(${p.add(
              marks.map((m) => m.domain),
              'varchar[]',
-           )}, ${files}, ${p.add(
+           )}, ${files}, ${sections}, ${p.add(
              marks.map((m) => m.level),
              'varchar[]',
-           )}) AS m(domain, file_path, level)
+           )}) AS m(domain, file_path, section_key, level)
          ON CONFLICT ON CONSTRAINT uq_retrieval_memory_doc DO UPDATE SET
            domain = EXCLUDED.domain, relevance_level = EXCLUDED.relevance_level, expires_at = EXCLUDED.expires_at, created_at = now()
            WHERE retrieval_memory.expires_at <= now()
          RETURNING 1),
        slid AS (
          UPDATE retrieval_memory SET expires_at = now() + make_interval(secs => ${ttl})
-          WHERE tenant_id = ${tenant} AND session_id = ${session} AND expires_at > now() AND NOT (file_path = ANY(${files}))
+          WHERE tenant_id = ${tenant} AND session_id = ${session} AND expires_at > now()
+            AND NOT EXISTS (SELECT 1 FROM unnest(${files}, ${sections}) AS n(file_path, section_key)
+                             WHERE n.file_path = retrieval_memory.file_path AND n.section_key = retrieval_memory.section_key)
          RETURNING 1)${
            extraCtes
              ? `,

@@ -1,5 +1,15 @@
 import { describe, expect, it } from '@jest/globals';
-import { applyMarks, decideRetrieval, EMPTY_SESSION_MEMORY, lookupDomain, type RetrievalCandidate, type SessionMemoryState } from './action-memory.js';
+import {
+  applyMarks,
+  candidateMemoryKey,
+  decideRetrieval,
+  EMPTY_SESSION_MEMORY,
+  lookupDomain,
+  memoryKey,
+  sectionKey,
+  type RetrievalCandidate,
+  type SessionMemoryState,
+} from './action-memory.js';
 import type { RelevanceLevel } from './relevance.js';
 
 const l0 = (filePath: string, domain: string): RetrievalCandidate => ({ filePath, domain, source: 'L0' });
@@ -147,8 +157,8 @@ describe('decideRetrieval (docs/spec/retrieval.md)', () => {
   it('marks every returned document under the lookup domain at the lookup level (seed T4)', () => {
     const d = decideRetrieval({ candidates: [l0('a.md', 'arm'), l1('p.md', 'pay')], relevanceLevel: 'PRECISE', memory: EMPTY_SESSION_MEMORY, topK: 5 });
     expect(d.marks).toEqual([
-      { domain: 'arm', filePath: 'a.md', level: 'PRECISE' },
-      { domain: 'arm', filePath: 'p.md', level: 'PRECISE' },
+      { domain: 'arm', filePath: 'a.md', sectionKey: '', level: 'PRECISE' },
+      { domain: 'arm', filePath: 'p.md', sectionKey: '', level: 'PRECISE' },
     ]);
     expect(d.retrievedDomainsThisSession).toEqual(['arm']);
     const state = applyMarks(EMPTY_SESSION_MEMORY, d.marks);
@@ -173,5 +183,56 @@ describe('decideRetrieval (docs/spec/retrieval.md)', () => {
     const vague = decideRetrieval({ candidates: [l1('arm/other.md', 'arm')], relevanceLevel: 'REFERENCE', memory: state, topK: 5 });
     expect(vague.dedupReason).toBe('domain_retrieved');
     expect(vague.retrievedDomainsThisSession).toEqual(['arm']);
+  });
+});
+
+describe('action memory of files: keyed on (file, section) (docs/retrieval.md "Sections of files")', () => {
+  const section = (filePath: string, ...path: string[]): RetrievalCandidate => ({
+    filePath,
+    domain: 'manuals',
+    source: 'L1',
+    fileName: filePath,
+    section: path,
+  });
+  const json = (filePath: string, section: string[] | null): RetrievalCandidate => ({ filePath, domain: 'manuals', source: 'L1', fileName: null, section });
+
+  it.each([
+    ['a JSON document: its file path', json('faq/a.md', null), ''],
+    ['a JSON document with a section (never set by the API): still its file path', json('faq/a.md', ['x']), ''],
+    ['a file chunk without a heading: the file', { filePath: 'm.pdf', domain: 'm', source: 'L1' as const, fileName: 'm.pdf', section: null }, ''],
+    ['a file chunk with an empty heading path: the file', section('m.pdf'), ''],
+  ])('%s', (_name, candidate, expected) => {
+    expect(sectionKey(candidate)).toBe(expected);
+    expect(candidateMemoryKey(candidate)).toBe(candidate.filePath);
+  });
+
+  it('sections of one file have distinct keys, equal paths equal keys, and the key is the SHA-256 of the path', () => {
+    const a = sectionKey(section('m.pdf', '1 Start', '1.4 Editors'));
+    expect(a).toMatch(/^[0-9a-f]{64}$/);
+    expect(sectionKey(section('m.pdf', '1 Start', '1.4 Editors'))).toBe(a);
+    expect(sectionKey(section('m.pdf', '1 Start'))).not.toBe(a);
+    // The path is the key, not its last heading: two "Notes" sections in different chapters are different.
+    expect(sectionKey(section('m.pdf', '1 Start', 'Notes'))).not.toBe(sectionKey(section('m.pdf', '2 Setup', 'Notes')));
+    expect(candidateMemoryKey(section('m.pdf', '1 Start'))).toBe(memoryKey('m.pdf', sectionKey(section('m.pdf', '1 Start'))));
+  });
+
+  it('one answer does not use up a whole manual: a later lookup gets the file’s other sections, not the returned one', () => {
+    const editors = section('manual.pdf', '1 Start', '1.4.7 Setting a default editor');
+    const fonts = section('manual.pdf', '1 Start', '1.4.8 Fonts');
+    const first = decideRetrieval({ candidates: [editors, fonts], relevanceLevel: 'HIGHLY_RELEVANT', memory: EMPTY_SESSION_MEMORY, topK: 1 });
+    expect(first.results).toEqual([editors]);
+    expect(first.marks).toEqual([{ domain: 'manuals', filePath: 'manual.pdf', sectionKey: sectionKey(editors), level: 'HIGHLY_RELEVANT' }]);
+    const state = applyMarks(EMPTY_SESSION_MEMORY, first.marks);
+    const second = decideRetrieval({ candidates: [editors, fonts], relevanceLevel: 'HIGHLY_RELEVANT', memory: state, topK: 5 });
+    expect(second.results).toEqual([fonts]);
+    expect(second.dedupReason).toBeNull();
+    const third = decideRetrieval({ candidates: [editors], relevanceLevel: 'HIGHLY_RELEVANT', memory: applyMarks(state, second.marks), topK: 5 });
+    expect(third.dedupReason).toBe('doc_retrieved');
+  });
+
+  it('the same section twice in the candidates is returned once', () => {
+    const a = section('m.pdf', 'A');
+    const d = decideRetrieval({ candidates: [a, { ...a }, section('m.pdf', 'B')], relevanceLevel: 'PRECISE', memory: EMPTY_SESSION_MEMORY, topK: 5 });
+    expect(d.results.map((r) => r.section)).toEqual([['A'], ['B']]);
   });
 });

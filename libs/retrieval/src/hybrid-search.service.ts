@@ -8,6 +8,7 @@ import { analyzeText } from './lexical/text-analyzer.js';
 import { assembleCandidates, exactHits, type HitChunk, type HybridCandidate } from './lexical/hybrid.js';
 import { normalizeSimilarity } from './relevance.js';
 import type { EffectiveRetrievalSettings } from './retrieval-settings.service.js';
+import type { MetadataFilter } from './metadata-filter.js';
 
 /** Chunks asked from each index: enough documents for topK = 20 plus action-memory fallbacks. */
 const VECTOR_CHUNKS = 40;
@@ -18,6 +19,8 @@ export interface HybridSearchRequest {
   /** The query's embedding in the provider's space (embedded before any transaction). */
   vector: readonly number[];
   domain?: string;
+  /** Metadata filter applied before ranking (docs/retrieval.md "Metadata filters"). */
+  filter?: MetadataFilter;
 }
 
 export interface HybridSearchOutcome {
@@ -52,8 +55,9 @@ export class HybridSearchService {
   async search(tenantId: TenantId, request: HybridSearchRequest, settings: EffectiveRetrievalSettings, tx?: EntityManager): Promise<HybridSearchOutcome> {
     const space = this.space;
     const terms = [...new Set(analyzeText(request.query))];
-    const vectorHits = await this.knowledge.nearestChunks(tenantId, space, request.vector, VECTOR_CHUNKS, request.domain, tx);
-    const lexical = await this.lexical.search(tenantId, terms, space, request.vector, LEXICAL_CHUNKS, request.domain, tx);
+    const scope = { domain: request.domain, filter: request.filter };
+    const vectorHits = await this.knowledge.nearestChunks(tenantId, space, request.vector, VECTOR_CHUNKS, scope, tx);
+    const lexical = await this.lexical.search(tenantId, terms, space, request.vector, LEXICAL_CHUNKS, scope, tx);
     const toChunk = (h: ChunkHit): HitChunk => ({
       documentId: h.documentId,
       filePath: h.filePath,
@@ -61,6 +65,10 @@ export class HybridSearchService {
       domain: h.domain,
       content: h.content,
       distance: h.distance,
+      fileName: h.fileName,
+      page: h.page,
+      pageEnd: h.pageEnd,
+      section: h.section,
     });
     const exact = exactHits(request.query, [...lexical.hits, ...vectorHits]);
     const candidates = assembleCandidates({

@@ -4,6 +4,8 @@ export * from './relevance.js';
 export * from './retrieval-confidence.js';
 export * from './chunker.js';
 export * from './action-memory.js';
+export * from './citation.js';
+export * from './metadata-filter.js';
 export * from './vector-sql.js';
 export * from './lexical/text-analyzer.js';
 export * from './lexical/bm25.js';
@@ -21,6 +23,7 @@ export * from './entities/index.js';
 export * from './dto/knowledge.dto.js';
 export {
   KnowledgeService,
+  normalizeDocument,
   MAX_DOCUMENT_BYTES,
   MAX_BULK_ITEMS,
   unitVector,
@@ -28,12 +31,14 @@ export {
   type UpsertStatus,
   type BulkItemResult,
 } from './knowledge.service.js';
-export { LookupService, LOOKUP_TOOL_NAME, type LookupResult, type LookupResultItem } from './lookup.service.js';
+export { LookupService, LOOKUP_TOOL_NAME, requestFilter, type LookupOptions, type LookupResult, type LookupResultItem } from './lookup.service.js';
 export { RetrievalSettingsService, type EffectiveRetrievalSettings } from './retrieval-settings.service.js';
 export { MEMORY_EXPIRY_JOB, REEMBED_JOB, LEXICAL_REINDEX_JOB } from './retrieval-jobs.service.js';
 export { HybridSearchService, type HybridSearchOutcome, type HybridSearchRequest } from './hybrid-search.service.js';
 export { GradingService, MIN_FIT_PAIRS, MIN_FIT_ANSWERABLE, MIN_FIT_UNANSWERABLE, type GradingView, type GradingFitResult } from './grading.service.js';
 export { LexicalRepository } from './lexical.repository.js';
+export { KnowledgeChunksService } from './knowledge-chunks.service.js';
+export { type ChunkView } from './knowledge-chunk.repository.js';
 export { KnowledgeRepository, type DocumentRef, type DocumentSummary, type ChunkHit, type VectorSpace } from './knowledge.repository.js';
 export { DEMO_KNOWLEDGE, type DemoDocument } from './demo-knowledge.js';
 export * from './retrieval.module.js';

@@ -25,6 +25,7 @@ function settingsView(s: EffectiveRetrievalSettings) {
     normalization: s.normalization,
     fusion: s.fusion,
     calibrationSource: s.calibrationSource,
+    defaultFilter: s.defaultFilter,
     memoryTtlSeconds: s.memoryTtlSeconds,
     chunkSize: s.chunkSize,
     chunkOverlap: s.chunkOverlap,

@@ -2,13 +2,14 @@ import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { DataSource } from 'typeorm';
 import { asTenantId } from '@arbiter/common';
-import { BackgroundGate } from '@arbiter/database';
+import { BackgroundGate, Database } from '@arbiter/database';
 import { LocalEmbeddingProvider } from '@arbiter/llm';
 import { SqlParams } from '@arbiter/sessions';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
 import { ActionMemoryRepository, ClaimLostError } from './action-memory.repository.js';
 import { RETRIEVAL_ENTITIES } from './entities/index.js';
 import { KnowledgeRepository } from './knowledge.repository.js';
+import { KnowledgeChunkRepository } from './knowledge-chunk.repository.js';
 import { LexicalRepository } from './lexical.repository.js';
 import { KnowledgeService } from './knowledge.service.js';
 import { RetrievalJobs } from './retrieval-jobs.service.js';
@@ -133,7 +134,7 @@ describe('knowledge store on pgvector (integration)', () => {
 
   it('persisted action memory: per tenant, a live document claimed once, expiry and purge', async () => {
     const mark = (tenantId: typeof T1, sessionId: string, domain: string, filePath: string, level: 'REFERENCE' | 'PRECISE') =>
-      memoryRepo.commitLookup(tenantId, sessionId, [{ domain, filePath, level }], 3600, new SqlParams());
+      memoryRepo.commitLookup(tenantId, sessionId, [{ domain, filePath, sectionKey: '', level }], 3600, new SqlParams());
     const load = async (tenantId: typeof T1, sessionId: string) => (await memoryRepo.readForLookup(tenantId, sessionId)).memory;
     await mark(T1, 'sess', 'arm', 'a.md', 'REFERENCE');
     await mark(T1, 'sess', 'pay', 'b.md', 'PRECISE');
@@ -163,7 +164,16 @@ describe('knowledge store on pgvector (integration)', () => {
     const small = new LocalEmbeddingProvider({ dimension: 64 });
     const before = await db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM knowledge_document WHERE tenant_id = $1', [T1]);
     const smallKnowledge = new KnowledgeService(repo, settings, lexical, small);
-    const jobs = new RetrievalJobs(repo, smallKnowledge, settings, new VectorIndexService(repo, small), lexical, small, new BackgroundGate(ds));
+    const jobs = new RetrievalJobs(
+      repo,
+      smallKnowledge,
+      settings,
+      new VectorIndexService(repo, small),
+      lexical,
+      small,
+      new BackgroundGate(ds),
+      new KnowledgeChunkRepository(new Database(ds)),
+    );
     // Mid-way (one batch), the old space still serves the old provider and the new space its migrated documents.
     const migrated = await repo.documentsMissingSpace(T1, { model: small.id, dim: 64 }, null, 3);
     for (const d of migrated)

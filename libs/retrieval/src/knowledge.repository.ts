@@ -9,6 +9,7 @@ import { Keyset, type KeysetRow, type Page, pageRequest, type TenantId, toPage }
 /** Newest first (docs: one page builder for every list). */
 const DOCUMENT_KEYSET = new Keyset('created_at', 'id');
 import { distanceSql, toVectorLiteral } from './vector-sql.js';
+import { type MetadataFilter, metadataFilterSql } from './metadata-filter.js';
 
 export interface DocumentRow {
   id: string;
@@ -71,6 +72,8 @@ export interface ChunkLocation {
 export interface NewChunk extends ChunkLocation {
   content: string;
   embedding: readonly number[];
+  /** Kept disabled (a re-embed copies a disabled chunk as disabled, docs/documents.md "Chunks"). */
+  disabled?: boolean;
 }
 
 export interface VectorSpace {
@@ -78,8 +81,30 @@ export interface VectorSpace {
   dim: number;
 }
 
+/** Where a lookup searches: within one domain, among the documents a metadata filter selects (docs/retrieval.md "Metadata filters"). */
+export interface SearchScope {
+  domain?: string;
+  filter?: MetadataFilter;
+}
+
+/** Where a found chunk came from: the file of a document made from one (null for JSON documents), its pages and section. */
+export interface HitLocation {
+  /** The uploaded file's name (`knowledge_file.file_name`) for documents made from files; null otherwise. */
+  fileName: string | null;
+  page: number | null;
+  pageEnd: number | null;
+  /** Heading path, outermost first; null without one. */
+  section: string[] | null;
+}
+
+/**
+ * The uploaded file's name of a document row `d` in a statement whose `$1` is the tenant (null for JSON
+ * documents): the file's, not the document's path — the rows of an FAQ sheet are documents `<file>#<row>`.
+ */
+export const FILE_NAME_SQL = '(SELECT f.file_name FROM knowledge_file f WHERE f.tenant_id = $1 AND f.id = d.file_id)';
+
 /** One chunk hit of a vector search, with its document. */
-export interface ChunkHit {
+export interface ChunkHit extends HitLocation {
   documentId: string;
   filePath: string;
   title: string;
@@ -142,7 +167,19 @@ interface RawHit {
   content: string;
   distance: number;
   keywords?: string[];
+  file_name: string | null;
+  page: number | null;
+  page_end: number | null;
+  section: string[] | null;
 }
+
+/** A chunk's location columns as a hit carries them. */
+export const toLocation = (r: { file_name: string | null; page: number | null; page_end: number | null; section: string[] | null }): HitLocation => ({
+  fileName: r.file_name ?? null,
+  page: r.page ?? null,
+  pageEnd: r.page_end ?? null,
+  section: r.section ?? null,
+});
 
 const toHit = (r: RawHit): ChunkHit => ({
   documentId: r.document_id,
@@ -153,6 +190,7 @@ const toHit = (r: RawHit): ChunkHit => ({
   content: r.content,
   distance: Number(r.distance),
   keywords: r.keywords ?? [],
+  ...toLocation(r),
 });
 
 /**
@@ -309,10 +347,10 @@ export class KnowledgeRepository {
     for (let i = 0; i < flat.length; i += BATCH) {
       const batch = flat.slice(i, i + BATCH);
       await em.query(
-        `INSERT INTO knowledge_chunk (tenant_id, document_id, domain, chunk_index, content, embedding, embedding_model, embedding_dim, page, page_end, section)
-         SELECT $1, t.doc, t.domain, t.idx, t.content, t.emb::vector, $2, $3, t.page, t.page_end, t.section
-           FROM unnest($4::uuid[], $5::text[], $6::int[], $7::text[], $8::text[], $9::int[], $10::int[], $11::jsonb[])
-                AS t(doc, domain, idx, content, emb, page, page_end, section)`,
+        `INSERT INTO knowledge_chunk (tenant_id, document_id, domain, chunk_index, content, embedding, embedding_model, embedding_dim, page, page_end, section, disabled_at)
+         SELECT $1, t.doc, t.domain, t.idx, t.content, t.emb::vector, $2, $3, t.page, t.page_end, t.section, CASE WHEN t.disabled THEN now() END
+           FROM unnest($4::uuid[], $5::text[], $6::int[], $7::text[], $8::text[], $9::int[], $10::int[], $11::jsonb[], $12::boolean[])
+                AS t(doc, domain, idx, content, emb, page, page_end, section, disabled)`,
         [
           tenantId,
           space.model,
@@ -325,6 +363,7 @@ export class KnowledgeRepository {
           batch.map((b) => b.c.page ?? null),
           batch.map((b) => b.c.pageEnd ?? b.c.page ?? null),
           batch.map((b) => (b.c.section ? JSON.stringify(b.c.section) : null)),
+          batch.map((b) => b.c.disabled === true),
         ],
       );
     }
@@ -405,21 +444,20 @@ export class KnowledgeRepository {
   }
 
   /**
-   * The nearest chunks (HNSW, L2) in `space`, optionally within one domain. Run inside a transaction
-   * (`db` = the caller's, else a new one): the HNSW settings are transaction-local.
-   */
-  /**
-   * The `limit` nearest chunks by L2 distance. One statement, in `db`'s transaction or on its own: the
+   * The `limit` nearest chunks by L2 distance, optionally within one domain and among the documents a
+   * metadata filter selects; disabled chunks never. One statement, in `db`'s transaction or on its own: the
    * HNSW settings for this scan (`hnsw.ef_search`, and `hnsw.iterative_scan` on pgvector >= 0.8) are
    * set by a CTE that a one-time filter evaluates before the index scan starts, local to the statement's
-   * transaction (docs/hot-paths.md "Chat turn": no BEGIN/SET/COMMIT round trips).
+   * transaction (docs/hot-paths.md "Chat turn": no BEGIN/SET/COMMIT round trips). The filter's documents
+   * are found first (GIN index) and tested during the scan, so the iterative scan goes on past nearer
+   * chunks of other documents: the filter applies before the limit (docs/retrieval.md "Metadata filters").
    */
   async nearestChunks(
     tenantId: TenantId,
     space: VectorSpace,
     vector: readonly number[],
     limit: number,
-    domain?: string,
+    scope: SearchScope = {},
     db: DataSource | EntityManager = this.ds,
   ): Promise<ChunkHit[]> {
     const dist = distanceSql(space.dim, '$3');
@@ -428,18 +466,28 @@ export class KnowledgeRepository {
     const settings = (await this.iterativeScanSupported())
       ? `set_config('hnsw.ef_search', '${efSearch}', true) || set_config('hnsw.iterative_scan', 'relaxed_order', true)`
       : `set_config('hnsw.ef_search', '${efSearch}', true)`;
+    const params: unknown[] = [tenantId, space.model, toVectorLiteral(vector), limit];
+    let conditions = '';
+    if (scope.domain) {
+      params.push(scope.domain);
+      conditions += ` AND c.domain = $${params.length}`;
+    }
+    const filter = metadataFilterSql(scope.filter, 'fd', params);
+    const filtered = filter ? `, fd AS MATERIALIZED (SELECT fd.id FROM knowledge_document fd WHERE fd.tenant_id = $1 AND ${filter})` : '';
+    if (filter) conditions += ' AND c.document_id IN (SELECT id FROM fd)';
     const rows: RawHit[] = await db.query(
-      `WITH hnsw AS MATERIALIZED (SELECT ${settings} AS applied)
-       SELECT h.document_id, d.file_path, d.title, d.keywords, h.domain, h.chunk_index, h.content, h.distance
-         FROM (SELECT c.document_id, c.domain, c.chunk_index, c.content, ${dist} AS distance
+      `WITH hnsw AS MATERIALIZED (SELECT ${settings} AS applied)${filtered}
+       SELECT h.document_id, d.file_path, d.title, d.keywords, h.domain, h.chunk_index, h.content, h.distance,
+              ${FILE_NAME_SQL} AS file_name, h.page, h.page_end, h.section
+         FROM (SELECT c.document_id, c.domain, c.chunk_index, c.content, c.page, c.page_end, c.section, ${dist} AS distance
                  FROM knowledge_chunk c
                 WHERE (SELECT applied FROM hnsw) IS NOT NULL
-                  AND c.embedding_dim = ${space.dim} AND c.tenant_id = $1 AND c.embedding_model = $2 ${domain ? 'AND c.domain = $5' : ''}
+                  AND c.embedding_dim = ${space.dim} AND c.tenant_id = $1 AND c.embedding_model = $2 AND c.disabled_at IS NULL${conditions}
                 ORDER BY ${dist}
                 LIMIT $4) h
          JOIN knowledge_document d ON d.id = h.document_id AND d.tenant_id = $1
         ORDER BY h.distance`,
-      domain ? [tenantId, space.model, toVectorLiteral(vector), limit, domain] : [tenantId, space.model, toVectorLiteral(vector), limit],
+      params,
     );
     return rows.map(toHit);
   }
@@ -465,9 +513,10 @@ export class KnowledgeRepository {
     return this.ds.transaction(async (em) => {
       await em.query(`SELECT set_config('enable_indexscan', 'off', true)`);
       const rows: RawHit[] = await em.query(
-        `SELECT c.document_id, d.file_path, d.title, c.domain, c.chunk_index, c.content, ${distanceSql(space.dim, '$3')} AS distance
+        `SELECT c.document_id, d.file_path, d.title, c.domain, c.chunk_index, c.content, ${distanceSql(space.dim, '$3')} AS distance,
+                ${FILE_NAME_SQL} AS file_name, c.page, c.page_end, c.section
            FROM knowledge_chunk c JOIN knowledge_document d ON d.tenant_id = c.tenant_id AND d.id = c.document_id
-          WHERE c.embedding_dim = ${space.dim} AND c.tenant_id = $1 AND c.embedding_model = $2
+          WHERE c.embedding_dim = ${space.dim} AND c.tenant_id = $1 AND c.embedding_model = $2 AND c.disabled_at IS NULL
           ORDER BY distance LIMIT $4`,
         [tenantId, space.model, toVectorLiteral(vector), limit],
       );

@@ -3,7 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { TenantId } from '@arbiter/common';
 import { distanceSql, toVectorLiteral } from './vector-sql.js';
-import type { VectorSpace } from './knowledge.repository.js';
+import { FILE_NAME_SQL, type HitLocation, type SearchScope, toLocation, type VectorSpace } from './knowledge.repository.js';
+import { metadataFilterSql } from './metadata-filter.js';
 
 type Db = DataSource | EntityManager;
 
@@ -21,7 +22,7 @@ export interface LexicalStats {
 }
 
 /** One chunk found by the lexical index, resolved to its document and, when it has one, its vector. */
-export interface LexicalHit {
+export interface LexicalHit extends HitLocation {
   documentId: string;
   chunkIndex: number;
   score: number;
@@ -152,8 +153,10 @@ export class LexicalRepository {
 
   /**
    * BM25 top chunks for the query terms, in one statement: IDF from the tenant's document
-   * frequencies, the best {@link POSTINGS_PER_TERM} postings of each term (index-only scan), summed
-   * per chunk, then the best `limit` chunks joined to their document and their vector in `space`.
+   * frequencies, the best {@link POSTINGS_PER_TERM} postings of each term (index-only scan) among the
+   * scope's documents (a metadata filter's documents are found first, GIN index, and tested before each
+   * term's limit), summed per chunk, then the best `limit` chunks joined to their document and their
+   * vector in `space`. Disabled chunks have no postings (docs/documents.md "Chunks").
    */
   async search(
     tenantId: TenantId,
@@ -161,30 +164,40 @@ export class LexicalRepository {
     space: VectorSpace,
     vector: readonly number[],
     limit: number,
-    domain: string | undefined,
+    scope: SearchScope = {},
     db: Db = this.ds,
   ): Promise<LexicalSearchResult> {
     if (!terms.length) return { hits: [], idf: {}, chunkCount: (await this.stats(tenantId, db)).chunkCount };
+    const params: unknown[] = [tenantId, terms, limit, space.model, toVectorLiteral(vector), space.dim];
+    let conditions = '';
+    if (scope.domain) {
+      params.push(scope.domain);
+      conditions += ` AND k.domain = $${params.length}`;
+    }
+    const filter = metadataFilterSql(scope.filter, 'fd', params);
+    const filtered = filter ? `fd AS MATERIALIZED (SELECT fd.id FROM knowledge_document fd WHERE fd.tenant_id = $1 AND ${filter}),\n            ` : '';
+    if (filter) conditions += ' AND k.document_id IN (SELECT id FROM fd)';
     const rows: { idf: Record<string, number> | null; n: string | null; hits: RawLexicalHit[] | null }[] = await db.query(
-      `WITH s AS (SELECT chunk_count::float8 AS n FROM knowledge_lexical_stats WHERE tenant_id = $1),
+      `WITH ${filtered}s AS (SELECT chunk_count::float8 AS n FROM knowledge_lexical_stats WHERE tenant_id = $1),
             q AS (SELECT f.term, ln(1 + (s.n - f.df + 0.5) / (f.df + 0.5)) AS idf
                     FROM knowledge_term_df f, s WHERE f.tenant_id = $1 AND f.term = ANY($2::varchar[]) AND f.df > 0),
             p AS (SELECT t.document_id, t.chunk_index, sum(t.impact * q.idf) AS score
                     FROM q CROSS JOIN LATERAL (
                       SELECT k.document_id, k.chunk_index, k.impact FROM knowledge_term k
-                       WHERE k.tenant_id = $1 AND k.term = q.term ${domain ? 'AND k.domain = $7' : ''}
+                       WHERE k.tenant_id = $1 AND k.term = q.term${conditions}
                        ORDER BY k.impact DESC LIMIT ${POSTINGS_PER_TERM}) t
                    GROUP BY t.document_id, t.chunk_index
                    ORDER BY score DESC, t.document_id, t.chunk_index LIMIT $3),
             h AS (SELECT p.document_id, p.chunk_index, p.score, d.file_path, d.title, d.domain, d.keywords,
-                         coalesce(c.content, left(d.content, 2000)) AS content, c.distance
+                         coalesce(c.content, left(d.content, 2000)) AS content, c.distance,
+                         ${FILE_NAME_SQL} AS file_name, c.page, c.page_end, c.section
                     FROM p
-                    CROSS JOIN LATERAL (SELECT file_path, title, domain, content, keywords FROM knowledge_document WHERE id = p.document_id AND tenant_id = $1) d
-                    LEFT JOIN LATERAL (SELECT c.content, ${distanceSql(space.dim, '$5')} AS distance FROM knowledge_chunk c
+                    CROSS JOIN LATERAL (SELECT file_path, title, domain, content, keywords, file_id FROM knowledge_document WHERE id = p.document_id AND tenant_id = $1) d
+                    LEFT JOIN LATERAL (SELECT c.content, c.page, c.page_end, c.section, ${distanceSql(space.dim, '$5')} AS distance FROM knowledge_chunk c
                                         WHERE c.document_id = p.document_id AND c.embedding_model = $4 AND c.chunk_index = p.chunk_index AND c.embedding_dim = $6) c ON TRUE)
        SELECT (SELECT json_object_agg(term, idf) FROM q) AS idf, (SELECT n FROM s) AS n,
               (SELECT json_agg(h ORDER BY h.score DESC, h.document_id, h.chunk_index) FROM h) AS hits`,
-      [tenantId, terms, limit, space.model, toVectorLiteral(vector), space.dim, ...(domain ? [domain] : [])],
+      params,
     );
     const r = rows[0];
     return {
@@ -200,6 +213,7 @@ export class LexicalRepository {
         content: h.content,
         distance: h.distance === null ? null : Number(h.distance),
         keywords: h.keywords ?? [],
+        ...toLocation(h),
       })),
     };
   }
@@ -250,4 +264,8 @@ interface RawLexicalHit {
   content: string;
   distance: number | null;
   keywords: string[] | null;
+  file_name: string | null;
+  page: number | null;
+  page_end: number | null;
+  section: string[] | null;
 }

@@ -11,17 +11,74 @@ import type { CompletenessHint, RelevanceLevel } from './relevance.js';
 import { calculateRetrievalConfidence, DEFAULT_CONFIDENCE_PROFILE, isConfidenceProfile, type RetrievalConfidence } from './retrieval-confidence.js';
 import { RetrievalSettingsRepository, storedSettings, type StoredSettingsRow } from './retrieval-settings.repository.js';
 import { RetrievalSettingsService } from './retrieval-settings.service.js';
+import { checkMetadataFilter, isEmptyFilter, type MetadataFilter } from './metadata-filter.js';
+import { RetrievalErrorCode, RetrievalException } from './retrieval.exception.js';
 
 export const LOOKUP_TOOL_NAME = 'lookup_knowledge';
 
 /** Write attempts of one lookup whose memory claims keep losing to concurrent lookups of its session. */
 const MAX_CLAIM_ROUNDS = 50;
 
-/** One returned document: its best chunk (`content`), the seed's `distance`/`similarity`, the calibrated `relevance` (docs/retrieval.md "Grading"), `matches` and `source`. */
+/**
+ * One returned document — or section of a file (docs/retrieval.md "Sections of files") —: its best chunk (`content`), the seed's
+ * `distance`/`similarity`, the calibrated `relevance` (docs/retrieval.md "Grading"), `matches`, `source`, and where the chunk came from
+ * (`fileName`, `page`, `pageEnd`, `section`; null where absent).
+ */
 export type LookupResultItem = Pick<
   HybridCandidate,
-  'documentId' | 'filePath' | 'title' | 'domain' | 'content' | 'distance' | 'similarity' | 'relevance' | 'matches' | 'source'
+  | 'documentId'
+  | 'filePath'
+  | 'title'
+  | 'domain'
+  | 'content'
+  | 'distance'
+  | 'similarity'
+  | 'relevance'
+  | 'matches'
+  | 'source'
+  | 'fileName'
+  | 'page'
+  | 'pageEnd'
+  | 'section'
 >;
+
+/** How a caller inside the application asks for a lookup. */
+export interface LookupOptions {
+  /** With no `filter` in the request, apply the tenant's default filter (the chat: docs/retrieval.md "Metadata filters"). */
+  tenantDefaultFilter?: boolean;
+}
+
+/** The request's filter, checked: 400 naming each bad field (`filter.<key>`) before anything is read or written. */
+export function requestFilter(value: unknown, field = 'filter'): MetadataFilter | undefined {
+  if (value === undefined) return undefined;
+  const checked = checkMetadataFilter(value, field);
+  if (!checked.ok)
+    throw new RetrievalException(RetrievalErrorCode.INVALID_FILTER, checked.problems.map((p) => `${p.field}: ${p.message}`).join('; '), {
+      fields: checked.problems.map((p) => p.field),
+      errors: checked.problems,
+    });
+  return checked.filter;
+}
+
+/** A result item of a candidate (the fields the API returns, in order). */
+function resultItem(c: LookupResultItem): LookupResultItem {
+  return {
+    documentId: c.documentId,
+    filePath: c.filePath,
+    title: c.title,
+    domain: c.domain,
+    content: c.content,
+    distance: c.distance,
+    similarity: c.similarity,
+    relevance: c.relevance,
+    matches: c.matches,
+    source: c.source,
+    fileName: c.fileName,
+    page: c.page,
+    pageEnd: c.pageEnd,
+    section: c.section,
+  };
+}
 
 export interface LookupResult {
   results: LookupResultItem[];
@@ -64,8 +121,9 @@ export class LookupService {
    * the memory claims and the tool invocation. A claim lost to a concurrent lookup of the same session
    * writes nothing: the memory is read again and the decision made again (at most `MAX_CLAIM_ROUNDS`).
    */
-  async lookup(tenantId: TenantId, dto: LookupDto): Promise<LookupResult> {
+  async lookup(tenantId: TenantId, dto: LookupDto, options: LookupOptions = {}): Promise<LookupResult> {
     const started = performance.now();
+    const asked = requestFilter(dto.filter);
     const topK = dto.topK ?? 5;
     const query = dto.query.trim();
     const domainFilter = dto.domain?.trim() || undefined;
@@ -74,19 +132,9 @@ export class LookupService {
     const first = await this.memory.readForLookup(tenantId, dto.sessionId, (tenant) => this.settingsRepository.jsonSubquery(tenant));
     const settings = this.settings.effective(storedSettings(first.settings as StoredSettingsRow | null));
     // Each index is read by one statement (a document being replaced is seen wholly old or wholly new).
-    const found = await this.search.search(tenantId, { query, vector, domain: domainFilter }, settings);
-    const candidates: Candidate[] = found.candidates.map((c) => ({
-      documentId: c.documentId,
-      filePath: c.filePath,
-      title: c.title,
-      domain: c.domain,
-      content: c.content,
-      distance: c.distance,
-      similarity: c.similarity,
-      relevance: c.relevance,
-      matches: c.matches,
-      source: c.source,
-    }));
+    const filter = asked ?? (options.tenantDefaultFilter ? settings.defaultFilter : undefined);
+    const found = await this.search.search(tenantId, { query, vector, domain: domainFilter, filter }, settings);
+    const candidates: Candidate[] = found.candidates.map(resultItem);
     const top = found.candidates[0];
     const grade = gradeCalibrated(top ? { relevance: top.relevance, exactHit: top.evidence.exactHit } : null, settings.normalization);
     const profile = this.resolveProfile(dto);
@@ -94,20 +142,7 @@ export class LookupService {
     let memory = first.memory;
     for (let round = 1; ; round++) {
       const decision = decideRetrieval({ candidates, relevanceLevel: grade.relevanceLevel, memory, topK });
-      const results: LookupResultItem[] = decision.results.map(
-        ({ documentId, filePath, title, domain, content, distance, similarity, relevance, matches, source }) => ({
-          documentId,
-          filePath,
-          title,
-          domain,
-          content,
-          distance,
-          similarity,
-          relevance,
-          matches,
-          source,
-        }),
-      );
+      const results: LookupResultItem[] = decision.results.map(resultItem);
       // Seed 003's relevance is the calibrated one (docs/retrieval.md "Grading"): it means the same with any embedder.
       const confidence = calculateRetrievalConfidence(
         results.map((r) => ({ relevance: r.relevance, matches: r.matches })),
@@ -127,7 +162,7 @@ export class LookupService {
       const durationMs = Math.round(performance.now() - started);
       try {
         await this.memory.commitLookup(tenantId, dto.sessionId, decision.marks, settings.memoryTtlSeconds, new SqlParams(), (p) =>
-          this.toolTrace.invocationCtes(p, tenantId, dto.sessionId, query, this.invocation(dto, result, durationMs)),
+          this.toolTrace.invocationCtes(p, tenantId, dto.sessionId, query, this.invocation(dto, result, durationMs, filter)),
         );
       } catch (error) {
         if (!(error instanceof ClaimLostError) || round >= MAX_CLAIM_ROUNDS) throw error;
@@ -165,10 +200,16 @@ export class LookupService {
    * when `sessionId` is one, else on the external session standing for that id (the sessions lib's
    * `SessionToolTrace`), so external agents' lookups are seen by monitoring and coverage too.
    */
-  private invocation(dto: LookupDto, r: LookupResult, durationMs: number): TracedInvocation {
+  private invocation(dto: LookupDto, r: LookupResult, durationMs: number, filter: MetadataFilter | undefined): TracedInvocation {
     return {
       toolName: LOOKUP_TOOL_NAME,
-      arguments: { query: dto.query, ...(dto.domain ? { domain: dto.domain } : {}), topK: dto.topK ?? 5, ...(dto.intent ? { intent: dto.intent } : {}) },
+      arguments: {
+        query: dto.query,
+        ...(dto.domain ? { domain: dto.domain } : {}),
+        topK: dto.topK ?? 5,
+        ...(dto.intent ? { intent: dto.intent } : {}),
+        ...(filter && !isEmptyFilter(filter) ? { filter } : {}),
+      },
       status: 'SUCCESS',
       resultSummary: `${r.results.length} result(s): ${r.results.map((x) => x.filePath).join(', ')}`.slice(0, 2000),
       relevanceLevel: r.relevanceLevel,
@@ -183,6 +224,8 @@ export class LookupService {
         l0_match_count: r.l0MatchCount,
         domain: r.domain,
         result_file_paths: r.results.map((x) => x.filePath),
+        // Where each result came from (docs/retrieval.md "Sections of files"): null fields for JSON documents.
+        result_locations: r.results.map((x) => ({ file_name: x.fileName, page: x.page, page_end: x.pageEnd, section: x.section })),
         confidence: { score: r.confidence.score, level: r.confidence.level, reasons: r.confidence.reasons },
       },
       durationMs,

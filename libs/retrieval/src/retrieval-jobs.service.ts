@@ -7,6 +7,7 @@ import { EMBEDDING_PROVIDER, type EmbeddingProvider } from '@arbiter/llm';
 import { ActionMemoryRepository } from './action-memory.repository.js';
 import { chunkText } from './chunker.js';
 import { KnowledgeImportRepository } from './knowledge-import.repository.js';
+import { KnowledgeChunkRepository } from './knowledge-chunk.repository.js';
 import { KnowledgeRepository, type VectorSpace } from './knowledge.repository.js';
 import { LexicalRepository } from './lexical.repository.js';
 import { analyzeHeading, indexAnalyzed } from './lexical/indexing.js';
@@ -36,7 +37,12 @@ export class RetrievalJobs {
     private readonly lexical: LexicalRepository,
     @Inject(EMBEDDING_PROVIDER) private readonly provider: EmbeddingProvider,
     private readonly gate: BackgroundGate,
+    private readonly chunks: KnowledgeChunkRepository,
   ) {}
+
+  private get space(): VectorSpace {
+    return { model: this.provider.id, dim: this.provider.dimension };
+  }
 
   /** Rebuilds the lexical postings of every document indexed by another analyzer version; returns how many. */
   async reindexLexical(
@@ -53,10 +59,15 @@ export class RetrievalJobs {
       if (!docs.length) break;
       for (const doc of docs) {
         const stats = await this.lexical.stats(tenantId);
-        const pieces = chunkText(doc.content, { chunkSize, overlap: chunkOverlap }).map((p) => p.content);
+        // The stored chunks (edited text, a file's own chunks) where the document has them, else its content chunked anew.
+        const stored = await this.chunks.stored(tenantId, doc.id, this.space);
+        const pieces = stored.length ? stored.map((c) => c.content) : chunkText(doc.content, { chunkSize, overlap: chunkOverlap }).map((p) => p.content);
         // Jobs may run in the API process: analysis is paced like an import's.
         const bodies = await mapSliced(pieces, (piece) => analyzeText(piece));
-        const indexed = indexAnalyzed(analyzeHeading(doc.title, doc.keywords), bodies, stats.averageLength);
+        // A disabled chunk keeps its length in the statistics but has no postings (docs/documents.md "Chunks").
+        const indexed = indexAnalyzed(analyzeHeading(doc.title, doc.keywords), bodies, stats.averageLength).map((c, k) =>
+          stored[k]?.disabled ? { ...c, terms: [], impacts: [] } : c,
+        );
         // One document's transaction, one turn at the gate: requests go first (docs/hot-paths.md "Imports: foreground first").
         await this.gate.run(tenantId, () =>
           this.lexical.transaction((em) =>
@@ -98,11 +109,13 @@ export class RetrievalJobs {
       const docs = await this.repository.documentsMissingSpace(tenantId, space, cursor, batchSize);
       if (!docs.length) break;
       for (const doc of docs) {
-        const pieces = chunkText(doc.content, { chunkSize, overlap: chunkOverlap });
-        const chunks = await this.knowledge.embedChunks(
-          doc.title,
-          pieces.map((p) => ({ content: p.content })),
-        );
+        // The chunks of the document's other space (edited text, disabled flags, a file's pages and sections) are
+        // embedded anew; a document without any is chunked from its content (docs/documents.md "Chunks").
+        const stored = await this.chunks.stored(tenantId, doc.id, space);
+        const drafts = stored.length
+          ? stored.map((c) => ({ content: c.content, page: c.page ?? undefined, pageEnd: c.pageEnd ?? undefined, section: c.section ?? undefined }))
+          : chunkText(doc.content, { chunkSize, overlap: chunkOverlap }).map((p) => ({ content: p.content }));
+        const chunks = (await this.knowledge.embedChunks(doc.title, drafts)).map((c, k) => (stored[k]?.disabled ? { ...c, disabled: true } : c));
         // One document's transaction, one turn at the gate: requests go first (docs/hot-paths.md "Imports: foreground first").
         await this.gate.run(tenantId, () => this.repository.replaceChunksInSpace(tenantId, doc.id, doc.domain, chunks, space));
       }

@@ -8,6 +8,8 @@ export interface StoredRetrievalSettings {
   normalization: Partial<RetrievalNormalizationConfig>;
   fusion: Record<string, unknown>;
   grading: Record<string, unknown>;
+  /** The chat's default metadata filter (docs/retrieval.md "Metadata filters"); `{}` for none. */
+  defaultFilter: Record<string, unknown>;
   memoryTtlSeconds: number;
   chunkSize: number;
   chunkOverlap: number;
@@ -17,17 +19,19 @@ export const DEFAULT_STORED_SETTINGS: Readonly<StoredRetrievalSettings> = Object
   normalization: {},
   fusion: {},
   grading: {},
+  defaultFilter: {},
   memoryTtlSeconds: 86_400,
   chunkSize: 512,
   chunkOverlap: 64,
 });
 
-const SETTINGS_SELECT = 'SELECT normalization, fusion, grading, memory_ttl_seconds, chunk_size, chunk_overlap FROM retrieval_settings';
+const SETTINGS_SELECT = 'SELECT normalization, fusion, grading, default_filter, memory_ttl_seconds, chunk_size, chunk_overlap FROM retrieval_settings';
 
 export interface StoredSettingsRow {
   normalization: Partial<RetrievalNormalizationConfig>;
   fusion: Record<string, unknown>;
   grading: Record<string, unknown>;
+  default_filter?: Record<string, unknown>;
   memory_ttl_seconds: number;
   chunk_size: number;
   chunk_overlap: number;
@@ -40,6 +44,7 @@ export function storedSettings(r: StoredSettingsRow | null | undefined): StoredR
         normalization: r.normalization,
         fusion: r.fusion,
         grading: r.grading,
+        defaultFilter: r.default_filter ?? {},
         memoryTtlSeconds: r.memory_ttl_seconds,
         chunkSize: r.chunk_size,
         chunkOverlap: r.chunk_overlap,
@@ -63,11 +68,22 @@ export class RetrievalSettingsRepository {
 
   async put(tenantId: TenantId, s: StoredRetrievalSettings): Promise<void> {
     await this.ds.query(
-      `INSERT INTO retrieval_settings (tenant_id, normalization, memory_ttl_seconds, chunk_size, chunk_overlap, fusion, grading) VALUES ($1, $2::jsonb, $3, $4, $5, $6::jsonb, $7::jsonb)
+      `INSERT INTO retrieval_settings (tenant_id, normalization, memory_ttl_seconds, chunk_size, chunk_overlap, fusion, grading, default_filter)
+       VALUES ($1, $2::jsonb, $3, $4, $5, $6::jsonb, $7::jsonb, $8::jsonb)
        ON CONFLICT ON CONSTRAINT uq_retrieval_settings_tenant DO UPDATE SET
-         normalization = EXCLUDED.normalization, fusion = EXCLUDED.fusion, grading = EXCLUDED.grading, memory_ttl_seconds = EXCLUDED.memory_ttl_seconds,
+         normalization = EXCLUDED.normalization, fusion = EXCLUDED.fusion, grading = EXCLUDED.grading, default_filter = EXCLUDED.default_filter,
+         memory_ttl_seconds = EXCLUDED.memory_ttl_seconds,
          chunk_size = EXCLUDED.chunk_size, chunk_overlap = EXCLUDED.chunk_overlap, updated_at = now()`,
-      [tenantId, JSON.stringify(s.normalization), s.memoryTtlSeconds, s.chunkSize, s.chunkOverlap, JSON.stringify(s.fusion), JSON.stringify(s.grading)],
+      [
+        tenantId,
+        JSON.stringify(s.normalization),
+        s.memoryTtlSeconds,
+        s.chunkSize,
+        s.chunkOverlap,
+        JSON.stringify(s.fusion),
+        JSON.stringify(s.grading),
+        JSON.stringify(s.defaultFilter),
+      ],
     );
   }
 }

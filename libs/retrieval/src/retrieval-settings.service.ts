@@ -10,6 +10,7 @@ import type { RetrievalSettingsDto } from './dto/knowledge.dto.js';
 import { DEFAULT_RETRIEVAL_NORMALIZATION, type RetrievalNormalizationConfig, validateNormalizationConfig } from './relevance.js';
 import { RetrievalErrorCode, RetrievalException } from './retrieval.exception.js';
 import { RetrievalSettingsRepository, type StoredRetrievalSettings } from './retrieval-settings.repository.js';
+import { checkMetadataFilter, type MetadataFilter } from './metadata-filter.js';
 
 /** The effective retrieval settings of a tenant (defaults merged with its override). */
 export interface EffectiveRetrievalSettings {
@@ -20,6 +21,8 @@ export interface EffectiveRetrievalSettings {
   calibrationSource: 'default' | 'fitted';
   /** The stored fit (calibration, fit time, metrics); `{}` when none. */
   grading: Record<string, unknown>;
+  /** The chat's default metadata filter of lookups (docs/retrieval.md "Metadata filters"); `{}` for none. */
+  defaultFilter: MetadataFilter;
   memoryTtlSeconds: number;
   chunkSize: number;
   chunkOverlap: number;
@@ -41,12 +44,14 @@ export class RetrievalSettingsService {
   effective(stored: StoredRetrievalSettings): EffectiveRetrievalSettings {
     const merged = validateNormalizationConfig(stored.normalization);
     const fitted = storedCalibration(stored.grading, this.provider.id);
+    const defaultFilter = checkMetadataFilter(stored.defaultFilter, 'defaultFilter');
     return {
       normalization: merged.ok ? merged.value : { ...DEFAULT_RETRIEVAL_NORMALIZATION },
       fusion: effectiveFusion(stored.fusion),
       calibration: fitted ?? DEFAULT_CALIBRATION,
       calibrationSource: fitted ? 'fitted' : 'default',
       grading: stored.grading,
+      defaultFilter: defaultFilter.ok ? defaultFilter.filter : {},
       memoryTtlSeconds: stored.memoryTtlSeconds,
       chunkSize: stored.chunkSize,
       chunkOverlap: stored.chunkOverlap,
@@ -76,12 +81,23 @@ export class RetrievalSettingsService {
     } catch (error) {
       throw new RetrievalException(RetrievalErrorCode.INVALID_RETRIEVAL_CONFIG, (error as Error).message, { fields: ['chunkOverlap'] });
     }
+    let defaultFilter = stored.defaultFilter;
+    if (patch.defaultFilter !== undefined) {
+      const checked = checkMetadataFilter(patch.defaultFilter, 'defaultFilter');
+      if (!checked.ok)
+        throw new RetrievalException(RetrievalErrorCode.INVALID_RETRIEVAL_CONFIG, checked.problems.map((p) => `${p.field}: ${p.message}`).join('; '), {
+          fields: checked.problems.map((p) => p.field),
+          errors: checked.problems,
+        });
+      defaultFilter = { ...checked.filter };
+    }
     const fusion = { ...stored.fusion };
     for (const key of Object.keys(DEFAULT_FUSION) as (keyof FusionSettings)[]) if (patch[key] !== undefined) fusion[key] = patch[key];
     await this.repository.put(tenantId, {
       ...stored,
       normalization,
       fusion,
+      defaultFilter,
       memoryTtlSeconds: patch.memoryTtlSeconds ?? stored.memoryTtlSeconds,
       chunkSize,
       chunkOverlap,

@@ -18,6 +18,9 @@ export enum RetrievalErrorCode {
   IDEMPOTENCY_KEY_REUSED = 'IDEMPOTENCY_KEY_REUSED',
   INVALID_IDEMPOTENCY_KEY = 'INVALID_IDEMPOTENCY_KEY',
   FILE_NOT_FOUND = 'FILE_NOT_FOUND',
+  INVALID_FILTER = 'INVALID_FILTER',
+  CHUNK_NOT_FOUND = 'CHUNK_NOT_FOUND',
+  INVALID_CHUNK_EDIT = 'INVALID_CHUNK_EDIT',
 }
 
 export const RETRIEVAL_ERRORS: Record<RetrievalErrorCode, DomainErrorSpec> = {
@@ -37,6 +40,9 @@ export const RETRIEVAL_ERRORS: Record<RetrievalErrorCode, DomainErrorSpec> = {
   [RetrievalErrorCode.IDEMPOTENCY_KEY_REUSED]: { status: 422, message: 'The Idempotency-Key was already used for another upload' },
   [RetrievalErrorCode.INVALID_IDEMPOTENCY_KEY]: { status: 400, message: 'Idempotency-Key must be 1-200 printable ASCII characters' },
   [RetrievalErrorCode.FILE_NOT_FOUND]: { status: 404, message: 'The document was not made from an uploaded file' },
+  [RetrievalErrorCode.INVALID_FILTER]: { status: 400, message: 'Invalid metadata filter' },
+  [RetrievalErrorCode.CHUNK_NOT_FOUND]: { status: 404, message: 'Knowledge chunk not found' },
+  [RetrievalErrorCode.INVALID_CHUNK_EDIT]: { status: 400, message: 'Invalid chunk edit' },
 };
 
 export class RetrievalException extends DomainException<RetrievalErrorCode> {

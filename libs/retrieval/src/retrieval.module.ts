@@ -12,6 +12,9 @@ import { FileImportProcessor } from './files/file-import.processor.js';
 import { KnowledgeFilesController } from './files/knowledge-files.controller.js';
 import { KnowledgeFilesRepository } from './files/knowledge-files.repository.js';
 import { KnowledgeFilesService } from './files/knowledge-files.service.js';
+import { KnowledgeChunkRepository } from './knowledge-chunk.repository.js';
+import { KnowledgeChunksController } from './knowledge-chunks.controller.js';
+import { KnowledgeChunksService } from './knowledge-chunks.service.js';
 import { KnowledgeImportController } from './knowledge-import.controller.js';
 import { KnowledgeImportRepository } from './knowledge-import.repository.js';
 import { KnowledgeImportJob, KnowledgeImportService } from './knowledge-import.service.js';
@@ -30,10 +33,12 @@ import { VectorIndexService } from './vector-index.service.js';
 /** Knowledge base (pgvector), graded lookup with persisted action memory, retrieval confidence. */
 @Module({
   imports: [TypeOrmModule.forFeature(RETRIEVAL_ENTITIES), LlmModule, JobsModule, SessionsModule, CommonModule, DatabaseModule],
-  controllers: [KnowledgeController, KnowledgeImportController, KnowledgeFilesController],
+  controllers: [KnowledgeController, KnowledgeImportController, KnowledgeFilesController, KnowledgeChunksController],
   providers: [
     KnowledgeHttpSetup,
     KnowledgeRepository,
+    KnowledgeChunkRepository,
+    KnowledgeChunksService,
     LexicalRepository,
     HybridSearchService,
     GradingService,

@@ -53,6 +53,11 @@ export interface SessionReference {
   filePath?: string;
   title?: string;
   score: number;
+  /** For a section of an uploaded file (docs/retrieval.md "Sections of files"): the file's name, pages and heading path. */
+  fileName?: string | null;
+  page?: number | null;
+  pageEnd?: number | null;
+  section?: string[] | null;
 }
 
 export interface SessionMedia {

@@ -355,6 +355,40 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/admin/knowledge/documents/{id}/chunks': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The document's chunks in the current embedding space, in order (cursor pagination) */
+    get: operations['KnowledgeChunksController_list'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/knowledge/documents/{id}/chunks/{chunkIndex}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /** Correct a chunk's text (re-embedded and re-indexed in one transaction) or disable/re-enable it */
+    patch: operations['KnowledgeChunksController_edit'];
+    trace?: never;
+  };
   '/admin/sessions/{id}/evaluate': {
     parameters: {
       query?: never;
@@ -1355,6 +1389,10 @@ export interface components {
        * @enum {string}
        */
       calibrationSource: 'default' | 'fitted';
+      /** @description The chat's default metadata filter of lookups; {} for none */
+      defaultFilter: {
+        [key: string]: unknown;
+      };
       memoryTtlSeconds: number;
       chunkSize: number;
       chunkOverlap: number;
@@ -1398,6 +1436,19 @@ export interface components {
       chunkSize?: number;
       /** @example 64 */
       chunkOverlap?: number;
+      /**
+       * @description The chat's default metadata filter of its lookups (same form as the lookup's `filter`; a chat request's own `filter` replaces it); {} clears it.
+       * @example {
+       *       "model": [
+       *         "RX-200",
+       *         "RX-300"
+       *       ],
+       *       "language": "en"
+       *     }
+       */
+      defaultFilter?: {
+        [key: string]: string | number | boolean | (string | number | boolean)[];
+      };
     };
     CalibrationCutsDto: {
       /** @description Probability mapped to referenceThreshold */
@@ -1494,6 +1545,19 @@ export interface components {
        * @enum {string}
        */
       confidenceProfile?: 'impact' | 'dependency' | 'search' | 'documentation' | 'complexity' | 'overview' | 'refactor' | 'reference';
+      /**
+       * @description Metadata filter applied before ranking: {<metadata key>: value | [values]} — a document matches when each key's metadata value equals the value (or one of the values), or is an array holding it. Keys match ^[A-Za-z0-9_.-]{1,64}$, at most 20; values are strings, numbers or booleans. A bad filter is a 400 naming it (details.fields, e.g. filter.model).
+       * @example {
+       *       "model": [
+       *         "RX-200",
+       *         "RX-300"
+       *       ],
+       *       "language": "en"
+       *     }
+       */
+      filter?: {
+        [key: string]: string | number | boolean | (string | number | boolean)[];
+      };
     };
     LookupResultItemDto: {
       /** Format: uuid */
@@ -1516,6 +1580,30 @@ export interface components {
        * @enum {string}
        */
       source: 'L0' | 'L1';
+      /**
+       * @description The uploaded file the document was made from; null for documents posted as JSON. A file may fill several results, one per matching section
+       * @example Manual.pdf
+       */
+      fileName: string | null;
+      /**
+       * @description 1-based first page of the result's chunk (PDF); null otherwise
+       * @example 48
+       */
+      page: number | null;
+      /**
+       * @description 1-based last page of the chunk (PDF); null otherwise
+       * @example 48
+       */
+      pageEnd: number | null;
+      /**
+       * @description The chunk's section: its heading path, outermost first; null without one
+       * @example [
+       *       "1 Getting started",
+       *       "1.4 Configuration",
+       *       "1.4.7 Setting a default editor"
+       *     ]
+       */
+      section: string[] | null;
     };
     RetrievalConfidenceDto: {
       score: number;
@@ -1627,6 +1715,29 @@ export interface components {
        */
       jobId: string | null;
       files: components['schemas']['UploadedFileDto'][];
+    };
+    ChunkViewDto: {
+      /** @description 0-based position in the document */
+      chunkIndex: number;
+      content: string;
+      /** @description 1-based first page (PDF); null otherwise */
+      page: number | null;
+      /** @description 1-based last page (PDF); null otherwise */
+      pageEnd: number | null;
+      /** @description Heading path, outermost first; null without one */
+      section: string[] | null;
+      /** @description A disabled chunk is never returned by a lookup */
+      disabled: boolean;
+    };
+    ChunkPageDto: {
+      items: components['schemas']['ChunkViewDto'][];
+      nextCursor: string | null;
+    };
+    EditChunkDto: {
+      /** @description The chunk's corrected text: re-embedded and re-indexed in the same transaction */
+      content?: string;
+      /** @description true: the chunk is never returned by a lookup; false: returned again */
+      disabled?: boolean;
     };
     SubmitFeedbackDto: {
       /** Format: uuid */
@@ -2391,6 +2502,15 @@ export interface components {
       /** @description Your reference for the end user (never shown to other tenants) */
       userRef?: string;
       media?: components['schemas']['MediaDto'][];
+      /**
+       * @description Metadata filter of this turn's knowledge lookups (as the lookup's `filter`: {<metadata key>: value | [values]}); absent → the tenant's default (PUT /admin/knowledge/config `defaultFilter`). A bad filter is a 400 naming it.
+       * @example {
+       *       "model": "RX-200"
+       *     }
+       */
+      filter?: {
+        [key: string]: unknown;
+      };
     };
     ChatCandidateDto: {
       /** @example fault_diagnosis */
@@ -2410,6 +2530,29 @@ export interface components {
        * @enum {string}
        */
       relevanceLevel: 'PRECISE' | 'HIGHLY_RELEVANT' | 'REFERENCE';
+      /**
+       * @description The uploaded file the quoted document was made from; null for JSON documents
+       * @example Manual.pdf
+       */
+      fileName: string | null;
+      /**
+       * @description 1-based first page of the quoted chunk (PDF); null otherwise
+       * @example 48
+       */
+      page: number | null;
+      /**
+       * @description 1-based last page of the quoted chunk (PDF); null otherwise
+       * @example 48
+       */
+      pageEnd: number | null;
+      /**
+       * @description The quoted chunk's section (heading path, outermost first); null without one
+       * @example [
+       *       "1 Getting started",
+       *       "1.4.7 Setting a default editor"
+       *     ]
+       */
+      section: string[] | null;
     };
     ChatCaseLibraryDto: {
       /**
@@ -3898,6 +4041,107 @@ export interface operations {
         content?: never;
       };
       /** @description No such document in this tenant, or it was not made from a file */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  KnowledgeChunksController_list: {
+    parameters: {
+      query?: {
+        /** @description Page size */
+        limit?: number;
+        /** @description `nextCursor` of the previous page (opaque) */
+        cursor?: string;
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ChunkPageDto'];
+        };
+      };
+      /** @description Missing or invalid X-Api-Key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The key is not an operator key */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description No such document in this tenant */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  KnowledgeChunksController_edit: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+        chunkIndex: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['EditChunkDto'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ChunkViewDto'];
+        };
+      };
+      /** @description Bad chunkIndex or body (details.fields names them); nothing is written */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Missing or invalid X-Api-Key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The key is not an operator key */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description No such document or chunk in this tenant */
       404: {
         headers: {
           [name: string]: unknown;

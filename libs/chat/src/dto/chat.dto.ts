@@ -30,6 +30,16 @@ export class ChatRequestDto {
   @IsOptional()
   @IsBoolean()
   stream?: boolean;
+
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    example: { model: 'RX-200' },
+    description:
+      "Metadata filter of this turn's knowledge lookups (as the lookup's `filter`: {<metadata key>: value | [values]}); absent → the tenant's default (PUT /admin/knowledge/config `defaultFilter`). A bad filter is a 400 naming it.",
+  })
+  @IsOptional()
+  filter?: Record<string, unknown>;
 }
 
 export class ChatCandidateDto {
@@ -42,6 +52,23 @@ export class ChatReferenceDto {
   @ApiProperty({ example: 'E201 伺服过流报警' }) title: string;
   @ApiProperty({ minimum: 0, maximum: 1, description: 'Normalized similarity of the quoted chunk (1 − L2/maxL2Distance)' }) similarity: number;
   @ApiProperty({ enum: ['PRECISE', 'HIGHLY_RELEVANT', 'REFERENCE'], description: 'Relevance level of the lookup that returned it' }) relevanceLevel: string;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'Manual.pdf',
+    description: 'The uploaded file the quoted document was made from; null for JSON documents',
+  })
+  fileName: string | null;
+  @ApiProperty({ type: Number, nullable: true, example: 48, description: '1-based first page of the quoted chunk (PDF); null otherwise' }) page: number | null;
+  @ApiProperty({ type: Number, nullable: true, example: 48, description: '1-based last page of the quoted chunk (PDF); null otherwise' }) pageEnd:
+    number | null;
+  @ApiProperty({
+    type: [String],
+    nullable: true,
+    example: ['1 Getting started', '1.4.7 Setting a default editor'],
+    description: "The quoted chunk's section (heading path, outermost first); null without one",
+  })
+  section: string[] | null;
 }
 
 export class ChatCaseLibraryDto {

@@ -401,6 +401,7 @@ export interface RetrievalMemory {
   file_path: string;
   id: Generated<string>;
   relevance_level: string;
+  section_key: Generated<string>;
   session_id: string;
   tenant_id: string;
 }
@@ -408,6 +409,7 @@ export interface RetrievalMemory {
 export interface RetrievalSettings {
   chunk_overlap: Generated<number>;
   chunk_size: Generated<number>;
+  default_filter: Generated<Json>;
   fusion: Generated<Json>;
   grading: Generated<Json>;
   id: Generated<string>;

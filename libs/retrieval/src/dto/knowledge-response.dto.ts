@@ -92,6 +92,8 @@ export class RetrievalSettingsViewDto {
     description: 'Whether grades use the built-in calibration or one fitted for this tenant (GET /admin/knowledge/grading)',
   })
   calibrationSource: string;
+  @ApiProperty({ type: 'object', additionalProperties: true, description: "The chat's default metadata filter of lookups; {} for none" })
+  defaultFilter: Record<string, unknown>;
   @ApiProperty() memoryTtlSeconds: number;
   @ApiProperty() chunkSize: number;
   @ApiProperty() chunkOverlap: number;
@@ -116,6 +118,37 @@ export class LookupResultItemDto {
   })
   matches: number;
   @ApiProperty({ enum: ['L0', 'L1'], description: 'L0: the query contains its title or a keyword' }) source: string;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'Manual.pdf',
+    description: 'The uploaded file the document was made from; null for documents posted as JSON. A file may fill several results, one per matching section',
+  })
+  fileName: string | null;
+  @ApiProperty({ type: Number, nullable: true, example: 48, description: "1-based first page of the result's chunk (PDF); null otherwise" }) page:
+    number | null;
+  @ApiProperty({ type: Number, nullable: true, example: 48, description: '1-based last page of the chunk (PDF); null otherwise' }) pageEnd: number | null;
+  @ApiProperty({
+    type: [String],
+    nullable: true,
+    example: ['1 Getting started', '1.4 Configuration', '1.4.7 Setting a default editor'],
+    description: "The chunk's section: its heading path, outermost first; null without one",
+  })
+  section: string[] | null;
+}
+
+export class ChunkViewDto {
+  @ApiProperty({ description: '0-based position in the document' }) chunkIndex: number;
+  @ApiProperty() content: string;
+  @ApiProperty({ type: Number, nullable: true, description: '1-based first page (PDF); null otherwise' }) page: number | null;
+  @ApiProperty({ type: Number, nullable: true, description: '1-based last page (PDF); null otherwise' }) pageEnd: number | null;
+  @ApiProperty({ type: [String], nullable: true, description: 'Heading path, outermost first; null without one' }) section: string[] | null;
+  @ApiProperty({ description: 'A disabled chunk is never returned by a lookup' }) disabled: boolean;
+}
+
+export class ChunkPageDto {
+  @ApiProperty({ type: [ChunkViewDto] }) items: ChunkViewDto[];
+  @ApiProperty({ nullable: true, type: String }) nextCursor: string | null;
 }
 
 export class RetrievalConfidenceDto {

@@ -20,6 +20,7 @@ import {
 } from 'class-validator';
 import { PageQueryDto } from '@arbiter/common';
 import { CONFIDENCE_PROFILES } from '../retrieval-confidence.js';
+import { FILTER_KEY_PATTERN, MAX_FILTER_KEYS } from '../metadata-filter.js';
 
 const NOT_BLANK = /\S/;
 
@@ -107,6 +108,43 @@ export class LookupDto {
   @IsOptional()
   @IsIn(CONFIDENCE_PROFILES)
   confidenceProfile?: (typeof CONFIDENCE_PROFILES)[number];
+
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: {
+      oneOf: [
+        { type: 'string' },
+        { type: 'number' },
+        { type: 'boolean' },
+        { type: 'array', items: { oneOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }] } },
+      ],
+    },
+    example: { model: ['RX-200', 'RX-300'], language: 'en' },
+    description:
+      "Metadata filter applied before ranking: {<metadata key>: value | [values]} — a document matches when each key's metadata value equals the value (or one of the values), or is an array holding it. " +
+      `Keys match ${FILTER_KEY_PATTERN.source}, at most ${MAX_FILTER_KEYS}; values are strings, numbers or booleans. A bad filter is a 400 naming it (details.fields, e.g. filter.model).`,
+  })
+  @IsOptional()
+  filter?: Record<string, unknown>;
+}
+
+/** Longest chunk text an operator may write (characters): above the largest chunk size setting (8192). */
+export const MAX_CHUNK_CONTENT = 16_384;
+
+export class ListChunksQueryDto extends PageQueryDto {}
+
+export class EditChunkDto {
+  @ApiPropertyOptional({ maxLength: MAX_CHUNK_CONTENT, description: "The chunk's corrected text: re-embedded and re-indexed in the same transaction" })
+  @IsOptional()
+  @IsString()
+  @Matches(NOT_BLANK, { message: 'content must not be blank' })
+  @MaxLength(MAX_CHUNK_CONTENT)
+  content?: string;
+
+  @ApiPropertyOptional({ description: 'true: the chunk is never returned by a lookup; false: returned again' })
+  @IsOptional()
+  @IsBoolean()
+  disabled?: boolean;
 }
 
 export class RetrievalSettingsDto {
@@ -184,6 +222,23 @@ export class RetrievalSettingsDto {
   @Min(0)
   @Max(4096)
   chunkOverlap?: number;
+
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: {
+      oneOf: [
+        { type: 'string' },
+        { type: 'number' },
+        { type: 'boolean' },
+        { type: 'array', items: { oneOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }] } },
+      ],
+    },
+    example: { model: ['RX-200', 'RX-300'], language: 'en' },
+    description:
+      "The chat's default metadata filter of its lookups (same form as the lookup's `filter`; a chat request's own `filter` replaces it); {} clears it.",
+  })
+  @IsOptional()
+  defaultFilter?: Record<string, unknown>;
 }
 
 export class LabelledQueryDto {

@@ -20,6 +20,7 @@ import { KnowledgeFileEntity } from './knowledge-file.entity.js';
 @Index('idx_knowledge_document_tenant_created', ['tenantId', 'createdAt', 'id'])
 @Index('idx_knowledge_document_tenant_domain', ['tenantId', 'domain', 'createdAt', 'id'])
 @Index('idx_knowledge_document_file', { synchronize: false })
+@Index('idx_knowledge_document_metadata', { synchronize: false })
 export class KnowledgeDocumentEntity {
   @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'pk_knowledge_document' })
   id: string;

@@ -23,6 +23,10 @@ export class RetrievalSettingsEntity {
   @Column({ type: 'jsonb', default: {} })
   grading: Record<string, unknown>;
 
+  /** The chat's default metadata filter of lookups (docs/retrieval.md "Metadata filters"); `{}` for none. */
+  @Column({ name: 'default_filter', type: 'jsonb', default: {} })
+  defaultFilter: Record<string, unknown>;
+
   @Column({ name: 'memory_ttl_seconds', type: 'integer', default: 86400 })
   memoryTtlSeconds: number;
 

@@ -6,9 +6,10 @@ import { CJK_BIGRAM_PREFIX } from './text-analyzer.js';
 import type { FusionSettings } from './fusion-settings.js';
 
 /**
- * Hybrid candidate assembly (docs/retrieval.md "Hybrid search"): documents from the vector list,
+ * Hybrid candidate assembly (docs/retrieval.md "Hybrid search"): candidates from the vector list,
  * the BM25 list and the exact (L0) hits are fused by weighted RRF, described by their evidence,
- * scored by the calibrated model and ordered by it. Pure: no Nest, no database.
+ * scored by the calibrated model and ordered by it. A candidate is a document, or for a document made
+ * from a file one section of it (docs/retrieval.md "Sections of files"). Pure: no Nest, no database.
  */
 export interface HitChunk {
   documentId: string;
@@ -18,6 +19,42 @@ export interface HitChunk {
   content: string;
   /** L2 distance of the chunk to the query; null when the document has no vector in this space. */
   distance: number | null;
+  /** The uploaded file's name for documents made from files; null or absent for JSON documents. */
+  fileName?: string | null;
+  /** 1-based first and last page (PDF). */
+  page?: number | null;
+  pageEnd?: number | null;
+  /** The chunk's heading path, outermost first. */
+  section?: readonly string[] | null;
+}
+
+/** Where a candidate's chunk came from (null where absent). */
+export interface CandidateLocation {
+  fileName: string | null;
+  page: number | null;
+  pageEnd: number | null;
+  section: string[] | null;
+}
+
+/**
+ * The candidate a chunk counts for: its document; for a document made from a file (`fileName` set), the
+ * document's section — so one manual may fill several results, one per matching section. JSON documents
+ * keep one candidate per document, keyed by their id exactly as before.
+ */
+export function candidateKey(hit: Pick<HitChunk, 'documentId' | 'fileName' | 'section'>): string {
+  if (hit.fileName === null || hit.fileName === undefined) return hit.documentId;
+  return `${hit.documentId}\u0000${JSON.stringify(hit.section ?? [])}`;
+}
+
+/** A hit's location as a candidate reports it. */
+export function locationOf(hit: HitChunk): CandidateLocation {
+  const fileName = hit.fileName ?? null;
+  return {
+    fileName,
+    page: hit.page ?? null,
+    pageEnd: hit.pageEnd ?? hit.page ?? null,
+    section: hit.section ? [...hit.section] : null,
+  };
 }
 
 export interface HybridInput {
@@ -37,7 +74,7 @@ export interface HybridInput {
   normalization: RetrievalNormalizationConfig;
 }
 
-export interface HybridCandidate {
+export interface HybridCandidate extends CandidateLocation {
   documentId: string;
   filePath: string;
   title: string;
@@ -52,7 +89,7 @@ export interface HybridCandidate {
   /** Calibrated probability that this is the right document. */
   probability: number;
   lexicalScore: number;
-  /** Chunks of this document the lexical index matched (docs/spec/evaluation.md §2's `matches`: more than one is "multiple references"). */
+  /** Chunks of this candidate (document, or section of a file) the lexical index matched (docs/spec/evaluation.md §2's `matches`: more than one is "multiple references"). */
   matches: number;
   evidence: RelevanceEvidence;
 }
@@ -71,7 +108,15 @@ export function exactHits(query: string, candidates: readonly (HitChunk & { keyw
   for (const c of candidates) {
     if (out.has(c.documentId)) continue;
     if (contains(c.title) || c.keywords.some(contains))
-      out.set(c.documentId, { documentId: c.documentId, filePath: c.filePath, title: c.title, domain: c.domain, content: c.content, distance: c.distance });
+      out.set(c.documentId, {
+        documentId: c.documentId,
+        filePath: c.filePath,
+        title: c.title,
+        domain: c.domain,
+        content: c.content,
+        distance: c.distance,
+        ...(c.fileName !== undefined ? { fileName: c.fileName, page: c.page, pageEnd: c.pageEnd, section: c.section } : {}),
+      });
   }
   return [...out.values()];
 }
@@ -85,23 +130,24 @@ export function assembleCandidates(input: HybridInput): HybridCandidate[] {
     queryTerms.map((t) => input.idf[t] ?? bm25Idf(0, input.chunkCount)),
     DEFAULT_BM25,
   );
-  const vectorBest = firstPerDocument(input.vector);
-  const lexicalBest = firstPerDocument(input.lexical);
+  const vectorBest = firstPerCandidate(input.vector);
+  const lexicalBest = firstPerCandidate(input.lexical);
   const matchedChunks = new Map<string, number>();
-  for (const h of input.lexical) matchedChunks.set(h.documentId, (matchedChunks.get(h.documentId) ?? 0) + 1);
-  const exactIds = new Set(input.exact.map((h) => h.documentId));
-  const byId = new Map<string, HitChunk>();
-  for (const h of [...input.exact, ...input.lexical, ...input.vector]) if (!byId.has(h.documentId)) byId.set(h.documentId, h);
-  const lexicalShare = (id: string) => (maxScore > 0 ? Math.min(1, (lexicalBest.get(id)?.hit.score ?? 0) / maxScore) : 0);
+  for (const h of input.lexical) matchedChunks.set(candidateKey(h), (matchedChunks.get(candidateKey(h)) ?? 0) + 1);
+  // Exact (L0) hits are of a document (its title or keywords): every candidate of that document is one.
+  const exactDocuments = new Set(input.exact.map((h) => h.documentId));
+  const byKey = new Map<string, HitChunk>();
+  for (const h of [...input.exact, ...input.lexical, ...input.vector]) if (!byKey.has(candidateKey(h))) byKey.set(candidateKey(h), h);
+  const lexicalShare = (key: string) => (maxScore > 0 ? Math.min(1, (lexicalBest.get(key)?.hit.score ?? 0) / maxScore) : 0);
   const exactOrder = [...input.exact].sort(
-    (a, b) => lexicalShare(b.documentId) - lexicalShare(a.documentId) || (a.distance ?? Infinity) - (b.distance ?? Infinity),
+    (a, b) => lexicalShare(candidateKey(b)) - lexicalShare(candidateKey(a)) || (a.distance ?? Infinity) - (b.distance ?? Infinity),
   );
 
   const fused = reciprocalRankFusion(
     [
-      { name: 'lexical', weight: input.fusion.lexicalWeight, ids: input.lexical.map((h) => h.documentId) },
-      { name: 'vector', weight: input.fusion.vectorWeight, ids: input.vector.map((h) => h.documentId) },
-      { name: 'exact', weight: input.fusion.exactWeight, ids: exactOrder.map((h) => h.documentId) },
+      { name: 'lexical', weight: input.fusion.lexicalWeight, ids: input.lexical.map(candidateKey) },
+      { name: 'vector', weight: input.fusion.vectorWeight, ids: input.vector.map(candidateKey) },
+      { name: 'exact', weight: input.fusion.exactWeight, ids: exactOrder.map(candidateKey) },
     ],
     input.fusion.rrfK,
   );
@@ -116,7 +162,7 @@ export function assembleCandidates(input: HybridInput): HybridCandidate[] {
     const vectorRank = vectorBest.get(f.id)?.rank ?? null;
     // The chunk shown is the one of the list that ranks the document better.
     const chunk =
-      lexicalRank !== null && (vectorRank === null || lexicalRank < vectorRank) ? lexicalBest.get(f.id)!.hit : (vectorBest.get(f.id)?.hit ?? byId.get(f.id)!);
+      lexicalRank !== null && (vectorRank === null || lexicalRank < vectorRank) ? lexicalBest.get(f.id)!.hit : (vectorBest.get(f.id)?.hit ?? byKey.get(f.id)!);
     return { lexicalRank, vectorRank, chunk };
   });
   const similarities = chunks.map(({ chunk }, i) =>
@@ -141,24 +187,25 @@ export function assembleCandidates(input: HybridInput): HybridCandidate[] {
       similarity: vectorBest.has(f.id) || chunk.distance !== null ? similarity : 0,
       lexicalRank,
       vectorRank,
-      exactHit: exactIds.has(f.id),
+      exactHit: exactDocuments.has(chunk.documentId),
       runnerUpLexicalShare: runnerUp,
     };
     const probability = probabilityOfRight(input.calibration, evidence);
     return {
-      documentId: f.id,
+      documentId: chunk.documentId,
       filePath: chunk.filePath,
       title: chunk.title,
       domain: chunk.domain,
       content: chunk.content,
       distance,
       similarity,
-      source: exactIds.has(f.id) ? 'L0' : 'L1',
+      source: exactDocuments.has(chunk.documentId) ? 'L0' : 'L1',
       relevance: toSeedScale(probability, input.calibration.cuts, input.normalization),
       probability,
       lexicalScore: lexicalBest.get(f.id)?.hit.score ?? 0,
       matches: matchedChunks.get(f.id) ?? 0,
       evidence,
+      ...locationOf(chunk),
     };
   });
   // Stable: equal probabilities keep the fused order.
@@ -168,8 +215,12 @@ export function assembleCandidates(input: HybridInput): HybridCandidate[] {
     .map(({ c }) => c);
 }
 
-function firstPerDocument<T extends { documentId: string }>(hits: readonly T[]): Map<string, { hit: T; rank: number }> {
+/** The first (best) hit of each candidate with the candidate's rank in the list. */
+function firstPerCandidate<T extends HitChunk>(hits: readonly T[]): Map<string, { hit: T; rank: number }> {
   const out = new Map<string, { hit: T; rank: number }>();
-  for (const hit of hits) if (!out.has(hit.documentId)) out.set(hit.documentId, { hit, rank: out.size + 1 });
+  for (const hit of hits) {
+    const key = candidateKey(hit);
+    if (!out.has(key)) out.set(key, { hit, rank: out.size + 1 });
+  }
   return out;
 }

@@ -1,0 +1,656 @@
+/**
+ * Files in, end to end (issue 22, "Tests and benchmarks"; bench/documents/README.md): Debian Reference 2.100
+ * in English (261 pages) and Simplified Chinese (251 pages), as Debian installs them, each uploaded through
+ * `POST /admin/knowledge/files` into a tenant of its own on a fresh database, the import timed from the upload
+ * to `succeeded`, then every labelled question (bench/documents/questions.{en,zh}.json) asked through
+ * `POST /ai/knowledge/lookup` (topK 3, a new session each), against MiniSearch (BM25) over the same chunks,
+ * read back from the API, in the same run. Reports, per language, with the bars:
+ *   answered in the top 3 (≥ 75 %), page cited correctly (≥ 90 % of the answered), unanswerable questions
+ *   graded INSUFFICIENT (≥ 75 %), import time (≤ 30 s on the embedded database, quiet).
+ * `--health`: `/health` latency from a client in its own process while a ~50 MiB PDF (≤ 2,000 pages, made at
+ *   run time from the manuals with qpdf) imports; bar p99 ≤ 100 ms on the embedded database.
+ * `--offline`: no API: the manuals extracted and chunked in this process by libs/documents (its defaults),
+ *   BM25 only — the questions and the scoring without the upload path.
+ * Env: BENCH_DB=pglite (default, the embedded database in a temporary DATA_DIR) | postgres (a fresh database on
+ *   BENCH_POSTGRES_URL); BENCH_LANGS=en,zh; BENCH_QUIET=1 declares the machine quiet (else figures are labelled
+ *   not quiet); BENCH_IMPORT_TIMEOUT_SECONDS (600; 1800 with --health); health: BENCH_IDLE_SECONDS (10), HEALTH_RPS (20).
+ * Run: npm run bench:documents [-- --health | -- --offline]
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { Jieba } from '@node-rs/jieba';
+import { dict } from '@node-rs/jieba/dict.js';
+import MiniSearch from 'minisearch';
+import pg from 'pg';
+import { DataSource } from 'typeorm';
+import { chunkDocument, DEFAULT_EXTRACTION_LIMITS, extractDocument } from '@arbiter/documents';
+import { createApp } from '../../apps/api/src/create-app.js';
+import { dropDatabase, http, withDatabase } from '../support/bench-http.js';
+import { writeResult } from '../retrieval/common.js';
+import { buildLargePdf, installedVersion, manualProblem } from './manuals.js';
+import { copiedPhrase, loadQuestionSet, MANUAL_LANGUAGES, type ManualLanguage, questionSetProblems, type QuestionSet } from './questions.js';
+import {
+  type AnswerableOutcome,
+  type AnswerableSummary,
+  BARS,
+  firstHit,
+  gradedInsufficient,
+  type LatencyStats,
+  meetsPages,
+  mergeLatencyStats,
+  percentile,
+  type RankedPassage,
+  summarizeAnswerable,
+} from './scoring.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const ADMIN = 'bench-admin-token-0123456789abcdef';
+const kind = process.env.BENCH_DB === 'postgres' ? 'postgres' : 'pglite';
+const adminUrl = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const offline = process.argv.includes('--offline');
+const healthMode = process.argv.includes('--health');
+const quiet = process.env.BENCH_QUIET === '1';
+const importTimeoutSeconds = Number(process.env.BENCH_IMPORT_TIMEOUT_SECONDS ?? (healthMode ? 1800 : 600));
+const idleSeconds = Number(process.env.BENCH_IDLE_SECONDS ?? 10);
+const TOP_K = 3;
+/** The upload limits the API runs with by default (UPLOAD_MAX_FILE_BYTES, UPLOAD_MAX_PDF_PAGES). */
+const LARGE_PDF_MAX_BYTES = 50 * 1024 * 1024;
+const LARGE_PDF_MAX_PAGES = 2000;
+
+const jieba = Jieba.withDict(dict);
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+const pct = (n: number) => `${n.toFixed(1)} %`;
+const mark = (ok: boolean) => (ok ? '✓' : '✗');
+
+/** A chunk of the manual's document as stored: its text and where it came from. */
+interface BenchChunk {
+  index: number;
+  content: string;
+  page: number | null;
+  pageEnd: number | null;
+  section: string[];
+}
+
+interface Passage extends RankedPassage {
+  /** The page came with the result from the API (not recovered from the chunk's text by the bench). */
+  fromApi: boolean;
+}
+
+interface LookupBody {
+  results: { documentId: string; content: string; relevance: number; page?: number | null; pageEnd?: number | null; section?: string[] | null }[];
+  relevanceLevel: string;
+  completenessHint: string | null;
+}
+
+interface QuestionDetail {
+  id: string;
+  pages?: number[];
+  arbiter?: { top: (Passage & { relevance: number })[]; level: string; hint: string | null; hitRank: number };
+  bm25: { top: RankedPassage[]; hitRank: number };
+}
+
+interface LanguageReport {
+  language: ManualLanguage;
+  manual: { package: string; version: string; pages: number; pageCount: number | null };
+  importSeconds: number | null;
+  /** Status polls answered 503 during the import (retried). */
+  importUnavailable: number;
+  importStatus: unknown;
+  chunks: { count: number; withPage: number; meanPageSpan: number; maxLength: number; source: string };
+  /** Questions sharing a phrase with the manual's text (questions.ts, COPIED_PHRASE): should be none. */
+  copied: { id: string; phrase: string }[];
+  arbiter:
+    | (AnswerableSummary & {
+        unanswerable: number;
+        unanswerableInsufficient: number;
+        lookupP50Ms: number;
+        lookupP95Ms: number;
+        resultsPerLookup: { mean: number; max: number };
+        levels: Record<string, number>;
+      })
+    | null;
+  bm25: AnswerableSummary;
+  details: QuestionDetail[];
+}
+
+// ---------------------------------------------------------------- the API
+
+interface Api {
+  base: string;
+  app: Awaited<ReturnType<typeof createApp>>;
+  close(): Promise<void>;
+}
+
+/** The API in this process as the default install runs it: the embedded database (or a fresh PostgreSQL one), jobs on, no LLM. */
+async function startApi(): Promise<Api> {
+  let dataDir: string | undefined;
+  let dbName: string | undefined;
+  if (kind === 'postgres') {
+    dbName = `arbiter_bench_documents_${process.pid}`;
+    const c = new pg.Client({ connectionString: adminUrl });
+    await c.connect();
+    await c.query(`CREATE DATABASE ${dbName}`);
+    await c.end();
+  } else dataDir = mkdtempSync(path.join(os.tmpdir(), 'arbiter-documents-'));
+  const app = await createApp({
+    env: {
+      NODE_ENV: 'production',
+      ...(dbName ? { DATABASE_URL: withDatabase(adminUrl, dbName) } : { DATA_DIR: dataDir }),
+      ADMIN_TOKEN: ADMIN,
+      JOBS_ENABLED: 'true',
+      SEED_DEMO: 'false',
+      LLM_PROVIDER: 'none',
+      SWAGGER_ENABLED: 'false',
+    },
+    logLevel: 'error',
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return {
+    base: await app.getUrl(),
+    app,
+    close: async () => {
+      await app.close();
+      if (dbName) await dropDatabase(adminUrl, dbName);
+      if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function createTenant(
+  base: string,
+  name: string,
+): Promise<{ id: string; client: Record<string, string>; operator: Record<string, string>; clientKey: string }> {
+  const res = await http<{ id: string; apiKeys: { client: string; operator: string } }>(
+    base,
+    'POST',
+    '/admin/tenants',
+    { authorization: `Bearer ${ADMIN}` },
+    { name },
+  );
+  if (res.status !== 201) throw new Error(`create tenant: ${res.status}`);
+  return {
+    id: res.json.id,
+    client: { 'x-api-key': res.json.apiKeys.client },
+    operator: { 'x-api-key': res.json.apiKeys.operator },
+    clientKey: res.json.apiKeys.client,
+  };
+}
+
+interface ImportOutcome {
+  seconds: number;
+  status: { status: string; failures?: unknown[] } & Record<string, unknown>;
+  /** Status polls answered 503 (database busy, "retry shortly") and retried, as a client would. */
+  unavailable: number;
+  /** Seconds from the upload request to its 202. */
+  uploadSeconds: number;
+}
+
+/** Uploads one file through the real API and waits for its import: upload → `succeeded`/`failed`, timed. */
+/** Uploads one file through the real API; returns its import's id once the upload is accepted (202). */
+async function upload(base: string, operator: Record<string, string>, file: string, domain: string): Promise<string> {
+  const bytes = readFileSync(file);
+  const form = new FormData();
+  form.append('domain', domain);
+  form.append('file', new Blob([bytes], { type: 'application/pdf' }), path.basename(file));
+  const res = await fetch(`${base}/admin/knowledge/files`, { method: 'POST', headers: operator, body: form });
+  const started = (await res.json()) as { importId?: string };
+  if (res.status !== 202 || !started.importId) throw new Error(`upload of ${path.basename(file)}: ${res.status} ${JSON.stringify(started).slice(0, 500)}`);
+  return started.importId;
+}
+
+/** Polls the import every 250 ms until `succeeded`/`failed`; a 503 ("retry shortly") is retried and counted, as a client would. */
+async function waitForImport(base: string, operator: Record<string, string>, importId: string, t0: number): Promise<Omit<ImportOutcome, 'uploadSeconds'>> {
+  let unavailable = 0;
+  for (;;) {
+    await sleep(250);
+    const s = await http<ImportOutcome['status']>(base, 'GET', `/admin/knowledge/imports/${importId}`, operator);
+    const seconds = (performance.now() - t0) / 1000;
+    if (seconds > importTimeoutSeconds)
+      throw new Error(`import not finished after ${importTimeoutSeconds} s (last status ${s.status} ${JSON.stringify(s.json).slice(0, 200)})`);
+    if (s.status === 503) {
+      unavailable++;
+      continue;
+    }
+    if (s.status !== 200) throw new Error(`import status: ${s.status} ${JSON.stringify(s.json).slice(0, 300)}`);
+    if (s.json.status === 'succeeded' || s.json.status === 'failed') return { seconds, status: s.json, unavailable };
+  }
+}
+
+/** Uploads one file and waits for its import: upload → `succeeded`/`failed`, timed. */
+async function uploadAndWait(base: string, operator: Record<string, string>, file: string, domain: string): Promise<ImportOutcome> {
+  const t0 = performance.now();
+  const importId = await upload(base, operator, file, domain);
+  const uploadSeconds = (performance.now() - t0) / 1000;
+  return { ...(await waitForImport(base, operator, importId, t0)), uploadSeconds };
+}
+
+/** The tenant's one document made from a PDF. */
+async function pdfDocument(base: string, operator: Record<string, string>): Promise<{ id: string; pageCount: number | null; filePath: string }> {
+  const res = await http<{ items: { id: string; filePath: string; mediaType?: string | null; pageCount?: number | null }[] }>(
+    base,
+    'GET',
+    '/admin/knowledge/documents?limit=100',
+    operator,
+  );
+  if (res.status !== 200) throw new Error(`documents: ${res.status}`);
+  const pdfs = res.json.items.filter((d) => d.mediaType === 'application/pdf' || (d.pageCount ?? null) !== null);
+  const doc = pdfs[0] ?? res.json.items[0];
+  if (!doc || res.json.items.length !== 1) throw new Error(`expected one document, found ${res.json.items.length}`);
+  return { id: doc.id, pageCount: doc.pageCount ?? null, filePath: doc.filePath };
+}
+
+/**
+ * The document's chunks: `GET /admin/knowledge/documents/:id/chunks` when the API serves it, else read from the
+ * database through the app's own connection (the same rows).
+ */
+async function readChunks(api: Api, tenantId: string, operator: Record<string, string>, documentId: string): Promise<{ chunks: BenchChunk[]; source: string }> {
+  type Row = { chunkIndex: number; content: string; page: number | null; pageEnd: number | null; section: string[] | null; disabled: boolean };
+  const rows: Row[] = [];
+  let cursor: string | null = null;
+  let res: Response;
+  for (;;) {
+    res = await fetch(`${api.base}/admin/knowledge/documents/${documentId}/chunks?limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, {
+      headers: operator,
+    });
+    if (res.status !== 200) break;
+    const page = (await res.json()) as { items: Row[]; nextCursor: string | null };
+    rows.push(...page.items);
+    cursor = page.nextCursor;
+    if (!cursor) {
+      const chunks = rows
+        .filter((r) => !r.disabled)
+        .map((r) => ({ index: r.chunkIndex, content: r.content, page: r.page, pageEnd: r.pageEnd ?? r.page, section: r.section ?? [] }));
+      return { chunks, source: 'GET /admin/knowledge/documents/:id/chunks' };
+    }
+  }
+  if (rows.length) throw new Error(`chunks: ${res.status} after ${rows.length} chunks`);
+  await res.arrayBuffer();
+  const stored = (await api.app.get(DataSource).query(
+    `SELECT DISTINCT ON (chunk_index) chunk_index, content, page, page_end, section
+       FROM knowledge_chunk WHERE tenant_id = $1 AND document_id = $2 AND disabled_at IS NULL ORDER BY chunk_index`,
+    [tenantId, documentId],
+  )) as { chunk_index: number; content: string; page: number | null; page_end: number | null; section: string[] | null }[];
+  return {
+    chunks: stored.map((r) => ({ index: r.chunk_index, content: r.content, page: r.page, pageEnd: r.page_end ?? r.page, section: r.section ?? [] })),
+    source: `database (the chunks route answered ${res.status})`,
+  };
+}
+
+// ---------------------------------------------------------------- offline chunks and BM25
+
+/** The manual extracted and chunked in this process by libs/documents with its defaults (`--offline`). */
+async function offlineChunks(file: string): Promise<{ chunks: BenchChunk[]; pageCount: number | null }> {
+  const doc = await extractDocument(new Uint8Array(readFileSync(file)), path.basename(file), DEFAULT_EXTRACTION_LIMITS);
+  const chunks = chunkDocument(doc.blocks).map((c) => ({
+    index: c.index,
+    content: c.text,
+    page: c.page ?? null,
+    pageEnd: c.pageEnd ?? c.page ?? null,
+    section: c.section,
+  }));
+  return { chunks, pageCount: doc.pageCount ?? null };
+}
+
+/**
+ * MiniSearch (BM25) over the same chunks: their text with MiniSearch's default tokenizer for English and
+ * jieba's search-mode segmentation for Chinese (MiniSearch cannot split Chinese by itself), as in
+ * bench:retrieval:quality. Returns the top `k` chunks for a question.
+ */
+function bm25Ranker(chunks: readonly BenchChunk[], language: ManualLanguage): (question: string, k: number) => BenchChunk[] {
+  const tokenize = language === 'zh' ? (text: string) => jieba.cutForSearch(text, true).filter((t) => t.trim()) : undefined;
+  const mini = new MiniSearch<{ id: number; content: string }>({
+    fields: ['content'],
+    ...(tokenize ? { tokenize } : {}),
+    searchOptions: tokenize ? { tokenize } : {},
+  });
+  mini.addAll(chunks.map((c) => ({ id: c.index, content: c.content })));
+  const byIndex = new Map(chunks.map((c) => [c.index, c]));
+  return (question, k) =>
+    mini
+      .search(question)
+      .slice(0, k)
+      .map((r) => byIndex.get(Number(r.id)) as BenchChunk);
+}
+
+function chunkStats(chunks: readonly BenchChunk[], source: string): LanguageReport['chunks'] {
+  const paged = chunks.filter((c) => c.page !== null);
+  return {
+    count: chunks.length,
+    withPage: paged.length,
+    meanPageSpan: paged.length ? paged.reduce((s, c) => s + ((c.pageEnd ?? c.page!) - c.page! + 1), 0) / paged.length : 0,
+    maxLength: Math.max(0, ...chunks.map((c) => c.content.length)),
+    source,
+  };
+}
+
+// ---------------------------------------------------------------- one language
+
+async function runLanguage(set: QuestionSet, api: Api | null): Promise<LanguageReport> {
+  const version = installedVersion(set.manual.package) ?? 'not installed';
+  let importSeconds: number | null = null;
+  let importUnavailable = 0;
+  let importStatus: unknown = null;
+  let pageCount: number | null;
+  let chunks: BenchChunk[];
+  let source: string;
+  let ask: ((question: string) => Promise<{ passages: (Passage & { relevance: number })[]; body: LookupBody; ms: number }>) | null = null;
+
+  if (api) {
+    const tenant = await createTenant(api.base, `bench-documents-${set.language}`);
+    const imported = await uploadAndWait(api.base, tenant.operator, set.manual.file, `debian-reference-${set.language}`);
+    importSeconds = imported.seconds;
+    importUnavailable = imported.unavailable;
+    importStatus = imported.status;
+    if (imported.status.status !== 'succeeded') throw new Error(`import ${imported.status.status}: ${JSON.stringify(imported.status).slice(0, 800)}`);
+    const doc = await pdfDocument(api.base, tenant.operator);
+    const reported = (imported.status.files as { documentId?: string }[] | undefined)?.[0]?.documentId;
+    if (reported && reported !== doc.id) throw new Error(`the import reports document ${reported}, the tenant holds ${doc.id}`);
+    pageCount = doc.pageCount;
+    ({ chunks, source } = await readChunks(api, tenant.id, tenant.operator, doc.id));
+    const byContent = new Map<string, BenchChunk>();
+    for (const c of chunks) if (!byContent.has(c.content)) byContent.set(c.content, c);
+    ask = async (question) => {
+      const t0 = performance.now();
+      const res = await http<LookupBody>(api.base, 'POST', '/ai/knowledge/lookup', tenant.client, {
+        query: question,
+        topK: TOP_K,
+        sessionId: `bench-${randomUUID()}`,
+      });
+      const ms = performance.now() - t0;
+      resultCounts.push(res.json.results?.length ?? 0);
+      if (res.status !== 200) throw new Error(`lookup ${res.status}: ${JSON.stringify(res.json).slice(0, 300)}`);
+      const passages = res.json.results.map((r) => {
+        if (typeof r.page === 'number') return { page: r.page, pageEnd: r.pageEnd ?? r.page, fromApi: true, relevance: r.relevance };
+        // Until results carry their page: the stored chunk with the result's text.
+        const chunk = byContent.get(r.content);
+        return { page: chunk?.page ?? null, pageEnd: chunk?.pageEnd ?? null, fromApi: false, relevance: r.relevance };
+      });
+      return { passages, body: res.json, ms };
+    };
+  } else {
+    ({ chunks, pageCount } = await offlineChunks(set.manual.file));
+    source = 'libs/documents in this process (extractDocument + chunkDocument defaults)';
+  }
+
+  const manualText = chunks.map((c) => c.content).join('\n');
+  const copied = [...set.answerable, ...set.unanswerable]
+    .map((q) => ({ id: q.id, phrase: copiedPhrase(q.question, manualText, set.language) }))
+    .filter((c): c is { id: string; phrase: string } => c.phrase !== null);
+  const bm25 = bm25Ranker(chunks, set.language);
+  const details: QuestionDetail[] = [];
+  const arbiterOutcomes: AnswerableOutcome[] = [];
+  const bm25Outcomes: AnswerableOutcome[] = [];
+  const latencies: number[] = [];
+  const resultCounts: number[] = [];
+  const levels: Record<string, number> = {};
+  const countLevel = (body: LookupBody) => {
+    const key = `${body.relevanceLevel}${body.completenessHint ? `/${body.completenessHint}` : ''}`;
+    levels[key] = (levels[key] ?? 0) + 1;
+  };
+  for (const q of set.answerable) {
+    const bmTop = bm25(q.question, TOP_K).map((c) => ({ page: c.page, pageEnd: c.pageEnd }));
+    const bmHit = firstHit(bmTop, q.pages, TOP_K);
+    bm25Outcomes.push({ hitRank: bmHit, topHasApiPage: false, topMeets: bmTop[0] ? meetsPages(bmTop[0], q.pages) : false, insufficient: false });
+    const detail: QuestionDetail = { id: q.id, pages: q.pages, bm25: { top: bmTop, hitRank: bmHit } };
+    if (ask) {
+      const { passages, body, ms } = await ask(q.question);
+      latencies.push(ms);
+      countLevel(body);
+      const hitRank = firstHit(passages, q.pages, TOP_K);
+      const top = passages[0];
+      arbiterOutcomes.push({
+        hitRank,
+        topHasApiPage: top?.fromApi ?? false,
+        topMeets: top ? meetsPages(top, q.pages) : false,
+        insufficient: gradedInsufficient(body),
+      });
+      detail.arbiter = { top: passages, level: body.relevanceLevel, hint: body.completenessHint, hitRank };
+    }
+    details.push(detail);
+  }
+  let refused = 0;
+  for (const q of set.unanswerable) {
+    const bmTop = bm25(q.question, TOP_K).map((c) => ({ page: c.page, pageEnd: c.pageEnd }));
+    const detail: QuestionDetail = { id: q.id, bm25: { top: bmTop, hitRank: -1 } };
+    if (ask) {
+      const { passages, body, ms } = await ask(q.question);
+      latencies.push(ms);
+      countLevel(body);
+      if (gradedInsufficient(body)) refused++;
+      detail.arbiter = { top: passages, level: body.relevanceLevel, hint: body.completenessHint, hitRank: -1 };
+    }
+    details.push(detail);
+  }
+  latencies.sort((a, b) => a - b);
+  return {
+    language: set.language,
+    manual: { package: set.manual.package, version, pages: set.manual.pages, pageCount },
+    importSeconds,
+    importUnavailable,
+    importStatus,
+    chunks: chunkStats(chunks, source),
+    copied,
+    arbiter: ask
+      ? {
+          ...summarizeAnswerable(arbiterOutcomes),
+          unanswerable: set.unanswerable.length,
+          unanswerableInsufficient: set.unanswerable.length ? (100 * refused) / set.unanswerable.length : 0,
+          lookupP50Ms: percentile(latencies, 50),
+          lookupP95Ms: percentile(latencies, 95),
+          resultsPerLookup: { mean: resultCounts.reduce((x, y) => x + y, 0) / Math.max(1, resultCounts.length), max: Math.max(0, ...resultCounts) },
+          levels,
+        }
+      : null,
+    bm25: summarizeAnswerable(bm25Outcomes),
+    details,
+  };
+}
+
+function printReport(r: LanguageReport): boolean {
+  const a = r.arbiter;
+  const b = r.bm25;
+  const lines: string[] = [];
+  let ok = true;
+  const bar = (pass: boolean) => {
+    ok &&= pass;
+    return mark(pass);
+  };
+  const pageCountNote =
+    r.manual.pageCount === r.manual.pages ? `${r.manual.pages} pages` : `${r.manual.pageCount ?? '?'} pages extracted, ${r.manual.pages} labelled ✗`;
+  lines.push(`\n${r.manual.package} ${r.manual.version} (${pageCountNote}); chunks: ${r.chunks.count} from ${r.chunks.source}`);
+  lines.push(
+    `  chunks with a page: ${r.chunks.withPage}/${r.chunks.count}, mean page span ${r.chunks.meanPageSpan.toFixed(2)}, longest ${r.chunks.maxLength} characters`,
+  );
+  lines.push(
+    r.copied.length
+      ? `  ✗ questions sharing a phrase with the manual: ${r.copied.map((c) => `${c.id} "${c.phrase}"`).join(', ')}`
+      : '  no question shares a phrase with the manual',
+  );
+  if (r.importSeconds !== null) {
+    const judged = kind === 'pglite';
+    lines.push(
+      `  import (upload → succeeded): ${r.importSeconds.toFixed(1)} s (${r.importUnavailable} status polls answered 503)   bar ≤ ${BARS.importSeconds} s on the embedded database${judged ? ` ${bar(r.importSeconds <= BARS.importSeconds)}` : ' (not judged on PostgreSQL)'}`,
+    );
+  }
+  const col = (s: string, w: number) => s.padEnd(w);
+  lines.push(`  ${col('', 42)}${col('Arbiter', 26)}${col('BM25 (MiniSearch)', 20)}bar`);
+  lines.push(
+    `  ${col(`answered in the top ${TOP_K} (${b.questions} questions)`, 42)}${col(a ? pct(a.answeredTop3) : 'n/a', 26)}${col(pct(b.answeredTop3), 20)}≥ ${BARS.answeredTop3} %${a ? ` ${bar(a.answeredTop3 >= BARS.answeredTop3)}` : ''}`,
+  );
+  lines.push(`  ${col('answered by the top result', 42)}${col(a ? pct(a.answeredTop1) : 'n/a', 26)}${col(pct(b.answeredTop1), 20)}`);
+  lines.push(`  ${col(`MRR@${TOP_K}`, 42)}${col(a ? a.mrrAt3.toFixed(3) : 'n/a', 26)}${col(b.mrrAt3.toFixed(3), 20)}`);
+  if (a) {
+    const fromApi = r.details.some((d) => d.arbiter?.top.some((p) => p.fromApi));
+    lines.push(
+      `  ${col(`page cited correctly (of ${a.answeredCount} answered)`, 42)}${col(fromApi ? pct(a.pageCited) : 'n/a: no page in results', 26)}${col('n/a', 20)}≥ ${BARS.pageCited} % ${bar(fromApi && a.pageCited >= BARS.pageCited)}`,
+    );
+    lines.push(
+      `  ${col(`unanswerable graded INSUFFICIENT (${a.unanswerable})`, 42)}${col(pct(a.unanswerableInsufficient), 26)}${col('n/a', 20)}≥ ${BARS.unanswerableInsufficient} % ${bar(a.unanswerableInsufficient >= BARS.unanswerableInsufficient)}`,
+    );
+    lines.push(
+      `  ${col(`page cited when answer offered (${a.offeredCount})`, 42)}${col(fromApi ? pct(a.citedWhenOffered) : 'n/a: no page in results', 26)}${col('n/a', 20)}(not a bar: of those not graded INSUFFICIENT)`,
+    );
+    lines.push(`  ${col('answerable graded INSUFFICIENT', 42)}${col(pct(a.answerableInsufficient), 26)}${col('n/a', 20)}`);
+    lines.push(
+      `  results per lookup (topK ${TOP_K}): mean ${a.resultsPerLookup.mean.toFixed(2)}, max ${a.resultsPerLookup.max}` +
+        (a.resultsPerLookup.max < TOP_K ? ' — lookups return one result per document, so the top 3 of one manual is its best chunk' : ''),
+    );
+    lines.push(`  levels ${JSON.stringify(a.levels)}; lookup p50 ${a.lookupP50Ms.toFixed(1)} ms, p95 ${a.lookupP95Ms.toFixed(1)} ms (sequential)`);
+  }
+  console.log(lines.join('\n'));
+  return ok;
+}
+
+// ---------------------------------------------------------------- health mode
+
+const omitLatencies = ({ latencies: _latencies, ...rest }: LatencyStats) => rest;
+
+async function runHealth(): Promise<boolean> {
+  const manuals = MANUAL_LANGUAGES.map((l) => loadQuestionSet(l).manual);
+  for (const m of manuals) {
+    const problem = manualProblem(m);
+    if (problem) throw new Error(problem);
+  }
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'arbiter-large-pdf-'));
+  let api: Api | undefined;
+  let client: ChildProcess | undefined;
+  try {
+    const large = buildLargePdf(
+      manuals.map((m) => m.file),
+      dir,
+      LARGE_PDF_MAX_BYTES,
+      LARGE_PDF_MAX_PAGES,
+    );
+    console.log(`large PDF: ${(large.bytes / 1024 / 1024).toFixed(1)} MiB, ${large.pages} pages (copies of both manuals merged by qpdf, streams uncompressed)`);
+    api = await startApi();
+    const tenant = await createTenant(api.base, 'bench-documents-large');
+    client = fork(path.join(root, 'bench/documents/health-client.ts'), [], {
+      cwd: root,
+      execArgv: ['--import', './bench/support/register.mjs'],
+      env: { ...process.env, TARGET_URL: api.base },
+    });
+    const load = client;
+    const next = <T>(type: string) =>
+      new Promise<T>((resolve) => load.once('message', (m: { type: string }) => (m.type === type ? resolve(m as T) : undefined)));
+    await next('ready');
+    // The phase ends (its requests answered) even when the work fails, so none reaches a closing API.
+    const phase = async (name: string, during: () => Promise<void>): Promise<{ stats: LatencyStats; error: unknown }> => {
+      const started = next('started');
+      load.send({ type: 'phase', name });
+      await started;
+      const error = await during().then(
+        () => null,
+        (e: unknown) => e,
+      );
+      const result = next<{ stats: LatencyStats }>('result');
+      load.send({ type: 'stop' });
+      return { stats: (await result).stats, error };
+    };
+    await phase('warm-up', () => sleep(3000));
+    const idle = (await phase('idle', () => sleep(idleSeconds * 1000))).stats;
+    // Two phases: the upload (the request until its 202: the body read, checked and stored) and the import job.
+    let imported: ImportOutcome | undefined;
+    const t0 = performance.now();
+    let importId: string | undefined;
+    let uploadSeconds = Number.NaN;
+    const uploading = await phase('upload', async () => {
+      importId = await upload(api!.base, tenant.operator, large.file, 'debian-reference-large');
+      uploadSeconds = (performance.now() - t0) / 1000;
+    });
+    const job = uploading.error
+      ? { stats: null, error: uploading.error }
+      : await phase('job', async () => {
+          imported = { ...(await waitForImport(api!.base, tenant.operator, importId as string, t0)), uploadSeconds };
+        });
+    const error = job.error;
+    const during = mergeLatencyStats(uploading.stats, job.stats);
+    const fmt = (s: LatencyStats) =>
+      `p50 ${s.p50} ms, p95 ${s.p95} ms, p99 ${s.p99} ms, max ${s.max} ms (${s.requests} requests, ${s.errors} errors, statuses ${JSON.stringify(s.statuses)})`;
+    console.log(`GET /health idle:             ${fmt(idle)}`);
+    console.log(`GET /health during the upload: ${fmt(uploading.stats)}`);
+    if (job.stats) console.log(`GET /health during the job:    ${fmt(job.stats)}`);
+    console.log(`GET /health upload + job:      ${fmt(during)}`);
+    if (error) console.log(`the import did not finish: ${String(error)}`);
+    const doc = imported?.status.status === 'succeeded' ? await pdfDocument(api.base, tenant.operator) : null;
+    if (imported)
+      console.log(
+        `import (upload → ${imported.status.status}): ${imported.seconds.toFixed(1)} s (upload answered 202 after ${imported.uploadSeconds.toFixed(1)} s; ` +
+          `${imported.unavailable} status polls answered 503 and were retried)${doc ? `, ${doc.pageCount} pages` : ''}; ${JSON.stringify(imported.status).slice(0, 600)}`,
+      );
+    const ok = !error && during.p99 <= BARS.healthP99Ms && during.errors === 0 && imported?.status.status === 'succeeded';
+    const judged = kind === 'pglite';
+    console.log(`bar: /health p99 ≤ ${BARS.healthP99Ms} ms during the import on the embedded database: ${judged ? mark(ok) : 'not judged on PostgreSQL'}`);
+    console.log(
+      `results: ${writeResult('documents-health', { db: kind, quiet, loadAverage: os.loadavg(), pdf: { bytes: large.bytes, pages: large.pages }, idle: omitLatencies(idle), upload: omitLatencies(uploading.stats), job: job.stats ? omitLatencies(job.stats) : null, during: omitLatencies(during), import: imported ?? null, error: error ? String(error) : null })}`,
+    );
+    load.send({ type: 'exit' });
+    return !judged || ok;
+  } finally {
+    // The client stops before the API closes: requests to a closing API would only add noise.
+    if (client && client.exitCode === null && client.signalCode === null) {
+      const exited = new Promise((resolve) => client!.once('exit', resolve));
+      client.kill();
+      await exited;
+    }
+    await api?.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+// ---------------------------------------------------------------- main
+
+async function main(): Promise<void> {
+  console.log(
+    `bench:documents ${healthMode ? '--health' : offline ? '--offline' : ''} on ${offline ? 'no database' : kind === 'pglite' ? 'the embedded database' : 'PostgreSQL'}; ` +
+      `${quiet ? 'declared quiet (BENCH_QUIET=1)' : 'NOT QUIET: figures are for debugging only'}; load average ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
+  );
+  if (healthMode) {
+    const ok = await runHealth();
+    process.exitCode = ok ? 0 : 1;
+    return;
+  }
+  const languages = (process.env.BENCH_LANGS ?? 'en,zh').split(',') as ManualLanguage[];
+  const sets = languages.map((l) => loadQuestionSet(l));
+  for (const set of sets) {
+    const problems = questionSetProblems(set);
+    if (problems.length) throw new Error(`questions.${set.language}.json: ${problems.join('; ')}`);
+    const problem = manualProblem(set.manual);
+    if (problem) {
+      console.error(problem);
+      process.exitCode = 2;
+      return;
+    }
+    console.log(
+      `${set.manual.package} ${installedVersion(set.manual.package)}: ${set.answerable.length} answerable + ${set.unanswerable.length} unanswerable questions`,
+    );
+  }
+  const api = offline ? null : await startApi();
+  const reports: LanguageReport[] = [];
+  let ok = true;
+  try {
+    for (const set of sets) {
+      const report = await runLanguage(set, api);
+      reports.push(report);
+      ok = printReport(report) && ok;
+    }
+  } finally {
+    await api?.close();
+  }
+  console.log(
+    `\nresults: ${writeResult(offline ? 'documents-offline' : 'documents', { db: offline ? null : kind, quiet, loadAverage: os.loadavg(), reports })}`,
+  );
+  process.exitCode = offline || ok ? 0 : 1;
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
