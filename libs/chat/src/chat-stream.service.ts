@@ -3,24 +3,26 @@ import type { FastifyReply } from 'fastify';
 import { toErrorBody, type TenantId } from '@arbiter/common';
 import { AppConfig } from '@arbiter/config';
 import { SseResponse } from './chat-sse.js';
-import { sentencePieces, sseEvent, type ChatTurnObserver } from './chat-stream.js';
+import { AnswerRelay, sseEvent, type ChatDelta, type ChatTurnObserver } from './chat-stream.js';
 import { ChatService, type ChatResponse } from './chat.service.js';
 import type { ChatRequestDto } from './dto/chat.dto.js';
 
-/** What a streamed turn writes: the turn's progress, the answer in pieces, then its end. */
+/** What a streamed turn writes: the turn's progress, the reply in deltas, then its end. */
 export interface ChatStreamWriter extends Pick<ChatTurnObserver, 'started' | 'history'> {
   route: NonNullable<ChatTurnObserver['route']>;
   lookup: NonNullable<ChatTurnObserver['lookup']>;
-  delta(text: string): void;
+  delta(delta: ChatDelta): void;
+  /** The turn's body (after the deltas: they add up to its reply). */
   done(response: ChatResponse): void;
   error(body: ReturnType<typeof toErrorBody>): void;
 }
 
 /**
- * A chat turn as server-sent events (docs/chat-api.md "Streaming"): the same turn as `POST /ai/chat`
- * (ChatService), observed. `delta` carries the final reply in sentence pieces (the model's answer is
- * post-processed by the confidence policy before it is final, so raw tokens are not sent), `done` the
- * non-streaming body. A client that disconnects aborts the turn (session FAILED `client_disconnected`).
+ * A chat turn as server-sent events (docs/chat-clients.md "Streaming"): the same turn as `POST /ai/chat`
+ * (ChatService), observed. `delta` carries the reply — the model's tokens as they come when the confidence
+ * policy keeps its answer, else the final reply in sentence pieces (chat-stream.ts `AnswerRelay`) —, `done`
+ * the non-streaming body. A client that disconnects aborts the turn and its model call (session FAILED
+ * `client_disconnected`).
  */
 @Injectable()
 export class ChatStreamService {
@@ -37,7 +39,7 @@ export class ChatStreamService {
     await this.run(tenantId, dto, sse, requestId, {
       route: (e) => sse.write(sseEvent('route', e)),
       lookup: (e) => sse.write(sseEvent('lookup', e)),
-      delta: (text) => sse.write(sseEvent('delta', { text })),
+      delta: (d) => sse.write(sseEvent('delta', d)),
       done: (response) => sse.write(sseEvent('done', response)),
       error: (body) => sse.write(sseEvent('error', body)),
     });
@@ -45,15 +47,17 @@ export class ChatStreamService {
 
   /** Runs the turn into `writer`; an error before the first byte is thrown (answered as JSON), after it becomes the `error` write. */
   async run(tenantId: TenantId, dto: ChatRequestDto, sse: SseResponse, requestId: string, writer: ChatStreamWriter): Promise<void> {
+    const relay = new AnswerRelay((d) => writer.delta(d));
     try {
       const response = await this.chat.executeChat(tenantId, dto, {
         signal: sse.signal,
         route: writer.route,
         lookup: writer.lookup,
+        token: (step, text, preamble) => relay.token(step, text, preamble),
         ...(writer.started ? { started: writer.started } : {}),
         ...(writer.history ? { history: writer.history } : {}),
       });
-      for (const piece of sentencePieces(response.reply)) writer.delta(piece);
+      relay.finish(response.reply);
       writer.done(response);
     } catch (error) {
       if (!sse.started) throw error;

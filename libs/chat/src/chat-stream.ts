@@ -32,6 +32,93 @@ export interface ChatTurnObserver {
   started?(ids: { sessionId: string; conversationId: string }): void;
   route?(event: ChatRouteEvent): void;
   lookup?(event: ChatLookupEvent): void;
+  /**
+   * A piece of the model's text as the model streams it; `step` numbers the model call. `preamble` tells
+   * whether that text, ending the run now, would be the reply (knowledge-answer.ts `answerPreamble`).
+   */
+  token?(step: number, text: string, preamble: () => AnswerPreamble): void;
+}
+
+/** Whether the model's answer would be the reply as the lookups stand, and the text the reply puts before it (a caveat). */
+export type AnswerPreamble = { stream: false } | { stream: true; prefix: string };
+
+/** One `delta`: more of the reply, or (`replace`) the whole reply instead of what was sent so far. */
+export interface ChatDelta {
+  text: string;
+  replace?: true;
+}
+
+/**
+ * The `delta` events of a streamed turn (docs/chat-clients.md "Streaming"). With a model, its answer goes out
+ * token by token as it comes, when the confidence policy will keep it (`preamble`: after the caveat, if any);
+ * leading and trailing whitespace are held back, as the reply is trimmed. `finish` then sends the rest of the
+ * reply (its sources) — or, if the reply is not what was streamed (the model's answer was dropped after it
+ * began: a timeout mid-answer, tool calls after text), the whole reply with `replace: true`. A reply without
+ * tokens (offline, a rule answer, a clarification…) goes out in sentence pieces.
+ */
+export class AnswerRelay {
+  private sent = '';
+  private step: number | null = null;
+  /** null: this model call's first visible text has not come yet. */
+  private relaying: boolean | null = null;
+  private held = '';
+  private replaceNext = false;
+
+  constructor(private readonly emit: (delta: ChatDelta) => void) {}
+
+  /** What the client has of the reply so far. */
+  get streamed(): string {
+    return this.sent;
+  }
+
+  token(step: number, text: string, preamble: () => AnswerPreamble): void {
+    if (step !== this.step) {
+      this.step = step;
+      this.relaying = null;
+      this.held = '';
+    }
+    if (this.relaying === false) return;
+    let piece = text;
+    if (this.relaying === null) {
+      const start = piece.search(/\S/);
+      if (start < 0) return;
+      const decided = preamble();
+      this.relaying = decided.stream;
+      if (!decided.stream) return;
+      // An earlier model call's text went out and did not end the run: this answer takes its place.
+      this.replaceNext = this.sent !== '';
+      piece = decided.prefix + piece.slice(start);
+    }
+    const combined = this.held + piece;
+    const end = combined.search(/\s*$/);
+    this.held = combined.slice(end);
+    if (end > 0) this.out(combined.slice(0, end));
+  }
+
+  /** The turn's reply is final: send what the client lacks of it. */
+  finish(reply: string): void {
+    if (this.sent === '') {
+      for (const piece of sentencePieces(reply)) this.out(piece);
+      return;
+    }
+    if (reply.startsWith(this.sent)) {
+      if (reply.length > this.sent.length) this.out(reply.slice(this.sent.length));
+      return;
+    }
+    this.replaceNext = true;
+    this.out(reply);
+  }
+
+  private out(text: string): void {
+    if (this.replaceNext) {
+      this.replaceNext = false;
+      this.sent = text;
+      this.emit({ text, replace: true });
+      return;
+    }
+    this.sent += text;
+    this.emit({ text });
+  }
 }
 
 export interface ChatRouteEvent {
@@ -54,7 +141,11 @@ export interface ChatLookupEvent {
 }
 
 /** The `lookup` event of one lookup (the results the turn may quote, minus those cited earlier). */
-export function lookupEvent(args: Pick<LookupToolArgs, 'query' | 'domain'>, result: LookupResult, record: Pick<LookupRecord, 'items' | 'withheld'>): ChatLookupEvent {
+export function lookupEvent(
+  args: Pick<LookupToolArgs, 'query' | 'domain'>,
+  result: LookupResult,
+  record: Pick<LookupRecord, 'items' | 'withheld'>,
+): ChatLookupEvent {
   return {
     query: args.query,
     ...(args.domain ? { domain: args.domain } : {}),

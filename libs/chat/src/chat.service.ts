@@ -25,7 +25,7 @@ import { ChatRepository } from './chat.repository.js';
 import { ClientDisconnectedError, lookupEvent, type ChatTurnObserver } from './chat-stream.js';
 import { replyConfidence, type ReplyConfidence } from './reply-confidence.js';
 import type { ChatRequestDto } from './dto/chat.dto.js';
-import { answerFromLookups } from './knowledge-answer.js';
+import { answerFromLookups, answerPreamble } from './knowledge-answer.js';
 import { KnowledgeAgentRunner } from './knowledge-agent.runner.js';
 import type { LookupToolArgs } from './knowledge-agent.js';
 
@@ -379,8 +379,16 @@ export class ChatService {
   }
 
   private async llmKnowledge(ctx: TurnContext): Promise<TurnOutcome> {
+    const records: LookupRecord[] = [];
+    const token = ctx.observer?.token;
     const agent = await this.agent.run(ctx, {
-      lookup: (args) => this.runLookup(ctx, args),
+      lookup: async (args) => {
+        const record = await this.runLookup(ctx, args);
+        records.push(record);
+        return record;
+      },
+      // A streamed turn relays the model's answer as it comes when the policy will keep it (chat-stream.ts `AnswerRelay`).
+      ...(token ? { token: (step: number, text: string) => token(step, text, () => answerPreamble(ctx.lang, records)) } : {}),
       rejectToolCall: async (name, rawArgs, error) => {
         await this.sessions.recordToolInvocation(ctx.tenantId, {
           sessionId: ctx.session.id,

@@ -63,19 +63,24 @@ export class OpenAiCompatService {
       opened = true;
       sse.write(sseData(completionChunk(identity, { kind: 'open' })));
     };
+    // OpenAI's content cannot be taken back: after a `replace` delta (chat-stream.ts `AnswerRelay`) no more content
+    // goes out, and the last chunk's `arbiter.reply` carries the reply instead.
+    let replaced = false;
     await this.streams.run(tenantId, dto, sse, requestId, {
       // The header must be set before the first byte: the session (and a new conversation) exists before the route.
       started: ({ conversationId }) => void reply.header(CONVERSATION_HEADER, conversationId),
       history: turn.history,
       route: open,
       lookup: () => undefined,
-      delta: (content) => {
+      delta: (delta) => {
+        if (delta.replace) replaced = true;
+        if (replaced) return;
         open();
-        sse.write(sseData(completionChunk(identity, { kind: 'content', content })));
+        sse.write(sseData(completionChunk(identity, { kind: 'content', content: delta.text })));
       },
       done: (response) => {
         open();
-        sse.write(sseData(completionChunk(identity, { kind: 'finish', response })));
+        sse.write(sseData(completionChunk(identity, { kind: 'finish', response, contentIsReply: !replaced })));
         sse.write(sseData('[DONE]'));
       },
       // OpenAI's clients throw on a data line carrying `error`.

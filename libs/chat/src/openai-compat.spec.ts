@@ -70,7 +70,9 @@ describe('completion bodies', () => {
     needClarify: false,
     candidates: [],
     intent: 'fault',
-    references: [{ filePath: 'a.md', title: 'A', similarity: 0.7, relevanceLevel: 'PRECISE', fileName: 'Manual.pdf', page: 3, pageEnd: 4, section: ['Faults', 'E201'] }],
+    references: [
+      { filePath: 'a.md', title: 'A', similarity: 0.7, relevanceLevel: 'PRECISE', fileName: 'Manual.pdf', page: 3, pageEnd: 4, section: ['Faults', 'E201'] },
+    ],
     caseLibrary: null,
   };
   const identity = { id: 'chatcmpl-1', created: 1700000000, model: 'gpt-4o' };
@@ -94,7 +96,7 @@ describe('completion bodies', () => {
       object: 'chat.completion.chunk',
       choices: [{ delta: { content: '先断电。' }, finish_reason: null }],
     });
-    const last = completionChunk(identity, { kind: 'finish', response });
+    const last = completionChunk(identity, { kind: 'finish', response, contentIsReply: true });
     expect(last).toMatchObject({ choices: [{ delta: {}, finish_reason: 'stop' }], arbiter: { sessionId: 's1', shouldTransfer: false } });
   });
 

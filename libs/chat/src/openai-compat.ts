@@ -73,12 +73,16 @@ export function mapCompletionMessages(messages: unknown): CompletionMapping {
   return { ok: true, turn: { message, history, ignoredInstructions: earlier.length - history.length } };
 }
 
-/** Arbiter's fields of the turn (everything of `POST /ai/chat`'s body but the reply, which is the message content). */
-export type ArbiterExtension = Omit<ChatResponse, 'reply'>;
+/**
+ * Arbiter's fields of the turn: everything of `POST /ai/chat`'s body but the reply, which is the message content
+ * (docs/chat-clients.md "The arbiter object"). `reply` only on a streamed answer whose content chunks are not the
+ * reply (the model's answer was dropped after it began streaming; content cannot be taken back on `/v1`).
+ */
+export type ArbiterExtension = Omit<ChatResponse, 'reply'> & { reply?: string };
 
-export function arbiterExtension(response: ChatResponse): ArbiterExtension {
-  const { reply: _reply, ...extension } = response;
-  return extension;
+export function arbiterExtension(response: ChatResponse, options: { includeReply?: boolean } = {}): ArbiterExtension {
+  const { reply, ...extension } = response;
+  return options.includeReply ? { ...extension, reply } : extension;
 }
 
 export interface CompletionIdentity {
@@ -106,7 +110,7 @@ export function completionBody(identity: CompletionIdentity, response: ChatRespo
  */
 export function completionChunk(
   identity: CompletionIdentity,
-  part: { kind: 'open' } | { kind: 'content'; content: string } | { kind: 'finish'; response: ChatResponse },
+  part: { kind: 'open' } | { kind: 'content'; content: string } | { kind: 'finish'; response: ChatResponse; contentIsReply: boolean },
 ) {
   const base = { id: identity.id, object: 'chat.completion.chunk' as const, created: identity.created, model: identity.model };
   switch (part.kind) {
@@ -115,7 +119,11 @@ export function completionChunk(
     case 'content':
       return { ...base, choices: [{ index: 0, delta: { content: part.content }, logprobs: null, finish_reason: null }] };
     case 'finish':
-      return { ...base, choices: [{ index: 0, delta: {}, logprobs: null, finish_reason: 'stop' as const }], arbiter: arbiterExtension(part.response) };
+      return {
+        ...base,
+        choices: [{ index: 0, delta: {}, logprobs: null, finish_reason: 'stop' as const }],
+        arbiter: arbiterExtension(part.response, { includeReply: !part.contentIsReply }),
+      };
     default:
       return assertNever(part, 'completion chunk part');
   }
