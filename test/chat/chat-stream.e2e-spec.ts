@@ -220,10 +220,12 @@ describe('POST /ai/chat as server-sent events with a model (e2e, fake OpenAI ser
       )
     ).rows[0];
 
-  it("streams the agent's lookups and its answer; heartbeats while the model is slow", async () => {
+  it("streams the agent's lookups, then its answer token by token as the model sends it; heartbeats while the model is slow", async () => {
+    const answer = '先按急停并断电。再检查报警轴动力线绝缘（E201 伺服过流报警）。确认无短路后复位。';
     script = [
       { kind: 'tool_calls', toolCalls: [{ name: 'lookup_knowledge', args: { query: 'E201 伺服过流' } }], delayMs: 400 },
-      { kind: 'content', content: '先按急停并断电。再检查报警轴动力线绝缘（E201 伺服过流报警）。' },
+      // 8 characters a piece, 80 ms apart: a slow model.
+      { kind: 'content', content: answer, pieceDelayMs: 80 },
     ];
     const stream = await postSse(port, '/ai/chat', { 'x-api-key': acme.clientKey, accept: 'text/event-stream' }, { message: '机械臂 E201 报警怎么办？' });
     expect(eventOrder(stream)).toEqual(['route', 'lookup', 'delta', 'done']);
@@ -231,11 +233,81 @@ describe('POST /ai/chat as server-sent events with a model (e2e, fake OpenAI ser
     const lookupIndex = stream.frames.findIndex((f) => f.event === 'lookup');
     // The model waited 400 ms between the route and the lookup: heartbeats every 100 ms filled the wait.
     expect(stream.frames.slice(routeIndex, lookupIndex).filter((f) => f.comment === 'heartbeat').length).toBeGreaterThanOrEqual(2);
-    expect(dataOf<{ query: string }>(stream.frames[lookupIndex]).query).toBe('E201 伺服过流');
+    const lookup = dataOf<{ query: string; references: { filePath: string; fileName: unknown; page: unknown; section: unknown }[] }>(
+      stream.frames[lookupIndex],
+    );
+    expect(lookup.query).toBe('E201 伺服过流');
+    expect(lookup.references[0]).toMatchObject({ filePath: expect.any(String), fileName: null, page: null, section: null });
+
     const done = dataOf<ChatBody>(named(stream).at(-1));
-    expect(done.reply).toContain('先按急停并断电');
+    const deltas = named(stream).filter((f) => f.event === 'delta');
+    const texts = deltas.map((f) => dataOf<{ text: string; replace?: boolean }>(f));
+    expect(texts.every((d) => d.replace === undefined)).toBe(true);
+    expect(texts.map((d) => d.text).join('')).toBe(done.reply);
+    // The model's pieces went out one by one as they came (not the reply cut afterwards): the answer's
+    // first piece is the model's first 8 characters, and it arrived well before the model's last piece.
+    expect(texts[0]!.text).toBe(answer.slice(0, 8));
+    const answerDeltas = deltas.filter((f) => answer.includes(dataOf<{ text: string }>(f).text));
+    expect(answerDeltas.length).toBeGreaterThanOrEqual(Math.ceil(answer.length / 8) - 1);
+    expect(answerDeltas.at(-1)!.at - answerDeltas[0]!.at).toBeGreaterThanOrEqual(400);
+    // The reply is the model's answer, then the sources the policy appends (the last delta).
+    expect(done.reply.startsWith(answer)).toBe(true);
+    expect(done.references.length).toBeGreaterThan(0);
+    expect(
+      fake
+        .chatRequests()
+        .filter(isAgentRequest)
+        .every((body) => body.stream === true),
+    ).toBe(true);
+  });
+
+  it('the model answer dropped by the policy (not found) is not streamed: the reply goes in pieces', async () => {
+    script = [
+      { kind: 'tool_calls', toolCalls: [{ name: 'lookup_knowledge', args: { query: '量子纠缠 火星 殖民 签证' } }] },
+      { kind: 'content', content: '这是模型编造的答案，不应出现。' },
+    ];
+    const stream = await postSse(port, '/ai/chat', { 'x-api-key': acme.clientKey, accept: 'text/event-stream' }, { message: '火星殖民签证怎么办理？' });
+    const done = dataOf<ChatBody>(named(stream).at(-1));
+    expect(done.reply).not.toContain('模型编造');
+    expect(stream.body).not.toContain('模型编造');
     const deltas = named(stream).filter((f) => f.event === 'delta');
     expect(deltas.map((f) => dataOf<{ text: string }>(f).text).join('')).toBe(done.reply);
+  });
+
+  it('a client that disconnects mid-answer aborts the streaming model call: the model server sees the hang-up, no further tokens', async () => {
+    script = [
+      { kind: 'tool_calls', toolCalls: [{ name: 'lookup_knowledge', args: { query: 'E201 伺服过流' } }] },
+      { kind: 'content', content: '先按急停并断电。'.repeat(40), pieceDelayMs: 100 },
+    ];
+    let deltas = 0;
+    const stream = await postSse(
+      port,
+      '/ai/chat',
+      { 'x-api-key': acme.clientKey, accept: 'text/event-stream' },
+      { message: '机械臂 E201 报警怎么办？' },
+      (frame) => {
+        if (frame.event === 'delta') deltas++;
+        return deltas >= 2 ? 'disconnect' : undefined;
+      },
+    );
+    expect(stream.disconnected).toBe(true);
+    const hungUp = performance.now();
+    let session = await latestSession();
+    while (session?.status === 'RUNNING' && performance.now() - hungUp < 3000) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      session = await latestSession();
+    }
+    expect(session).toMatchObject({ status: 'FAILED', error: 'client_disconnected' });
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    const answerStream = fake.chatStreams().at(-1)!;
+    // 40 pieces at 100 ms would take 4 s: the model server saw the connection close after a few.
+    expect(answerStream).toMatchObject({ aborted: true });
+    expect(answerStream.piecesSent).toBeLessThan(10);
+    const sentAtHangUp = answerStream.piecesSent;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(fake.chatStreams().at(-1)!.piecesSent).toBe(sentAtHangUp);
+    // No further model call (no self-evaluation, no retry) after the hang-up.
+    expect(fake.chatRequests()).toHaveLength(2);
   });
 
   it('a client that disconnects aborts the model call: the session closes FAILED client_disconnected, no further model call', async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { AddressInfo } from 'node:net';
-import OpenAI, { AuthenticationError, NotFoundError } from 'openai';
+import OpenAI, { AuthenticationError, BadRequestError, NotFoundError } from 'openai';
 import { DEMO_KNOWLEDGE } from '@arbiter/retrieval';
 import { FakeOpenAiServer, type FakeChatRequestBody } from '@arbiter/testing';
 import { postSse } from '../support/sse-client.js';
@@ -200,6 +200,7 @@ describe('OpenAI-compatible /v1 with the official openai client (e2e, offline)',
     );
     expect(error).toBeInstanceOf(AuthenticationError);
     expect((error as AuthenticationError).status).toBe(401);
+    expect((error as AuthenticationError).code).toBe('AUTH_INVALID_API_KEY');
     expect((error as AuthenticationError).error).toMatchObject({ type: 'authentication_error', code: 'AUTH_INVALID_API_KEY', message: expect.any(String) });
     const models = await wrong.models.list().then(
       () => null,
@@ -228,16 +229,16 @@ describe('OpenAI-compatible /v1 with the official openai client (e2e, offline)',
 
   const user = (content: unknown) => ({ role: 'user', content });
   it.each([
-    ['an unknown role', { messages: [user('a'), user('b'), user('c'), { role: 'robot', content: 'x' }, user('d')] }, 400, 'messages[3].role'],
-    ['a non-string content', { messages: [user([{ type: 'text', text: 'hi' }])] }, 400, 'messages[0].content'],
-    ['an empty content', { messages: [user('  ')] }, 400, 'messages[0].content'],
-    ['the last message not the user', { messages: [user('a'), { role: 'assistant', content: 'b' }] }, 400, 'messages[1].role'],
-    ['no messages', { model: 'arbiter' }, 400, 'messages'],
-    ['stream not boolean', { messages: [user('a')], stream: 'yes' }, 400, 'stream'],
-    ['an unknown field', { messages: [user('a')], bogus: 1 }, 400, 'bogus'],
-    ['over 64 messages', { messages: Array.from({ length: 65 }, () => user('a')) }, 413, 'messages'],
-    ['over 32,000 characters', { messages: [user('x'.repeat(32_000)), user('y')] }, 413, 'messages'],
-  ])("%s → %d naming %s, in OpenAI's shape, nothing written", async (_name, payload, status, param) => {
+    ['an unknown role', 400, 'messages[3].role', { messages: [user('a'), user('b'), user('c'), { role: 'robot', content: 'x' }, user('d')] }],
+    ['a non-string content', 400, 'messages[0].content', { messages: [user([{ type: 'text', text: 'hi' }])] }],
+    ['an empty content', 400, 'messages[0].content', { messages: [user('  ')] }],
+    ['the last message not the user', 400, 'messages[1].role', { messages: [user('a'), { role: 'assistant', content: 'b' }] }],
+    ['no messages', 400, 'messages', { model: 'arbiter' }],
+    ['stream not boolean', 400, 'stream', { messages: [user('a')], stream: 'yes' }],
+    ['an unknown field', 400, 'bogus', { messages: [user('a')], bogus: 1 }],
+    ['over 64 messages', 413, 'messages', { messages: Array.from({ length: 65 }, () => user('a')) }],
+    ['over 32,000 characters', 413, 'messages', { messages: [user('x'.repeat(32_000)), user('y')] }],
+  ])("%s → %d naming %s, in OpenAI's shape, nothing written", async (_name, status, param, payload) => {
     const before = await sessionCount(acme.id);
     const res = await t.request({ method: 'POST', url: '/v1/chat/completions', headers: { authorization: `Bearer ${acme.clientKey}` }, payload });
     expect(res.statusCode).toBe(status);
@@ -245,6 +246,47 @@ describe('OpenAI-compatible /v1 with the official openai client (e2e, offline)',
     expect(body.error).toMatchObject({ type: 'invalid_request_error', param });
     expect(body.error.message).toContain(param);
     expect(await sessionCount(acme.id)).toBe(before);
+  });
+
+  it('a validation error reaches the openai client as BadRequestError with status, type and param', async () => {
+    const error = await client.chat.completions.create({ model: 'arbiter', messages: [{ role: 'assistant', content: 'hi' }] }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(BadRequestError);
+    expect((error as BadRequestError).status).toBe(400);
+    expect((error as BadRequestError).param).toBe('messages[0].role');
+    expect((error as BadRequestError).type).toBe('invalid_request_error');
+  });
+
+  it('CORS: preflights of /v1 answer without a key; answers and errors of /v1 carry the CORS headers, streams included', async () => {
+    const origin = 'https://widget.example';
+    for (const url of ['/v1/chat/completions', '/v1/models']) {
+      const pre = await t.request({
+        method: 'OPTIONS',
+        url,
+        headers: {
+          origin,
+          'access-control-request-method': url.endsWith('models') ? 'GET' : 'POST',
+          'access-control-request-headers': 'authorization, content-type',
+        },
+      });
+      expect(pre.statusCode).toBe(204);
+      expect(pre.headers['access-control-allow-origin']).toBe(origin);
+    }
+    const ok = await t.request({ method: 'GET', url: '/v1/models', headers: { origin, authorization: `Bearer ${acme.clientKey}` } });
+    expect(ok.headers['access-control-allow-origin']).toBe(origin);
+    const denied = await t.request({ method: 'GET', url: '/v1/models', headers: { origin, authorization: 'Bearer nope' } });
+    expect(denied.statusCode).toBe(401);
+    expect(denied.headers['access-control-allow-origin']).toBe(origin);
+    const streamed = await postSse(
+      port,
+      '/v1/chat/completions',
+      { origin, authorization: `Bearer ${acme.clientKey}` },
+      { messages: [{ role: 'user', content: '你好' }], stream: true },
+    );
+    expect(streamed.headers['access-control-allow-origin']).toBe(origin);
+    expect(String(streamed.headers['access-control-expose-headers']).toLowerCase()).toContain('x-conversation-id');
   });
 
   it('a malformed X-Conversation-Id → 400 naming the header, nothing written', async () => {
@@ -299,8 +341,20 @@ describe('OpenAI-compatible /v1 with a model: the history reaches it (e2e, fake 
       ],
     });
     let text = '';
-    for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
-    expect(text).toContain('先按急停并断电');
+    let last: WithArbiter<OpenAI.Chat.Completions.ChatCompletionChunk> | undefined;
+    let contentChunks = 0;
+    for await (const chunk of stream) {
+      const piece = chunk.choices[0]?.delta.content ?? '';
+      if (piece) contentChunks++;
+      text += piece;
+      last = chunk;
+    }
+    // The model's tokens came through as chunks (8 characters a piece from the fake server), then the sources.
+    expect(text.startsWith('先按急停并断电。再检查动力线绝缘')).toBe(true);
+    expect(contentChunks).toBeGreaterThan(3);
+    expect(last!.arbiter).toMatchObject({ shouldTransfer: false, intent: 'fault' });
+    expect(last!.arbiter).not.toHaveProperty('reply');
+    expect(last!.arbiter!.references.length).toBeGreaterThan(0);
     const first = fake.chatRequests().filter(isAgent)[0]!;
     const conversation = (first.messages ?? []).map((m) => [m.role, m.content]);
     expect(conversation.slice(1)).toEqual([
