@@ -2,7 +2,7 @@ import type { FastifyReply } from 'fastify';
 import { SSE_HEARTBEAT } from './chat-stream.js';
 
 /**
- * A server-sent event response on Fastify's raw socket (docs/chat-api.md "Streaming"). The stream opens
+ * A server-sent event response on Fastify's raw socket (docs/chat-clients.md "Streaming"). The stream opens
  * at the first write, so an error before it (a conversation of another tenant, the database) still
  * answers as JSON through the error filter. Opening hijacks the reply and carries over the headers the
  * onRequest hooks set (request id, CORS). A heartbeat comment goes out after `heartbeatMs` without a

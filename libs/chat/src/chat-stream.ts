@@ -1,5 +1,5 @@
 /**
- * The streamed chat turn (docs/chat-api.md "Streaming"): server-sent event encoding and the pieces the
+ * The streamed chat turn (docs/chat-clients.md "Streaming"): server-sent event encoding and the pieces the
  * `delta` events carry. Pure: no Nest, no Fastify.
  */
 import type { LookupResult } from '@arbiter/retrieval';

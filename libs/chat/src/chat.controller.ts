@@ -30,7 +30,7 @@ export class ChatController {
       '`confidence` (compatibility): the retrieval confidence of a knowledge answer, 0 for the not-found exit and a failed run, the routing confidence for replies without a knowledge search. ' +
       'A run that fails after the session started still answers 200 with a polite reply and the `sessionId` (session status FAILED, error recorded). ' +
       'With `Accept: text/event-stream` or `"stream": true` the answer is server-sent events: `route`, `lookup` (per lookup), `delta` (the reply in pieces), then `done` (this JSON body) or `error` (the error shape); ' +
-      'errors before the first event answer as JSON; a client that disconnects ends the turn (session FAILED, error `client_disconnected`). See docs/chat-api.md.',
+      'errors before the first event answer as JSON; a client that disconnects ends the turn (session FAILED, error `client_disconnected`). See docs/chat-clients.md.',
   })
   @ApiProduces('application/json', 'text/event-stream')
   @ApiOkResponse({ type: ChatResponseDto })

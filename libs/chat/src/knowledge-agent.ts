@@ -87,7 +87,7 @@ export interface AgentRunResult<L> {
 export interface AgentRunOptions<L> {
   systemPrompt: string;
   message: string;
-  /** Earlier messages of the conversation, between the system prompt and the message (docs/chat-api.md). */
+  /** Earlier messages of the conversation, between the system prompt and the message (docs/chat-clients.md). */
   history?: readonly { role: 'user' | 'assistant'; content: string }[];
   maxSteps: number;
   toolName: string;

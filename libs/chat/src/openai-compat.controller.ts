@@ -17,7 +17,7 @@ import { ChatCompletionRequestDto } from './dto/chat-completion.dto.js';
 import { modelList } from './openai-compat.js';
 import { CONVERSATION_HEADER, OpenAiCompatService } from './openai-compat.service.js';
 
-/** The OpenAI-compatible front door (docs/chat-api.md): a tenant's client key as `Authorization: Bearer`, OpenAI's error shape. */
+/** The OpenAI-compatible front door (docs/chat-clients.md): a tenant's client key as `Authorization: Bearer`, OpenAI's error shape. */
 @ApiTags('openai-compatible')
 @Controller('v1')
 @Auth('client')
@@ -43,7 +43,7 @@ export class OpenAiCompatController {
       '`X-Conversation-Id` continues a conversation of this tenant and is returned on every answer. ' +
       "The body is a `chat.completion` (or, with `stream: true`, `chat.completion.chunk` data lines ending with `data: [DONE]`) with Arbiter's fields in the extension object `arbiter` " +
       '(the body of POST /ai/chat without `reply`: sessionId, conversationId, confidences, references, shouldTransfer, needClarify, candidates, intent, caseLibrary), on the body or the last chunk. ' +
-      "Errors use OpenAI's shape `{error: {message, type, code, param, requestId}}`. See docs/chat-api.md.",
+      "Errors use OpenAI's shape `{error: {message, type, code, param, requestId}}`. See docs/chat-clients.md.",
   })
   @ApiHeader({ name: 'X-Conversation-Id', required: false, description: 'Continue this conversation (a UUID returned by an earlier answer)' })
   @ApiProduces('application/json', 'text/event-stream')

@@ -15,7 +15,7 @@ import { ARBITER_MODEL_ID, completionBody, completionChunk, mapCompletionMessage
 export const CONVERSATION_HEADER = 'x-conversation-id';
 
 /**
- * `POST /v1/chat/completions` (docs/chat-api.md): the messages become one chat turn (ChatService), the
+ * `POST /v1/chat/completions` (docs/chat-clients.md): the messages become one chat turn (ChatService), the
  * answer an OpenAI `chat.completion` or its chunks. `X-Conversation-Id` continues a conversation and is
  * returned on every answer. Everything is checked before the turn starts, so a rejected request writes nothing.
  */

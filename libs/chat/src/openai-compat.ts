@@ -1,5 +1,5 @@
 /**
- * The OpenAI-compatible front door (docs/chat-api.md "OpenAI-compatible endpoint"): `messages` → one chat
+ * The OpenAI-compatible front door (docs/chat-clients.md "OpenAI-compatible endpoint"): `messages` → one chat
  * turn, and the turn's answer → `chat.completion` / `chat.completion.chunk` with Arbiter's own fields in
  * one extension object, `arbiter`. Pure: no Nest, no database.
  */

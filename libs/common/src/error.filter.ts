@@ -39,7 +39,7 @@ export class GlobalErrorFilter implements ExceptionFilter {
       noteStorageFull(); // `/health` reports `degraded` while these keep coming
       void reply.header('retry-after', String(STORAGE_RETRY_AFTER_SECONDS));
     }
-    // The OpenAI-compatible routes answer in OpenAI's error shape, which its SDKs parse (docs/chat-api.md).
+    // The OpenAI-compatible routes answer in OpenAI's error shape, which its SDKs parse (docs/chat-clients.md).
     const payload = request?.url !== undefined && isOpenAiCompatibleRoute(request.url) ? toOpenAiErrorBody(body) : body;
     void reply.status(body.statusCode).header('content-type', 'application/json; charset=utf-8').header('x-request-id', body.requestId).send(payload);
   }

@@ -1,6 +1,6 @@
 import type { ErrorBody } from './error-body.js';
 
-/** The OpenAI-compatible routes (`/v1/*`, docs/chat-api.md): OpenAI's error shape, a tenant key as a Bearer token. */
+/** The OpenAI-compatible routes (`/v1/*`, docs/chat-clients.md): OpenAI's error shape, a tenant key as a Bearer token. */
 export function isOpenAiCompatibleRoute(url: string): boolean {
   return /^\/v1(\/|\?|$)/.test(url);
 }

@@ -18,7 +18,7 @@ function bearerToken(headers: RequestHeaders): string | undefined {
   return authorization?.startsWith('Bearer ') ? authorization.slice(7).trim() || undefined : undefined;
 }
 
-/** The OpenAI-compatible routes, where a tenant key may come as a Bearer token (docs/chat-api.md). */
+/** The OpenAI-compatible routes, where a tenant key may come as a Bearer token (docs/chat-clients.md). */
 export function acceptsBearerClientKey(url: string): boolean {
   return isOpenAiCompatibleRoute(url);
 }
@@ -36,7 +36,7 @@ export class RequestAuthenticator {
 
   /**
    * `bearerClientKey`: a tenant key may also come as `Authorization: Bearer <key>` — only on the
-   * OpenAI-compatible routes (`/v1/*`, docs/chat-api.md), whose clients send their key that way.
+   * OpenAI-compatible routes (`/v1/*`, docs/chat-clients.md), whose clients send their key that way.
    */
   async authenticate(
     requirement: Exclude<AuthRequirement, 'public'>,

@@ -3,7 +3,7 @@ import { Allow, IsArray, IsBoolean, IsOptional, IsString, MaxLength } from 'clas
 import { COMPLETION_ROLES, MAX_COMPLETION_CHARS, MAX_COMPLETION_MESSAGES } from '../openai-compat.js';
 
 /**
- * `POST /v1/chat/completions` (docs/chat-api.md): OpenAI's request. `messages` is checked message by message
+ * `POST /v1/chat/completions` (docs/chat-clients.md): OpenAI's request. `messages` is checked message by message
  * (openai-compat.ts `mapCompletionMessages`, which names `messages[3].role`); OpenAI's sampling fields are
  * accepted so its clients work, and ignored (Arbiter's answer is grounded, not sampled).
  */

@@ -25,7 +25,7 @@ export class ChatRequestDto {
 
   @ApiPropertyOptional({
     description:
-      'true → answer as server-sent events (route, lookup, delta…, done | error; docs/chat-api.md), like `Accept: text/event-stream`; false → JSON whatever `Accept` says',
+      'true → answer as server-sent events (route, lookup, delta…, done | error; docs/chat-clients.md), like `Accept: text/event-stream`; false → JSON whatever `Accept` says',
   })
   @IsOptional()
   @IsBoolean()
