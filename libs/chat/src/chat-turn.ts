@@ -8,6 +8,7 @@ import { candidateMemoryKey, type LookupResult, type LookupResultItem, type Meta
 import type { SessionReference } from '@arbiter/sessions';
 import type { ChatRouteResult } from './chat-intent.port.js';
 import type { ChatLanguage } from './chat-language.js';
+import type { ChatTurnObserver } from './chat-stream.js';
 import type { ChatConfidenceEvent, PolicyDecision } from './confidence-policy.js';
 import type { AgentRunResult, LookupToolArgs } from './knowledge-agent.js';
 
@@ -115,8 +116,10 @@ export interface TurnContext {
   filter?: MetadataFilter;
   /** The message continues an existing conversation. */
   continued: boolean;
-  /** CHAT_TIMEOUT_MS from the start of the turn: one deadline across every model call and tool. */
+  /** CHAT_TIMEOUT_MS from the start of the turn: one deadline across every model call and tool (and the client's disconnect, when streamed). */
   deadline: AbortSignal;
+  /** A streamed turn's listener (route and lookup events, the client's disconnect); absent for a plain request. */
+  observer?: ChatTurnObserver;
 }
 
 export interface TurnOutcome {

@@ -1,14 +1,20 @@
-import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiProduces, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import type { TenantId } from '@arbiter/common';
 import { Auth, CurrentTenant } from '@arbiter/tenancy';
-import { ChatService, type ChatResponse } from './chat.service.js';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ChatStreamService } from './chat-stream.service.js';
+import { wantsEventStream } from './chat-stream.js';
+import { ChatService } from './chat.service.js';
 import { ChatRequestDto, ChatResponseDto } from './dto/chat.dto.js';
 
 @ApiTags('chat')
 @Controller()
 export class ChatController {
-  constructor(private readonly chat: ChatService) {}
+  constructor(
+    private readonly chat: ChatService,
+    private readonly streams: ChatStreamService,
+  ) {}
 
   @Post('ai/chat')
   @Auth('client')
@@ -22,13 +28,22 @@ export class ChatController {
       'Confidence policy: high → answer; medium → answer with a caveat; low or INSUFFICIENT → "not found, contact support" and `shouldTransfer`; PRECISE / HIGHLY_RELEVANT lookups are always answered, without a caveat. ' +
       'Confidences: `routingConfidence` (intent router), `retrievalConfidence` (knowledge lookup, null without one), `answerConfidence` (self-evaluation, null until stored); ' +
       '`confidence` (compatibility): the retrieval confidence of a knowledge answer, 0 for the not-found exit and a failed run, the routing confidence for replies without a knowledge search. ' +
-      'A run that fails after the session started still answers 200 with a polite reply and the `sessionId` (session status FAILED, error recorded).',
+      'A run that fails after the session started still answers 200 with a polite reply and the `sessionId` (session status FAILED, error recorded). ' +
+      'With `Accept: text/event-stream` or `"stream": true` the answer is server-sent events: `route`, `lookup` (per lookup), `delta` (the reply in pieces), then `done` (this JSON body) or `error` (the error shape); ' +
+      'errors before the first event answer as JSON; a client that disconnects ends the turn (session FAILED, error `client_disconnected`). See docs/chat-clients.md.',
   })
+  @ApiProduces('application/json', 'text/event-stream')
   @ApiOkResponse({ type: ChatResponseDto })
   @ApiBadRequestResponse({ description: 'Empty or over-long message (max 4,000 characters), malformed conversationId, unknown media type' })
   @ApiNotFoundResponse({ description: 'conversationId is not a conversation of this tenant' })
   @ApiServiceUnavailableResponse({ description: 'Database unavailable; nothing was recorded' })
-  executeChat(@CurrentTenant() tenantId: TenantId, @Body() dto: ChatRequestDto): Promise<ChatResponse> {
-    return this.chat.executeChat(tenantId, dto);
+  async executeChat(
+    @CurrentTenant() tenantId: TenantId,
+    @Body() dto: ChatRequestDto,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    if (wantsEventStream(request.headers.accept, dto.stream)) return this.streams.streamChat(tenantId, dto, reply, String(request.id));
+    void reply.status(200).send(await this.chat.executeChat(tenantId, dto));
   }
 }

@@ -22,9 +22,10 @@ import {
 } from './chat-turn.js';
 import { ChatErrorCode, ChatException } from './chat.exception.js';
 import { ChatRepository } from './chat.repository.js';
+import { ClientDisconnectedError, lookupEvent, type ChatTurnObserver } from './chat-stream.js';
 import { replyConfidence, type ReplyConfidence } from './reply-confidence.js';
 import type { ChatRequestDto } from './dto/chat.dto.js';
-import { answerFromLookups } from './knowledge-answer.js';
+import { answerFromLookups, answerPreamble } from './knowledge-answer.js';
 import { KnowledgeAgentRunner } from './knowledge-agent.runner.js';
 import type { LookupToolArgs } from './knowledge-agent.js';
 
@@ -68,7 +69,8 @@ export class ChatService {
     this.latency = metrics.histogram('arbiter_chat_turn_seconds', 'Chat turn latency', ['mode'], FAST_LATENCY_BUCKETS);
   }
 
-  async executeChat(tenantId: TenantId, dto: ChatRequestDto): Promise<ChatResponse> {
+  /** `observer` (a streamed turn, chat-stream.service.ts) hears the route and each lookup, and its signal stops the turn. */
+  async executeChat(tenantId: TenantId, dto: ChatRequestDto, observer?: ChatTurnObserver): Promise<ChatResponse> {
     const started = performance.now();
     // A bad filter is a 400 before anything is written (docs/retrieval.md "Metadata filters").
     const filter = requestFilter(dto.filter);
@@ -77,6 +79,7 @@ export class ChatService {
     const mode = this.llm.enabled ? 'llm' : 'offline';
     // One statement (conversation + RUNNING session, and the documents the conversation already cited): a failing database leaves nothing behind.
     const { session, cited } = await this.startSession(tenantId, dto, message);
+    observer?.started?.({ sessionId: session.id, conversationId: session.conversationId });
     const ctx = newTurnContext({
       tenantId,
       session,
@@ -88,10 +91,16 @@ export class ChatService {
     });
     ctx.cited = cited;
     if (filter) ctx.filter = filter;
+    if (observer) {
+      ctx.observer = observer;
+      // The client's disconnect aborts the model call like the deadline does (knowledge-agent.ts).
+      if (observer.signal) ctx.deadline = AbortSignal.any([ctx.deadline, observer.signal]);
+    }
     let outcome: TurnOutcome;
     let finished: DiagnosisSessionEntity;
     try {
       outcome = await this.answer(ctx);
+      throwIfDisconnected(ctx);
       const durationMs = Math.round(performance.now() - started);
       ctx.trace.durationMs = durationMs;
       finished = await this.finishSuccess(ctx, outcome, durationMs, session);
@@ -244,6 +253,14 @@ export class ChatService {
     const { result: route, rule } = await this.router.route(ctx.tenantId, ctx.message, ctx.session.id);
     ctx.route = route;
     ctx.intent = route.finalIntent;
+    throwIfDisconnected(ctx);
+    ctx.observer?.route?.({
+      intent: route.finalIntent,
+      confidence: route.finalConfidence,
+      needClarify: route.needClarify,
+      decisionReason: route.decisionReason,
+      candidates: route.candidates.map((c) => ({ intent: c.intent, confidence: c.confidence })),
+    });
     const routing = (branch: ChatBranch, reply: string, extra: Partial<TurnOutcome> = {}): TurnOutcome => {
       ctx.trace.branch = branch;
       ctx.trace.confidence = { source: 'routing', score: route.finalConfidence };
@@ -329,6 +346,7 @@ export class ChatService {
    * then the conversation level of the memory (chat-turn.ts `recordLookup`).
    */
   private async runLookup(ctx: TurnContext, args: LookupToolArgs): Promise<LookupRecord> {
+    throwIfDisconnected(ctx);
     const started = performance.now();
     const result = await this.lookups.lookup(
       ctx.tenantId,
@@ -350,7 +368,9 @@ export class ChatService {
       // Without a filter in the chat request, the tenant's default filter applies (docs/retrieval.md "Metadata filters").
       { tenantDefaultFilter: true },
     );
-    return recordLookup(ctx, args, result, Math.round(performance.now() - started));
+    const record = recordLookup(ctx, args, result, Math.round(performance.now() - started));
+    ctx.observer?.lookup?.(lookupEvent(args, result, record));
+    return record;
   }
 
   private async offlineKnowledge(ctx: TurnContext, priorSteps: number, priorToolCalls: number): Promise<TurnOutcome> {
@@ -359,8 +379,16 @@ export class ChatService {
   }
 
   private async llmKnowledge(ctx: TurnContext): Promise<TurnOutcome> {
+    const records: LookupRecord[] = [];
+    const token = ctx.observer?.token;
     const agent = await this.agent.run(ctx, {
-      lookup: (args) => this.runLookup(ctx, args),
+      lookup: async (args) => {
+        const record = await this.runLookup(ctx, args);
+        records.push(record);
+        return record;
+      },
+      // A streamed turn relays the model's answer as it comes when the policy will keep it (chat-stream.ts `AnswerRelay`).
+      ...(token ? { token: (step: number, text: string) => token(step, text, () => answerPreamble(ctx.lang, records)) } : {}),
       rejectToolCall: async (name, rawArgs, error) => {
         await this.sessions.recordToolInvocation(ctx.tenantId, {
           sessionId: ctx.session.id,
@@ -376,6 +404,8 @@ export class ChatService {
         });
       },
     });
+    // A disconnect ends the run like the deadline; it must not fall back to the offline answer.
+    throwIfDisconnected(ctx);
     if (agent.ok && agent.answer !== null) {
       if (!agent.lookups.length) {
         // The model answered without consulting the knowledge base: not grounded, so not trusted.
@@ -394,4 +424,9 @@ export class ChatService {
       return answerFromLookups(ctx, agent.lookups, null, agent.stepCount, agent.toolCallCount);
     return this.offlineKnowledge(ctx, agent.stepCount, agent.toolCallCount);
   }
+}
+
+/** The streamed turn's client went away: stop here (the session is closed FAILED `client_disconnected`). */
+function throwIfDisconnected(ctx: TurnContext): void {
+  if (ctx.observer?.signal?.aborted) throw new ClientDisconnectedError();
 }

@@ -7,12 +7,17 @@ import type { ChatLanguage } from './chat-language.js';
 import type { LookupRecord, TurnContext } from './chat-turn.js';
 import { createLookupTool, runKnowledgeAgent, type AgentRunResult, type LookupToolArgs } from './knowledge-agent.js';
 
-type ToolModel = { invoke(input: BaseMessage[], options?: { signal?: AbortSignal }): Promise<AIMessageChunk> };
+type ToolModel = {
+  invoke(input: BaseMessage[], options?: { signal?: AbortSignal }): Promise<AIMessageChunk>;
+  stream(input: BaseMessage[], options?: { signal?: AbortSignal }): Promise<AsyncIterable<AIMessageChunk>>;
+};
 
 /** What the agent's tools do in this turn (the orchestrator's lookup and its record of a refused call). */
 export interface AgentTurnTools {
   lookup(args: LookupToolArgs): Promise<LookupRecord>;
   rejectToolCall(name: string, rawArgs: unknown, error: string): Promise<void>;
+  /** A streamed turn: the model's text as it comes (`step`: the model call, from 1); the calls are then streamed. */
+  token?(step: number, text: string): void;
 }
 
 /** Executor prompt (retrieval lib, versioned) plus the chat's output contract. */
@@ -69,15 +74,25 @@ export class KnowledgeAgentRunner {
 
   async run(ctx: TurnContext, tools: AgentTurnTools): Promise<AgentRunResult<LookupRecord>> {
     const models = this.models();
+    let step = 0;
+    const { token } = tools;
     const agent = await runKnowledgeAgent<LookupRecord>({
       systemPrompt: systemPrompt(ctx.lang),
       message: ctx.message,
+      ...(ctx.observer?.history?.length ? { history: ctx.observer.history } : {}),
       maxSteps: this.config.chat.maxSteps,
       toolName: LOOKUP_TOOL_NAME,
       signal: ctx.deadline,
       deps: {
-        callModel: async (messages, allowTools, signal) =>
-          (await this.llm.invoke(messages, { model: allowTools ? models.auto : models.none, purpose: 'chat', signal })).message as AIMessage | AIMessageChunk,
+        callModel: async (messages, allowTools, signal) => {
+          const options = { model: allowTools ? models.auto : models.none, purpose: 'chat', signal };
+          const call = ++step;
+          // Streamed turns stream the model too, so its answer reaches the client token by token (docs/chat-clients.md "Streaming").
+          const result = token
+            ? await this.llm.stream(messages, { ...options, onText: (text) => token(call, text) })
+            : await this.llm.invoke(messages, options);
+          return result.message as AIMessage | AIMessageChunk;
+        },
         lookup: async (args) => {
           const record = await tools.lookup(args);
           return { content: toolPayload(record), lookup: record };

@@ -43,6 +43,21 @@ describe('runKnowledgeAgent', () => {
     expect(h.calls[2]!.messages.map((m) => m.getType())).toEqual(['system', 'human', 'ai', 'tool', 'ai', 'tool']);
   });
 
+  it('puts the conversation history between the system prompt and the question', async () => {
+    const h = harness([new AIMessage('answer')]);
+    const history = [
+      { role: 'user' as const, content: 'my arm shows E201' },
+      { role: 'assistant' as const, content: 'power it off first' },
+    ];
+    await runKnowledgeAgent({ systemPrompt: 'sys', message: 'then what?', history, maxSteps: 2, toolName: 'lookup_knowledge', deps: h.deps });
+    expect(h.calls[0]!.messages.map((m) => [m.getType(), m.content])).toEqual([
+      ['system', 'sys'],
+      ['human', 'my arm shows E201'],
+      ['ai', 'power it off first'],
+      ['human', 'then what?'],
+    ]);
+  });
+
   it('makes the last allowed step without tools, so the run always ends', async () => {
     const h = harness([toolCall('a'), toolCall('b'), new AIMessage('final')]);
     const r = await runKnowledgeAgent({ systemPrompt: 's', message: 'q', maxSteps: 2, toolName: 'lookup_knowledge', deps: h.deps });

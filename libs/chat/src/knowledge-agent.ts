@@ -19,7 +19,7 @@
  * 450–730 ms to import `langchain`; and it has no per-step `tool_choice: "none"` for the last step.
  * So `langchain` (with LangGraph, ~19 MB installed) is not a dependency.
  */
-import { HumanMessage, SystemMessage, ToolMessage, type AIMessage, type AIMessageChunk, type BaseMessage } from '@langchain/core/messages';
+import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type AIMessageChunk, type BaseMessage } from '@langchain/core/messages';
 import { tool, type StructuredToolInterface } from '@langchain/core/tools';
 import { z } from 'zod';
 import { CONFIDENCE_PROFILES } from '@arbiter/retrieval';
@@ -87,6 +87,8 @@ export interface AgentRunResult<L> {
 export interface AgentRunOptions<L> {
   systemPrompt: string;
   message: string;
+  /** Earlier messages of the conversation, between the system prompt and the message (docs/chat-clients.md). */
+  history?: readonly { role: 'user' | 'assistant'; content: string }[];
   maxSteps: number;
   toolName: string;
   deps: AgentDeps<L>;
@@ -108,7 +110,8 @@ function textOf(content: unknown): string {
 export async function runKnowledgeAgent<L>(options: AgentRunOptions<L>): Promise<AgentRunResult<L>> {
   const { deps, toolName } = options;
   const maxSteps = Math.max(1, Math.floor(options.maxSteps));
-  const messages: BaseMessage[] = [new SystemMessage(options.systemPrompt), new HumanMessage(options.message)];
+  const history = (options.history ?? []).map((m) => (m.role === 'user' ? new HumanMessage(m.content) : new AIMessage(m.content)));
+  const messages: BaseMessage[] = [new SystemMessage(options.systemPrompt), ...history, new HumanMessage(options.message)];
   const result: AgentRunResult<L> = { ok: false, answer: null, stepCount: 0, toolCallCount: 0, lookups: [], steps: [], totalTokens: 0 };
 
   const { signal } = options;

@@ -7,19 +7,16 @@ import type { LookupResultItem } from '@arbiter/retrieval';
 import { composeExtractiveAnswer, selectChunks } from './answer-composer.js';
 import { carriedReferences } from './carried-references.js';
 import { alreadyProvidedText, caveatText, notFoundText, sourcesBlock } from './chat-texts.js';
+import type { ChatLanguage } from './chat-language.js';
+import type { AnswerPreamble } from './chat-stream.js';
 import type { LookupRecord, TurnContext, TurnOutcome } from './chat-turn.js';
 import { decideAnswerPolicy } from './confidence-policy.js';
 import { itemLevel, pickBestLookup, turnDocuments, type GradedItem } from './lookup-ranking.js';
 
 const MAX_CITED = 5;
 
-export function answerFromLookups(
-  ctx: TurnContext,
-  records: readonly LookupRecord[],
-  llmAnswer: string | null,
-  stepCount: number,
-  toolCallCount: number,
-): TurnOutcome {
+/** The confidence policy over the turn's lookups: the best lookup, the documents it may quote, and the action. */
+function decideFromLookups(records: readonly LookupRecord[]) {
   const best = pickBestLookup(records);
   if (!best) throw new Error('no lookup to answer from');
   const r = best.result;
@@ -33,6 +30,38 @@ export function answerFromLookups(
     dedupReason: r.dedupReason ?? (withheld.length > 0 ? 'conversation_cited' : null),
     strongResultReturned: best.items.some((i) => itemLevel(i, r) === r.relevanceLevel),
   });
+  const caveat = policy.action === 'answer_with_caveat' ? { bestRelevance: Math.max(0, ...items.map((i) => i.relevance)) } : undefined;
+  return { r, items, withheld, policy, caveat };
+}
+
+/**
+ * Whether the model's answer, were it to end the run now, would be the reply (docs/chat-clients.md "Streaming"):
+ * with these lookups the policy answers (with or without a caveat), so its tokens can be streamed as they come,
+ * after `prefix` (the caveat and its blank line). Without a lookup the answer is not trusted (offline answer),
+ * and a not-found or already-given answer replaces it: nothing to stream. Pure, no trace written.
+ */
+export function answerPreamble(lang: ChatLanguage, records: readonly LookupRecord[]): AnswerPreamble {
+  if (!records.length) return { stream: false };
+  const { policy, caveat } = decideFromLookups(records);
+  switch (policy.action) {
+    case 'answer':
+      return { stream: true, prefix: '' };
+    case 'answer_with_caveat':
+      return { stream: true, prefix: `${caveatText(lang, caveat ?? { bestRelevance: 0 })}\n\n` };
+    case 'legitimate_exit':
+    case 'already_provided':
+      return { stream: false };
+  }
+}
+
+export function answerFromLookups(
+  ctx: TurnContext,
+  records: readonly LookupRecord[],
+  llmAnswer: string | null,
+  stepCount: number,
+  toolCallCount: number,
+): TurnOutcome {
+  const { r, items, withheld, policy, caveat } = decideFromLookups(records);
   ctx.trace.policy = policy;
   ctx.trace.events.push(r.confidence.event);
   // A knowledge answer (or a pointer back to one) reports its lookup's retrieval confidence; the not-found exit 0.
@@ -74,7 +103,6 @@ export function answerFromLookups(
     }
     case 'answer':
     case 'answer_with_caveat': {
-      const caveat = policy.action === 'answer_with_caveat' ? { bestRelevance: Math.max(0, ...items.map((i) => i.relevance)) } : undefined;
       if (llmAnswer !== null) {
         const cited = selectChunks(items, MAX_CITED) as GradedItem[];
         const reply = [caveat ? caveatText(ctx.lang, caveat) : null, llmAnswer, sourcesBlock(ctx.lang, cited)].filter((x): x is string => !!x).join('\n\n');

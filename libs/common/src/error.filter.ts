@@ -12,6 +12,7 @@ import {
 import { noteStorageFull } from './storage-pressure.js';
 import { DomainException } from './domain.exception.js';
 import { type ErrorBody, reasonPhrase } from './error-body.js';
+import { isOpenAiCompatibleRoute, toOpenAiErrorBody } from './openai-error.js';
 
 interface FastifyLikeError {
   statusCode?: number;
@@ -38,7 +39,9 @@ export class GlobalErrorFilter implements ExceptionFilter {
       noteStorageFull(); // `/health` reports `degraded` while these keep coming
       void reply.header('retry-after', String(STORAGE_RETRY_AFTER_SECONDS));
     }
-    void reply.status(body.statusCode).header('content-type', 'application/json; charset=utf-8').header('x-request-id', body.requestId).send(body);
+    // The OpenAI-compatible routes answer in OpenAI's error shape, which its SDKs parse (docs/chat-clients.md).
+    const payload = request?.url !== undefined && isOpenAiCompatibleRoute(request.url) ? toOpenAiErrorBody(body) : body;
+    void reply.status(body.statusCode).header('content-type', 'application/json; charset=utf-8').header('x-request-id', body.requestId).send(payload);
   }
 }
 

@@ -10,6 +10,7 @@ export * from './error-body.js';
 export * from './database-errors.js';
 export * from './storage-pressure.js';
 export * from './time-slice.js';
+export * from './openai-error.js';
 export * from './error.filter.js';
 export * from './metrics.service.js';
 export * from './common.module.js';

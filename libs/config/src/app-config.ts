@@ -120,7 +120,7 @@ export class AppConfig {
   }
 
   get chat() {
-    return { maxSteps: this.env.CHAT_MAX_STEPS, timeoutMs: this.env.CHAT_TIMEOUT_MS };
+    return { maxSteps: this.env.CHAT_MAX_STEPS, timeoutMs: this.env.CHAT_TIMEOUT_MS, streamHeartbeatMs: this.env.CHAT_STREAM_HEARTBEAT_MS };
   }
 
   get sessions() {

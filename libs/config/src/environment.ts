@@ -123,6 +123,8 @@ export class EnvironmentVariables {
   @Type(() => Number) @IsInt() @Min(1) @Max(16) CHAT_MAX_STEPS = 4;
   /** One deadline per chat turn across every model call and tool; when it runs out the offline answer is returned. */
   @Type(() => Number) @IsInt() @Min(500) @Max(600_000) CHAT_TIMEOUT_MS = 15_000;
+  /** A streamed chat turn (SSE) sends a heartbeat comment after this long without an event (docs/chat-clients.md). */
+  @Type(() => Number) @IsInt() @Min(50) @Max(120_000) CHAT_STREAM_HEARTBEAT_MS = 15_000;
   /** A session still RUNNING this long after it started (a crashed process) is marked FAILED by the `sessions.repair` job. */
   @Type(() => Number) @IsInt() @Min(10_000) SESSION_RUNNING_TIMEOUT_MS = 600_000;
 

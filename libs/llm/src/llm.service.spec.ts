@@ -113,6 +113,54 @@ describe('LlmService', () => {
     expect(result.message.tool_calls?.[0]).toMatchObject({ name: 'lookup', args: { q: 'E102' } });
   });
 
+  it('streams: onText hears each piece as it arrives, the result is the whole message with usage', async () => {
+    server.enqueueChat({ kind: 'content', content: '先断电，再检查动力线绝缘。', pieceDelayMs: 40, usage: { promptTokens: 7, completionTokens: 5 } });
+    const pieces: { text: string; at: number }[] = [];
+    const started = performance.now();
+    const result = await service.stream('E201?', { purpose: 'chat', onText: (text) => pieces.push({ text, at: performance.now() - started }) });
+    expect(pieces.map((p) => p.text).join('')).toBe('先断电，再检查动力线绝缘。');
+    expect(pieces.length).toBeGreaterThan(1);
+    // The first piece arrived before the server sent the last (40 ms apart): streamed, not buffered.
+    expect(pieces[pieces.length - 1]!.at - pieces[0]!.at).toBeGreaterThanOrEqual(30);
+    expect(result.content).toBe('先断电，再检查动力线绝缘。');
+    expect(result.usage).toEqual({ inputTokens: 7, outputTokens: 5, totalTokens: 12 });
+    expect(server.chatRequests()[0].stream).toBe(true);
+    expect(await metrics.registry.metrics()).toMatch(/arbiter_llm_calls_total\{purpose="chat",outcome="ok"\} 1/);
+  });
+
+  it('streams tool calls merged into the message', async () => {
+    server.enqueueChat({ kind: 'tool_calls', toolCalls: [{ name: 'lookup', args: { q: 'E102' } }] });
+    const model = service
+      .chatModel()
+      .bindTools([{ type: 'function', function: { name: 'lookup', parameters: { type: 'object', properties: { q: { type: 'string' } } } } }]);
+    const result = await service.stream('E102?', { model, onText: () => undefined });
+    expect(result.message.tool_calls?.[0]).toMatchObject({ name: 'lookup', args: { q: 'E102' } });
+  });
+
+  it("a caller's abort mid-stream → LLM_ABORTED, and the server stops sending", async () => {
+    server.enqueueChat({ kind: 'content', content: 'x'.repeat(160), pieceDelayMs: 50 });
+    const controller = new AbortController();
+    let received = 0;
+    const code = await codeOf(
+      service.stream('hi', {
+        signal: controller.signal,
+        onText: (text) => {
+          received += text.length;
+          if (received >= 16) controller.abort();
+        },
+      }),
+    );
+    expect(code).toBe(LlmErrorCode.LLM_ABORTED);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(server.chatStreams()[0]).toMatchObject({ aborted: true });
+    expect(server.chatStreams()[0]!.piecesSent).toBeLessThan(20);
+  });
+
+  it('a stream that times out → LLM_TIMEOUT', async () => {
+    server.enqueueChat({ kind: 'content', content: 'y'.repeat(160), pieceDelayMs: 100 });
+    expect(await codeOf(service.stream('hi', { timeoutMs: 250, onText: () => undefined }))).toBe(LlmErrorCode.LLM_TIMEOUT);
+  });
+
   it('targets Ollama at its /v1 API', async () => {
     const ollama = new LlmService(config({ LLM_PROVIDER: 'ollama', LLM_BASE_URL: baseUrl.replace(/\/v1$/, ''), LLM_MODEL: 'qwen2.5' }));
     server.replyWith('你好');

@@ -35,6 +35,17 @@ export interface LlmCallOptions {
   model?: { invoke(input: BaseLanguageModelInput, options?: { signal?: AbortSignal }): Promise<AIMessage | AIMessageChunk> };
 }
 
+/** A model whose reply can be streamed (a `ChatOpenAI`, with or without tools bound). */
+export interface StreamingModel {
+  stream(input: BaseLanguageModelInput, options?: { signal?: AbortSignal }): Promise<AsyncIterable<AIMessageChunk>>;
+}
+
+export interface LlmStreamOptions extends Omit<LlmCallOptions, 'model'> {
+  /** Each piece of the reply's text, in order, as it arrives. */
+  onText(text: string): void;
+  model?: StreamingModel;
+}
+
 export interface ChatModelOptions {
   timeoutMs?: number;
   temperature?: number;
@@ -121,6 +132,33 @@ export class LlmService {
    */
   async invoke(input: BaseLanguageModelInput, options: LlmCallOptions = {}): Promise<LlmCallResult> {
     const model = options.model ?? this.chatModel();
+    return this.call(options, (signal) => model.invoke(input, { signal }));
+  }
+
+  /**
+   * `invoke`, streamed: `onText` hears each piece of the reply's text as the server sends it (docs/chat-clients.md
+   * "Streaming"); resolves to the whole message (tool calls merged from their chunks) like `invoke`. The caller's
+   * abort closes the connection, so the server stops generating.
+   */
+  async stream(input: BaseLanguageModelInput, options: LlmStreamOptions): Promise<LlmCallResult> {
+    const model = options.model ?? this.chatModel();
+    return this.call(options, async (signal) => {
+      let message: AIMessageChunk | undefined;
+      for await (const chunk of await model.stream(input, { signal })) {
+        message = message ? message.concat(chunk) : chunk;
+        const text = messageText(chunk.content);
+        if (text) options.onText(text);
+      }
+      if (!message) throw new LlmException(LlmErrorCode.LLM_CALL_FAILED, 'the model streamed no message');
+      return message;
+    });
+  }
+
+  /** One call under the deadline and the caller's signal, counted in the metrics, its errors mapped to `LlmException`. */
+  private async call(
+    options: Pick<LlmCallOptions, 'purpose' | 'timeoutMs' | 'signal'>,
+    run: (signal: AbortSignal) => Promise<AIMessage | AIMessageChunk>,
+  ): Promise<LlmCallResult> {
     const purpose = options.purpose ?? 'other';
     const timeoutMs = options.timeoutMs ?? this.timeoutMs;
     const deadline = AbortSignal.timeout(timeoutMs);
@@ -129,7 +167,7 @@ export class LlmService {
     let outcome = 'ok';
     try {
       if (options.signal?.aborted) throw new LlmException(LlmErrorCode.LLM_ABORTED);
-      const message = await model.invoke(input, { signal });
+      const message = await run(signal);
       const usage = message.usage_metadata
         ? {
             inputTokens: message.usage_metadata.input_tokens,

@@ -2,7 +2,7 @@ import { CanActivate, ExecutionContext, Injectable, Logger } from '@nestjs/commo
 import { Reflector } from '@nestjs/core';
 import { RequestContextStore } from '@arbiter/common';
 import { AUTH_REQUIREMENT, type AuthRequirement, type RequestWithPrincipal } from './auth.decorator.js';
-import { RequestAuthenticator, type RequestHeaders } from './request-authenticator.js';
+import { acceptsBearerClientKey, RequestAuthenticator, type RequestHeaders } from './request-authenticator.js';
 
 /**
  * Global guard. A route without @Auth(...) is refused (fail closed) — and a test scans every
@@ -25,9 +25,9 @@ export class AuthGuard implements CanActivate {
       return false;
     }
     if (requirement === 'public') return true;
-    const request = context.switchToHttp().getRequest<{ headers: RequestHeaders } & RequestWithPrincipal>();
+    const request = context.switchToHttp().getRequest<{ headers: RequestHeaders; url?: string } & RequestWithPrincipal>();
     if (request.principal) return true;
-    request.principal = await this.authenticator.authenticate(requirement, request.headers);
+    request.principal = await this.authenticator.authenticate(requirement, request.headers, { bearerClientKey: acceptsBearerClientKey(request.url ?? '') });
     if (request.principal.tenantId) RequestContextStore.setTenant(request.principal.tenantId);
     return true;
   }

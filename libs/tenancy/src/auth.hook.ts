@@ -2,7 +2,7 @@ import { NotFoundException } from '@nestjs/common';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { RequestContextStore } from '@arbiter/common';
 import { AUTH_ROUTE_CONFIG_KEY, type AuthRequirement, type RequestWithPrincipal } from './auth.decorator.js';
-import type { RequestAuthenticator } from './request-authenticator.js';
+import { acceptsBearerClientKey, type RequestAuthenticator } from './request-authenticator.js';
 
 /** Whether the client announced a body (its bytes may still be on the wire). */
 export function announcesBody(request: Pick<FastifyRequest, 'headers'>): boolean {
@@ -28,7 +28,7 @@ export function registerAuthenticationHook(fastify: FastifyInstance, authenticat
     // No decision: not a Nest route (the console's files, Swagger) or one the guard refuses anyway.
     if (requirement === undefined || requirement === 'public') return;
     try {
-      const principal = await authenticator.authenticate(requirement, request.headers);
+      const principal = await authenticator.authenticate(requirement, request.headers, { bearerClientKey: acceptsBearerClientKey(request.url) });
       (request as FastifyRequest & RequestWithPrincipal).principal = principal;
       if (principal.tenantId) RequestContextStore.setTenant(principal.tenantId);
     } catch (error) {

@@ -83,6 +83,30 @@ describe('FakeOpenAiServer with the real langchain clients', () => {
     expect(merged?.tool_calls).toEqual([expect.objectContaining({ name: 'knowledge_lookup', args: { query: 'E102' }, id: 'call_s' })]);
   });
 
+  it('paces streamed pieces (pieceDelayMs) and records a client that hangs up mid-stream', async () => {
+    server.enqueueChat({ kind: 'content', content: 'a'.repeat(80), pieceDelayMs: 30 });
+    const complete: string[] = [];
+    for await (const chunk of await chat().stream('hi')) complete.push(String(chunk.content));
+    expect(complete.join('')).toBe('a'.repeat(80));
+    expect(server.chatStreams()[0]).toEqual({ index: 0, piecesTotal: 10, piecesSent: 10, aborted: false });
+
+    server.enqueueChat({ kind: 'content', content: 'b'.repeat(80), pieceDelayMs: 50 });
+    const controller = new AbortController();
+    let received = '';
+    await expect(
+      (async () => {
+        for await (const chunk of await chat().stream('hi', { signal: controller.signal })) {
+          received += String(chunk.content);
+          if (received.length >= 16) controller.abort();
+        }
+      })(),
+    ).rejects.toThrow();
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    const record = server.chatStreams()[1]!;
+    expect(record.aborted).toBe(true);
+    expect(record.piecesSent).toBeLessThan(record.piecesTotal);
+  });
+
   it('honours the client timeout within a few ms of the deadline', async () => {
     server.setChatHandler(() => ({ kind: 'content', content: 'too late', delayMs: 2_000 }));
     const { elapsedMs, lateByMs, error } = await bestDeadline(150, () => chat(150).invoke('hi'));

@@ -11,6 +11,18 @@ export interface FakeUsage {
 interface ReplyTiming {
   /** Wait this long before answering (the client's timeout/abort can fire meanwhile). */
   delayMs?: number;
+  /** Streamed replies: wait this long before each content piece after the first (a slow model; the client may hang up meanwhile). */
+  pieceDelayMs?: number;
+}
+
+/** One streamed chat reply as the fake sent it: how many content pieces went out, and whether the client hung up first. */
+export interface FakeStreamRecord {
+  /** The chat call's index (0-based, as the handler sees it). */
+  index: number;
+  piecesTotal: number;
+  piecesSent: number;
+  /** The client closed the connection before the stream ended. */
+  aborted: boolean;
 }
 
 export interface FakeToolCall {
@@ -122,6 +134,7 @@ export class FakeOpenAiServer {
   private readonly embeddingQueue: FakeEmbeddingReply[] = [];
   private chatHandler?: FakeChatHandler;
   private chatCount = 0;
+  private readonly streams: FakeStreamRecord[] = [];
   private server?: Server;
   private url?: string;
   private embeddingDimension: number;
@@ -200,6 +213,11 @@ export class FakeOpenAiServer {
     return this.requests.filter((r) => r.path.endsWith('/chat/completions')).map((r) => r.body as FakeChatRequestBody);
   }
 
+  /** The streamed chat replies so far (pieces sent, whether the client aborted), in the order they started. */
+  chatStreams(): readonly FakeStreamRecord[] {
+    return this.streams;
+  }
+
   /** Bodies of the embedding requests received so far. */
   embeddingRequests(): { input: string | string[]; model?: string; encoding_format?: string; dimensions?: number }[] {
     return this.requests.filter((r) => r.path.endsWith('/embeddings')).map((r) => r.body as { input: string | string[] });
@@ -212,6 +230,7 @@ export class FakeOpenAiServer {
     this.embeddingQueue.length = 0;
     this.chatHandler = undefined;
     this.chatCount = 0;
+    this.streams.length = 0;
     return this;
   }
 
@@ -289,7 +308,11 @@ export class FakeOpenAiServer {
         const id = `chatcmpl-fake-${index}`;
         const created = Math.floor(Date.now() / 1000);
         if (body.stream) {
-          return this.streamChat(res, { id, created, model, content, toolCalls, finishReason, usage: body.stream_options?.include_usage ? usage : undefined });
+          return this.streamChat(
+            res,
+            { id, created, model, content, toolCalls, finishReason, usage: body.stream_options?.include_usage ? usage : undefined },
+            { index, pieceDelayMs: reply.pieceDelayMs ?? 0, signal },
+          );
         }
         return this.sendJson(res, 200, {
           id,
@@ -310,7 +333,7 @@ export class FakeOpenAiServer {
     }
   }
 
-  private streamChat(
+  private async streamChat(
     res: ServerResponse,
     r: {
       id: string;
@@ -321,7 +344,8 @@ export class FakeOpenAiServer {
       finishReason: string;
       usage?: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
     },
-  ): void {
+    pacing: { index: number; pieceDelayMs: number; signal: AbortSignal },
+  ): Promise<void> {
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
     const base = { id: r.id, object: 'chat.completion.chunk', created: r.created, model: r.model };
     const send = (payload: unknown): void => {
@@ -330,7 +354,16 @@ export class FakeOpenAiServer {
     send({ ...base, choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] });
     // Content in a few pieces so streaming consumers see several deltas.
     const pieces = r.content.match(/[\s\S]{1,8}/g) ?? [];
-    for (const piece of pieces) send({ ...base, choices: [{ index: 0, delta: { content: piece }, finish_reason: null }] });
+    const record: FakeStreamRecord = { index: pacing.index, piecesTotal: pieces.length, piecesSent: 0, aborted: false };
+    this.streams.push(record);
+    for (const [i, piece] of pieces.entries()) {
+      if (i > 0 && pacing.pieceDelayMs > 0 && !(await sleep(pacing.pieceDelayMs, pacing.signal))) {
+        record.aborted = true;
+        return;
+      }
+      send({ ...base, choices: [{ index: 0, delta: { content: piece }, finish_reason: null }] });
+      record.piecesSent++;
+    }
     r.toolCalls?.forEach((call, i) => {
       send({
         ...base,

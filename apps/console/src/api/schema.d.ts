@@ -734,9 +734,46 @@ export interface paths {
     put?: never;
     /**
      * Answer one user message: route → clarify / rule answer / hand-off / knowledge answer, with confidence and sources
-     * @description Creates (or continues) a conversation and records one session with its route trace, tool invocations, self-evaluation and coverage decision. Knowledge answers are extractive without an LLM, or come from a tool-calling agent (`lookup_knowledge`, at most CHAT_MAX_STEPS model calls) when one is configured; an LLM failure or timeout falls back to the extractive answer (trace event `fallback-triggered`). Confidence policy: high → answer; medium → answer with a caveat; low or INSUFFICIENT → "not found, contact support" and `shouldTransfer`; PRECISE / HIGHLY_RELEVANT lookups are always answered, without a caveat. Confidences: `routingConfidence` (intent router), `retrievalConfidence` (knowledge lookup, null without one), `answerConfidence` (self-evaluation, null until stored); `confidence` (compatibility): the retrieval confidence of a knowledge answer, 0 for the not-found exit and a failed run, the routing confidence for replies without a knowledge search. A run that fails after the session started still answers 200 with a polite reply and the `sessionId` (session status FAILED, error recorded).
+     * @description Creates (or continues) a conversation and records one session with its route trace, tool invocations, self-evaluation and coverage decision. Knowledge answers are extractive without an LLM, or come from a tool-calling agent (`lookup_knowledge`, at most CHAT_MAX_STEPS model calls) when one is configured; an LLM failure or timeout falls back to the extractive answer (trace event `fallback-triggered`). Confidence policy: high → answer; medium → answer with a caveat; low or INSUFFICIENT → "not found, contact support" and `shouldTransfer`; PRECISE / HIGHLY_RELEVANT lookups are always answered, without a caveat. Confidences: `routingConfidence` (intent router), `retrievalConfidence` (knowledge lookup, null without one), `answerConfidence` (self-evaluation, null until stored); `confidence` (compatibility): the retrieval confidence of a knowledge answer, 0 for the not-found exit and a failed run, the routing confidence for replies without a knowledge search. A run that fails after the session started still answers 200 with a polite reply and the `sessionId` (session status FAILED, error recorded). With `Accept: text/event-stream` or `"stream": true` the answer is server-sent events: `route`, `lookup` (per lookup), `delta` (the reply in pieces), then `done` (this JSON body) or `error` (the error shape); errors before the first event answer as JSON; a client that disconnects ends the turn (session FAILED, error `client_disconnected`). See docs/chat-clients.md.
      */
     post: operations['ChatController_executeChat'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/models': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** OpenAI-compatible model list: `arbiter` (any `model` value is accepted by /v1/chat/completions) */
+    get: operations['OpenAiCompatController_listModels'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/chat/completions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * OpenAI-compatible chat completion: one Arbiter chat turn (POST /ai/chat), streamed or not
+     * @description The last message (role user) is the turn; earlier user/assistant messages are its history, which the model sees when one is configured (offline answers use the last message only). `X-Conversation-Id` continues a conversation of this tenant and is returned on every answer. The body is a `chat.completion` (or, with `stream: true`, `chat.completion.chunk` data lines ending with `data: [DONE]`) with Arbiter's fields in the extension object `arbiter` (the body of POST /ai/chat without `reply`: sessionId, conversationId, confidences, references, shouldTransfer, needClarify, candidates, intent, caseLibrary), on the body or the last chunk. Errors use OpenAI's shape `{error: {message, type, code, param, requestId}}`. See docs/chat-clients.md.
+     */
+    post: operations['OpenAiCompatController_createCompletion'];
     delete?: never;
     options?: never;
     head?: never;
@@ -2502,6 +2539,8 @@ export interface components {
       /** @description Your reference for the end user (never shown to other tenants) */
       userRef?: string;
       media?: components['schemas']['MediaDto'][];
+      /** @description true → answer as server-sent events (route, lookup, delta…, done | error; docs/chat-clients.md), like `Accept: text/event-stream`; false → JSON whatever `Accept` says */
+      stream?: boolean;
       /**
        * @description Metadata filter of this turn's knowledge lookups (as the lookup's `filter`: {<metadata key>: value | [values]}); absent → the tenant's default (PUT /admin/knowledge/config `defaultFilter`). A bad filter is a 400 naming it.
        * @example {
@@ -2614,6 +2653,31 @@ export interface components {
       references: components['schemas']['ChatReferenceDto'][];
       /** @description Set when a verified case (a useful AUTO or a MANUAL case-library entry) answered: its question matched the message at or above the tenant threshold; `reply` is its answer. null otherwise */
       caseLibrary: components['schemas']['ChatCaseLibraryDto'] | null;
+    };
+    ChatCompletionRequestDto: {
+      /**
+       * @description The conversation: the last message (role user) is the turn, earlier user/assistant messages its history (system and developer messages are accepted, not used). At most 64 messages and 32000 characters of content (413 above); contents are non-empty strings.
+       * @example [
+       *       {
+       *         "role": "user",
+       *         "content": "机械臂报警 E201 怎么处理？"
+       *       }
+       *     ]
+       */
+      messages: {
+        /** @enum {string} */
+        role: 'system' | 'developer' | 'user' | 'assistant';
+        content: string;
+      }[];
+      /**
+       * @description Any value is accepted and echoed back; GET /v1/models lists `arbiter`
+       * @example arbiter
+       */
+      model?: string;
+      /** @description true → `chat.completion.chunk` server-sent events ending with `data: [DONE]` */
+      stream?: boolean;
+      /** @description Your end user's reference (stored as the session's userRef) */
+      user?: string;
     };
     DecisionCandidateDto: {
       intent: string;
@@ -5420,6 +5484,7 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ChatResponseDto'];
+          'text/event-stream': components['schemas']['ChatResponseDto'];
         };
       };
       /** @description Empty or over-long message (max 4,000 characters), malformed conversationId, unknown media type */
@@ -5445,6 +5510,92 @@ export interface operations {
       };
       /** @description Database unavailable; nothing was recorded */
       503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  OpenAiCompatController_listModels: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description `{object: "list", data: [{id: "arbiter", object: "model", created, owned_by}]}` */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /**
+       * @description Missing or invalid key (`Authorization: Bearer <client key>` or X-Api-Key); OpenAI's `{error: {message, type, code}}` shape
+       *
+       *     Missing or invalid X-Api-Key
+       */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  OpenAiCompatController_createCompletion: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Continue this conversation (a UUID returned by an earlier answer) */
+        'X-Conversation-Id'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ChatCompletionRequestDto'];
+      };
+    };
+    responses: {
+      /** @description A `chat.completion` with `arbiter`, or its chunks as server-sent events */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description A message with an unknown role or an empty or non-string content (`messages[3].role`), the last message not the user, `stream` not boolean, a malformed X-Conversation-Id */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /**
+       * @description Missing or invalid key (`Authorization: Bearer <client key>` or X-Api-Key); OpenAI's `{error: {message, type, code}}` shape
+       *
+       *     Missing or invalid X-Api-Key
+       */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description X-Conversation-Id is not a conversation of this tenant */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Over 64 messages or 32,000 characters of content */
+      413: {
         headers: {
           [name: string]: unknown;
         };

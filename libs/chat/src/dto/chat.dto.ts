@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsBoolean, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { ChannelField, ConversationIdField, MediaDto, MediaListField, UserRefField } from '@arbiter/sessions';
 
 export const MAX_CHAT_MESSAGE_LENGTH = 4000;
@@ -22,6 +22,14 @@ export class ChatRequestDto {
 
   @MediaListField()
   media?: MediaDto[];
+
+  @ApiPropertyOptional({
+    description:
+      'true → answer as server-sent events (route, lookup, delta…, done | error; docs/chat-clients.md), like `Accept: text/event-stream`; false → JSON whatever `Accept` says',
+  })
+  @IsOptional()
+  @IsBoolean()
+  stream?: boolean;
 
   @ApiPropertyOptional({
     type: 'object',
