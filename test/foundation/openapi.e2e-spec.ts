@@ -52,8 +52,9 @@ describe('OpenAPI document (/docs-json)', () => {
     const problems: string[] = [];
     for (const [path, methods] of Object.entries(doc.paths)) {
       for (const [method, op] of Object.entries(methods)) {
-        const schema = op.requestBody?.content['application/json']?.schema;
         if (!op.requestBody) continue;
+        // JSON bodies, and the multipart file upload's form (docs/documents.md "Upload").
+        const schema = (op.requestBody.content['application/json'] ?? op.requestBody.content['multipart/form-data'])?.schema;
         const ref = schema?.$ref?.split('/').pop();
         const resolved = ref ? doc.components.schemas[ref] : (schema as { properties?: unknown; items?: unknown } | undefined);
         const documented = Boolean(resolved && ('properties' in resolved || 'items' in resolved));
