@@ -64,10 +64,11 @@ describe('OpenAPI document (/docs-json)', () => {
     expect(problems).toEqual([]);
   });
 
-  it('documents the decision reasons of the current contract (fusion_fallback, not the retired semantic_fallback)', () => {
+  it("documents the decision reasons of the current contract (fusion_fallback, not the retired semantic_fallback; the chat's clarify_resolved)", () => {
     const reason = doc.components.schemas['RouteResultDto']?.properties?.['decisionReason'] as { enum: string[]; description: string };
-    expect(reason.enum).toEqual(['rule_high_confidence', 'semantic_override', 'no_match', 'llm_judge', 'fusion_fallback']);
+    expect(reason.enum).toEqual(['rule_high_confidence', 'semantic_override', 'no_match', 'llm_judge', 'fusion_fallback', 'clarify_resolved']);
     expect(reason.description).toMatch(/semantic_fallback/);
+    expect(reason.description).toMatch(/clarify_resolved/);
   });
 
   it('documents each chat confidence by name, and what `confidence` means', () => {

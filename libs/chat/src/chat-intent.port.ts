@@ -32,6 +32,8 @@ export interface ChatRouting {
 export interface ChatIntentRouter {
   /** `sessionId`: the chat session the turn runs in (recorded with the decision in the decision log). */
   route(tenantId: TenantId, message: string, sessionId: string): Promise<ChatRouting>;
+  /** The rule of an intent the user picked from a clarifying question (null: the intent has no enabled rule). */
+  ruleFor(tenantId: TenantId, intent: string): Promise<{ ruleId: string; rule: ChatIntentRule } | null>;
   /** Human labels (rule descriptions) of intents, for the clarifying question. */
   labels(tenantId: TenantId, intents: readonly string[]): Promise<Map<string, string>>;
 }

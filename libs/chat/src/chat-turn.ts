@@ -8,6 +8,7 @@ import { candidateMemoryKey, type LookupResult, type LookupResultItem, type Meta
 import type { SessionReference } from '@arbiter/sessions';
 import type { ChatRouteResult } from './chat-intent.port.js';
 import type { ChatLanguage } from './chat-language.js';
+import type { ClarifyTrace, PendingClarification } from './clarify-state.js';
 import type { ChatTurnObserver } from './chat-stream.js';
 import type { ChatConfidenceEvent, PolicyDecision } from './confidence-policy.js';
 import type { AgentRunResult, LookupToolArgs } from './knowledge-agent.js';
@@ -91,6 +92,8 @@ export interface ChatTrace {
     answerOverridden?: boolean;
   };
   fallback?: { reason: string; error?: string };
+  /** Two-stage clarification (docs/chat-clients.md "Clarification"): the question this turn asked, or how it answered the previous one. */
+  clarify?: ClarifyTrace;
   /** File paths of the earlier references an "already provided" reply carried onto the session. */
   carriedReferences?: string[];
   error?: string;
@@ -114,6 +117,8 @@ export interface TurnContext {
   cited: ReadonlyMap<string, SessionReference>;
   /** The chat request's metadata filter of its lookups; absent → the tenant's default (docs/retrieval.md "Metadata filters"). */
   filter?: MetadataFilter;
+  /** The clarifying question the conversation's previous turn asked (this message may answer it). */
+  pendingClarify?: PendingClarification;
   /** The message continues an existing conversation. */
   continued: boolean;
   /** CHAT_TIMEOUT_MS from the start of the turn: one deadline across every model call and tool (and the client's disconnect, when streamed). */

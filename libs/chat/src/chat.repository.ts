@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { candidateMemoryKey } from '@arbiter/retrieval';
 import { runSucceededSql, type SessionReference, type SessionStartRead } from '@arbiter/sessions';
+import { pendingClarification, type PendingClarification } from './clarify-state.js';
 
 interface CitedRow {
   file_path: string;
@@ -35,6 +36,27 @@ export class ChatRepository {
               WHERE s.tenant_id = ${row.tenantId} AND s.conversation_id = ${row.conversationId} AND s.id <> ${row.sessionId}
                 AND ${runSucceededSql('s')} AND r ? 'filePath'
               ORDER BY r->>'filePath', r->>'fileName', r->'section', score DESC NULLS LAST) x`;
+
+  /**
+   * The clarifying question the conversation's previous turn asked, if it asked one (docs/chat-clients.md
+   * "Clarification"): `route_trace.chat.clarify` of its latest other session when that turn succeeded on the
+   * `clarify` branch, else null. Stored with the turn, so any replica resolves the answer.
+   */
+  readonly clarifyInConversation: SessionStartRead = (_p, row) =>
+    `SELECT CASE WHEN ${runSucceededSql('q')} AND q.route_trace->'chat'->>'branch' = 'clarify' THEN q.route_trace->'chat'->'clarify' END
+       FROM diagnosis_session q
+      WHERE q.tenant_id = ${row.tenantId} AND q.conversation_id = ${row.conversationId} AND q.id <> ${row.sessionId}
+      ORDER BY q.created_at DESC, q.id DESC LIMIT 1`;
+
+  /** What a continued conversation's session start reads with it (one statement, docs/hot-paths.md "Chat turn"). */
+  readonly conversationRead: SessionStartRead = (p, row) =>
+    `SELECT json_build_object('cited', (${this.citedInConversation(p, row)}), 'clarify', (${this.clarifyInConversation(p, row)}))`;
+
+  /** `conversationRead`'s value: the cited documents (`citedMap`) and the pending clarification. */
+  conversationState(value: unknown): { cited: Map<string, SessionReference>; clarify: PendingClarification | null } {
+    const v = value && typeof value === 'object' ? (value as { cited?: unknown; clarify?: unknown }) : {};
+    return { cited: this.citedMap(v.cited), clarify: pendingClarification(v.clarify) };
+  }
 
   citedMap(value: unknown): Map<string, SessionReference> {
     const rows = Array.isArray(value) ? (value as CitedRow[]) : [];

@@ -5,7 +5,7 @@ import { CaseLibraryAnswers } from '@arbiter/feedback';
 import { LlmService } from '@arbiter/llm';
 import { isConfidenceProfile, LookupService, requestFilter } from '@arbiter/retrieval';
 import { SessionsErrorCode, SessionsService, type DiagnosisSessionEntity, type SessionReference } from '@arbiter/sessions';
-import { CHAT_INTENT_ROUTER, type ChatIntentRouter } from './chat-intent.port.js';
+import { CHAT_INTENT_ROUTER, type ChatIntentRouter, type ChatRouting } from './chat-intent.port.js';
 import { detectLanguage } from './chat-language.js';
 import { clarifyText, emptyRuleReplyText, failureText, handoffText } from './chat-texts.js';
 import {
@@ -22,6 +22,8 @@ import {
 } from './chat-turn.js';
 import { ChatErrorCode, ChatException } from './chat.exception.js';
 import { ChatRepository } from './chat.repository.js';
+import { pickClarification } from './clarify-pick.js';
+import type { ClarifyResolvedBy, PendingClarification } from './clarify-state.js';
 import { ClientDisconnectedError, lookupEvent, type ChatTurnObserver } from './chat-stream.js';
 import { replyConfidence, type ReplyConfidence } from './reply-confidence.js';
 import type { ChatRequestDto } from './dto/chat.dto.js';
@@ -78,7 +80,7 @@ export class ChatService {
     const lang = detectLanguage(message);
     const mode = this.llm.enabled ? 'llm' : 'offline';
     // One statement (conversation + RUNNING session, and the documents the conversation already cited): a failing database leaves nothing behind.
-    const { session, cited } = await this.startSession(tenantId, dto, message);
+    const { session, cited, clarify } = await this.startSession(tenantId, dto, message);
     observer?.started?.({ sessionId: session.id, conversationId: session.conversationId });
     const ctx = newTurnContext({
       tenantId,
@@ -90,6 +92,7 @@ export class ChatService {
       deadline: AbortSignal.timeout(Math.max(1, Math.round(this.config.chat.timeoutMs - (performance.now() - started)))),
     });
     ctx.cited = cited;
+    if (clarify) ctx.pendingClarify = clarify;
     if (filter) ctx.filter = filter;
     if (observer) {
       ctx.observer = observer;
@@ -165,12 +168,15 @@ export class ChatService {
     return this.sessions.finish(ctx.tenantId, running.id, patch, running);
   }
 
-  /** Opens the session; a continued conversation also reads the documents it already cited (same statement). */
+  /**
+   * Opens the session; a continued conversation also reads the documents it already cited and the clarifying
+   * question its previous turn asked, if any (same statement).
+   */
   private async startSession(
     tenantId: TenantId,
     dto: ChatRequestDto,
     message: string,
-  ): Promise<{ session: DiagnosisSessionEntity; cited: Map<string, SessionReference> }> {
+  ): Promise<{ session: DiagnosisSessionEntity; cited: Map<string, SessionReference>; clarify: PendingClarification | null }> {
     try {
       const input = {
         conversationId: dto.conversationId,
@@ -179,8 +185,8 @@ export class ChatService {
         query: message,
         media: (dto.media ?? []).map((m) => ({ type: m.type, ...(m.url ? { url: m.url } : {}) })),
       };
-      const started = await this.sessions.startReading(tenantId, input, dto.conversationId !== undefined ? this.repository.citedInConversation : undefined);
-      return { session: started.session, cited: this.repository.citedMap(started.extra) };
+      const started = await this.sessions.startReading(tenantId, input, dto.conversationId !== undefined ? this.repository.conversationRead : undefined);
+      return { session: started.session, ...this.repository.conversationState(started.extra) };
     } catch (error) {
       if (error instanceof DomainException && error.code === SessionsErrorCode.ConversationNotFound) {
         throw new ChatException(ChatErrorCode.ConversationNotFound, dto.conversationId);
@@ -250,7 +256,8 @@ export class ChatService {
   }
 
   private async answer(ctx: TurnContext): Promise<TurnOutcome> {
-    const { result: route, rule } = await this.router.route(ctx.tenantId, ctx.message, ctx.session.id);
+    const { routing: decided, handoff } = await this.routeTurn(ctx);
+    const { result: route, rule } = decided;
     ctx.route = route;
     ctx.intent = route.finalIntent;
     throwIfDisconnected(ctx);
@@ -277,6 +284,8 @@ export class ChatService {
         ...extra,
       };
     };
+    // The answer to a clarifying question picked none of the offered intents: the second failure hands off.
+    if (handoff) return routing('transfer', handoffText(ctx.lang), { shouldTransfer: true });
     // Decision order (docs/learning.md "Feedback that teaches"): the decided intent's hand-off and rule answer
     // (operator-authored behaviour of the intent) → a verified case → clarification → the knowledge base.
     const explicit = !route.needClarify && route.finalIntent !== null && rule !== null && (rule.action === 'answer' || rule.action === 'transfer');
@@ -290,6 +299,8 @@ export class ChatService {
         route.candidates.map((c) => c.intent),
       );
       const options = route.candidates.map((c) => ({ intent: c.intent, label: labels.get(c.intent) ?? null }));
+      // Stored with the turn, so the next message can pick one on any replica (docs/chat-clients.md "Clarification").
+      if (options.length) ctx.trace.clarify = { stage: 'asked', question: ctx.message, offered: options };
       return routing('clarify', clarifyText(ctx.lang, options), { needClarify: true });
     }
     const action = route.finalIntent !== null && rule ? rule.action : 'knowledge';
@@ -303,6 +314,54 @@ export class ChatService {
         ctx.trace.branch = 'knowledge';
         return this.llm.enabled ? this.llmKnowledge(ctx) : this.offlineKnowledge(ctx, 0, 0);
     }
+  }
+
+  /**
+   * Routes the message; after a clarifying question (docs/chat-clients.md "Clarification"), the message that
+   * picks one of the offered intents (pickClarification, else the router deciding one of them) resolves it
+   * (`clarify_resolved`), and one that picks none hands off (`handoff`).
+   */
+  private async routeTurn(ctx: TurnContext): Promise<{ routing: ChatRouting; handoff: boolean }> {
+    const pending = ctx.pendingClarify;
+    if (pending) {
+      const picked = pickClarification(ctx.message, pending.offered);
+      if (picked.kind === 'picked') return { routing: await this.resolveClarification(ctx, pending, picked.intent, picked.by), handoff: false };
+    }
+    const routed = await this.router.route(ctx.tenantId, ctx.message, ctx.session.id);
+    if (!pending) return { routing: routed, handoff: false };
+    const intent = routed.result.finalIntent;
+    if (!routed.result.needClarify && intent !== null && pending.offered.some((o) => o.intent === intent)) {
+      return { routing: await this.resolveClarification(ctx, pending, intent, 'routing'), handoff: false };
+    }
+    ctx.trace.clarify = { stage: 'failed', question: pending.question, offered: pending.offered };
+    return { routing: routed, handoff: true };
+  }
+
+  /**
+   * The user picked `intent`: the turn goes on as one routed to it, about the question that was clarified (a
+   * bare number says nothing else; a label or a paraphrase may add detail, so it is kept with the question).
+   */
+  private async resolveClarification(ctx: TurnContext, pending: PendingClarification, intent: string, by: ClarifyResolvedBy): Promise<ChatRouting> {
+    const found = await this.router.ruleFor(ctx.tenantId, intent);
+    const answer = ctx.message;
+    ctx.trace.clarify = { stage: 'resolved', question: pending.question, offered: pending.offered, intent, by };
+    ctx.message = by === 'number' ? pending.question : `${pending.question}\n${answer}`;
+    // "2" has no language of its own: the reply follows the question's.
+    ctx.lang = detectLanguage(ctx.message);
+    ctx.trace.language = ctx.lang;
+    return {
+      result: {
+        finalIntent: intent,
+        ruleId: found?.ruleId ?? null,
+        // The user named the intent.
+        finalConfidence: 1,
+        decisionReason: 'clarify_resolved',
+        needClarify: false,
+        candidates: [{ intent, confidence: 1 }],
+        routeTrace: { clarification: { by, answer, question: pending.question } },
+      },
+      rule: found?.rule ?? null,
+    };
   }
 
   /**

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { TenantId } from '@arbiter/common';
 import { IntentService } from '@arbiter/intent';
-import type { ChatIntentRouter, ChatRouting } from './chat-intent.port.js';
+import type { ChatIntentRouter, ChatIntentRule, ChatRouting } from './chat-intent.port.js';
 
 /** The chat's view of the intent module: RouteResult + the decided rule, and rule descriptions for clarifications. */
 @Injectable()
@@ -16,6 +16,11 @@ export class IntentChatRouter implements ChatIntentRouter {
       result: routed.result,
       rule: routed.rule ? { action: routed.rule.action, reply: routed.rule.reply, confidenceProfile: routed.rule.confidenceProfile } : null,
     };
+  }
+
+  async ruleFor(tenantId: TenantId, intent: string): Promise<{ ruleId: string; rule: ChatIntentRule } | null> {
+    const rule = await this.intents.ruleForIntent(tenantId, intent);
+    return rule ? { ruleId: rule.id, rule: { action: rule.action, reply: rule.reply, confidenceProfile: rule.confidenceProfile } } : null;
   }
 
   /** Best effort, from the intent module's cached rules: a clarification without labels still lists the intent names. */

@@ -69,6 +69,16 @@ export class IntentService {
   }
 
   /**
+   * The rule that carries an intent the user picked from a clarifying question (docs/chat-clients.md
+   * "Clarification"): its highest-priority enabled rule, from the cached rules (no round trip); null when
+   * the intent has no enabled rule any more.
+   */
+  async ruleForIntent(tenantId: TenantId, intent: string): Promise<RoutedIntent['rule']> {
+    const rule = (await this.cache.get(tenantId)).ruleForIntent.get(intent);
+    return rule === undefined ? null : { id: rule.id, intent: rule.intent, action: rule.action, reply: rule.reply, confidenceProfile: rule.confidenceProfile };
+  }
+
+  /**
    * Human labels of intents from the cached rules (no database round trip): per intent, the description
    * of its enabled rule with the highest priority that has one. Intents without one are left out.
    */

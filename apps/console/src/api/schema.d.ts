@@ -2511,10 +2511,10 @@ export interface components {
       /** @description Fused confidence; with a calibration and a named intent, the calibrated probability of being right (routeTrace.fusion.rawConfidence keeps the fused one) */
       finalConfidence: number;
       /**
-       * @description docs/spec/intent-routing.md decision order. `fusion_fallback`: step 4 without a judge answer (no trigger, judge disabled, failed or timed out) takes the top candidate of the rule + semantic fusion. Route traces stored before 2026-11-30 may carry the retired `semantic_fallback` (the semantic top).
+       * @description docs/spec/intent-routing.md decision order. `fusion_fallback`: step 4 without a judge answer (no trigger, judge disabled, failed or timed out) takes the top candidate of the rule + semantic fusion. Route traces stored before 2026-11-30 may carry the retired `semantic_fallback` (the semantic top). `clarify_resolved` is the chat's only (a session's route trace, the stream's `route` event): the user picked one of the intents a clarifying question offered (docs/chat-clients.md "Clarification"); this endpoint never answers it.
        * @enum {string}
        */
-      decisionReason: 'rule_high_confidence' | 'semantic_override' | 'no_match' | 'llm_judge' | 'fusion_fallback';
+      decisionReason: 'rule_high_confidence' | 'semantic_override' | 'no_match' | 'llm_judge' | 'fusion_fallback' | 'clarify_resolved';
       needClarify: boolean;
       candidates: components['schemas']['IntentCandidateDto'][];
       /** @description {ruleMatch, semanticMatch, llmJudge, fusion} — see docs/spec/intent-routing.md */
@@ -2715,7 +2715,7 @@ export interface components {
        * @description decisionReason
        * @enum {string}
        */
-      reason: 'rule_high_confidence' | 'semantic_override' | 'no_match' | 'llm_judge' | 'fusion_fallback' | 'semantic_fallback';
+      reason: 'rule_high_confidence' | 'semantic_override' | 'no_match' | 'llm_judge' | 'fusion_fallback' | 'clarify_resolved' | 'semantic_fallback';
       needClarify: boolean;
       /** @description finalConfidence */
       confidence: number;
@@ -5617,7 +5617,7 @@ export interface operations {
         /** @description Only decisions routed to this intent */
         intent?: string;
         /** @description Only decisions with this decision reason */
-        reason?: 'rule_high_confidence' | 'semantic_override' | 'no_match' | 'llm_judge' | 'fusion_fallback' | 'semantic_fallback';
+        reason?: 'rule_high_confidence' | 'semantic_override' | 'no_match' | 'llm_judge' | 'fusion_fallback' | 'clarify_resolved' | 'semantic_fallback';
         /** @description Only decisions that asked (true) or did not ask (false) a clarifying question */
         needClarify?: 'true' | 'false';
         /** @description Only decisions of `POST /ai/intent/route` (route) or of chat turns (chat) */

@@ -110,7 +110,7 @@ export class RouteResultDto {
   @ApiProperty({
     enum: DECISION_REASONS,
     description:
-      'docs/spec/intent-routing.md decision order. `fusion_fallback`: step 4 without a judge answer (no trigger, judge disabled, failed or timed out) takes the top candidate of the rule + semantic fusion. Route traces stored before 2026-11-30 may carry the retired `semantic_fallback` (the semantic top).',
+      "docs/spec/intent-routing.md decision order. `fusion_fallback`: step 4 without a judge answer (no trigger, judge disabled, failed or timed out) takes the top candidate of the rule + semantic fusion. Route traces stored before 2026-11-30 may carry the retired `semantic_fallback` (the semantic top). `clarify_resolved` is the chat's only (a session's route trace, the stream's `route` event): the user picked one of the intents a clarifying question offered (docs/chat-clients.md \"Clarification\"); this endpoint never answers it.",
   })
   decisionReason: DecisionReason;
   @ApiProperty() needClarify: boolean;

@@ -66,7 +66,7 @@ describe('summarizeEvaluation', () => {
   it('counts clarify rate, judge call rate and decision reasons', () => {
     expect(r.clarifyRate).toBeCloseTo(1 / 8);
     expect(r.judgeCallRate).toBeCloseTo(2 / 8);
-    expect(r.decisionReasons).toEqual({ rule_high_confidence: 1, semantic_override: 1, no_match: 2, llm_judge: 1, fusion_fallback: 3 });
+    expect(r.decisionReasons).toEqual({ rule_high_confidence: 1, semantic_override: 1, no_match: 2, llm_judge: 1, fusion_fallback: 3, clarify_resolved: 0 });
   });
 
   it('reports null rates when a class of examples is absent', () => {

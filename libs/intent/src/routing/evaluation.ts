@@ -60,6 +60,7 @@ export function summarizeEvaluation(pairs: readonly { expected: string | null; r
     no_match: 0,
     llm_judge: 0,
     fusion_fallback: 0,
+    clarify_resolved: 0,
   };
   const tp = new Map<string, number>();
   const predicted = new Map<string, number>();

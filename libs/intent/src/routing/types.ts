@@ -97,8 +97,12 @@ export interface LlmJudgeTrace {
   skipped?: 'disabled' | 'no_client';
 }
 
-/** Decision reasons the router produces today, in the docs/spec/intent-routing.md decision order. */
-export const DECISION_REASONS = ['rule_high_confidence', 'semantic_override', 'no_match', 'llm_judge', 'fusion_fallback'] as const;
+/**
+ * Decision reasons of today, in the docs/spec/intent-routing.md decision order; then `clarify_resolved`, which
+ * only the chat gives: the user picked one of the intents a clarifying question offered (docs/chat-clients.md
+ * "Clarification"; never an answer of `POST /ai/intent/route`).
+ */
+export const DECISION_REASONS = ['rule_high_confidence', 'semantic_override', 'no_match', 'llm_judge', 'fusion_fallback', 'clarify_resolved'] as const;
 export type DecisionReason = (typeof DECISION_REASONS)[number];
 
 /**
