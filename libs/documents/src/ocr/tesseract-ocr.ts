@@ -12,7 +12,11 @@ export interface TesseractOcrOptions {
   concurrency: number;
   /** Rendering resolution (tesseract reads best at about 300 dpi). */
   dpi?: number;
+  /** The programs run (default: found on PATH); tests name a missing one to see OCR reported unavailable. */
+  tools?: { tesseract: string; pdftoppm: string };
 }
+
+const PATH_TOOLS = { tesseract: 'tesseract', pdftoppm: 'pdftoppm' };
 
 /** A child's stdout, at most this much (a page's text is a few KiB). */
 const MAX_OUTPUT_BYTES = 4 * 1024 * 1024;
@@ -57,9 +61,10 @@ export class TesseractOcr implements OcrPort {
   private async readPage(input: string, dir: string, page: number, languages: string[], signal: AbortSignal): Promise<string> {
     const root = path.join(dir, `page-${page}`);
     const dpi = String(this.options.dpi ?? 300);
-    await run('pdftoppm', ['-f', String(page), '-l', String(page), '-r', dpi, '-gray', '-png', '-singlefile', input, root], signal);
+    const tools = this.options.tools ?? PATH_TOOLS;
+    await run(tools.pdftoppm, ['-f', String(page), '-l', String(page), '-r', dpi, '-gray', '-png', '-singlefile', input, root], signal);
     try {
-      return await run('tesseract', [`${root}.png`, 'stdout', '-l', languages.join('+'), '--dpi', dpi], signal);
+      return await run(tools.tesseract, [`${root}.png`, 'stdout', '-l', languages.join('+'), '--dpi', dpi], signal);
     } finally {
       await rm(`${root}.png`, { force: true });
     }
@@ -68,9 +73,10 @@ export class TesseractOcr implements OcrPort {
   private async detect(): Promise<OcrAvailability> {
     if (this.options.mode === 'off') return ocrAvailability('off', this.options.languages, null);
     const quick = AbortSignal.timeout(10_000);
+    const tools = this.options.tools ?? PATH_TOOLS;
     try {
-      await run('pdftoppm', ['-v'], quick, true);
-      const listed = await run('tesseract', ['--list-langs'], quick, true);
+      await run(tools.pdftoppm, ['-v'], quick, true);
+      const listed = await run(tools.tesseract, ['--list-langs'], quick, true);
       return ocrAvailability(this.options.mode, this.options.languages, parseTesseractLanguages(listed));
     } catch {
       return ocrAvailability(this.options.mode, this.options.languages, null);
