@@ -40,7 +40,12 @@ describe('knowledge files: a scanned PDF read by OCR (e2e)', () => {
 
   it('OCRs the page without a text layer: the outcome names the OCRed page, a lookup finds its text with its page', async () => {
     const body = await multipartBody([{ name: 'file', fileName: 'links.pdf', bytes: fixture('scanned-mixed.en.pdf') }]);
-    const res = await t.request({ method: 'POST', url: '/admin/knowledge/files', headers: { 'x-api-key': acme.operatorKey, ...body.headers }, payload: body.payload });
+    const res = await t.request({
+      method: 'POST',
+      url: '/admin/knowledge/files',
+      headers: { 'x-api-key': acme.operatorKey, ...body.headers },
+      payload: body.payload,
+    });
     expect(res.statusCode).toBe(202);
     const { importId } = res.json<{ importId: string }>();
     await t.app.get(JobsService).runPending();

@@ -200,7 +200,10 @@ function crashCode(bytes: Uint8Array): ExtractionErrorCode {
 
 /** OCR's tools failed on the file (a page pdftoppm or tesseract could not read): not the parser's text. */
 function ocrFailed(): ExtractionError {
-  return new ExtractionError(ExtractionErrorCode.PdfCorrupt, 'The PDF has pages without a text layer, and OCR could not read them (pdftoppm or tesseract failed).');
+  return new ExtractionError(
+    ExtractionErrorCode.PdfCorrupt,
+    'The PDF has pages without a text layer, and OCR could not read them (pdftoppm or tesseract failed).',
+  );
 }
 
 function crashError(code: ExtractionErrorCode): ExtractionError {

@@ -33,7 +33,13 @@ describe('planTextlessPages', () => {
     ['every page has text', [], 3, notInstalled, { action: 'none' }],
     ['a scan, OCR available', [1, 2], 2, available, { action: 'ocr', pages: [1, 2] }],
     ['some scanned pages, OCR available', [2], 3, available, { action: 'ocr', pages: [2] }],
-    ['a scan, OCR off', [1], 1, ocrAvailability('off', ['eng'], ['eng']), { action: 'refuse', message: 'The PDF has no text layer (a scan?). OCR is turned off (OCR_ENABLED=off).' }],
+    [
+      'a scan, OCR off',
+      [1],
+      1,
+      ocrAvailability('off', ['eng'], ['eng']),
+      { action: 'refuse', message: 'The PDF has no text layer (a scan?). OCR is turned off (OCR_ENABLED=off).' },
+    ],
     [
       'some scanned pages, OCR not installed',
       [2],

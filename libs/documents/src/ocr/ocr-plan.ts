@@ -44,7 +44,8 @@ export function ocrAvailability(mode: OcrMode, wanted: readonly string[], instal
       return { available: false, reason: 'OCR is turned off (OCR_ENABLED=off).' };
     case 'auto':
     case 'on': {
-      if (installed === null) return { available: false, reason: `OCR is not installed (tesseract and pdftoppm not found); install it with \`${OCR_INSTALL_HINT}\`.` };
+      if (installed === null)
+        return { available: false, reason: `OCR is not installed (tesseract and pdftoppm not found); install it with \`${OCR_INSTALL_HINT}\`.` };
       const languages = wanted.filter((l) => installed.includes(l));
       const missing = wanted.filter((l) => !installed.includes(l));
       if (languages.length === 0) {
@@ -128,7 +129,10 @@ export function withOcrPages(doc: ExtractedDocument, read: readonly OcrPageText[
   const found = byPage.filter((p) => p.blocks.length > 0);
   const blank = byPage.filter((p) => p.blocks.length === 0).map((p) => p.page);
   if (found.length === 0 && doc.blocks.length === 0) {
-    throw new ExtractionError(ExtractionErrorCode.PdfNoText, `The PDF has no text layer (a scan?), and OCR (${ocr.languages.join('+')}) found no text on its pages.`);
+    throw new ExtractionError(
+      ExtractionErrorCode.PdfNoText,
+      `The PDF has no text layer (a scan?), and OCR (${ocr.languages.join('+')}) found no text on its pages.`,
+    );
   }
   const blocks: DocumentBlock[] = [];
   let next = 0;
@@ -141,7 +145,9 @@ export function withOcrPages(doc: ExtractedDocument, read: readonly OcrPageText[
   const ocrPages = found.map((p) => p.page);
   const warnings = [...doc.warnings];
   if (ocrPages.length > 0) {
-    warnings.push(`OCR (tesseract, ${ocr.languages.join('+')}) read ${ocrPages.length} page${ocrPages.length === 1 ? '' : 's'} without a text layer: ${ocrPages.join(', ')}.`);
+    warnings.push(
+      `OCR (tesseract, ${ocr.languages.join('+')}) read ${ocrPages.length} page${ocrPages.length === 1 ? '' : 's'} without a text layer: ${ocrPages.join(', ')}.`,
+    );
   }
   if (blank.length > 0) warnings.push(`OCR found no text on ${blank.length} page${blank.length === 1 ? '' : 's'} without a text layer: ${blank.join(', ')}.`);
   if (ocr.missing.length > 0) warnings.push(`OCR languages not installed: ${ocr.missing.join(', ')} (${OCR_INSTALL_HINT}).`);

@@ -31,7 +31,12 @@ describe('TesseractOcr (real tesseract and pdftoppm)', () => {
   });
 
   it('where tesseract is missing, OCR is unavailable and says how to install it', async () => {
-    const missing = new TesseractOcr({ mode: 'auto', languages: ['eng'], concurrency: 1, tools: { tesseract: '/nonexistent/tesseract', pdftoppm: 'pdftoppm' } });
+    const missing = new TesseractOcr({
+      mode: 'auto',
+      languages: ['eng'],
+      concurrency: 1,
+      tools: { tesseract: '/nonexistent/tesseract', pdftoppm: 'pdftoppm' },
+    });
     const availability = await missing.availability();
     expect(availability.available).toBe(false);
     expect(availability.available ? '' : availability.reason).toContain(OCR_INSTALL_HINT);
