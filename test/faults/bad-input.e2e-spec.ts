@@ -8,6 +8,18 @@ import { createTestApp, TEST_ADMIN_TOKEN, type TestApp, type TestTenant } from '
 /** Issue 11: bad input is a 4xx in the one error shape, names the field, echoes nothing and writes nothing. */
 
 const ERROR_KEYS = new Set(['statusCode', 'error', 'message', 'code', 'details', 'requestId']);
+/** The OpenAI-compatible routes answer errors in OpenAI's shape (docs/chat-clients.md). */
+function isOpenAiError(json: Record<string, unknown>): boolean {
+  const error = json.error as Record<string, unknown> | undefined;
+  return (
+    Object.keys(json).length === 1 &&
+    typeof error === 'object' &&
+    error !== null &&
+    typeof error.message === 'string' &&
+    typeof error.type === 'string' &&
+    typeof error.requestId === 'string'
+  );
+}
 const NUL = '\u0000';
 const LONE = '\ud800';
 
@@ -266,7 +278,9 @@ describe('faults: bad input (e2e)', () => {
         let shapeOk = false;
         try {
           const json = res.json<Record<string, unknown>>();
-          shapeOk = Object.keys(json).every((k) => ERROR_KEYS.has(k)) && typeof json.requestId === 'string' && json.statusCode === res.statusCode;
+          shapeOk = target.url.startsWith('/v1/')
+            ? isOpenAiError(json)
+            : Object.keys(json).every((k) => ERROR_KEYS.has(k)) && typeof json.requestId === 'string' && json.statusCode === res.statusCode;
         } catch {
           shapeOk = false;
         }
