@@ -60,7 +60,8 @@ describe('knowledge files: upload, import, re-upload, download (e2e)', () => {
 
   beforeAll(async () => {
     // A small per-file limit, so a real file can be over it: the Chinese PDF fixture is 331,602 bytes.
-    t = await createTestApp({ UPLOAD_MAX_FILE_BYTES: '300000', UPLOAD_MAX_REQUEST_BYTES: '2000000', UPLOAD_MAX_FILES: '8' });
+    // OCR off: a scan stays PDF_NO_TEXT, naming why (knowledge-files-ocr.e2e-spec.ts reads scans with OCR on).
+    t = await createTestApp({ UPLOAD_MAX_FILE_BYTES: '300000', UPLOAD_MAX_REQUEST_BYTES: '2000000', UPLOAD_MAX_FILES: '8', OCR_ENABLED: 'off' });
     acme = await t.createTenant();
     other = await t.createTenant();
   }, 240_000);
@@ -244,6 +245,9 @@ describe('knowledge files: upload, import, re-upload, download (e2e)', () => {
       ['bomb.docx', 'refused', 'ARCHIVE_TOO_LARGE'],
       ['broken.docx', 'refused', 'DOCX_INVALID'],
     ]);
+    expect(done.files?.find((f) => f.fileName === 'scanned.pdf')?.error?.message).toBe(
+      'The PDF has no text layer (a scan?). OCR is turned off (OCR_ENABLED=off).',
+    );
     // The failed files' stored copies are gone; nothing was half-written for them.
     const names = await t.db.pool.query<{ file_name: string }>('SELECT file_name FROM knowledge_file WHERE tenant_id = $1', [acme.id]);
     expect(names.rows.map((r) => r.file_name)).not.toEqual(expect.arrayContaining(['encrypted.pdf']));

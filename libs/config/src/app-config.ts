@@ -52,6 +52,15 @@ export class AppConfig {
     };
   }
 
+  /** Scanned PDF pages through OCR (docs/documents.md "Scanned PDFs (OCR)"). */
+  get ocr() {
+    return {
+      mode: this.env.OCR_ENABLED,
+      languages: this.env.OCR_LANGUAGES.split('+'),
+      concurrency: this.env.OCR_CONCURRENCY,
+    };
+  }
+
   get logLevel() {
     return this.env.LOG_LEVEL;
   }

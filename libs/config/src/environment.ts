@@ -16,6 +16,8 @@ const trimmedOrUndefined = ({ value }: { value: unknown }): unknown => (typeof v
 
 export const LLM_PROVIDERS = ['none', 'openai', 'ollama'] as const;
 export const EMBEDDING_PROVIDERS = ['local', 'openai', 'ollama'] as const;
+/** OCR_ENABLED (docs/documents.md "Scanned PDFs (OCR)"). */
+export const OCR_MODES = ['auto', 'on', 'off'] as const;
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
 
 /**
@@ -67,6 +69,16 @@ export class EnvironmentVariables {
   @Type(() => Number) @IsInt() @Min(100) @Max(3_600_000) UPLOAD_PARSE_TIMEOUT_MS = 120_000;
   /** Extraction threads per process (files beyond that wait their turn). */
   @Type(() => Number) @IsInt() @Min(1) @Max(16) UPLOAD_PARSE_THREADS = 1;
+  /**
+   * Scanned PDF pages through OCR (docs/documents.md "Scanned PDFs (OCR)"): `auto` uses tesseract and
+   * pdftoppm where installed, `on` refuses to boot without them, `off` never runs them (PDF_NO_TEXT says so).
+   */
+  @IsIn(OCR_MODES) OCR_ENABLED: (typeof OCR_MODES)[number] = 'auto';
+  /** tesseract languages, `+`-separated (`tesseract --list-langs` names them). */
+  @Matches(/^[A-Za-z0-9_-]+(\+[A-Za-z0-9_-]+)*$/, { message: 'OCR_LANGUAGES must be tesseract language names joined by +, e.g. eng+chi_sim' })
+  OCR_LANGUAGES = 'eng+chi_sim';
+  /** Pages OCRed at once per process (each a pdftoppm then a single-threaded tesseract). */
+  @Type(() => Number) @IsInt() @Min(1) @Max(16) OCR_CONCURRENCY = 1;
 
   // Database
   @Transform(emptyToUndefined) @IsOptional() @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be a postgres:// URL' }) DATABASE_URL?: string;

@@ -25,6 +25,10 @@ describe('validateEnvironment', () => {
       parseTimeoutMs: 120_000,
       parseThreads: 1,
     });
+    expect(config.ocr).toEqual({ mode: 'auto', languages: ['eng', 'chi_sim'], concurrency: 1 });
+    expect(new AppConfig(validateEnvironment({ OCR_ENABLED: 'off', OCR_LANGUAGES: 'deu' })).ocr).toMatchObject({ mode: 'off', languages: ['deu'] });
+    expect(() => validateEnvironment({ OCR_ENABLED: 'yes' })).toThrow(/OCR_ENABLED/);
+    expect(() => validateEnvironment({ OCR_LANGUAGES: 'eng, chi_sim' })).toThrow(/OCR_LANGUAGES/);
     expect(config.consoleDir).toBe(path.join(findProjectRoot(), 'dist', 'console'));
     expect(new AppConfig(validateEnvironment({ CONSOLE_DIR: 'elsewhere/console' })).consoleDir).toBe(path.resolve('elsewhere/console'));
     expect(config.database.embedded).toBe(true);

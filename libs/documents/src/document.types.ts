@@ -47,6 +47,10 @@ export interface ExtractedDocument {
   faqRows: FaqRow[];
   /** PDF only. */
   pageCount?: number;
+  /** PDF only: 1-based pages without a text layer (scans), as the PDF parser found them. */
+  textlessPages?: number[];
+  /** PDF only: the pages whose text came from OCR (docs/documents.md "Scanned PDFs (OCR)"). */
+  ocrPages?: number[];
   /** What extraction noticed without failing (e.g. pages without a text layer), for the file's outcome. */
   warnings: string[];
 }

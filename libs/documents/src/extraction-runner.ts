@@ -3,7 +3,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ExtractedDocument, ExtractionLimits } from './document.types.js';
+import { completeDocument } from './complete-document.js';
 import { ExtractionError, ExtractionErrorCode } from './extraction-error.js';
+import type { OcrPort } from './ocr/ocr-plan.js';
 import type { ExtractionWorkerData, ExtractReply, ExtractRequest } from './extraction-worker-protocol.js';
 
 export interface ExtractionRunnerOptions {
@@ -15,6 +17,8 @@ export interface ExtractionRunnerOptions {
   extractorModule?: URL;
   /** Thread name (diagnostics). */
   name?: string;
+  /** Reads PDF pages without a text layer (tesseract-ocr.ts); none: such pages are skipped or PDF_NO_TEXT. */
+  ocr?: OcrPort;
 }
 
 interface Task {
@@ -30,7 +34,9 @@ interface Task {
  * never blocks the API's event loop. Up to `poolSize` threads, kept between files. A file's bytes are
  * transferred to its thread (the caller's Uint8Array is detached afterwards). A file running longer than
  * `limits.timeoutMs` has its thread terminated (PARSE_TIMEOUT); a thread that dies (out of memory, a
- * crash) fails only its file with an ExtractionError, and the next file gets a fresh thread.
+ * crash) fails only its file with an ExtractionError, and the next file gets a fresh thread. A PDF's pages
+ * without a text layer are OCRed from this thread by child processes (`ocr`) within the same time limit:
+ * on timeout they are killed (docs/documents.md "Scanned PDFs (OCR)").
  */
 export class ExtractionRunner {
   private readonly poolSize: number;
@@ -78,11 +84,13 @@ export class ExtractionRunner {
     // Chosen before the bytes are handed over (they are detached then).
     const kind = crashCode(task.bytes);
     worker.ref();
+    // The file's time limit covers its reading on the thread and its OCR after (which the abort stops).
+    const stop = new AbortController();
+    let released = false;
     let settled = false;
-    const finish = (keep: boolean, outcome: () => void): void => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
+    const release = (keep: boolean): void => {
+      if (released) return;
+      released = true;
       worker.off('message', onMessage);
       worker.off('exit', onExit);
       this.busy.delete(worker);
@@ -90,14 +98,29 @@ export class ExtractionRunner {
         worker.unref();
         this.idle.push(worker);
       } else void worker.terminate();
-      outcome();
       this.pump();
+    };
+    const settle = (outcome: () => void): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      stop.abort();
+      outcome();
+    };
+    const finish = (keep: boolean, outcome: () => void): void => {
+      release(keep);
+      settle(outcome);
     };
     const onMessage = (reply: ExtractReply): void => {
       if (reply.id !== id) return;
       switch (reply.type) {
         case 'extracted':
-          finish(true, () => task.resolve(reply.document));
+          // The thread is free for the next file while OCR's child processes read this one's pages.
+          release(true);
+          completeDocument(reply.document, reply.bytes ?? null, this.options.ocr ?? null, stop.signal).then(
+            (doc) => settle(() => task.resolve(doc)),
+            (error: unknown) => settle(() => task.reject(error instanceof ExtractionError ? error : ocrFailed())),
+          );
           return;
         case 'refused':
           finish(true, () => task.reject(new ExtractionError(reply.code, reply.message)));
@@ -173,6 +196,14 @@ function crashCode(bytes: Uint8Array): ExtractionErrorCode {
   if (head.includes('%PDF-')) return ExtractionErrorCode.PdfCorrupt;
   if (head.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04]))) return ExtractionErrorCode.DocxInvalid;
   return ExtractionErrorCode.TextUndecodable;
+}
+
+/** OCR's tools failed on the file (a page pdftoppm or tesseract could not read): not the parser's text. */
+function ocrFailed(): ExtractionError {
+  return new ExtractionError(
+    ExtractionErrorCode.PdfCorrupt,
+    'The PDF has pages without a text layer, and OCR could not read them (pdftoppm or tesseract failed).',
+  );
 }
 
 function crashError(code: ExtractionErrorCode): ExtractionError {

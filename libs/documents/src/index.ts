@@ -2,5 +2,8 @@ export * from './document.types.js';
 export * from './extraction-error.js';
 export * from './document-chunker.js';
 export * from './extract-document.js';
+export * from './complete-document.js';
 export * from './sniff.js';
 export * from './extraction-runner.js';
+export * from './ocr/ocr-plan.js';
+export * from './ocr/tesseract-ocr.js';

@@ -17,6 +17,7 @@ describe('extractPdf on a real English manual (debian-reference, pages 40–43)'
     expect(doc.pageCount).toBe(4);
     expect(doc.kind).toBe('pdf');
     expect(doc.warnings).toEqual([]);
+    expect(doc.textlessPages).toEqual([]);
   });
 
   it.each([
@@ -64,11 +65,21 @@ describe('extractPdf on a real Chinese manual (debian-reference zh-cn, pages 40�
   });
 });
 
+describe('extractPdf on scans (pages without a text layer are listed for OCR, not refused here)', () => {
+  it.each([
+    ['scanned-no-text.pdf (img2pdf of a page image)', 'scanned-no-text.pdf', [1], 0],
+    ['scanned-mixed.en.pdf (a text page, then a page image)', 'scanned-mixed.en.pdf', [2], 1],
+  ])('%s', async (_what, file, textless, textPages) => {
+    const doc = await extractPdf(fixture(file), limits);
+    expect(doc.textlessPages).toEqual(textless);
+    expect(new Set(doc.blocks.map((b) => b.page)).size).toBe(textPages);
+  });
+});
+
 describe('extractPdf refusals', () => {
   it.each([
     ['encrypted.pdf (qpdf --encrypt, user password)', 'encrypted.pdf', limits, ExtractionErrorCode.PdfEncrypted],
     ['truncated.pdf (the first 20,000 bytes)', 'truncated.pdf', limits, ExtractionErrorCode.PdfCorrupt],
-    ['scanned-no-text.pdf (img2pdf of a page image)', 'scanned-no-text.pdf', limits, ExtractionErrorCode.PdfNoText],
     ['4 pages over a limit of 3', 'debian-reference-p40-43.en.pdf', { ...limits, maxPdfPages: 3 }, ExtractionErrorCode.PdfTooManyPages],
   ])('%s → its code', async (_what, file, lim, code) => {
     const error = await extractPdf(fixture(file), lim).catch((e: unknown) => e);

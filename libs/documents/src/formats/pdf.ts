@@ -102,11 +102,9 @@ async function readDocument(doc: PdfDocument): Promise<ExtractedDocument> {
     pages.push(await pageLines(page, n));
     page.cleanup();
   }
-  const withText = pages.filter((p) => p.length > 0).length;
-  if (withText === 0) throw new ExtractionError(ExtractionErrorCode.PdfNoText, 'The PDF has no text layer (a scan?).');
+  // Pages without a text layer are left to OCR or refused by completeDocument (extract-document.ts).
+  const textlessPages = pages.flatMap((p, i) => (p.length === 0 ? [i + 1] : []));
   const warnings: string[] = [];
-  const without = pages.length - withText;
-  if (without > 0) warnings.push(`${without} of ${pages.length} pages have no text layer and were skipped.`);
 
   const kept = dropRepeatedLines(pages);
   const outline = await readOutline(doc);
@@ -124,6 +122,7 @@ async function readDocument(doc: PdfDocument): Promise<ExtractedDocument> {
     blocks,
     faqRows: [],
     pageCount: doc.numPages,
+    textlessPages,
     warnings,
   };
 }

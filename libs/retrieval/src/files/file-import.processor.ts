@@ -1,8 +1,8 @@
-import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { AppConfig } from '@arbiter/config';
 import { DomainException, type TenantId } from '@arbiter/common';
-import { ExtractionError, ExtractionErrorCode, type ExtractedDocument, ExtractionRunner } from '@arbiter/documents';
+import { ExtractionError, ExtractionErrorCode, type ExtractedDocument, ExtractionRunner, TesseractOcr } from '@arbiter/documents';
 import { EMBEDDING_PROVIDER, type EmbeddingProvider } from '@arbiter/llm';
 import type { ImportItemOutcome } from '../knowledge-import.repository.js';
 import type { NewDocument } from '../knowledge.repository.js';
@@ -46,9 +46,10 @@ function isUnchanged(earlier: readonly UploadedDocument[], sha256: string, paylo
  * makes (rows gone from an FAQ sheet) are deleted after it.
  */
 @Injectable()
-export class FileImportProcessor implements OnModuleDestroy {
+export class FileImportProcessor implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('FileImport');
   private readonly runner: ExtractionRunner;
+  private readonly ocr: TesseractOcr;
 
   constructor(
     private readonly files: KnowledgeFilesRepository,
@@ -57,7 +58,16 @@ export class FileImportProcessor implements OnModuleDestroy {
     private readonly config: AppConfig,
     @Inject(EMBEDDING_PROVIDER) private readonly provider: EmbeddingProvider,
   ) {
-    this.runner = new ExtractionRunner({ poolSize: config.uploads.parseThreads, name: 'arbiter-extraction' });
+    this.ocr = new TesseractOcr(config.ocr);
+    this.runner = new ExtractionRunner({ poolSize: config.uploads.parseThreads, name: 'arbiter-extraction', ocr: this.ocr });
+  }
+
+  /** OCR_ENABLED=on: boot fails where tesseract or pdftoppm is missing; `auto` detects on the first scanned page. */
+  async onModuleInit(): Promise<void> {
+    if (this.config.ocr.mode !== 'on') return;
+    const ocr = await this.ocr.availability();
+    if (!ocr.available) throw new Error(`OCR_ENABLED=on, but: ${ocr.reason}`);
+    this.logger.log({ msg: 'OCR available', languages: ocr.languages, missing: ocr.missing });
   }
 
   async onModuleDestroy(): Promise<void> {
@@ -118,6 +128,7 @@ export class FileImportProcessor implements OnModuleDestroy {
       documents: results.length,
       chunks,
       embeddedChunks: chunks - reused,
+      ...(extracted.ocrPages?.length ? { ocrPages: extracted.ocrPages } : {}),
       warnings: [...extracted.warnings, ...errors.map((e) => `${e.code}: ${e.message}`)].slice(0, 20),
     };
     const status = results.every((r) => r.status === 'created') ? 'created' : results.every((r) => r.status === 'unchanged') ? 'unchanged' : 'updated';

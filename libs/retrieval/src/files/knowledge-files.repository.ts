@@ -24,6 +24,8 @@ export interface FileOutcomeDetail {
   chunks: number;
   /** Chunks whose vector was computed; the others kept the vector of an unchanged chunk (a re-upload). */
   embeddedChunks: number;
+  /** A scanned PDF: the pages whose text OCR read (docs/documents.md "Scanned PDFs (OCR)"). */
+  ocrPages?: number[];
   warnings: string[];
 }
 
