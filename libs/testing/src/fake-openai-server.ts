@@ -13,6 +13,8 @@ interface ReplyTiming {
   delayMs?: number;
   /** Streamed replies: wait this long before each content piece after the first (a slow model; the client may hang up meanwhile). */
   pieceDelayMs?: number;
+  /** Streamed replies: send the last content piece only once this settles (a test proves the client saw the first pieces before it). */
+  holdLastPiece?: Promise<unknown>;
 }
 
 /** One streamed chat reply as the fake sent it: how many content pieces went out, and whether the client hung up first. */
@@ -311,7 +313,7 @@ export class FakeOpenAiServer {
           return this.streamChat(
             res,
             { id, created, model, content, toolCalls, finishReason, usage: body.stream_options?.include_usage ? usage : undefined },
-            { index, pieceDelayMs: reply.pieceDelayMs ?? 0, signal },
+            { index, pieceDelayMs: reply.pieceDelayMs ?? 0, holdLastPiece: reply.holdLastPiece, signal },
           );
         }
         return this.sendJson(res, 200, {
@@ -344,7 +346,7 @@ export class FakeOpenAiServer {
       finishReason: string;
       usage?: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
     },
-    pacing: { index: number; pieceDelayMs: number; signal: AbortSignal },
+    pacing: { index: number; pieceDelayMs: number; holdLastPiece?: Promise<unknown>; signal: AbortSignal },
   ): Promise<void> {
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
     const base = { id: r.id, object: 'chat.completion.chunk', created: r.created, model: r.model };
@@ -361,6 +363,7 @@ export class FakeOpenAiServer {
         record.aborted = true;
         return;
       }
+      if (i > 0 && i === pieces.length - 1 && pacing.holdLastPiece) await pacing.holdLastPiece;
       send({ ...base, choices: [{ index: 0, delta: { content: piece }, finish_reason: null }] });
       record.piecesSent++;
     }
