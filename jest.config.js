@@ -38,6 +38,10 @@ export default {
   testTimeout: 120_000,
   // A leaked handle must never hang CI; leaks still show as a warning in the output.
   forceExit: true,
+  // Every test file re-imports the app into the same heap (ESM under vm modules): in one process the e2e run grew to
+  // 11 GB and slowed down as it went. With a limit jest runs the files in a worker it replaces once it holds more
+  // (still one worker where maxWorkers is 1, so no test runs beside another it did not before).
+  workerIdleMemoryLimit: '1536MB',
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/libs/**/*.spec.ts', '<rootDir>/apps/**/*.spec.ts', '<rootDir>/bench/**/*.spec.ts'] },
     {
