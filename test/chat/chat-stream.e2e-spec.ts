@@ -1,28 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import type { AddressInfo } from 'node:net';
-import { DEMO_KNOWLEDGE } from '@arbiter/retrieval';
 import { FakeOpenAiServer, type FakeChatReply, type FakeChatRequestBody } from '@arbiter/testing';
 import { postSse, type SseFrame, type SseResult } from '../support/sse-client.js';
+import { seededChatTenant } from '../support/chat-tenant.js';
 import { createTestApp, type TestApp, type TestTenant } from '../support/test-app.js';
-
-const RULES = [
-  {
-    intent: 'fault',
-    description: '故障报警排查 / alarms and faults',
-    keywords: ['报警', 'alarm'],
-    semanticExamples: ['机械臂报警了怎么办', 'the arm shows an alarm'],
-    action: 'knowledge',
-    priority: 10,
-  },
-  {
-    intent: 'greeting',
-    description: '打招呼',
-    keywords: ['你好'],
-    semanticExamples: ['你好'],
-    action: 'answer',
-    reply: '您好！我是演示助手。有什么可以帮您？',
-  },
-];
 
 interface ChatBody {
   sessionId: string;
@@ -30,30 +11,6 @@ interface ChatBody {
   reply: string;
   references: { filePath: string }[];
   [key: string]: unknown;
-}
-
-/** A tenant with the rules and the demo knowledge base, the intent judge off (deterministic routing). */
-async function seededTenant(t: TestApp, name: string): Promise<TestTenant> {
-  const tenant = await t.createTenant(name);
-  for (const rule of RULES) {
-    const res = await t.request({ method: 'POST', url: '/admin/intent-rules', headers: { 'x-api-key': tenant.operatorKey }, payload: rule });
-    expect(res.statusCode).toBe(201);
-  }
-  const cfg = await t.request({
-    method: 'PUT',
-    url: '/admin/intent-config',
-    headers: { 'x-api-key': tenant.operatorKey },
-    payload: { llmJudgeEnabled: false },
-  });
-  expect(cfg.statusCode).toBe(200);
-  const bulk = await t.request({
-    method: 'POST',
-    url: '/admin/knowledge/documents/bulk',
-    headers: { 'x-api-key': tenant.operatorKey },
-    payload: DEMO_KNOWLEDGE as unknown as Record<string, unknown>[],
-  });
-  expect(bulk.statusCode).toBe(200);
-  return tenant;
 }
 
 const named = (result: SseResult): SseFrame[] => result.frames.filter((f) => f.event !== undefined);
@@ -78,7 +35,7 @@ describe('POST /ai/chat as server-sent events, offline (e2e, real socket)', () =
 
   beforeAll(async () => {
     t = await createTestApp();
-    acme = await seededTenant(t, 'stream-acme');
+    acme = await seededChatTenant(t, 'stream-acme');
     globex = await t.createTenant('stream-globex');
     port = await listen(t);
   }, 240_000);
@@ -193,7 +150,7 @@ describe('POST /ai/chat as server-sent events with a model (e2e, fake OpenAI ser
       CHAT_TIMEOUT_MS: '20000',
       CHAT_STREAM_HEARTBEAT_MS: '100',
     });
-    acme = await seededTenant(t, 'stream-llm-acme');
+    acme = await seededChatTenant(t, 'stream-llm-acme');
     port = await listen(t);
   }, 240_000);
 

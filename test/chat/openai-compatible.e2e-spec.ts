@@ -1,29 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { AddressInfo } from 'node:net';
 import OpenAI, { AuthenticationError, BadRequestError, NotFoundError } from 'openai';
-import { DEMO_KNOWLEDGE } from '@arbiter/retrieval';
 import { FakeOpenAiServer, type FakeChatRequestBody } from '@arbiter/testing';
 import { postSse } from '../support/sse-client.js';
+import { seededChatTenant } from '../support/chat-tenant.js';
 import { createTestApp, type TestApp, type TestTenant } from '../support/test-app.js';
 
-const RULES = [
-  {
-    intent: 'fault',
-    description: '故障报警排查 / alarms and faults',
-    keywords: ['报警', 'alarm'],
-    semanticExamples: ['机械臂报警了怎么办', 'the arm shows an alarm'],
-    action: 'knowledge',
-    priority: 10,
-  },
-  {
-    intent: 'greeting',
-    description: '打招呼',
-    keywords: ['你好'],
-    semanticExamples: ['你好'],
-    action: 'answer',
-    reply: '您好！我是演示助手。有什么可以帮您？',
-  },
-];
 const E201 = 'faults/e201-servo-overcurrent.md';
 const QUESTION = '机械臂报警 E201 怎么处理？';
 
@@ -39,29 +21,6 @@ interface ArbiterExtension {
 }
 type WithArbiter<T> = T & { arbiter?: ArbiterExtension };
 
-async function seededTenant(t: TestApp, name: string): Promise<TestTenant> {
-  const tenant = await t.createTenant(name);
-  for (const rule of RULES) {
-    const res = await t.request({ method: 'POST', url: '/admin/intent-rules', headers: { 'x-api-key': tenant.operatorKey }, payload: rule });
-    expect(res.statusCode).toBe(201);
-  }
-  const cfg = await t.request({
-    method: 'PUT',
-    url: '/admin/intent-config',
-    headers: { 'x-api-key': tenant.operatorKey },
-    payload: { llmJudgeEnabled: false },
-  });
-  expect(cfg.statusCode).toBe(200);
-  const bulk = await t.request({
-    method: 'POST',
-    url: '/admin/knowledge/documents/bulk',
-    headers: { 'x-api-key': tenant.operatorKey },
-    payload: DEMO_KNOWLEDGE as unknown as Record<string, unknown>[],
-  });
-  expect(bulk.statusCode).toBe(200);
-  return tenant;
-}
-
 async function listen(t: TestApp): Promise<number> {
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   return (t.app.getHttpServer().address() as AddressInfo).port;
@@ -76,7 +35,7 @@ describe('OpenAI-compatible /v1 with the official openai client (e2e, offline)',
 
   beforeAll(async () => {
     t = await createTestApp();
-    acme = await seededTenant(t, 'v1-acme');
+    acme = await seededChatTenant(t, 'v1-acme');
     globex = await t.createTenant('v1-globex');
     port = await listen(t);
     client = new OpenAI({ baseURL: `http://127.0.0.1:${port}/v1`, apiKey: acme.clientKey, maxRetries: 0 });
@@ -311,7 +270,7 @@ describe('OpenAI-compatible /v1 with a model: the history reaches it (e2e, fake 
   beforeAll(async () => {
     const url = await fake.start();
     t = await createTestApp({ LLM_PROVIDER: 'openai', LLM_BASE_URL: url, LLM_API_KEY: 'test-key', LLM_MODEL: 'fake-model', LLM_TIMEOUT_MS: '5000' });
-    const acme = await seededTenant(t, 'v1-llm-acme');
+    const acme = await seededChatTenant(t, 'v1-llm-acme');
     const port = await listen(t);
     client = new OpenAI({ baseURL: `http://127.0.0.1:${port}/v1`, apiKey: acme.clientKey, maxRetries: 0 });
   }, 240_000);
