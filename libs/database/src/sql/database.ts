@@ -1,3 +1,4 @@
+import type { EventEmitter } from 'node:events';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient, type Transaction } from 'kysely';
@@ -21,6 +22,20 @@ function oneConnection(client: PgClient): PostgresPool {
 }
 
 /**
+ * A connection the server drops while it is checked out (between a transaction's statements) emits 'error' on
+ * its client, which the pool only hears while the client is idle: unheard, the event would crash the process.
+ * The statement in flight, or the next one, still fails on its own and the pool replaces the client.
+ */
+function hearDroppedConnections(pool: PostgresPool): void {
+  const heard = new WeakSet<object>();
+  (pool as unknown as EventEmitter).on('acquire', (client: EventEmitter) => {
+    if (heard.has(client)) return;
+    heard.add(client);
+    client.on('error', () => undefined);
+  });
+}
+
+/**
  * The typed data layer (docs/data-layer.md): Kysely over the same pg pool as TypeORM — one pool, one
  * bound on connections, the same timeouts — with table types generated from the migrations
  * (`npm run db:types`, libs/database/src/generated/db.ts). Repositories write statements with the query
@@ -34,6 +49,7 @@ export class Database {
   constructor(@InjectDataSource() dataSource: DataSource) {
     // TypeORM has connected by the time a provider gets its DataSource: its pg pool is `driver.master`.
     const pool = (dataSource.driver as unknown as { master: PostgresPool }).master;
+    hearDroppedConnections(pool);
     this.db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   }
 
