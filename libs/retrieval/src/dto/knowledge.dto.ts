@@ -22,6 +22,20 @@ import { PageQueryDto } from '@arbiter/common';
 import { CONFIDENCE_PROFILES } from '../retrieval-confidence.js';
 import { FILTER_KEY_PATTERN, MAX_FILTER_KEYS } from '../metadata-filter.js';
 
+/** The Swagger schema of a metadata filter: {<metadata key>: value | [values]} (docs/retrieval.md "Metadata filters"). */
+const METADATA_FILTER_SCHEMA = {
+  type: 'object' as const,
+  additionalProperties: {
+    oneOf: [
+      { type: 'string' },
+      { type: 'number' },
+      { type: 'boolean' },
+      { type: 'array', items: { oneOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }] } },
+    ],
+  },
+  example: { model: ['RX-200', 'RX-300'], language: 'en' },
+};
+
 const NOT_BLANK = /\S/;
 
 export class UpsertDocumentDto {
@@ -110,16 +124,7 @@ export class LookupDto {
   confidenceProfile?: (typeof CONFIDENCE_PROFILES)[number];
 
   @ApiPropertyOptional({
-    type: 'object',
-    additionalProperties: {
-      oneOf: [
-        { type: 'string' },
-        { type: 'number' },
-        { type: 'boolean' },
-        { type: 'array', items: { oneOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }] } },
-      ],
-    },
-    example: { model: ['RX-200', 'RX-300'], language: 'en' },
+    ...METADATA_FILTER_SCHEMA,
     description:
       "Metadata filter applied before ranking: {<metadata key>: value | [values]} — a document matches when each key's metadata value equals the value (or one of the values), or is an array holding it. " +
       `Keys match ${FILTER_KEY_PATTERN.source}, at most ${MAX_FILTER_KEYS}; values are strings, numbers or booleans. A bad filter is a 400 naming it (details.fields, e.g. filter.model).`,
@@ -224,16 +229,7 @@ export class RetrievalSettingsDto {
   chunkOverlap?: number;
 
   @ApiPropertyOptional({
-    type: 'object',
-    additionalProperties: {
-      oneOf: [
-        { type: 'string' },
-        { type: 'number' },
-        { type: 'boolean' },
-        { type: 'array', items: { oneOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }] } },
-      ],
-    },
-    example: { model: ['RX-200', 'RX-300'], language: 'en' },
+    ...METADATA_FILTER_SCHEMA,
     description:
       "The chat's default metadata filter of its lookups (same form as the lookup's `filter`; a chat request's own `filter` replaces it); {} clears it.",
   })
