@@ -177,6 +177,16 @@ describe('POST /ai/chat as server-sent events with a model (e2e, fake OpenAI ser
       )
     ).rows[0];
 
+  /** The latest session once it has left RUNNING, polled for up to 3 s from `since`. */
+  const sessionAfterHangUp = async (since: number) => {
+    let session = await latestSession();
+    while (session?.status === 'RUNNING' && performance.now() - since < 3000) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      session = await latestSession();
+    }
+    return session;
+  };
+
   it("streams the agent's lookups, then its answer token by token as the model sends it; heartbeats while the model is slow", async () => {
     const answer = '先按急停并断电。再检查报警轴动力线绝缘（E201 伺服过流报警）。确认无短路后复位。';
     let release!: () => void;
@@ -269,11 +279,7 @@ describe('POST /ai/chat as server-sent events with a model (e2e, fake OpenAI ser
     );
     expect(stream.disconnected).toBe(true);
     const hungUp = performance.now();
-    let session = await latestSession();
-    while (session?.status === 'RUNNING' && performance.now() - hungUp < 3000) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      session = await latestSession();
-    }
+    const session = await sessionAfterHangUp(hungUp);
     expect(session).toMatchObject({ status: 'FAILED', error: 'client_disconnected' });
     await new Promise((resolve) => setTimeout(resolve, 400));
     const answerStream = fake.chatStreams().at(-1)!;
@@ -303,11 +309,7 @@ describe('POST /ai/chat as server-sent events with a model (e2e, fake OpenAI ser
     const hungUp = performance.now();
     expect(stream.disconnected).toBe(true);
     expect(eventOrder(stream)).toEqual(['route']);
-    let session = await latestSession();
-    while (session?.status === 'RUNNING' && performance.now() - hungUp < 3000) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      session = await latestSession();
-    }
+    const session = await sessionAfterHangUp(hungUp);
     // Well before the model's 4 s reply: the call was aborted, not waited out.
     expect(performance.now() - hungUp).toBeLessThan(3000);
     expect(session).toMatchObject({ status: 'FAILED', error: 'client_disconnected' });
