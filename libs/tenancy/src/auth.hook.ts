@@ -1,8 +1,9 @@
 import { NotFoundException } from '@nestjs/common';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { RequestContextStore } from '@arbiter/common';
-import { AUTH_ROUTE_CONFIG_KEY, type AuthRequirement, type RequestWithPrincipal } from './auth.decorator.js';
+import { AUTH_OPTIONS_ROUTE_CONFIG_KEY, AUTH_ROUTE_CONFIG_KEY, type AuthOptions, type AuthRequirement, type RequestWithPrincipal } from './auth.decorator.js';
 import { acceptsBearerClientKey, type RequestAuthenticator } from './request-authenticator.js';
+import { TenancyErrorCode, TenancyException } from './tenancy.exception.js';
 
 /** Whether the client announced a body (its bytes may still be on the wire). */
 export function announcesBody(request: Pick<FastifyRequest, 'headers'>): boolean {
@@ -23,16 +24,23 @@ export function registerAuthenticationHook(fastify: FastifyInstance, authenticat
       // The message Nest's own not-found handler gives, so both paths answer alike.
       throw new NotFoundException(`Cannot ${request.method} ${request.url}`);
     }
-    const config = request.routeOptions.config as { [AUTH_ROUTE_CONFIG_KEY]?: AuthRequirement } | undefined;
+    const config = request.routeOptions.config as { [AUTH_ROUTE_CONFIG_KEY]?: AuthRequirement; [AUTH_OPTIONS_ROUTE_CONFIG_KEY]?: AuthOptions } | undefined;
     const requirement = config?.[AUTH_ROUTE_CONFIG_KEY];
     // No decision: not a Nest route (the console's files, Swagger) or one the guard refuses anyway.
     if (requirement === undefined || requirement === 'public') return;
     try {
-      const principal = await authenticator.authenticate(requirement, request.headers, { bearerClientKey: acceptsBearerClientKey(request.url) });
+      const principal = await authenticator.authenticate(requirement, request.headers, {
+        bearerClientKey: acceptsBearerClientKey(request.url),
+        method: request.method,
+        route: config?.[AUTH_OPTIONS_ROUTE_CONFIG_KEY],
+        tenantIdParam: (request.query as Record<string, unknown> | undefined)?.tenantId,
+      });
       (request as FastifyRequest & RequestWithPrincipal).principal = principal;
       if (principal.tenantId) RequestContextStore.setTenant(principal.tenantId);
     } catch (error) {
       if (announcesBody(request)) void reply.header('connection', 'close');
+      // A browser must not read the answer of a key used from an origin it does not allow (docs/http-edge.md "CORS").
+      if (error instanceof TenancyException && error.code === TenancyErrorCode.OriginNotAllowed) void reply.removeHeader('access-control-allow-origin');
       throw error;
     }
   });

@@ -6,6 +6,13 @@ export enum TenancyErrorCode {
   InvalidAdminToken = 'AUTH_INVALID_ADMIN_TOKEN',
   WrongRole = 'AUTH_WRONG_ROLE',
   TenantNameTaken = 'TENANT_NAME_TAKEN',
+  ExpiredApiKey = 'AUTH_EXPIRED_API_KEY',
+  OriginNotAllowed = 'ORIGIN_NOT_ALLOWED',
+  TenantIdRequired = 'TENANT_ID_REQUIRED',
+  TenantNotFound = 'TENANT_NOT_FOUND',
+  ApiKeyNotFound = 'API_KEY_NOT_FOUND',
+  ApiKeyRevoked = 'API_KEY_REVOKED',
+  InvalidKeyRequest = 'API_KEY_INVALID_REQUEST',
 }
 
 export function tenancyErrorSpec(code: TenancyErrorCode): DomainErrorSpec {
@@ -20,6 +27,20 @@ export function tenancyErrorSpec(code: TenancyErrorCode): DomainErrorSpec {
       return { status: 403, message: 'This key may not call this endpoint' };
     case TenancyErrorCode.TenantNameTaken:
       return { status: 409, message: 'A tenant with this name already exists' };
+    case TenancyErrorCode.ExpiredApiKey:
+      return { status: 401, message: 'API key expired' };
+    case TenancyErrorCode.OriginNotAllowed:
+      return { status: 403, message: 'This key may not be used from this origin' };
+    case TenancyErrorCode.TenantIdRequired:
+      return { status: 400, message: 'tenantId is required' };
+    case TenancyErrorCode.TenantNotFound:
+      return { status: 404, message: 'Tenant not found' };
+    case TenancyErrorCode.ApiKeyNotFound:
+      return { status: 404, message: 'API key not found' };
+    case TenancyErrorCode.ApiKeyRevoked:
+      return { status: 409, message: 'API key is revoked' };
+    case TenancyErrorCode.InvalidKeyRequest:
+      return { status: 400, message: 'Invalid API key request' };
     default:
       return assertNever(code, 'tenancy error code');
   }

@@ -26,10 +26,17 @@ export type JsonValue = JsonArray | JsonObject | JsonPrimitive;
 export type Timestamp = ColumnType<Date, Date | string, Date | string>;
 
 export interface ApiKey {
+  allowed_origins: Generated<Json>;
+  changed_at: Generated<Timestamp>;
   created_at: Generated<Timestamp>;
+  expires_at: Timestamp | null;
   id: Generated<string>;
   key_hash: string;
   key_prefix: string;
+  last_used_at: Timestamp | null;
+  name: string;
+  previous_key_hash: string | null;
+  previous_valid_until: Timestamp | null;
   revoked_at: Timestamp | null;
   role: string;
   tenant_id: string;
