@@ -125,7 +125,7 @@ export class AppConfig {
   }
 
   get metrics() {
-    return { token: this.env.METRICS_TOKEN, tenantLabel: this.env.METRICS_TENANT_LABEL };
+    return { token: this.env.METRICS_TOKEN, tenantLabel: this.env.METRICS_TENANT_LABEL, port: this.env.METRICS_PORT };
   }
 
   get chat() {

@@ -130,6 +130,8 @@ export class EnvironmentVariables {
   @Type(() => Number) @IsInt() @Min(1) @Max(3650) JOBS_RUN_RETENTION_DAYS = 30;
   @Transform(emptyToUndefined) @IsOptional() @IsString() @MinLength(8) METRICS_TOKEN?: string;
   @Transform(toBool) @IsBoolean() METRICS_TENANT_LABEL = false;
+  /** Serve /metrics on this port only (its own listener, on HOST), so only Prometheus need reach it; unset = the API's port. 0 = any free port (tests). */
+  @Transform(emptyToUndefined) @IsOptional() @Type(() => Number) @IsInt() @Min(0) @Max(65535) METRICS_PORT?: number;
 
   // Chat
   @Type(() => Number) @IsInt() @Min(1) @Max(16) CHAT_MAX_STEPS = 4;

@@ -34,5 +34,6 @@ export const OPTIONAL_KEYS = [
   'EMBEDDING_BASE_URL',
   'EMBEDDING_API_KEY',
   'METRICS_TOKEN',
+  'METRICS_PORT',
   'JOBS_SCHEDULES',
 ] as const;
