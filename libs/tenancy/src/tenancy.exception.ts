@@ -13,6 +13,8 @@ export enum TenancyErrorCode {
   ApiKeyNotFound = 'API_KEY_NOT_FOUND',
   ApiKeyRevoked = 'API_KEY_REVOKED',
   InvalidKeyRequest = 'API_KEY_INVALID_REQUEST',
+  RateLimited = 'RATE_LIMITED',
+  TooManyAuthFailures = 'TOO_MANY_AUTH_FAILURES',
 }
 
 export function tenancyErrorSpec(code: TenancyErrorCode): DomainErrorSpec {
@@ -41,6 +43,10 @@ export function tenancyErrorSpec(code: TenancyErrorCode): DomainErrorSpec {
       return { status: 409, message: 'API key is revoked' };
     case TenancyErrorCode.InvalidKeyRequest:
       return { status: 400, message: 'Invalid API key request' };
+    case TenancyErrorCode.RateLimited:
+      return { status: 429, message: 'Rate limit exceeded' };
+    case TenancyErrorCode.TooManyAuthFailures:
+      return { status: 429, message: 'Too many failed authentication attempts from this address' };
     default:
       return assertNever(code, 'tenancy error code');
   }

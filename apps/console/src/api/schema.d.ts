@@ -48,6 +48,24 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/admin/tenants/{id}/limits': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The tenant's effective rate limits per route class (its overrides over the configured defaults) */
+    get: operations['TenantsController_limits'];
+    /** Override rate limits of one tenant: any subset of {chat, route, lookup, ingest, admin} × {perMinute, perKeyPerMinute}; null returns to the default */
+    put: operations['TenantsController_setLimits'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/admin/api-keys': {
     parameters: {
       query?: never;
@@ -1101,6 +1119,32 @@ export interface components {
       /** @example UTC */
       timeZone: string;
       createdAt: string;
+    };
+    ClassLimitsDto: {
+      /** @description Requests per minute for the whole tenant (0 = unlimited) */
+      perMinute: number;
+      /** @description Requests per minute for each key (0 = unlimited) */
+      perKeyPerMinute: number;
+    };
+    EffectiveLimitsDto: {
+      chat: components['schemas']['ClassLimitsDto'];
+      route: components['schemas']['ClassLimitsDto'];
+      lookup: components['schemas']['ClassLimitsDto'];
+      ingest: components['schemas']['ClassLimitsDto'];
+      admin: components['schemas']['ClassLimitsDto'];
+    };
+    ClassLimitChangeDto: {
+      /** @description Requests per minute for the whole tenant; 0 = unlimited; null = the configured default */
+      perMinute?: number | null;
+      /** @description Requests per minute for each key; 0 = unlimited; null = the configured default */
+      perKeyPerMinute?: number | null;
+    };
+    TenantLimitsChangeDto: {
+      chat?: components['schemas']['ClassLimitChangeDto'];
+      route?: components['schemas']['ClassLimitChangeDto'];
+      lookup?: components['schemas']['ClassLimitChangeDto'];
+      ingest?: components['schemas']['ClassLimitChangeDto'];
+      admin?: components['schemas']['ClassLimitChangeDto'];
     };
     CreateApiKeyDto: {
       /**
@@ -3318,6 +3362,81 @@ export interface operations {
       };
       /** @description Name already taken */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  TenantsController_limits: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EffectiveLimitsDto'];
+        };
+      };
+      /** @description Missing or wrong admin token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description No such tenant */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  TenantsController_setLimits: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['TenantLimitsChangeDto'];
+      };
+    };
+    responses: {
+      /** @description The effective limits after the change */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EffectiveLimitsDto'];
+        };
+      };
+      /** @description Missing or wrong admin token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description No such tenant */
+      404: {
         headers: {
           [name: string]: unknown;
         };

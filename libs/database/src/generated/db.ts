@@ -401,6 +401,13 @@ export interface LabelledSet {
   version: number;
 }
 
+export interface RateLimitWindow {
+  bucket: string;
+  reserved: number;
+  tenant_id: string;
+  window_start: Timestamp;
+}
+
 export interface RetrievalMemory {
   created_at: Generated<Timestamp>;
   domain: string;
@@ -505,6 +512,14 @@ export interface Tenant {
   time_zone: Generated<string>;
 }
 
+export interface TenantRateLimit {
+  per_key_per_minute: number | null;
+  per_minute: number | null;
+  route_class: string;
+  tenant_id: string;
+  updated_at: Generated<Timestamp>;
+}
+
 export interface ToolInvocation {
   arguments: Generated<Json>;
   created_at: Generated<Timestamp>;
@@ -550,11 +565,13 @@ export interface DB {
   knowledge_term_df: KnowledgeTermDf;
   labelled_example: LabelledExample;
   labelled_set: LabelledSet;
+  rate_limit_window: RateLimitWindow;
   retrieval_memory: RetrievalMemory;
   retrieval_settings: RetrievalSettings;
   session_feedback: SessionFeedback;
   session_stats_delta: SessionStatsDelta;
   session_stats_rollup: SessionStatsRollup;
   tenant: Tenant;
+  tenant_rate_limit: TenantRateLimit;
   tool_invocation: ToolInvocation;
 }
