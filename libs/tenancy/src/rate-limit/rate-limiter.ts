@@ -39,13 +39,15 @@ export class RateLimiter implements OnModuleInit, OnApplicationShutdown {
   private overridesAt = Number.NEGATIVE_INFINITY;
   private refreshing: Promise<void> | null = null;
   private sweepTimer: NodeJS.Timeout | null = null;
+  private readonly defaults: AppConfig['rateLimits'];
 
   constructor(
     private readonly repository: RateLimitRepository,
     private readonly config: AppConfig,
   ) {
     this.budgets = new WindowBudgets({ windowMs: WINDOW_MS, store: config.database.embedded ? null : repository });
-    this.failures = new AddressFailures(config.rateLimits.authFailuresPerMinute);
+    this.defaults = config.rateLimits;
+    this.failures = new AddressFailures(this.defaults.authFailuresPerMinute);
   }
 
   async onModuleInit(): Promise<void> {
@@ -71,6 +73,12 @@ export class RateLimiter implements OnModuleInit, OnApplicationShutdown {
     ) as EffectiveLimits;
   }
 
+  private limitsFor(tenantId: string, routeClass: RateClass): ClassLimits {
+    this.refreshOverridesIfStale();
+    const own = this.overrides.get(tenantId)?.get(routeClass);
+    return { perMinute: own?.perMinute ?? this.defaults.perTenant[routeClass], perKeyPerMinute: own?.perKeyPerMinute ?? this.defaults.perKey[routeClass] };
+  }
+
   /**
    * Counts a request of an authenticated key against its key's and its tenant's budget for the route's
    * class. Null when no limit applies (no headers, nothing counted).
@@ -78,7 +86,7 @@ export class RateLimiter implements OnModuleInit, OnApplicationShutdown {
   async admit(tenantId: string, keyId: string, method: string, routePath: string): Promise<LimitDecision | null> {
     const routeClass = rateClassOf(method, routePath);
     if (routeClass === null) return null;
-    const limits = this.effectiveLimits(tenantId)[routeClass];
+    const limits = this.limitsFor(tenantId, routeClass);
     if (limits.perMinute === 0 && limits.perKeyPerMinute === 0) return null;
     const decisions: [string, BudgetDecision][] = [];
     if (limits.perKeyPerMinute > 0) {
