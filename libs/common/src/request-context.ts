@@ -1,9 +1,17 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 
+/** Who made the request, for the audit log (docs/http-edge.md "Audit log"). */
+export interface RequestActor {
+  kind: 'api_key' | 'platform_admin';
+  keyId?: string;
+  name?: string;
+}
+
 interface RequestContext {
   requestId: string;
   tenantId?: string;
+  actor?: RequestActor;
 }
 
 const storage = new AsyncLocalStorage<RequestContext>();
@@ -21,6 +29,13 @@ export const RequestContextStore = {
   setTenant(tenantId: string): void {
     const ctx = storage.getStore();
     if (ctx) ctx.tenantId = tenantId;
+  },
+  setActor(actor: RequestActor): void {
+    const ctx = storage.getStore();
+    if (ctx) ctx.actor = actor;
+  },
+  actor(): RequestActor | undefined {
+    return storage.getStore()?.actor;
   },
 };
 

@@ -146,6 +146,10 @@ export class AppConfig {
     };
   }
 
+  get audit() {
+    return { retentionDays: this.env.AUDIT_RETENTION_DAYS };
+  }
+
   get metrics() {
     return { token: this.env.METRICS_TOKEN, tenantLabel: this.env.METRICS_TENANT_LABEL, port: this.env.METRICS_PORT };
   }

@@ -71,6 +71,8 @@ export class EnvironmentVariables {
   @Type(() => Number) @IsInt() @Min(0) RATE_LIMIT_INGEST_PER_TENANT = 0;
   @Type(() => Number) @IsInt() @Min(0) RATE_LIMIT_ADMIN_PER_KEY = 0;
   @Type(() => Number) @IsInt() @Min(0) RATE_LIMIT_ADMIN_PER_TENANT = 0;
+  /** Days an audit log entry is kept unless its tenant set its own retention (docs/http-edge.md "Audit log"). */
+  @Type(() => Number) @IsInt() @Min(1) @Max(3650) AUDIT_RETENTION_DAYS = 365;
   /** Failed credential checks (wrong, expired or revoked key or admin token) per client address per minute before 429; 0 = no limit. */
   @Type(() => Number) @IsInt() @Min(0) AUTH_FAILURE_LIMIT_PER_MINUTE = 100;
   /**

@@ -1,6 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { asTenantId, type TenantId } from '@arbiter/common';
 import { Auth, type RequestWithPrincipal } from './auth.decorator.js';
 import {
   ApiKeyDto,
@@ -13,6 +12,7 @@ import {
 } from './dto/api-key.dto.js';
 import { toApiKeyDto } from './api-key.view.js';
 import { TenancyErrorCode, TenancyException } from './tenancy.exception.js';
+import { scopeOf } from './tenant-scope.js';
 import { TenancyService } from './tenancy.service.js';
 
 /**
@@ -30,7 +30,7 @@ export class ApiKeysController {
   @ApiOperation({ summary: 'Create a named key with a role (client, operator, viewer), optional expiry and allowed origins; the secret is shown only now' })
   @ApiCreatedResponse({ type: IssuedApiKeyDto })
   async create(@Req() request: RequestWithPrincipal, @Query() query: ApiKeyScopeQueryDto, @Body() body: CreateApiKeyDto): Promise<IssuedApiKeyDto> {
-    const tenantId = scopeOf(request, query);
+    const tenantId = scopeOf(request, query.tenantId);
     const expiresAt = body.expiresAt === undefined ? undefined : new Date(body.expiresAt);
     if (expiresAt && expiresAt.getTime() <= Date.now()) throw new TenancyException(TenancyErrorCode.InvalidKeyRequest, 'expiresAt must be in the future');
     const issued = await this.tenancy.createKey(tenantId, { name: body.name, role: body.role, expiresAt, allowedOrigins: body.allowedOrigins });
@@ -41,7 +41,7 @@ export class ApiKeysController {
   @ApiOperation({ summary: "The tenant's keys, revoked ones included, newest first (never their secrets)" })
   @ApiOkResponse({ type: ApiKeyDto, isArray: true })
   async list(@Req() request: RequestWithPrincipal, @Query() query: ApiKeyScopeQueryDto): Promise<ApiKeyDto[]> {
-    const keys = await this.tenancy.listKeys(scopeOf(request, query));
+    const keys = await this.tenancy.listKeys(scopeOf(request, query.tenantId));
     return keys.map((k) => toApiKeyDto(k));
   }
 
@@ -50,7 +50,7 @@ export class ApiKeysController {
   @ApiOkResponse({ type: ApiKeyDto })
   @ApiNotFoundResponse({ description: 'No such key in this tenant' })
   async revoke(@Req() request: RequestWithPrincipal, @Query() query: ApiKeyScopeQueryDto, @Param() params: ApiKeyIdParamDto): Promise<ApiKeyDto> {
-    return toApiKeyDto(await this.tenancy.revokeKey(scopeOf(request, query), params.id));
+    return toApiKeyDto(await this.tenancy.revokeKey(scopeOf(request, query.tenantId), params.id));
   }
 
   @Post(':id/rotate')
@@ -64,16 +64,7 @@ export class ApiKeysController {
     @Param() params: ApiKeyIdParamDto,
     @Body() body: RotateApiKeyDto = {},
   ): Promise<IssuedApiKeyDto> {
-    const issued = await this.tenancy.rotateKey(scopeOf(request, query), params.id, body.gracePeriodSeconds ?? DEFAULT_GRACE_PERIOD_SECONDS);
+    const issued = await this.tenancy.rotateKey(scopeOf(request, query.tenantId), params.id, body.gracePeriodSeconds ?? DEFAULT_GRACE_PERIOD_SECONDS);
     return { ...toApiKeyDto(issued.record), key: issued.key };
   }
-}
-
-/** The tenant a call acts on: the key's own, or the one the platform admin names (`?tenantId=`). */
-function scopeOf(request: RequestWithPrincipal, query: ApiKeyScopeQueryDto): TenantId {
-  const principal = request.principal;
-  if (!principal?.tenantId) throw new TenancyException(TenancyErrorCode.TenantIdRequired, 'the platform admin names the tenant: ?tenantId=<uuid>');
-  if (principal.kind === 'api-key' && query.tenantId !== undefined && query.tenantId.toLowerCase() !== principal.tenantId)
-    throw new TenancyException(TenancyErrorCode.InvalidKeyRequest, 'tenantId: only the platform admin names a tenant; a key manages its own');
-  return asTenantId(principal.tenantId);
 }

@@ -1,6 +1,6 @@
 import { applyDecorators, createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
 import { ApiBearerAuth, ApiForbiddenResponse, ApiSecurity, ApiUnauthorizedResponse } from '@nestjs/swagger';
-import { asTenantId, type TenantId } from '@arbiter/common';
+import { asTenantId, type RequestActor, type TenantId } from '@arbiter/common';
 import type { ApiKeyRole } from './api-key.entity.js';
 
 /**
@@ -19,11 +19,11 @@ export const AUTH_OPTIONS_ROUTE_CONFIG_KEY = 'arbiterAuthOptions';
  * - `viewer`: a viewer key may call this POST too (a read-only call the console makes, e.g. intent try-it);
  *   viewers may always call GET routes of `operator` and `client` routes.
  * - `platformAdmin`: the platform ADMIN_TOKEN may call this `operator` route for any tenant, naming it
- *   in `?tenantId=`.
+ *   in `?tenantId=`; with `'any-tenant'` it may also leave it out, to act across tenants (the audit log).
  */
 export interface AuthOptions {
   viewer?: boolean;
-  platformAdmin?: boolean;
+  platformAdmin?: boolean | 'any-tenant';
 }
 export const API_KEY_SECURITY = 'api-key';
 export const ADMIN_SECURITY = 'admin-token';
@@ -95,6 +95,11 @@ export interface Principal {
   keyId?: string;
   /** The key's name (who is calling, for logs and the console). */
   keyName?: string;
+}
+
+/** The principal as the audit log names it. */
+export function actorOf(principal: Principal): RequestActor {
+  return principal.kind === 'admin' ? { kind: 'platform_admin', name: 'platform admin' } : { kind: 'api_key', keyId: principal.keyId, name: principal.keyName };
 }
 
 export interface RequestWithPrincipal {

@@ -1,7 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable, Logger } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { RequestContextStore } from '@arbiter/common';
-import { AUTH_OPTIONS, AUTH_REQUIREMENT, type AuthOptions, type AuthRequirement, type RequestWithPrincipal } from './auth.decorator.js';
+import { actorOf, AUTH_OPTIONS, AUTH_REQUIREMENT, type AuthOptions, type AuthRequirement, type RequestWithPrincipal } from './auth.decorator.js';
 import { acceptsBearerClientKey, RequestAuthenticator, type RequestHeaders } from './request-authenticator.js';
 
 /**
@@ -37,6 +37,7 @@ export class AuthGuard implements CanActivate {
       tenantIdParam: request.query?.tenantId,
     });
     if (request.principal.tenantId) RequestContextStore.setTenant(request.principal.tenantId);
+    RequestContextStore.setActor(actorOf(request.principal));
     return true;
   }
 }

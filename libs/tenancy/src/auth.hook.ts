@@ -1,7 +1,14 @@
 import { NotFoundException } from '@nestjs/common';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { RequestContextStore } from '@arbiter/common';
-import { AUTH_OPTIONS_ROUTE_CONFIG_KEY, AUTH_ROUTE_CONFIG_KEY, type AuthOptions, type AuthRequirement, type RequestWithPrincipal } from './auth.decorator.js';
+import {
+  actorOf,
+  AUTH_OPTIONS_ROUTE_CONFIG_KEY,
+  AUTH_ROUTE_CONFIG_KEY,
+  type AuthOptions,
+  type AuthRequirement,
+  type RequestWithPrincipal,
+} from './auth.decorator.js';
 import { acceptsBearerClientKey, type RequestAuthenticator } from './request-authenticator.js';
 import type { RateLimiter } from './rate-limit/rate-limiter.js';
 import { TenancyErrorCode, TenancyException } from './tenancy.exception.js';
@@ -55,6 +62,7 @@ export function registerAuthenticationHook(fastify: FastifyInstance, authenticat
     }
     (request as FastifyRequest & RequestWithPrincipal).principal = principal;
     if (principal.tenantId) RequestContextStore.setTenant(principal.tenantId);
+    RequestContextStore.setActor(actorOf(principal));
     if (principal.kind !== 'api-key' || !principal.tenantId || !principal.keyId) return;
     const decision = await limiter.admit(principal.tenantId, principal.keyId, request.method, request.routeOptions.url ?? request.url);
     if (!decision) return;

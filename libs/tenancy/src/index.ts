@@ -11,3 +11,5 @@ export * from './request-authenticator.js';
 export { registerAuthenticationHook, announcesBody } from './auth.hook.js';
 export { RateLimiter } from './rate-limit/rate-limiter.js';
 export { RATE_CLASSES, rateClassOf, type RateClass } from './rate-limit/route-class.js';
+export { AuditLog } from './audit/audit-log.js';
+export type { AuditChange } from './audit/audit.types.js';

@@ -44,7 +44,10 @@ export class RequestAuthenticator {
   async authenticate(requirement: Exclude<AuthRequirement, 'public'>, headers: RequestHeaders, options: AuthenticateOptions = {}): Promise<Principal> {
     if (requirement === 'admin') return this.platformAdmin(headers);
     const rawKey = header(headers, 'x-api-key') ?? (options.bearerClientKey ? bearerToken(headers) : undefined);
-    if (!rawKey && options.route?.platformAdmin && bearerToken(headers) !== undefined) return this.platformAdminForTenant(headers, options.tenantIdParam);
+    if (!rawKey && options.route?.platformAdmin && bearerToken(headers) !== undefined)
+      return options.route.platformAdmin === 'any-tenant' && options.tenantIdParam === undefined
+        ? this.platformAdmin(headers)
+        : this.platformAdminForTenant(headers, options.tenantIdParam);
     if (!rawKey)
       throw new TenancyException(
         TenancyErrorCode.MissingCredentials,

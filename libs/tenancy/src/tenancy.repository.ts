@@ -1,6 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { TenantId } from '@arbiter/common';
-import { Database, sql } from '@arbiter/database';
+import { Database, sql, type Tx } from '@arbiter/database';
+
+/** Writes the audit entry of a change inside the change's transaction (docs/http-edge.md "Audit log"). */
+export type AuditInTx = (tx: Tx, record: ApiKeyRecord) => Promise<void>;
 import type { ApiKeyRole } from './api-key.entity.js';
 
 export interface Tenant {
@@ -108,7 +111,7 @@ export class TenancyRepository {
   constructor(private readonly database: Database) {}
 
   /** Creates the tenant and its keys in one transaction; returns null when the name is taken (folded, migration 0190). */
-  createTenantWithKeys(name: string, keys: NewApiKey[]): Promise<Tenant | null> {
+  createTenantWithKeys(name: string, keys: NewApiKey[], audit?: (tx: Tx, tenant: Tenant) => Promise<void>): Promise<Tenant | null> {
     return this.database.transaction(async (tx) => {
       const row = await tx
         .insertInto('tenant')
@@ -121,7 +124,9 @@ export class TenancyRepository {
         .insertInto('api_key')
         .values(keys.map((k) => ({ id: k.keyId, tenant_id: row.id, role: k.role, name: k.name, key_hash: k.hash, key_prefix: k.prefix })))
         .execute();
-      return { id: row.id, name: row.name, timeZone: row.time_zone, createdAt: row.created_at };
+      const tenant = { id: row.id, name: row.name, timeZone: row.time_zone, createdAt: row.created_at };
+      await audit?.(tx, tenant);
+      return tenant;
     });
   }
 
@@ -173,22 +178,26 @@ export class TenancyRepository {
     }));
   }
 
-  async createKey(tenantId: TenantId, key: NewApiKey): Promise<ApiKeyRecord> {
-    const row = await this.database.db
-      .insertInto('api_key')
-      .values({
-        id: key.keyId,
-        tenant_id: tenantId,
-        role: key.role,
-        name: key.name,
-        key_hash: key.hash,
-        key_prefix: key.prefix,
-        expires_at: key.expiresAt ?? null,
-        allowed_origins: JSON.stringify(key.allowedOrigins ?? []),
-      })
-      .returning(RECORD_COLUMNS)
-      .executeTakeFirstOrThrow();
-    return toRecord(row);
+  async createKey(tenantId: TenantId, key: NewApiKey, audit?: AuditInTx): Promise<ApiKeyRecord> {
+    return this.database.transaction(async (tx) => {
+      const row = await tx
+        .insertInto('api_key')
+        .values({
+          id: key.keyId,
+          tenant_id: tenantId,
+          role: key.role,
+          name: key.name,
+          key_hash: key.hash,
+          key_prefix: key.prefix,
+          expires_at: key.expiresAt ?? null,
+          allowed_origins: JSON.stringify(key.allowedOrigins ?? []),
+        })
+        .returning(RECORD_COLUMNS)
+        .executeTakeFirstOrThrow();
+      const record = toRecord(row);
+      await audit?.(tx, record);
+      return record;
+    });
   }
 
   /** The tenant's keys, revoked ones included, newest first. */
@@ -217,7 +226,7 @@ export class TenancyRepository {
    * Revokes the key (idempotent: a revoked key keeps its first revocation time). Returns the secrets
    * that stop authenticating, or null when the tenant has no such key.
    */
-  async revokeKey(tenantId: TenantId, keyId: string): Promise<{ record: ApiKeyRecord; hashes: string[] } | null> {
+  async revokeKey(tenantId: TenantId, keyId: string, audit?: AuditInTx): Promise<{ record: ApiKeyRecord; hashes: string[] } | null> {
     return this.database.transaction(async (tx) => {
       const before = await tx
         .selectFrom('api_key')
@@ -238,7 +247,9 @@ export class TenancyRepository {
               .executeTakeFirstOrThrow()
           : await tx.selectFrom('api_key').select(RECORD_COLUMNS).where('tenant_id', '=', tenantId).where('id', '=', keyId).executeTakeFirstOrThrow();
       const hashes = [before.key_hash, before.previous_key_hash].filter((h): h is string => h !== null);
-      return { record: toRecord(row), hashes };
+      const record = toRecord(row);
+      if (before.revoked_at === null) await audit?.(tx, record);
+      return { record, hashes };
     });
   }
 
@@ -252,6 +263,7 @@ export class TenancyRepository {
     keyId: string,
     secret: { hash: string; prefix: string },
     previousValidUntil: Date | null,
+    audit?: AuditInTx,
   ): Promise<{ record: ApiKeyRecord; retiredHashes: string[]; previousHash: string } | 'revoked' | null> {
     return this.database.transaction(async (tx) => {
       const before = await tx
@@ -277,7 +289,9 @@ export class TenancyRepository {
         .returning(RECORD_COLUMNS)
         .executeTakeFirstOrThrow();
       const retired = [before.previous_key_hash, previousValidUntil === null ? before.key_hash : null].filter((h): h is string => h !== null);
-      return { record: toRecord(row), retiredHashes: retired, previousHash: before.key_hash };
+      const record = toRecord(row);
+      await audit?.(tx, record);
+      return { record, retiredHashes: retired, previousHash: before.key_hash };
     });
   }
 

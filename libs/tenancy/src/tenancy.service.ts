@@ -5,7 +5,8 @@ import { ApiKeyDirectory, type DirectoryKey } from './api-key-directory.js';
 import { INITIAL_KEY_ROLES, type ApiKeyRole } from './api-key.entity.js';
 import { generateApiKey, hashApiKey } from './api-key.util.js';
 import { TenancyErrorCode, TenancyException } from './tenancy.exception.js';
-import { type ActiveKey, type ApiKeyRecord, TenancyRepository } from './tenancy.repository.js';
+import { AuditLog } from './audit/audit-log.js';
+import { type ActiveKey, type ApiKeyRecord, type AuditInTx, TenancyRepository } from './tenancy.repository.js';
 
 export interface CreatedTenant {
   id: TenantId;
@@ -58,7 +59,10 @@ export class TenancyService implements OnModuleInit, OnApplicationShutdown {
   private readonly directory: ApiKeyDirectory;
   private usageTimer: NodeJS.Timeout | null = null;
 
-  constructor(private readonly repository: TenancyRepository) {
+  constructor(
+    private readonly repository: TenancyRepository,
+    private readonly audit: AuditLog,
+  ) {
     this.directory = new ApiKeyDirectory(
       {
         version: () => repository.keyTableVersion(),
@@ -89,7 +93,15 @@ export class TenancyService implements OnModuleInit, OnApplicationShutdown {
 
   async createTenant(name: string): Promise<CreatedTenant> {
     const generated = INITIAL_KEY_ROLES.map((role) => ({ role, name: role, keyId: randomUUID(), ...generateApiKey(role) }));
-    const tenant = await this.repository.createTenantWithKeys(name, generated);
+    const tenant = await this.repository.createTenantWithKeys(name, generated, (tx, created) =>
+      this.audit.record(tx, created.id, {
+        action: 'create',
+        resourceType: 'tenant',
+        resourceId: created.id,
+        label: created.name,
+        summary: { keys: generated.map((g) => g.role) },
+      }),
+    );
     if (!tenant) throw new TenancyException(TenancyErrorCode.TenantNameTaken, name);
     for (const g of generated)
       this.directory.add(g.hash, { keyId: g.keyId, tenantId: tenant.id, role: g.role, name: g.name, allowedOrigins: [], validUntil: null });
@@ -102,15 +114,19 @@ export class TenancyService implements OnModuleInit, OnApplicationShutdown {
     await this.requireTenant(tenantId);
     const keyId = randomUUID();
     const secret = generateApiKey(request.role);
-    const record = await this.repository.createKey(tenantId, {
-      keyId,
-      role: request.role,
-      name: request.name,
-      hash: secret.hash,
-      prefix: secret.prefix,
-      expiresAt: request.expiresAt ?? null,
-      allowedOrigins: request.allowedOrigins ?? [],
-    });
+    const record = await this.repository.createKey(
+      tenantId,
+      {
+        keyId,
+        role: request.role,
+        name: request.name,
+        hash: secret.hash,
+        prefix: secret.prefix,
+        expiresAt: request.expiresAt ?? null,
+        allowedOrigins: request.allowedOrigins ?? [],
+      },
+      this.keyAudit('create'),
+    );
     this.directory.add(secret.hash, {
       keyId,
       tenantId,
@@ -129,7 +145,7 @@ export class TenancyService implements OnModuleInit, OnApplicationShutdown {
 
   /** Revokes a key: refused at once here, within `KEY_DIRECTORY_FRESH_MS` on every other replica. */
   async revokeKey(tenantId: TenantId, keyId: string): Promise<ApiKeyRecord> {
-    const revoked = await this.repository.revokeKey(tenantId, keyId);
+    const revoked = await this.repository.revokeKey(tenantId, keyId, this.keyAudit('revoke'));
     if (!revoked) throw new TenancyException(TenancyErrorCode.ApiKeyNotFound, keyId);
     for (const hash of revoked.hashes) this.directory.remove(hash);
     return revoked.record;
@@ -141,7 +157,7 @@ export class TenancyService implements OnModuleInit, OnApplicationShutdown {
     if (!current) throw new TenancyException(TenancyErrorCode.ApiKeyNotFound, keyId);
     const secret = generateApiKey(current.role);
     const previousValidUntil = gracePeriodSeconds > 0 ? new Date(Date.now() + gracePeriodSeconds * 1000) : null;
-    const rotated = await this.repository.rotateKey(tenantId, keyId, secret, previousValidUntil);
+    const rotated = await this.repository.rotateKey(tenantId, keyId, secret, previousValidUntil, this.keyAudit('rotate', { gracePeriodSeconds }));
     if (rotated === null) throw new TenancyException(TenancyErrorCode.ApiKeyNotFound, keyId);
     if (rotated === 'revoked') throw new TenancyException(TenancyErrorCode.ApiKeyRevoked, keyId);
     const { record } = rotated;
@@ -154,6 +170,24 @@ export class TenancyService implements OnModuleInit, OnApplicationShutdown {
       this.directory.add(rotated.previousHash, { ...base, validUntil: expires === null ? until : Math.min(expires, until) });
     }
     return { record, key: secret.key };
+  }
+
+  /** The audit entry of a key change: the key's name, role and settings, never its secret. */
+  private keyAudit(action: string, extra: Record<string, unknown> = {}): AuditInTx {
+    return (tx, record) =>
+      this.audit.record(tx, record.tenantId, {
+        action,
+        resourceType: 'api_key',
+        resourceId: record.id,
+        label: record.name,
+        summary: {
+          role: record.role,
+          prefix: record.prefix,
+          expiresAt: record.expiresAt?.toISOString() ?? null,
+          allowedOrigins: record.allowedOrigins,
+          ...extra,
+        },
+      });
   }
 
   private async requireTenant(tenantId: TenantId): Promise<void> {

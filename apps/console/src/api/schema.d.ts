@@ -118,6 +118,58 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/admin/audit': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Writes by operators and the platform admin, newest first: who, what, when, request id and a summary; filters and a cursor */
+    get: operations['AuditController_list'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/audit/export': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The filtered log as CSV (newest first, at most 50000 rows; formulas defused) */
+    get: operations['AuditController_export'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/audit/settings': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** How long the tenant's log is kept */
+    get: operations['AuditController_settings'];
+    /** Set how long the tenant's log is kept (1–3650 days); older entries are deleted within the hour */
+    put: operations['AuditController_setSettings'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/sessions': {
     parameters: {
       query?: never;
@@ -1222,6 +1274,42 @@ export interface components {
        * @default 86400
        */
       gracePeriodSeconds: number;
+    };
+    AuditActorDto: {
+      /** @enum {string} */
+      kind: 'api_key' | 'platform_admin' | 'system';
+      /** Format: uuid */
+      keyId?: string;
+      /** @description The key's name */
+      name?: string;
+    };
+    AuditEntryDto: {
+      /** Format: uuid */
+      id: string;
+      /** Format: uuid */
+      tenantId: string;
+      occurredAt: string;
+      actor: components['schemas']['AuditActorDto'];
+      /** @example create */
+      action: string;
+      /** @example api_key */
+      resourceType: string;
+      resourceId: string | null;
+      /** @description The intent, the file path, the key name */
+      label: string | null;
+      requestId: string | null;
+      /** @description before/after for settings, counts for bulk work; never a secret */
+      summary: {
+        [key: string]: unknown;
+      };
+    };
+    AuditPageDto: {
+      items: components['schemas']['AuditEntryDto'][];
+      nextCursor: string | null;
+    };
+    AuditSettingsDto: {
+      /** @description Days entries are kept */
+      retentionDays: number;
     };
     ReferenceDto: {
       /** @description Knowledge document id, when the agent used Arbiter's knowledge base */
@@ -3607,6 +3695,179 @@ export interface operations {
       };
       /** @description No such key in this tenant */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  AuditController_list: {
+    parameters: {
+      query?: {
+        /** @description Page size */
+        limit?: number;
+        /** @description `nextCursor` of the previous page (opaque) */
+        cursor?: string;
+        /** @description The platform admin: one tenant (omit for every tenant); operators omit it */
+        tenantId?: string;
+        /** @description Entries at or after this time (ISO 8601) */
+        from?: string;
+        /** @description Entries before this time (ISO 8601) */
+        to?: string;
+        /** @description snake_case resource type */
+        resourceType?: string;
+        action?: string;
+        /** @description Entries written with this key */
+        actorKeyId?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuditPageDto'];
+        };
+      };
+      /** @description Missing or invalid X-Api-Key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The key is not an operator key */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  AuditController_export: {
+    parameters: {
+      query?: {
+        /** @description Page size */
+        limit?: number;
+        /** @description `nextCursor` of the previous page (opaque) */
+        cursor?: string;
+        /** @description The platform admin: one tenant (omit for every tenant); operators omit it */
+        tenantId?: string;
+        /** @description Entries at or after this time (ISO 8601) */
+        from?: string;
+        /** @description Entries before this time (ISO 8601) */
+        to?: string;
+        /** @description snake_case resource type */
+        resourceType?: string;
+        action?: string;
+        /** @description Entries written with this key */
+        actorKeyId?: string;
+        format?: 'csv';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Missing or invalid X-Api-Key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The key is not an operator key */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  AuditController_settings: {
+    parameters: {
+      query?: {
+        /** @description The tenant the platform admin acts for; operators omit it */
+        tenantId?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuditSettingsDto'];
+        };
+      };
+      /** @description Missing or invalid X-Api-Key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The key is not an operator key */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  AuditController_setSettings: {
+    parameters: {
+      query?: {
+        /** @description The tenant the platform admin acts for; operators omit it */
+        tenantId?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['AuditSettingsDto'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuditSettingsDto'];
+        };
+      };
+      /** @description Missing or invalid X-Api-Key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The key is not an operator key */
+      403: {
         headers: {
           [name: string]: unknown;
         };

@@ -42,6 +42,27 @@ export interface ApiKey {
   tenant_id: string;
 }
 
+export interface AuditEntry {
+  action: string;
+  actor_key_id: string | null;
+  actor_kind: string;
+  actor_name: string | null;
+  id: Generated<string>;
+  label: string | null;
+  occurred_at: Generated<Timestamp>;
+  request_id: string | null;
+  resource_id: string | null;
+  resource_type: string;
+  summary: Generated<Json>;
+  tenant_id: string;
+}
+
+export interface AuditSettings {
+  retention_days: number;
+  tenant_id: string;
+  updated_at: Generated<Timestamp>;
+}
+
 export interface BadCaseLabel {
   created_at: Generated<Timestamp>;
   document_id: string | null;
@@ -538,6 +559,8 @@ export interface ToolInvocation {
 
 export interface DB {
   api_key: ApiKey;
+  audit_entry: AuditEntry;
+  audit_settings: AuditSettings;
   bad_case_label: BadCaseLabel;
   case_library: CaseLibrary;
   case_library_settings: CaseLibrarySettings;

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { TenantId } from '@arbiter/common';
-import { Database, sql } from '@arbiter/database';
+import { Database, sql, type Tx } from '@arbiter/database';
 import type { RateClass } from './route-class.js';
 import type { LeaseStore } from './window-budgets.js';
 
@@ -56,7 +56,11 @@ export class RateLimitRepository implements LeaseStore {
   }
 
   /** Sets the given classes' overrides of one tenant (one transaction) and returns all of its overrides. */
-  async setOverrides(tenantId: TenantId, overrides: Omit<TenantLimitOverride, 'tenantId'>[]): Promise<TenantLimitOverride[]> {
+  async setOverrides(
+    tenantId: TenantId,
+    overrides: Omit<TenantLimitOverride, 'tenantId'>[],
+    audit?: (tx: Tx) => Promise<void>,
+  ): Promise<TenantLimitOverride[]> {
     return this.database.transaction(async (tx) => {
       for (const o of overrides) {
         await tx
@@ -72,6 +76,7 @@ export class RateLimitRepository implements LeaseStore {
         .select(['tenant_id', 'route_class', 'per_minute', 'per_key_per_minute'])
         .where('tenant_id', '=', tenantId)
         .execute();
+      await audit?.(tx);
       return rows.map((r) => ({
         tenantId: r.tenant_id,
         routeClass: r.route_class as RateClass,

@@ -1,6 +1,7 @@
 import { Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import type { TenantId } from '@arbiter/common';
 import { AppConfig } from '@arbiter/config';
+import { AuditLog } from '../audit/audit-log.js';
 import { AddressFailures } from './address-failures.js';
 import { RateLimitRepository, type TenantLimitOverride } from './rate-limit.repository.js';
 import { RATE_CLASSES, rateClassOf, type RateClass } from './route-class.js';
@@ -44,6 +45,7 @@ export class RateLimiter implements OnModuleInit, OnApplicationShutdown {
   constructor(
     private readonly repository: RateLimitRepository,
     private readonly config: AppConfig,
+    private readonly audit: AuditLog,
   ) {
     this.budgets = new WindowBudgets({ windowMs: WINDOW_MS, store: config.database.embedded ? null : repository });
     this.defaults = config.rateLimits;
@@ -120,7 +122,19 @@ export class RateLimiter implements OnModuleInit, OnApplicationShutdown {
         perKeyPerMinute: change.perKeyPerMinute !== undefined ? change.perKeyPerMinute : (before?.perKeyPerMinute ?? null),
       };
     });
-    const stored = await this.repository.setOverrides(tenantId, rows);
+    const before = this.effectiveLimits(tenantId);
+    const stored = await this.repository.setOverrides(tenantId, rows, (tx) =>
+      this.audit.record(tx, tenantId, {
+        action: 'update',
+        resourceType: 'tenant_limits',
+        resourceId: tenantId,
+        label: 'rate limits',
+        summary: {
+          before: Object.fromEntries(rows.map((r) => [r.routeClass, before[r.routeClass]])),
+          after: Object.fromEntries(rows.map((r) => [r.routeClass, { perMinute: r.perMinute, perKeyPerMinute: r.perKeyPerMinute }])),
+        },
+      }),
+    );
     this.overrides.set(tenantId, new Map(stored.map((o) => [o.routeClass, o])));
     return this.effectiveLimits(tenantId);
   }
