@@ -81,6 +81,43 @@ describe('audit log (e2e)', () => {
     expect(tenantEntry).toMatchObject({ action: 'create', resourceId: acme.id, label: acme.name, actor: { kind: 'platform_admin' } });
   });
 
+  it('records intent rule and config changes with the intent as label, in the change’s transaction', async () => {
+    const made = await t.request({ method: 'POST', url: '/admin/intent-rules', headers: op(acme), payload: { intent: 'refund', keywords: ['退款'] } });
+    expect(made.statusCode).toBe(201);
+    const id = made.json<{ id: string }>().id;
+    await t.request({ method: 'PATCH', url: `/admin/intent-rules/${id}`, headers: op(acme), payload: { keywords: ['退款', 'refund'] } });
+    await t.request({ method: 'DELETE', url: `/admin/intent-rules/${id}`, headers: op(acme) });
+    const bulk = await t.request({
+      method: 'POST',
+      url: '/admin/intent-rules/bulk',
+      headers: op(acme),
+      payload: {
+        rules: [
+          { intent: 'ship', keywords: ['发货'] },
+          { intent: 'invoice', keywords: ['发票'] },
+        ],
+      },
+    });
+    expect(bulk.statusCode).toBe(201);
+    const rules = (await auditOf(op(acme), '?resourceType=intent_rule')).items;
+    expect(rules.slice(0, 4).map((e) => [e.action, e.label])).toEqual([
+      ['create', '2 rules'],
+      ['delete', 'refund'],
+      ['update', 'refund'],
+      ['create', 'refund'],
+    ]);
+    expect(rules[0].summary).toMatchObject({ count: 2, intents: ['ship', 'invoice'] });
+    expect(rules[2].summary).toMatchObject({ changed: ['keywords'] });
+    // A refused write records nothing.
+    const refused = await t.request({ method: 'POST', url: '/admin/intent-rules', headers: op(acme), payload: { intent: '', keywords: [] } });
+    expect(refused.statusCode).toBe(400);
+    expect((await auditOf(op(acme), '?resourceType=intent_rule')).items).toHaveLength(rules.length);
+    const config = await t.request({ method: 'PUT', url: '/admin/intent-config', headers: op(acme), payload: { clarifyThreshold: 0.45 } });
+    expect(config.statusCode).toBe(200);
+    const entry = (await auditOf(op(acme), '?resourceType=intent_config')).items[0];
+    expect(entry).toMatchObject({ action: 'update', summary: { before: {}, after: { clarifyThreshold: 0.45 } } });
+  });
+
   it('keeps each tenant to its own log; a viewer reads it; a client key may not; the platform admin sees one or all', async () => {
     await t.request({ method: 'POST', url: '/admin/api-keys', headers: op(other), payload: { name: 'other-only', role: 'client' } });
     expect((await auditOf(op(acme))).items.every((e) => e.tenantId === acme.id)).toBe(true);

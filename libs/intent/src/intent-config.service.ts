@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { TenantId } from '@arbiter/common';
+import { Database } from '@arbiter/database';
+import { AuditLog } from '@arbiter/tenancy';
 import { IntentErrorCode, IntentException } from './intent.exception.js';
 import { IntentRepository } from './intent.repository.js';
 import { IntentRouterCache } from './intent-router.cache.js';
@@ -41,6 +43,8 @@ export class IntentConfigService {
   constructor(
     private readonly repository: IntentRepository,
     private readonly cache: IntentRouterCache,
+    private readonly audit: AuditLog,
+    private readonly database: Database,
   ) {}
 
   async effective(tenantId: TenantId): Promise<IntentConfig> {
@@ -72,7 +76,15 @@ export class IntentConfigService {
         );
       }
       const next = mergeOverrides(state.overrides, checked.value);
-      const version = await this.repository.putOverrides(tenantId, next, state.version);
+      const version = await this.repository.putOverrides(tenantId, next, state.version, (manager, newVersion) =>
+        this.audit.record(this.database.within(manager), tenantId, {
+          action: 'update',
+          resourceType: 'intent_config',
+          resourceId: newVersion,
+          label: 'intent config',
+          summary: { before: state.overrides, after: next, version: newVersion },
+        }),
+      );
       if (version !== null) {
         this.cache.invalidate(tenantId, 'config');
         return { config: mergeIntentConfig(DEFAULT_INTENT_CONFIG, next), version };

@@ -1,11 +1,20 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { invalidRequest, pageRequest, type Page, type TenantId } from '@arbiter/common';
+import { Database } from '@arbiter/database';
 import { JobsService, type JobName } from '@arbiter/jobs';
 import { EMBEDDING_PROVIDER, type EmbeddingProvider } from '@arbiter/llm';
+import { AuditLog } from '@arbiter/tenancy';
 import type { CreateIntentRuleDto, UpdateIntentRuleDto } from './dto/intent-rule.dto.js';
 import { encodeVectors } from './intent-embeddings.js';
 import { IntentErrorCode, IntentException } from './intent.exception.js';
-import { IntentRepository, type EmbeddingSummary, type IntentRuleFields, type StoredEmbedding, type StoredIntentRule } from './intent.repository.js';
+import {
+  IntentRepository,
+  type AuditInTransaction,
+  type EmbeddingSummary,
+  type IntentRuleFields,
+  type StoredEmbedding,
+  type StoredIntentRule,
+} from './intent.repository.js';
 import { IntentRouterCache } from './intent-router.cache.js';
 import { INTENT_LIMITS, type IntentRuleView } from './intent.types.js';
 import { servedPatterns, validateIntentRuleDef, type RuleIssue } from './routing/index.js';
@@ -64,7 +73,33 @@ export class IntentRulesService {
     private readonly cache: IntentRouterCache,
     @Inject(EMBEDDING_PROVIDER) private readonly provider: EmbeddingProvider,
     private readonly jobs: JobsService,
+    private readonly audit: AuditLog,
+    private readonly database: Database,
   ) {}
+
+  /** The audit entry of a rule change, in the change's transaction (docs/http-edge.md "Audit log"). */
+  private ruleAudit(tenantId: TenantId, action: string, summary: Record<string, unknown> = {}): AuditInTransaction<StoredIntentRule[]> {
+    return async (manager, rules) => {
+      const within = this.database.within(manager);
+      if (rules.length === 1) {
+        const rule = rules[0]!;
+        await this.audit.record(within, tenantId, {
+          action,
+          resourceType: 'intent_rule',
+          resourceId: rule.id,
+          label: rule.intent,
+          summary: { enabled: rule.enabled, ...summary },
+        });
+        return;
+      }
+      await this.audit.record(within, tenantId, {
+        action,
+        resourceType: 'intent_rule',
+        label: `${rules.length} rules`,
+        summary: { count: rules.length, intents: rules.slice(0, 50).map((r) => r.intent), ...summary },
+      });
+    };
+  }
 
   async create(tenantId: TenantId, dto: CreateIntentRuleDto): Promise<IntentRuleView> {
     const fields = toFields(dto);
@@ -73,7 +108,7 @@ export class IntentRulesService {
       throw new IntentException(IntentErrorCode.RULE_LIMIT_REACHED, `at most ${INTENT_LIMITS.rulesPerTenant} rules per tenant`);
     }
     const embedding = await this.embed(tenantId, fields.semanticExamples);
-    const rule = await this.repository.insert(tenantId, fields, embedding);
+    const rule = await this.repository.insert(tenantId, fields, embedding, this.ruleAudit(tenantId, 'create'));
     this.cache.invalidate(tenantId);
     return toRuleView(rule, summary(embedding));
   }
@@ -96,7 +131,7 @@ export class IntentRulesService {
     }
     const items: { fields: IntentRuleFields; embedding: StoredEmbedding | null }[] = [];
     for (const fields of all) items.push({ fields, embedding: await this.embed(tenantId, fields.semanticExamples) });
-    const rules = await this.repository.insertMany(tenantId, items);
+    const rules = await this.repository.insertMany(tenantId, items, this.ruleAudit(tenantId, 'create'));
     this.cache.invalidate(tenantId);
     return rules.map((rule, i) => toRuleView(rule, summary(items[i]!.embedding)));
   }
@@ -142,7 +177,8 @@ export class IntentRulesService {
     this.throwIfInvalid([...this.issues(fields), ...(await this.checkRuleSet(tenantId, [checked], id, () => ''))]);
     const examplesChanged = JSON.stringify(fields.semanticExamples) !== JSON.stringify(current.semanticExamples);
     const embedding = examplesChanged ? await this.embed(tenantId, fields.semanticExamples) : 'keep';
-    const rule = await this.repository.update(tenantId, id, fields, embedding);
+    const changed = (Object.keys(fields) as (keyof IntentRuleFields)[]).filter((k) => JSON.stringify(fields[k]) !== JSON.stringify(current[k]));
+    const rule = await this.repository.update(tenantId, id, fields, embedding, this.ruleAudit(tenantId, 'update', { changed }));
     if (rule === null) throw new IntentException(IntentErrorCode.RULE_NOT_FOUND, id);
     this.cache.invalidate(tenantId);
     const summaries = await this.repository.embeddingSummaries(tenantId, [id], this.provider.id);
@@ -150,7 +186,7 @@ export class IntentRulesService {
   }
 
   async delete(tenantId: TenantId, id: string): Promise<void> {
-    if (!(await this.repository.delete(tenantId, id))) throw new IntentException(IntentErrorCode.RULE_NOT_FOUND, id);
+    if (!(await this.repository.delete(tenantId, id, this.ruleAudit(tenantId, 'delete')))) throw new IntentException(IntentErrorCode.RULE_NOT_FOUND, id);
     this.cache.invalidate(tenantId);
   }
 

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { DatabaseModule } from '@arbiter/database';
 import { CommonModule } from '@arbiter/common';
 import { JobsModule } from '@arbiter/jobs';
 import { LlmModule } from '@arbiter/llm';
@@ -20,7 +21,7 @@ import { IntentService } from './intent.service.js';
 
 /** Hybrid intent routing (docs/spec/intent-routing.md): rule CRUD, tenant config, per-tenant compiled router cache, route + evaluation endpoints. */
 @Module({
-  imports: [TypeOrmModule.forFeature(INTENT_ENTITIES), LlmModule, JobsModule, TenancyModule, CommonModule],
+  imports: [TypeOrmModule.forFeature(INTENT_ENTITIES), LlmModule, JobsModule, TenancyModule, CommonModule, DatabaseModule],
   controllers: [IntentAdminController, IntentRouteController],
   providers: [
     IntentDecisionHooks,

@@ -90,6 +90,9 @@ type Db = DataSource | EntityManager;
 const RULE_KEYSET = new Keyset('created_at', 'id');
 
 /** SQL of the intent module: rules, example embeddings, the tenant config override and cache versions. */
+/** Writes the audit entry of a change inside the change's transaction (docs/http-edge.md "Audit log"). */
+export type AuditInTransaction<T> = (manager: EntityManager, changed: T) => Promise<void>;
+
 @Injectable()
 export class IntentRepository {
   constructor(@InjectDataSource() private readonly ds: DataSource) {}
@@ -128,7 +131,12 @@ export class IntentRepository {
   }
 
   /** Inserts a rule (and its example embeddings) and bumps the tenant's rules version, atomically. */
-  async insert(tenantId: TenantId, fields: IntentRuleFields, embedding: StoredEmbedding | null): Promise<StoredIntentRule> {
+  async insert(
+    tenantId: TenantId,
+    fields: IntentRuleFields,
+    embedding: StoredEmbedding | null,
+    audit?: AuditInTransaction<StoredIntentRule[]>,
+  ): Promise<StoredIntentRule> {
     return this.ds.transaction(async (m) => {
       const rows: RuleRow[] = await m.query(
         `INSERT INTO intent_rule (tenant_id, intent, description, keywords, patterns, semantic_examples, intent_vector, priority, enabled, reply, action, confidence_profile)
@@ -139,12 +147,17 @@ export class IntentRepository {
       const rule = toRule(rows[0]);
       if (embedding !== null) await this.writeEmbedding(m, tenantId, rule.id, embedding);
       await this.bumpRules(m, tenantId);
+      await audit?.(m, [rule]);
       return rule;
     });
   }
 
   /** Inserts many rules in one transaction with one version bump (one router reload and retrain). */
-  async insertMany(tenantId: TenantId, items: readonly { fields: IntentRuleFields; embedding: StoredEmbedding | null }[]): Promise<StoredIntentRule[]> {
+  async insertMany(
+    tenantId: TenantId,
+    items: readonly { fields: IntentRuleFields; embedding: StoredEmbedding | null }[],
+    audit?: AuditInTransaction<StoredIntentRule[]>,
+  ): Promise<StoredIntentRule[]> {
     return this.ds.transaction(async (m) => {
       const rules: StoredIntentRule[] = [];
       for (const { fields, embedding } of items) {
@@ -159,6 +172,7 @@ export class IntentRepository {
         rules.push(rule);
       }
       await this.bumpRules(m, tenantId);
+      await audit?.(m, rules);
       return rules;
     });
   }
@@ -167,7 +181,13 @@ export class IntentRepository {
    * Replaces a rule's fields; `embedding`: `keep` leaves the stored embeddings alone, null deletes them,
    * a value replaces them (all spaces). Returns null when the rule is not the tenant's.
    */
-  async update(tenantId: TenantId, id: string, fields: IntentRuleFields, embedding: StoredEmbedding | null | 'keep'): Promise<StoredIntentRule | null> {
+  async update(
+    tenantId: TenantId,
+    id: string,
+    fields: IntentRuleFields,
+    embedding: StoredEmbedding | null | 'keep',
+    audit?: AuditInTransaction<StoredIntentRule[]>,
+  ): Promise<StoredIntentRule | null> {
     return this.ds.transaction(async (m) => {
       const rows: RuleRow[] = await m.query(
         `UPDATE intent_rule SET intent = $3, description = $4, keywords = $5::jsonb, patterns = $6::jsonb, semantic_examples = $7::jsonb,
@@ -184,15 +204,19 @@ export class IntentRepository {
         if (embedding !== null) await this.writeEmbedding(m, tenantId, id, embedding);
       }
       await this.bumpRules(m, tenantId);
-      return toRule(updated);
+      const rule = toRule(updated);
+      await audit?.(m, [rule]);
+      return rule;
     });
   }
 
-  async delete(tenantId: TenantId, id: string): Promise<boolean> {
+  async delete(tenantId: TenantId, id: string, audit?: AuditInTransaction<StoredIntentRule[]>): Promise<boolean> {
     return this.ds.transaction(async (m) => {
+      const rows: RuleRow[] = await m.query(`SELECT ${RULE_COLUMNS} FROM intent_rule WHERE tenant_id = $1 AND id = $2`, [tenantId, id]);
       const res: [unknown[], number] = await m.query('DELETE FROM intent_rule WHERE tenant_id = $1 AND id = $2', [tenantId, id]);
       if (res[1] === 0) return false;
       await this.bumpRules(m, tenantId);
+      await audit?.(m, rows.map(toRule));
       return true;
     });
   }
@@ -298,10 +322,18 @@ export class IntentRepository {
    * (optimistic concurrency: two operators' edits never overwrite each other silently).
    * Returns the new version, or null when the stored version moved on.
    */
-  async putOverrides(tenantId: TenantId, overrides: IntentConfigOverride, expected: string): Promise<string | null> {
+  async putOverrides(tenantId: TenantId, overrides: IntentConfigOverride, expected: string, audit?: AuditInTransaction<string>): Promise<string | null> {
+    return this.ds.transaction(async (m) => {
+      const version = await this.putOverridesOn(m, tenantId, overrides, expected);
+      if (version !== null) await audit?.(m, version);
+      return version;
+    });
+  }
+
+  private async putOverridesOn(m: EntityManager, tenantId: TenantId, overrides: IntentConfigOverride, expected: string): Promise<string | null> {
     const json = JSON.stringify(overrides);
     if (expected === '0') {
-      const inserted: { version: string }[] = await this.ds.query(
+      const inserted: { version: string }[] = await m.query(
         `INSERT INTO intent_tenant_config (tenant_id, overrides, config_version) VALUES ($1, $2::jsonb, 1)
          ON CONFLICT ON CONSTRAINT uq_intent_tenant_config_tenant
          DO UPDATE SET overrides = EXCLUDED.overrides, config_version = 1, updated_at = now() WHERE intent_tenant_config.config_version = 0
@@ -311,7 +343,7 @@ export class IntentRepository {
       return inserted[0]?.version ?? null;
     }
     // the driver answers an UPDATE with [rows, affected]
-    const [rows]: [{ version: string }[], number] = await this.ds.query(
+    const [rows]: [{ version: string }[], number] = await m.query(
       `UPDATE intent_tenant_config SET overrides = $2::jsonb, config_version = config_version + 1, updated_at = now()
        WHERE tenant_id = $1 AND config_version = $3::bigint
        RETURNING config_version::text AS version`,
