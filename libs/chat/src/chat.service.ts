@@ -380,8 +380,8 @@ export class ChatService {
         const result = await this.llm.invoke([new SystemMessage(prompt.system), new HumanMessage(prompt.user)], {
           purpose: 'chat_condense',
           signal: ctx.deadline,
-          // Within the turn's deadline, leaving the rest of it to the answer.
-          timeoutMs: Math.max(1, Math.floor(this.config.chat.timeoutMs / 3)),
+          // Within the turn's deadline (one LLM_TIMEOUT_MS call, at most a third of CHAT_TIMEOUT_MS), leaving the rest to the answer.
+          timeoutMs: Math.max(1, Math.min(this.llm.timeoutMs, Math.floor(this.config.chat.timeoutMs / 3))),
         });
         const question = condensedQuestion(result.content, MAX_CHAT_MESSAGE_LENGTH);
         if (question === null) llmError = 'the model returned no usable question';

@@ -103,8 +103,11 @@ describe('rewriteFollowUp', () => {
 });
 
 describe('isRepeatQuestion', () => {
-  const history = [{ query: 'E201 报警怎么处理' }, { query: 'what is the warranty period?' }];
+  const history = [{ query: 'E201 报警怎么处理' }, { query: 'what is the warranty period?' }, { query: '机械臂报警 E202 怎么处理？' }];
   it.each([
+    ['E202 报警', true],
+    ['机械臂 E202', true],
+    ['E202 编码器报警', false],
     ['E201 报警怎么处理', true],
     ['E201 报警', true],
     ['e201报警怎么处理？', true],
@@ -115,7 +118,7 @@ describe('isRepeatQuestion', () => {
     ['E201 报警怎么处理 为什么', false],
     ['E201 报警怎么处理 下一步呢', false],
     ['E201 还是报警，现在 E202 也报警了', false],
-    ['E202 报警怎么处理', false],
+    ['E105 报警怎么处理', false],
     ['warranty for the controller', false],
   ])('%j → %s', (query, repeat) => {
     expect(isRepeatQuestion(query, history)).toBe(repeat);
@@ -183,6 +186,7 @@ describe('the condensing call', () => {
     ['问题：E202 怎么处理', 'E202 怎么处理'],
     ['   ', null],
     ['x'.repeat(41), null],
+    ['{"confidence": 80}', null],
   ])('%j → %j', (output, cleaned) => {
     expect(condensedQuestion(output, 40)).toBe(cleaned);
   });

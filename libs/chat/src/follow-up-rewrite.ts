@@ -247,7 +247,8 @@ export function rewriteFollowUp(message: string, history: readonly PriorTurn[]):
 
 /** Question words counted when comparing two questions (topic terms plus the follow-up's aspect: why, next, still…). */
 function questionTerms(text: string): Set<string> {
-  const terms = new Set(topicTerms(text));
+  // Chinese runs compared by character bigrams: "报警" repeats "机械臂报警" (unsegmented text).
+  const terms = new Set(topicTerms(text).flatMap((t) => (/^\p{Script=Han}+$/u.test(t) ? bigrams(t) : [t])));
   const aspects: [RegExp, string][] = [
     [STILL_FAILING, '#still'],
     [CAUSE, '#cause'],
@@ -272,6 +273,8 @@ export function isRepeatQuestion(query: string, history: readonly Pick<PriorTurn
     return true;
   });
 }
+
+const bigrams = (run: string): string[] => (run.length < 3 ? [run] : Array.from({ length: run.length - 1 }, (_, i) => run.slice(i, i + 2)));
 
 const normalise = (text: string) => text.toLowerCase().replace(/[\s\p{P}]+/gu, '');
 
@@ -356,6 +359,7 @@ export function condensedQuestion(output: string, maxLength: number): string | n
     .replace(/^(?:standalone question|question|问题)\s*[:：]\s*/i, '')
     .replace(/^["'“”‘’「」]+|["'“”‘’「」]+$/g, '')
     .trim();
-  if (!line || line.length > maxLength) return null;
+  // Empty, too long, or a structured answer (JSON) is no question.
+  if (!line || line.length > maxLength || /^[[{]/.test(line)) return null;
   return line;
 }
