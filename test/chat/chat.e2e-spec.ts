@@ -90,6 +90,7 @@ interface ChatTraceRow {
         dedupReason: string | null;
         query: string;
         domain?: string;
+        resultDomain?: string | null;
         resultFilePaths: string[];
         alreadyCitedFilePaths: string[];
         confidence: { score: number };
@@ -388,8 +389,9 @@ describe('POST /ai/chat offline (e2e)', () => {
       historyTurns: 1,
       modelHistoryMessages: 2,
     });
-    // The lookup searched the topic, in the earlier turn's domain; E201 was not withheld.
-    expect(stillTrace.lookups[0]).toMatchObject({ query: '机械臂报警 E201 怎么处理？', domain: 'fault-codes', alreadyCitedFilePaths: [] });
+    // The lookup searched the topic; E201 was not withheld.
+    expect(stillTrace.lookups[0]).toMatchObject({ query: '机械臂报警 E201 怎么处理？', resultDomain: 'fault-codes', alreadyCitedFilePaths: [] });
+    expect(stillTrace.lookups[0]).not.toHaveProperty('domain');
     expect(still.intent).toBe('fault');
 
     // "那 E202 呢？": the earlier question about E202.

@@ -157,8 +157,7 @@ export interface TurnContext {
   modelHistory: { role: 'user' | 'assistant'; content: string }[];
   /** What the offline lookup searches for a resolved follow-up (absent → `message`). */
   search?: string;
-  /** The domain the follow-up carries from the earlier turn (its lookups search it first); null → none. */
-  carriedDomain: string | null;
+
   /** CHAT_TIMEOUT_MS from the start of the turn: one deadline across every model call and tool (and the client's disconnect, when streamed). */
   deadline: AbortSignal;
   /** A streamed turn's listener (route and lookup events, the client's disconnect); absent for a plain request. */
@@ -199,7 +198,6 @@ export function newTurnContext(
     history: [],
     modelHistory: [],
     repeat: false,
-    carriedDomain: null,
     trace: { version: 1, language: init.lang, mode, events: [], lookups: [] },
   };
 }

@@ -37,6 +37,9 @@ describe('rewriteFollowUp', () => {
     [ZH, '还是不行', 'still_failing', '机械臂报警 E201 怎么处理？ 还是不行'],
     [ZH, '试过了，还是报警', 'still_failing', '机械臂报警 E201 怎么处理？ 试过了，还是报警'],
     [ZH, '复位之后还是不行', 'still_failing', '机械臂报警 E201 怎么处理？ 复位之后还是不行'],
+    [ZH, '重启后还是连不上', 'still_failing', '机械臂报警 E201 怎么处理？ 重启后还是连不上'],
+    [ZH, '还是要输密码', 'still_failing', '机械臂报警 E201 怎么处理？ 还是要输密码'],
+    [EN, 'the connection is still slow', 'still_failing', 'The robot shows alarm E201, what should I check? the connection is still slow'],
     [EN, 'still not working', 'still_failing', 'The robot shows alarm E201, what should I check? still not working'],
     [EN, "I did that and it didn't help", 'still_failing', "The robot shows alarm E201, what should I check? I did that and it didn't help"],
     // cause
@@ -56,6 +59,8 @@ describe('rewriteFollowUp', () => {
     // anaphora
     [EN, 'how do I reset it?', 'anaphora', 'The robot shows alarm E201, what should I check? how do I reset it?'],
     [ZH, '这个要换电机吗', 'anaphora', '机械臂报警 E201 怎么处理？ 这个要换电机吗'],
+    [ZH, '这样安全吗？', 'anaphora', '机械臂报警 E201 怎么处理？ 这样安全吗？'],
+    [ZH, '怎么结束其中一个？', 'anaphora', '机械臂报警 E201 怎么处理？ 怎么结束其中一个？'],
     // short: no topic term of its own
     [ZH, '怎么办？', 'short', '机械臂报警 E201 怎么处理？ 怎么办？'],
     [EN, 'how?', 'short', 'The robot shows alarm E201, what should I check? how?'],

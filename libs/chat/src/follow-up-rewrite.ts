@@ -86,6 +86,8 @@ const ZH_STOP = [
   '没用',
   '这个',
   '那个',
+  '这样',
+  '那样',
   '这些',
   '那些',
   '它们',
@@ -136,12 +138,13 @@ const ZH_STOP = [
 ].sort((a, b) => b.length - a.length);
 const HAN_RUN = /\p{Script=Han}+/gu;
 
+/** "Still" as an adverb ("还是要输密码", "the connection is still slow") or a phrase saying the answer did not help. */
 const STILL_FAILING =
-  /还是不行|还是不好|还是报|还是一样|还是没|仍然不行|依然不行|没用|没有用|不管用|没解决|不起作用|没效果|still\s+(?:not|doesn'?t|does not|isn'?t|won'?t|fails?|failing|broken|the same|there|happening|no)|not working|didn'?t (?:help|work|fix)|did not (?:help|work|fix)|no luck|same (?:problem|error|alarm)/i;
+  /还是|仍然|依然|仍旧|没用|没有用|不管用|没解决|不起作用|没效果|\bstill\b|not working|didn'?t (?:help|work|fix)|did not (?:help|work|fix)|no luck|same (?:problem|error|alarm)/i;
 const CAUSE = /为什么|为啥|原因|怎么回事|什么导致|\bwhy\b|\bcauses?\b|\bcaused\b|\breason\b|how come/i;
 const NEXT_STEP =
   /下一步|接下来|然后呢|然后怎么|之后呢|之后怎么|还能做什么|还能怎么|next step|what next|what now|then what|what else|do next|after that|what should i do/i;
-const ANAPHORA = /\b(?:it|its|it's|that|this|these|those|they|them|there)\b|这个|那个|这些|那些|它|该|上述|刚才|上面|前面/i;
+const ANAPHORA = /\b(?:it|its|it's|that|this|these|those|they|them|there)\b|这个|那个|这些|那些|这样|那样|其中|它|该|上述|刚才|上面|前面/i;
 /** "what about X?", "how about X", "and X?", "那 X 呢", "X 呢？", "X 怎么样". */
 const WHAT_ABOUT_EN = /^\s*(?:and\s+)?(?:what|how)\s+about\s+(.+?)[\s?？.!！]*$|^\s*and\s+(.+?)\s*[?？]+\s*$/i;
 const WHAT_ABOUT_ZH = /^\s*(?:那么?|还有)?\s*(.+?)\s*(?:呢|怎么样|又如何|如何呢)\s*[？?。!！]*\s*$/u;
@@ -194,7 +197,7 @@ function whatAboutSubject(message: string): string | null {
  * | rule | when (the message…) | standalone question (`search`: what the lookup searches) | carries intent, domain |
  * |---|---|---|---|
  * | `none` | has no earlier turn, or has its own topic and none of the shapes below | the message | no |
- * | `still_failing` | says it still fails ("还是不行", "still not working") with at most two topic terms | topic + message (search: topic + its topic terms) | yes |
+ * | `still_failing` | says it still fails ("还是不行", "还是要输密码", "still not working", "the connection is still slow") with at most three topic terms | topic + message (search: topic + its topic terms) | yes |
  * | `cause` | asks why ("为什么会这样", "why does that happen?") with at most two topic terms | topic + message (search: topic + its topic terms) | yes |
  * | `next_step` | asks what to do next ("下一步呢", "what's the next step?") with at most two topic terms | topic + message (search: topic + its topic terms) | yes |
  * | `code_swap` | is only a code, maybe wrapped ("那 E202 呢？", "what about E202?") | the earlier topic with its code replaced | yes |
@@ -227,7 +230,7 @@ export function rewriteFollowUp(message: string, history: readonly PriorTurn[]):
   const onlyCodes = codes.length > 0 && own.length === 0;
   const about = onlyCodes ? swapCodes(topic, codes) : topic;
   if (!codes.length || onlyCodes) {
-    if (STILL_FAILING.test(text) && own.length <= 2) return same('still_failing', join(about, text), about);
+    if (STILL_FAILING.test(text) && own.length <= 3) return same('still_failing', join(about, text), about);
     if (CAUSE.test(text) && own.length <= 2) return same('cause', join(about, text), about);
     if (NEXT_STEP.test(text) && own.length <= 2) return same('next_step', join(about, text), about);
   }
