@@ -37,7 +37,6 @@ import {
   priorTurnsFromMessages,
   rewriteFollowUp,
   type FollowUpRewrite,
-  type HistoryTurnMessage,
   type PriorTurn,
 } from './follow-up-rewrite.js';
 import { MAX_CHAT_MESSAGE_LENGTH } from './dto/chat.dto.js';
@@ -270,6 +269,12 @@ export class ChatService {
   }
 
   private async answer(ctx: TurnContext): Promise<TurnOutcome> {
+    // What the model sees before the message: the OpenAI-compatible endpoint's `messages` as its client knows the
+    // conversation, else the stored turns within CHAT_HISTORY_TURNS / CHAT_HISTORY_CHARS.
+    const clientHistory = ctx.observer?.history ?? [];
+    ctx.modelHistory = clientHistory.length
+      ? [...clientHistory]
+      : historyMessages(ctx.history, { turns: this.config.chat.historyTurns, chars: this.config.chat.historyChars });
     // The answer to a clarifying question is not a follow-up to resolve: it picks an option (routeTurn).
     const followUp = ctx.pendingClarify ? null : await this.resolveFollowUp(ctx);
     const { routing: decided, handoff } = await this.routeTurn(ctx, followUp);
@@ -360,12 +365,10 @@ export class ChatService {
    * rules. The turn then routes, looks up and answers the standalone question (`ctx.message`); the trace records it.
    */
   private async resolveFollowUp(ctx: TurnContext): Promise<Pick<FollowUpRewrite, 'carry'>> {
-    const limits = { turns: this.config.chat.historyTurns, chars: this.config.chat.historyChars };
     const clientHistory = ctx.observer?.history ?? [];
     // The OpenAI-compatible endpoint's `messages` are the conversation as its client knows it; else the stored turns.
     const turns = clientHistory.length ? priorTurnsFromMessages(clientHistory) : ctx.history;
-    const modelHistory: HistoryTurnMessage[] = clientHistory.length ? [...clientHistory] : historyMessages(ctx.history, limits);
-    ctx.modelHistory = modelHistory;
+    const modelHistory = ctx.modelHistory;
     const message = ctx.message;
     const rules = rewriteFollowUp(message, turns);
     // A first message has nothing to resolve (and nothing in the trace).
