@@ -63,11 +63,15 @@ export class ChatRepository {
 
   /**
    * The conversation's last answered turns, newest first, at most `CHAT_HISTORY_TURNS` (docs/chat-clients.md
-   * "Conversations"): the message, the standalone question and topic it was resolved to (`route_trace.chat.followUp`,
-   * else the message), the reply, the routed intent and the domain its first lookup answered from.
+   * "Conversations"): the message, the standalone question and topic it was resolved to (`route_trace.chat.followUp`;
+   * for the answer to a clarifying question, the question it clarified; else the message), the reply, the routed intent
+   * and the domain its first lookup answered from.
    */
   readonly turnsInConversation: SessionStartRead = (p, row) =>
-    `SELECT coalesce(json_agg(json_build_object('message', t.query, 'query', t.route_trace->'chat'->'followUp'->>'query',
+    `SELECT coalesce(json_agg(json_build_object('message', t.query,
+                                                'query', coalesce(t.route_trace->'chat'->'followUp'->>'query',
+                                                                  CASE WHEN t.route_trace->'chat'->'clarify'->>'stage' = 'resolved'
+                                                                       THEN t.route_trace->'chat'->'clarify'->>'question' END),
                                                 'topic', t.route_trace->'chat'->'followUp'->>'topic', 'answer', t.answer, 'intent', t.intent,
                                                 'domain', t.route_trace->'chat'->'lookups'->0->>'resultDomain') ORDER BY t.created_at DESC, t.id DESC), '[]'::json)
        FROM (SELECT q.query, q.answer, q.intent, q.route_trace, q.created_at, q.id
