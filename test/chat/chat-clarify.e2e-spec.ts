@@ -58,6 +58,7 @@ interface TraceRow {
       language: string;
       clarify?: { stage: string; question: string; offered: { intent: string; label: string | null }[]; intent?: string; by?: string };
       lookups: { query: string }[];
+      followUp?: { message: string; query: string; by: string; carried: { intent: string | null }; repeat: boolean };
     };
   };
 }
@@ -147,6 +148,12 @@ describe('two-stage clarification over POST /ai/chat (e2e)', () => {
       });
       // A bare number adds nothing: the knowledge base is asked the question that was clarified.
       expect(row.route_trace.chat.lookups.map((l) => l.query)).toEqual([QUESTION]);
+      // A follow-up after it is about the clarified question, with the picked intent (docs/chat-clients.md "Conversations that remember").
+      const still = await ok(picky, { message: '还是不行', conversationId: asked.conversationId });
+      expect(still.intent).toBe(second);
+      expect((await trace(still.sessionId)).route_trace.chat).toMatchObject({
+        followUp: { message: '还是不行', query: `${QUESTION} 还是不行`, by: 'still_failing', carried: { intent: second }, repeat: false },
+      });
     },
   );
 

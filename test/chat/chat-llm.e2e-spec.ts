@@ -42,9 +42,12 @@ interface ChatTrace {
     totalTokens: number;
   };
   fallback?: { reason: string; error?: string };
+  followUp?: { message: string; query: string; search: string; by: string; rule?: string; repeat: boolean; llmError?: string; historyTurns: number };
 }
 
 const isAgentRequest = (body: FakeChatRequestBody) => (body.tools ?? []).some((t) => t.function.name === 'lookup_knowledge');
+/** The condensing call of a follow-up (docs/chat-clients.md "Conversations"). */
+const isCondenseRequest = (body: FakeChatRequestBody) => String(body.messages?.[0]?.content ?? '').includes('standalone question for a knowledge-base search');
 
 describe('POST /ai/chat with an LLM agent (e2e, fake OpenAI server)', () => {
   const fake = new FakeOpenAiServer();
@@ -254,6 +257,106 @@ describe('POST /ai/chat with an LLM agent (e2e, fake OpenAI server)', () => {
     const row = await session(body.sessionId);
     expect(row.route_trace.chat.policy).toMatchObject({ action: 'legitimate_exit' });
     expect(row.route_trace.chat.agent).toMatchObject({ answerOverridden: true });
+  });
+
+  describe('conversations that remember', () => {
+    const condensed = 'E202 编码器通信异常，插紧编码器接头后还是报警怎么办？';
+    /** The agent follows the script; the condensing call gets `condense` (none expected without it). */
+    const handle = (condense?: FakeChatReply) => {
+      fake.reset();
+      fake.setChatHandler((body) =>
+        isCondenseRequest(body)
+          ? (condense ?? { kind: 'error', status: 500, message: 'unexpected condensing call' })
+          : isAgentRequest(body)
+            ? (script.shift() ?? { kind: 'content', content: 'unscripted' })
+            : { kind: 'content', content: '{"confidence": 80, "reasoning": "grounded"}' },
+      );
+    };
+    const firstTurn = async () => {
+      handle();
+      script = [
+        { kind: 'tool_calls', toolCalls: [{ name: 'lookup_knowledge', args: { query: 'E202 编码器通信异常' } }] },
+        { kind: 'content', content: '先插紧编码器接头，再检查拖链内电缆。' },
+      ];
+      const first = await chat({ message: '机械臂报警 E202 怎么处理？' });
+      expect(first.references.map((r) => r.filePath)).toContain(E202);
+      // A first message has nothing to resolve: no condensing call.
+      expect(fake.chatRequests().filter(isCondenseRequest)).toHaveLength(0);
+      return first;
+    };
+    const followUpScript: FakeChatReply[] = [
+      { kind: 'tool_calls', toolCalls: [{ name: 'lookup_knowledge', args: { query: 'E202 编码器 还是报警' } }] },
+      { kind: 'content', content: '请更换编码器电缆。' },
+    ];
+
+    it('the model sees the earlier turns; one condensing call resolves the follow-up, answered from the earlier document again', async () => {
+      const first = await firstTurn();
+      handle({ kind: 'content', content: ` "${condensed}" ` });
+      script = [...followUpScript];
+      const second = await chat({ message: '还是不行', conversationId: first.conversationId });
+      // Not "already provided": a new question about the conversation's document quotes it again.
+      expect(second.references.map((r) => r.filePath)).toContain(E202);
+      expect(second.reply).toContain('请更换编码器电缆。');
+      const row = await session(second.sessionId);
+      expect(row.route_trace.chat.followUp).toMatchObject({
+        message: '还是不行',
+        query: condensed,
+        search: condensed,
+        by: 'llm',
+        rule: 'still_failing',
+        repeat: false,
+        historyTurns: 1,
+      });
+      // The condensing call saw the conversation and the follow-up.
+      const condense = fake.chatRequests().filter(isCondenseRequest);
+      expect(condense).toHaveLength(1);
+      expect(String(condense[0]!.messages![1]!.content)).toBe(
+        `Conversation:\nUser: 机械臂报警 E202 怎么处理？\nAssistant: ${first.reply}\n\nLast message: 还是不行\n\nStandalone question:`,
+      );
+      // The agent saw the earlier turn as history, then the message with its standalone question.
+      const agent = agentRequests()[0]!;
+      expect(agent.messages!.slice(1).map((m) => [m.role, m.content])).toEqual([
+        ['user', '机械臂报警 E202 怎么处理？'],
+        ['assistant', first.reply],
+        ['user', `还是不行\n\n(Standalone question: ${condensed})`],
+      ]);
+    });
+
+    it('a condensing call that hangs falls back to the rules within the turn', async () => {
+      const first = await firstTurn();
+      // The condensing call never answers (the server holds it until the client hangs up).
+      handle({ kind: 'content', content: 'never sent', delayMs: 600_000 });
+      script = [...followUpScript];
+      const second = await chat({ message: '还是不行', conversationId: first.conversationId });
+      expect(second.references.map((r) => r.filePath)).toContain(E202);
+      const row = await session(second.sessionId);
+      expect(row.status).toBe('SUCCESS');
+      expect(row.route_trace.chat.followUp).toMatchObject({
+        message: '还是不行',
+        query: '机械臂报警 E202 怎么处理？ 还是不行',
+        by: 'still_failing',
+        repeat: false,
+        llmError: expect.stringMatching(/time/i),
+      });
+      expect(row.route_trace.chat.followUp).not.toHaveProperty('rule');
+      expect(fake.chatRequests().filter(isCondenseRequest)).toHaveLength(1);
+      const agent = agentRequests()[0]!;
+      expect(agent.messages!.at(-1)).toMatchObject({ role: 'user', content: '还是不行\n\n(Standalone question: 机械臂报警 E202 怎么处理？ 还是不行)' });
+    });
+
+    it('a condensing call that fails or answers no question falls back to the rules', async () => {
+      for (const reply of [
+        { kind: 'error', status: 500, message: 'condense exploded' } as const,
+        { kind: 'content', content: '{"question": null}' } as const,
+      ]) {
+        const first = await firstTurn();
+        handle(reply);
+        script = [...followUpScript];
+        const second = await chat({ message: '那 E201 呢？', conversationId: first.conversationId });
+        const row = await session(second.sessionId);
+        expect(row.route_trace.chat.followUp).toMatchObject({ query: '机械臂报警 E201 怎么处理？', by: 'code_swap', llmError: expect.any(String) });
+      }
+    });
   });
 
   it('does not call the LLM for rule answers', async () => {

@@ -134,6 +134,86 @@ describe('OpenAI-compatible /v1 with the official openai client (e2e, offline)',
     expect(turns.rows).toHaveLength(2);
   });
 
+  const followUp = async (sessionId: string) =>
+    (
+      await t.db.pool.query<{ route_trace: { chat: { followUp?: { message: string; query: string; by: string; repeat: boolean; historyTurns: number } } } }>(
+        'SELECT route_trace FROM diagnosis_session WHERE id = $1',
+        [sessionId],
+      )
+    ).rows[0]!.route_trace.chat.followUp;
+
+  it('remembers: a follow-up in `messages` is answered from the earlier document, in `references`; only a repeat is "already provided"', async () => {
+    const first = (await client.chat.completions.create({
+      model: 'arbiter',
+      messages: [{ role: 'user', content: QUESTION }],
+    })) as WithArbiter<OpenAI.Chat.ChatCompletion>;
+    expect(first.arbiter!.references.map((r) => r.filePath)).toContain(E201);
+    const conversationId = first.arbiter!.conversationId;
+    const earlier = [
+      { role: 'user' as const, content: QUESTION },
+      { role: 'assistant' as const, content: first.choices[0]!.message.content ?? '' },
+    ];
+    const still = (await client.chat.completions.create(
+      { model: 'arbiter', messages: [...earlier, { role: 'user', content: '还是不行' }] },
+      { headers: { 'X-Conversation-Id': conversationId } },
+    )) as WithArbiter<OpenAI.Chat.ChatCompletion>;
+    expect(still.arbiter!.references.map((r) => r.filePath)).toContain(E201);
+    expect(await followUp(still.arbiter!.sessionId)).toMatchObject({
+      message: '还是不行',
+      query: `${QUESTION} 还是不行`,
+      by: 'still_failing',
+      repeat: false,
+      historyTurns: 1,
+    });
+    const repeat = (await client.chat.completions.create(
+      { model: 'arbiter', messages: [...earlier, { role: 'user', content: QUESTION }] },
+      { headers: { 'X-Conversation-Id': conversationId } },
+    )) as WithArbiter<OpenAI.Chat.ChatCompletion>;
+    expect(repeat.arbiter!.references).toEqual([]);
+    expect(repeat.choices[0]!.message.content).toMatch(/已在本次对话的前面回答中提供（《E201 伺服过流报警》/);
+    expect(await followUp(repeat.arbiter!.sessionId)).toMatchObject({ by: 'none', repeat: true });
+
+    // Without X-Conversation-Id, `messages` alone carry the topic of a new conversation.
+    const fresh = (await client.chat.completions.create({
+      model: 'arbiter',
+      messages: [...earlier, { role: 'user', content: '那 E202 呢？' }],
+    })) as WithArbiter<OpenAI.Chat.ChatCompletion>;
+    expect(fresh.arbiter!.conversationId).not.toBe(conversationId);
+    expect(fresh.arbiter!.references[0]?.filePath).toBe('faults/e202-encoder-communication.md');
+    expect(await followUp(fresh.arbiter!.sessionId)).toMatchObject({ query: '机械臂报警 E202 怎么处理？', by: 'code_swap', repeat: false, historyTurns: 1 });
+  });
+
+  it.each([
+    [
+      'more earlier user messages than CHAT_HISTORY_TURNS (10)',
+      [...Array.from({ length: 11 }, (_, i) => ({ role: 'user', content: `q${i}` })), { role: 'user', content: QUESTION }],
+      /at most 10 earlier user messages before the question \(CHAT_HISTORY_TURNS\); got 11/,
+    ],
+    [
+      'more earlier characters than CHAT_HISTORY_CHARS (12000)',
+      [
+        { role: 'user', content: 'x'.repeat(6000) },
+        { role: 'assistant', content: 'y'.repeat(6001) },
+        { role: 'user', content: QUESTION },
+      ],
+      /at most 12000 characters of earlier messages before the question \(CHAT_HISTORY_CHARS\); got 12001/,
+    ],
+  ])("a history with %s → 413 naming the limit, in OpenAI's shape, nothing written", async (_name, messages, message) => {
+    const before = await sessionCount(acme.id);
+    const conversations = Number((await t.db.pool.query<{ n: string }>('SELECT count(*) AS n FROM conversation WHERE tenant_id = $1', [acme.id])).rows[0]!.n);
+    const res = await t.request({ method: 'POST', url: '/v1/chat/completions', headers: { authorization: `Bearer ${acme.clientKey}` }, payload: { messages } });
+    expect(res.statusCode).toBe(413);
+    expect(res.json<{ error: { message: string; type: string; param: string | null } }>().error).toMatchObject({
+      type: 'invalid_request_error',
+      param: 'messages',
+      message: expect.stringMatching(message),
+    });
+    expect(await sessionCount(acme.id)).toBe(before);
+    expect(Number((await t.db.pool.query<{ n: string }>('SELECT count(*) AS n FROM conversation WHERE tenant_id = $1', [acme.id])).rows[0]!.n)).toBe(
+      conversations,
+    );
+  });
+
   it("another tenant's X-Conversation-Id → 404 in OpenAI's shape, nothing written", async () => {
     const first = await client.chat.completions.create({ model: 'arbiter', messages: [{ role: 'user', content: '你好' }] });
     const conversationId = (first as WithArbiter<typeof first>).arbiter!.conversationId;

@@ -177,6 +177,17 @@ describe('operator console (browser)', () => {
       await containsText(page.locator('.session').first(), 'not_useful');
     });
 
+    it('conversations: a follow-up shows the standalone question it was resolved to, and how', async () => {
+      const first = await apiCall<{ conversationId: string }>(api, 'POST', '/ai/chat', api.clientKey, { message: '机械臂报警 E201 怎么处理？' });
+      await apiCall(api, 'POST', '/ai/chat', api.clientKey, { message: '还是不行', conversationId: first.conversationId });
+      await page.goto(`${api.baseUrl}/console/#/conversations/${first.conversationId}`);
+      const followUp = page.locator('.session').nth(1);
+      await containsText(followUp, 'Resolved as');
+      await containsText(followUp, '机械臂报警 E201 怎么处理？ 还是不行');
+      await containsText(followUp.locator('dd code'), 'still_failing');
+      await hasCount(page.locator('.session').first().getByText('Resolved as'), 0);
+    });
+
     it('intents: rules of the demo, and try-a-message shows the live trace', async () => {
       await open('intents');
       // The demo has more than three rules: wait for the fourth row.

@@ -11,6 +11,7 @@ import type { ChatLanguage } from './chat-language.js';
 import type { ClarifyTrace, PendingClarification } from './clarify-state.js';
 import type { ChatTurnObserver } from './chat-stream.js';
 import type { ChatConfidenceEvent, PolicyDecision } from './confidence-policy.js';
+import type { PriorTurn, RewriteRule } from './follow-up-rewrite.js';
 import type { AgentRunResult, LookupToolArgs } from './knowledge-agent.js';
 
 export interface ChatReference {
@@ -67,9 +68,33 @@ export interface ChatTrace {
   caseLibrary?:
     | { answered: true; caseId: string; sourceType: string; similarity: number; threshold: number; version: string }
     | { answered: false; bestSimilarity: number | null; threshold: number; cases: number };
+  /**
+   * Conversations that remember (docs/chat-clients.md "Conversations"): the standalone question this turn was resolved to
+   * and how (`by`: a rule of follow-up-rewrite.ts, `llm` for the condensing call, `none` when it stood alone), the
+   * topic the next follow-up carries, what was carried, whether it repeats an earlier question (only then "already
+   * provided"), the earlier turns read and those the model saw; `llmError` when the condensing call failed and the
+   * rules answered instead.
+   */
+  followUp?: {
+    message: string;
+    query: string;
+    /** What the offline lookup searched (see `FollowUpRewrite.search`). */
+    search: string;
+    by: RewriteRule | 'llm';
+    topic: string;
+    carried: { intent: string | null; domain: string | null };
+    repeat: boolean;
+    historyTurns: number;
+    modelHistoryMessages?: number;
+    rule?: RewriteRule;
+    llmError?: string;
+    llmMs?: number;
+  };
   lookups: {
     query: string;
     domain?: string;
+    /** The domain the lookup answered from (its first exact hit's, else its top result's; docs/spec/retrieval.md §4). */
+    resultDomain?: string | null;
     relevanceLevel: string;
     completenessHint: string | null;
     dedupReason: string | null;
@@ -121,6 +146,18 @@ export interface TurnContext {
   pendingClarify?: PendingClarification;
   /** The message continues an existing conversation. */
   continued: boolean;
+  /** The conversation's earlier answered turns, oldest first (at most CHAT_HISTORY_TURNS; empty for a new conversation). */
+  history: PriorTurn[];
+  /**
+   * The question repeats an earlier one of the conversation: only then are the documents already cited withheld
+   * ("already provided", docs/spec/retrieval.md §4 deviation); a new question about them is answered from them again.
+   */
+  repeat: boolean;
+  /** The earlier messages the model sees before the question (the client's `messages` on /v1, else the stored turns within the limits). */
+  modelHistory: { role: 'user' | 'assistant'; content: string }[];
+  /** What the offline lookup searches for a resolved follow-up (absent → `message`). */
+  search?: string;
+
   /** CHAT_TIMEOUT_MS from the start of the turn: one deadline across every model call and tool (and the client's disconnect, when streamed). */
   deadline: AbortSignal;
   /** A streamed turn's listener (route and lookup events, the client's disconnect); absent for a plain request. */
@@ -158,20 +195,28 @@ export function newTurnContext(
     intent: null,
     confidenceProfile: null,
     cited: new Map<string, SessionReference>(),
+    history: [],
+    modelHistory: [],
+    repeat: false,
     trace: { version: 1, language: init.lang, mode, events: [], lookups: [] },
   };
 }
 
+const NOTHING_CITED: ReadonlyMap<string, SessionReference> = new Map();
+
 /**
- * A lookup's record for this turn: the conversation level of the memory withholds the documents
- * already cited in earlier turns (at most 5 new ones are kept), and the lookup goes into the trace.
+ * A lookup's record for this turn: when the question repeats an earlier one, the conversation level of the memory
+ * withholds the documents already cited in earlier turns (at most 5 new ones are kept); the lookup goes into the trace.
  */
 export function recordLookup(ctx: TurnContext, args: LookupToolArgs, result: LookupResult, durationMs: number): LookupRecord {
-  const items = result.results.filter((r) => !ctx.cited.has(candidateMemoryKey(r))).slice(0, 5);
-  const withheld = result.results.filter((r) => ctx.cited.has(candidateMemoryKey(r)));
+  // Only a repeated question is answered "already provided"; a new one may quote the cited documents again.
+  const cited = ctx.repeat ? ctx.cited : NOTHING_CITED;
+  const items = result.results.filter((r) => !cited.has(candidateMemoryKey(r))).slice(0, 5);
+  const withheld = result.results.filter((r) => cited.has(candidateMemoryKey(r)));
   ctx.trace.lookups.push({
     query: args.query,
     ...(args.domain ? { domain: args.domain } : {}),
+    resultDomain: result.domain,
     relevanceLevel: result.relevanceLevel,
     completenessHint: result.completenessHint,
     dedupReason: result.dedupReason,

@@ -1,7 +1,18 @@
 import { Injectable } from '@nestjs/common';
+import { AppConfig } from '@arbiter/config';
 import { candidateMemoryKey } from '@arbiter/retrieval';
 import { runSucceededSql, type SessionReference, type SessionStartRead } from '@arbiter/sessions';
 import { pendingClarification, type PendingClarification } from './clarify-state.js';
+import type { PriorTurn } from './follow-up-rewrite.js';
+
+interface TurnRow {
+  message: string | null;
+  query: string | null;
+  topic: string | null;
+  answer: string | null;
+  intent: string | null;
+  domain: string | null;
+}
 
 interface CitedRow {
   file_path: string;
@@ -17,6 +28,8 @@ interface CitedRow {
 /** Read-only SQL of the chat pipeline over the sessions tables (the sessions lib owns their writes). */
 @Injectable()
 export class ChatRepository {
+  constructor(private readonly config: AppConfig) {}
+
   /**
    * The knowledge documents already cited to the user in this conversation (the references of its
    * earlier answered turns), by file path, each with its strongest stored reference: the conversation
@@ -48,14 +61,45 @@ export class ChatRepository {
       WHERE q.tenant_id = ${row.tenantId} AND q.conversation_id = ${row.conversationId} AND q.id <> ${row.sessionId}
       ORDER BY q.created_at DESC, q.id DESC LIMIT 1`;
 
+  /**
+   * The conversation's last answered turns, newest first, at most `CHAT_HISTORY_TURNS` (docs/chat-clients.md
+   * "Conversations"): the message, the standalone question and topic it was resolved to (`route_trace.chat.followUp`;
+   * for the answer to a clarifying question, the question it clarified; else the message), the reply, the routed intent
+   * and the domain its first lookup answered from.
+   */
+  readonly turnsInConversation: SessionStartRead = (p, row) =>
+    `SELECT coalesce(json_agg(json_build_object('message', t.query,
+                                                'query', coalesce(t.route_trace->'chat'->'followUp'->>'query',
+                                                                  CASE WHEN t.route_trace->'chat'->'clarify'->>'stage' = 'resolved'
+                                                                       THEN t.route_trace->'chat'->'clarify'->>'question' END),
+                                                'topic', t.route_trace->'chat'->'followUp'->>'topic', 'answer', t.answer, 'intent', t.intent,
+                                                'domain', t.route_trace->'chat'->'lookups'->0->>'resultDomain') ORDER BY t.created_at DESC, t.id DESC), '[]'::json)
+       FROM (SELECT q.query, q.answer, q.intent, q.route_trace, q.created_at, q.id
+               FROM diagnosis_session q
+              WHERE q.tenant_id = ${row.tenantId} AND q.conversation_id = ${row.conversationId} AND q.id <> ${row.sessionId} AND ${runSucceededSql('q')}
+              ORDER BY q.created_at DESC, q.id DESC LIMIT ${p.add(Math.max(1, this.config.chat.historyTurns), 'int')}) t`;
+
   /** What a continued conversation's session start reads with it (one statement, docs/hot-paths.md "Chat turn"). */
   readonly conversationRead: SessionStartRead = (p, row) =>
-    `SELECT json_build_object('cited', (${this.citedInConversation(p, row)}), 'clarify', (${this.clarifyInConversation(p, row)}))`;
+    `SELECT json_build_object('cited', (${this.citedInConversation(p, row)}), 'clarify', (${this.clarifyInConversation(p, row)}),
+                              'turns', (${this.turnsInConversation(p, row)}))`;
 
-  /** `conversationRead`'s value: the cited documents (`citedMap`) and the pending clarification. */
-  conversationState(value: unknown): { cited: Map<string, SessionReference>; clarify: PendingClarification | null } {
-    const v = value && typeof value === 'object' ? (value as { cited?: unknown; clarify?: unknown }) : {};
-    return { cited: this.citedMap(v.cited), clarify: pendingClarification(v.clarify) };
+  /** `conversationRead`'s value: the cited documents (`citedMap`), the pending clarification and the earlier turns (oldest first). */
+  conversationState(value: unknown): { cited: Map<string, SessionReference>; clarify: PendingClarification | null; turns: PriorTurn[] } {
+    const v = value && typeof value === 'object' ? (value as { cited?: unknown; clarify?: unknown; turns?: unknown }) : {};
+    return { cited: this.citedMap(v.cited), clarify: pendingClarification(v.clarify), turns: this.priorTurns(v.turns) };
+  }
+
+  priorTurns(value: unknown): PriorTurn[] {
+    const rows = Array.isArray(value) ? (value as TurnRow[]) : [];
+    return rows
+      .filter((r) => typeof r.message === 'string')
+      .map((r) => {
+        const message = r.message ?? '';
+        const query = r.query ?? message;
+        return { message, query, topic: r.topic ?? query, answer: r.answer, intent: r.intent, domain: r.domain };
+      })
+      .reverse();
   }
 
   citedMap(value: unknown): Map<string, SessionReference> {

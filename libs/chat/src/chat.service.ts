@@ -28,6 +28,18 @@ import { ClientDisconnectedError, lookupEvent, type ChatTurnObserver } from './c
 import { replyConfidence, type ReplyConfidence } from './reply-confidence.js';
 import type { ChatRequestDto } from './dto/chat.dto.js';
 import { answerFromLookups, answerPreamble } from './knowledge-answer.js';
+import { HumanMessage, SystemMessage } from '@langchain/core/messages';
+import {
+  condensedQuestion,
+  condensePrompt,
+  historyMessages,
+  isRepeatQuestion,
+  priorTurnsFromMessages,
+  rewriteFollowUp,
+  type FollowUpRewrite,
+  type PriorTurn,
+} from './follow-up-rewrite.js';
+import { MAX_CHAT_MESSAGE_LENGTH } from './dto/chat.dto.js';
 import { KnowledgeAgentRunner } from './knowledge-agent.runner.js';
 import type { LookupToolArgs } from './knowledge-agent.js';
 
@@ -80,7 +92,7 @@ export class ChatService {
     const lang = detectLanguage(message);
     const mode = this.llm.enabled ? 'llm' : 'offline';
     // One statement (conversation + RUNNING session, and the documents the conversation already cited): a failing database leaves nothing behind.
-    const { session, cited, clarify } = await this.startSession(tenantId, dto, message);
+    const { session, cited, clarify, turns } = await this.startSession(tenantId, dto, message);
     observer?.started?.({ sessionId: session.id, conversationId: session.conversationId });
     const ctx = newTurnContext({
       tenantId,
@@ -92,6 +104,7 @@ export class ChatService {
       deadline: AbortSignal.timeout(Math.max(1, Math.round(this.config.chat.timeoutMs - (performance.now() - started)))),
     });
     ctx.cited = cited;
+    ctx.history = turns;
     if (clarify) ctx.pendingClarify = clarify;
     if (filter) ctx.filter = filter;
     if (observer) {
@@ -176,7 +189,7 @@ export class ChatService {
     tenantId: TenantId,
     dto: ChatRequestDto,
     message: string,
-  ): Promise<{ session: DiagnosisSessionEntity; cited: Map<string, SessionReference>; clarify: PendingClarification | null }> {
+  ): Promise<{ session: DiagnosisSessionEntity; cited: Map<string, SessionReference>; clarify: PendingClarification | null; turns: PriorTurn[] }> {
     try {
       const input = {
         conversationId: dto.conversationId,
@@ -256,7 +269,15 @@ export class ChatService {
   }
 
   private async answer(ctx: TurnContext): Promise<TurnOutcome> {
-    const { routing: decided, handoff } = await this.routeTurn(ctx);
+    // What the model sees before the message: the OpenAI-compatible endpoint's `messages` as its client knows the
+    // conversation, else the stored turns within CHAT_HISTORY_TURNS / CHAT_HISTORY_CHARS.
+    const clientHistory = ctx.observer?.history ?? [];
+    ctx.modelHistory = clientHistory.length
+      ? [...clientHistory]
+      : historyMessages(ctx.history, { turns: this.config.chat.historyTurns, chars: this.config.chat.historyChars });
+    // The answer to a clarifying question is not a follow-up to resolve: it picks an option (routeTurn).
+    const followUp = ctx.pendingClarify ? null : await this.resolveFollowUp(ctx);
+    const { routing: decided, handoff } = await this.routeTurn(ctx, followUp);
     const { result: route, rule } = decided;
     ctx.route = route;
     ctx.intent = route.finalIntent;
@@ -321,20 +342,106 @@ export class ChatService {
    * picks one of the offered intents (pickClarification, else the router deciding one of them) resolves it
    * (`clarify_resolved`), and one that picks none hands off (`handoff`).
    */
-  private async routeTurn(ctx: TurnContext): Promise<{ routing: ChatRouting; handoff: boolean }> {
+  private async routeTurn(ctx: TurnContext, followUp: Pick<FollowUpRewrite, 'carry'> | null): Promise<{ routing: ChatRouting; handoff: boolean }> {
     const pending = ctx.pendingClarify;
     if (pending) {
       const picked = pickClarification(ctx.message, pending.offered);
       if (picked.kind === 'picked') return { routing: await this.resolveClarification(ctx, pending, picked.intent, picked.by), handoff: false };
     }
     const routed = await this.router.route(ctx.tenantId, ctx.message, ctx.session.id);
-    if (!pending) return { routing: routed, handoff: false };
+    if (!pending) return { routing: await this.carryIntent(ctx, routed, followUp), handoff: false };
     const intent = routed.result.finalIntent;
     if (!routed.result.needClarify && intent !== null && pending.offered.some((o) => o.intent === intent)) {
       return { routing: await this.resolveClarification(ctx, pending, intent, 'routing'), handoff: false };
     }
     ctx.trace.clarify = { stage: 'failed', question: pending.question, offered: pending.offered };
     return { routing: routed, handoff: true };
+  }
+
+  /**
+   * Conversations that remember (docs/chat-clients.md "Conversations"): a follow-up resolved to a standalone question
+   * from the conversation's earlier turns — with a model, one condensing call within a third of the turn's deadline,
+   * falling back to the rules of follow-up-rewrite.ts on a timeout, an error or an unusable answer; without one, the
+   * rules. The turn then routes, looks up and answers the standalone question (`ctx.message`); the trace records it.
+   */
+  private async resolveFollowUp(ctx: TurnContext): Promise<Pick<FollowUpRewrite, 'carry'>> {
+    const clientHistory = ctx.observer?.history ?? [];
+    // The OpenAI-compatible endpoint's `messages` are the conversation as its client knows it; else the stored turns.
+    const turns = clientHistory.length ? priorTurnsFromMessages(clientHistory) : ctx.history;
+    const modelHistory = ctx.modelHistory;
+    const message = ctx.message;
+    const rules = rewriteFollowUp(message, turns);
+    // A first message has nothing to resolve (and nothing in the trace).
+    if (turns.length === 0) return rules;
+    let resolved: Omit<FollowUpRewrite, 'by'> & { by: FollowUpRewrite['by'] | 'llm' } = rules;
+    let llmError: string | undefined;
+    let llmMs: number | undefined;
+    if (this.llm.enabled && modelHistory.length > 0) {
+      const started = performance.now();
+      try {
+        const prompt = condensePrompt(message, modelHistory);
+        const result = await this.llm.invoke([new SystemMessage(prompt.system), new HumanMessage(prompt.user)], {
+          purpose: 'chat_condense',
+          signal: ctx.deadline,
+          // Within the turn's deadline (one LLM_TIMEOUT_MS call, at most a third of CHAT_TIMEOUT_MS), leaving the rest to the answer.
+          timeoutMs: Math.max(1, Math.min(this.llm.timeoutMs, Math.floor(this.config.chat.timeoutMs / 3))),
+        });
+        const question = condensedQuestion(result.content, MAX_CHAT_MESSAGE_LENGTH);
+        if (question === null) llmError = 'the model returned no usable question';
+        else resolved = { ...rules, query: question, by: 'llm', topic: rules.by === 'none' ? question : rules.topic };
+      } catch (error) {
+        llmError = errorMessage(error);
+      }
+      llmMs = Math.round(performance.now() - started);
+      throwIfDisconnected(ctx);
+    }
+    ctx.message = resolved.query;
+    // The condensed question is what the offline lookup searches too; the rules' search may be narrower (`search`).
+    ctx.search = resolved.by === 'llm' ? resolved.query : resolved.search;
+    ctx.repeat = ctx.history.length > 0 && isRepeatQuestion(resolved.query, ctx.history);
+    ctx.trace.followUp = {
+      message,
+      query: resolved.query,
+      search: ctx.search,
+      by: resolved.by,
+      topic: resolved.topic,
+      carried: resolved.carry,
+      repeat: ctx.repeat,
+      historyTurns: turns.length,
+      modelHistoryMessages: modelHistory.length,
+      ...(resolved.by === 'llm' ? { rule: rules.by } : {}),
+      ...(llmError !== undefined ? { llmError } : {}),
+      ...(llmMs !== undefined ? { llmMs } : {}),
+    };
+    return resolved;
+  }
+
+  /**
+   * A follow-up on the earlier topic ("还是不行") keeps the earlier turn's intent when its standalone question decides
+   * none or would ask to clarify; the routing's own decision stays in the trace (`followUp`).
+   */
+  private async carryIntent(ctx: TurnContext, routed: ChatRouting, followUp: Pick<FollowUpRewrite, 'carry'> | null): Promise<ChatRouting> {
+    const intent = followUp?.carry.intent ?? null;
+    const result = routed.result;
+    if (intent === null || (!result.needClarify && result.finalIntent !== null)) return routed;
+    const found = await this.router.ruleFor(ctx.tenantId, intent);
+    if (!found) return routed;
+    const confidence = result.candidates.find((c) => c.intent === intent)?.confidence ?? result.finalConfidence;
+    return {
+      result: {
+        ...result,
+        finalIntent: intent,
+        ruleId: found.ruleId,
+        finalConfidence: confidence,
+        needClarify: false,
+        candidates: [{ intent, confidence }],
+        routeTrace: {
+          ...(result.routeTrace as Record<string, unknown>),
+          followUp: { carriedIntent: intent, routedIntent: result.finalIntent, routedNeedClarify: result.needClarify },
+        },
+      },
+      rule: found.rule,
+    };
   }
 
   /**
@@ -433,7 +540,9 @@ export class ChatService {
   }
 
   private async offlineKnowledge(ctx: TurnContext, priorSteps: number, priorToolCalls: number): Promise<TurnOutcome> {
-    const record = await this.runLookup(ctx, { query: ctx.message });
+    // A resolved follow-up searches its `search` (docs/chat-clients.md "Conversations that remember"). The carried domain is
+    // not a filter: restricting the lookup to it lost hit@5 on the labelled follow-ups (bench/chat/followups/README.md).
+    const record = await this.runLookup(ctx, { query: ctx.search ?? ctx.message });
     return answerFromLookups(ctx, [record], null, priorSteps + 1, priorToolCalls + 1);
   }
 

@@ -1,5 +1,5 @@
 // Public surface of the chat lib.
-// Pure logic (no Nest, no database): language, fixed texts, confidence policy, extractive answers, agent loop.
+// Pure logic (no Nest, no database): language, fixed texts, confidence policy, extractive answers, agent loop, follow-up rewriting.
 export * from './chat-language.js';
 export * from './chat-texts.js';
 export * from './confidence-policy.js';
@@ -10,6 +10,7 @@ export * from './knowledge-agent.js';
 export * from './lookup-ranking.js';
 export * from './chat-stream.js';
 export * from './openai-compat.js';
+export * from './follow-up-rewrite.js';
 export type { ChatBranch, ChatReference, ChatTrace } from './chat-turn.js';
 // Nest module and its services.
 export * from './chat-intent.port.js';

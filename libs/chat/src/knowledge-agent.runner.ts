@@ -29,6 +29,13 @@ function systemPrompt(lang: ChatLanguage): string {
   return loadExecutorPrompt() + contract;
 }
 
+/** The user's message, and the standalone question it was resolved to when that differs (docs/chat-clients.md "Conversations"). */
+export function agentMessage(ctx: Pick<TurnContext, 'message' | 'trace'>): string {
+  const followUp = ctx.trace.followUp;
+  if (!followUp || followUp.query === followUp.message) return ctx.message;
+  return `${followUp.message}\n\n(Standalone question: ${followUp.query})`;
+}
+
 /** What the model sees of a lookup: the graded signals and the chunks (content capped). */
 export function toolPayload(rec: LookupRecord): string {
   const r = rec.result;
@@ -78,8 +85,8 @@ export class KnowledgeAgentRunner {
     const { token } = tools;
     const agent = await runKnowledgeAgent<LookupRecord>({
       systemPrompt: systemPrompt(ctx.lang),
-      message: ctx.message,
-      ...(ctx.observer?.history?.length ? { history: ctx.observer.history } : {}),
+      message: agentMessage(ctx),
+      ...(ctx.modelHistory.length ? { history: ctx.modelHistory } : {}),
       maxSteps: this.config.chat.maxSteps,
       toolName: LOOKUP_TOOL_NAME,
       signal: ctx.deadline,

@@ -90,7 +90,7 @@ export class OpenAiCompatService {
 
   /** The request's turn, or the 400/413 naming the field and the limit. */
   private checked(dto: ChatCompletionRequestDto, conversationHeader: string | string[] | undefined): { turn: CompletionTurn; conversationId?: string } {
-    const mapped = mapCompletionMessages(dto.messages);
+    const mapped = mapCompletionMessages(dto.messages, { turns: this.config.chat.historyTurns, chars: this.config.chat.historyChars });
     if (!mapped.ok) {
       const error = invalidRequest(mapped.errors);
       if (mapped.status === 400) throw error;

@@ -51,6 +51,29 @@ describe('mapCompletionMessages: messages → one turn', () => {
     expect(mapped).toMatchObject({ ok: false, status: 400, errors: [{ field: 'messages[0].role' }, { field: 'messages[0].content' }] });
   });
 
+  it.each([
+    [
+      '3 earlier user messages, limit 2',
+      [user('a'), user('b'), user('c'), user('q')],
+      { turns: 2, chars: 100 },
+      /at most 2 earlier user messages.*CHAT_HISTORY_TURNS.*got 3/,
+    ],
+    [
+      '11 earlier characters, limit 10',
+      [user('abcde'), { role: 'assistant', content: 'fghijk' }, user('q')],
+      { turns: 5, chars: 10 },
+      /at most 10 characters.*CHAT_HISTORY_CHARS.*got 11/,
+    ],
+  ])('the conversation history over its configured limits (%s) → 413 naming the limit', (_name, messages, limits, message) => {
+    const mapped = mapCompletionMessages(messages, limits);
+    expect(mapped).toMatchObject({ ok: false, status: 413, errors: [{ field: 'messages', errors: [expect.stringMatching(message)] }] });
+  });
+
+  it('a history at its configured limits passes (system messages and the question do not count)', () => {
+    const messages = [{ role: 'system', content: 'x'.repeat(50) }, user('abcde'), { role: 'assistant', content: 'fghij' }, user('q'.repeat(30))];
+    expect(mapCompletionMessages(messages, { turns: 1, chars: 10 })).toMatchObject({ ok: true, turn: { history: [{ role: 'user' }, { role: 'assistant' }] } });
+  });
+
   it('the limits name themselves', () => {
     const mapped = mapCompletionMessages(Array.from({ length: MAX_COMPLETION_MESSAGES + 1 }, () => user('a')));
     expect(mapped.ok ? '' : mapped.errors[0].errors[0]).toContain(String(MAX_COMPLETION_MESSAGES));

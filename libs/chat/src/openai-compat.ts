@@ -35,8 +35,12 @@ export type CompletionMapping = { ok: true; turn: CompletionTurn } | { ok: false
 
 const isRole = (value: unknown): value is CompletionRole => typeof value === 'string' && (COMPLETION_ROLES as readonly string[]).includes(value);
 
-/** Validates `messages` (each problem named by its field, e.g. `messages[3].role`) and maps it onto one turn. */
-export function mapCompletionMessages(messages: unknown): CompletionMapping {
+/**
+ * Validates `messages` (each problem named by its field, e.g. `messages[3].role`) and maps it onto one turn. `history`:
+ * the configured limits of the conversation's history (CHAT_HISTORY_TURNS earlier user messages, CHAT_HISTORY_CHARS
+ * characters of the user and assistant messages before the question, docs/chat-clients.md "Conversations"): 413 above them.
+ */
+export function mapCompletionMessages(messages: unknown, history?: { turns: number; chars: number }): CompletionMapping {
   const reject = (status: 400 | 413, field: string, error: string): CompletionMapping => ({ ok: false, status, errors: [{ field, errors: [error] }] });
   if (!Array.isArray(messages)) return reject(400, 'messages', 'messages must be an array');
   if (messages.length === 0) return reject(400, 'messages', 'messages must contain at least one message');
@@ -69,8 +73,16 @@ export function mapCompletionMessages(messages: unknown): CompletionMapping {
   if (chars > MAX_COMPLETION_CHARS)
     return reject(413, 'messages', `at most ${MAX_COMPLETION_CHARS} characters of content across all messages (MAX_COMPLETION_CHARS)`);
   const earlier = valid.slice(0, lastIndex);
-  const history = earlier.filter((m): m is HistoryMessage => m.role === 'user' || m.role === 'assistant').map((m) => ({ role: m.role, content: m.content }));
-  return { ok: true, turn: { message, history, ignoredInstructions: earlier.length - history.length } };
+  const kept = earlier.filter((m): m is HistoryMessage => m.role === 'user' || m.role === 'assistant').map((m) => ({ role: m.role, content: m.content }));
+  if (history) {
+    const turns = kept.filter((m) => m.role === 'user').length;
+    if (turns > history.turns)
+      return reject(413, 'messages', `at most ${history.turns} earlier user messages before the question (CHAT_HISTORY_TURNS); got ${turns}`);
+    const keptChars = kept.reduce((n, m) => n + m.content.length, 0);
+    if (keptChars > history.chars)
+      return reject(413, 'messages', `at most ${history.chars} characters of earlier messages before the question (CHAT_HISTORY_CHARS); got ${keptChars}`);
+  }
+  return { ok: true, turn: { message, history: kept, ignoredInstructions: earlier.length - kept.length } };
 }
 
 /**

@@ -155,7 +155,13 @@ export class AppConfig {
   }
 
   get chat() {
-    return { maxSteps: this.env.CHAT_MAX_STEPS, timeoutMs: this.env.CHAT_TIMEOUT_MS, streamHeartbeatMs: this.env.CHAT_STREAM_HEARTBEAT_MS };
+    return {
+      maxSteps: this.env.CHAT_MAX_STEPS,
+      timeoutMs: this.env.CHAT_TIMEOUT_MS,
+      streamHeartbeatMs: this.env.CHAT_STREAM_HEARTBEAT_MS,
+      historyTurns: this.env.CHAT_HISTORY_TURNS,
+      historyChars: this.env.CHAT_HISTORY_CHARS,
+    };
   }
 
   get sessions() {

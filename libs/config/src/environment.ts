@@ -165,6 +165,13 @@ export class EnvironmentVariables {
   @Type(() => Number) @IsInt() @Min(500) @Max(600_000) CHAT_TIMEOUT_MS = 15_000;
   /** A streamed chat turn (SSE) sends a heartbeat comment after this long without an event (docs/chat-clients.md). */
   @Type(() => Number) @IsInt() @Min(50) @Max(120_000) CHAT_STREAM_HEARTBEAT_MS = 15_000;
+  /**
+   * Conversations that remember (docs/chat-clients.md "Conversations"): at most this many earlier turns go to the model, and
+   * `/v1/chat/completions` refuses a history with more (413 naming it); 0 → the model sees no history.
+   */
+  @Type(() => Number) @IsInt() @Min(0) @Max(32) CHAT_HISTORY_TURNS = 10;
+  /** At most this many characters of earlier turns go to the model (older turns dropped first); `/v1` refuses more (413). */
+  @Type(() => Number) @IsInt() @Min(0) @Max(32_000) CHAT_HISTORY_CHARS = 12_000;
   /** A session still RUNNING this long after it started (a crashed process) is marked FAILED by the `sessions.repair` job. */
   @Type(() => Number) @IsInt() @Min(10_000) SESSION_RUNNING_TIMEOUT_MS = 600_000;
 

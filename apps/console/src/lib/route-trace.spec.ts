@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { readRouteTrace } from './route-trace';
+import { readFollowUp, readRouteTrace } from './route-trace';
 
 describe('readRouteTrace', () => {
   it('reads the four steps of a stored trace in decision order', () => {
@@ -40,5 +40,22 @@ describe('readRouteTrace', () => {
       { kind: 'semantic', skipped: 'disabled', aggregation: null, candidates: [], durationMs: null },
       { kind: 'judge', triggered: false, triggerReasons: [], intent: null, score: null, skipped: null, error: null, durationMs: null },
     ]);
+  });
+});
+
+describe('readFollowUp', () => {
+  it.each([
+    [
+      { chat: { followUp: { message: '还是不行', query: 'E201 怎么处理？ 还是不行', by: 'still_failing' } } },
+      { query: 'E201 怎么处理？ 还是不行', by: 'still_failing' },
+    ],
+    [{ chat: { followUp: { message: 'and E202?', query: 'How do I fix E202?', by: 'llm' } } }, { query: 'How do I fix E202?', by: 'llm' }],
+    [{ chat: { followUp: { message: 'E201 报警', query: 'E201 报警', by: 'none' } } }, null],
+    [{ chat: { followUp: { message: 'x', query: 'x', by: 'llm' } } }, null],
+    [{ chat: { followUp: { query: 42, by: 'short' } } }, null],
+    [{ chat: {} }, null],
+    [null, null],
+  ])('%j → %j', (trace, expected) => {
+    expect(readFollowUp(trace)).toEqual(expected);
   });
 });

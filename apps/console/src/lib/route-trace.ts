@@ -93,3 +93,17 @@ export function readRouteTrace(trace: unknown): TraceStep[] {
   }
   return steps;
 }
+
+/**
+ * The standalone question a chat follow-up was resolved to (`route_trace.chat.followUp`, docs/chat-clients.md
+ * "Conversations that remember") and how (`llm`, a rule name); null when the turn was not resolved (a first message,
+ * one that stood alone, or a trace from before).
+ */
+export function readFollowUp(trace: unknown): { query: string; by: string } | null {
+  if (!isObject(trace) || !isObject(trace.chat) || !isObject(trace.chat.followUp)) return null;
+  const followUp = trace.chat.followUp;
+  const query = str(followUp.query);
+  const by = str(followUp.by);
+  if (query === null || by === null || by === 'none' || query === str(followUp.message)) return null;
+  return { query, by };
+}

@@ -6,6 +6,7 @@ import { RouteTraceTimeline } from '../components/route-trace';
 import { useI18n } from '../i18n/i18n';
 import { formatDateTime, formatDuration, formatScore, lastDays, truncate } from '../lib/format';
 import { href } from '../lib/route';
+import { readFollowUp } from '../lib/route-trace';
 import { useApi } from '../lib/use-api';
 import { TableHead } from '../components/table-head';
 
@@ -157,6 +158,7 @@ function ConversationDetail({ id }: { id: string }) {
                 <dl className="qa">
                   <dt>{t('conversations.question')}</dt>
                   <dd>{session.query}</dd>
+                  <FollowUp trace={session.routeTrace} />
                   <dt>{t('conversations.answer')}</dt>
                   <dd>{session.answer ?? '—'}</dd>
                 </dl>
@@ -244,5 +246,20 @@ function SelfEvaluation({ value }: { value: SelfEvaluationView }) {
     <p>
       <strong>{value.confidence ?? '—'}</strong> <span className="muted">({value.source ?? ''})</span> {value.reasoning ?? ''}
     </p>
+  );
+}
+
+/** The standalone question a follow-up was resolved to, and how (docs/chat-clients.md "Conversations that remember"). */
+function FollowUp({ trace }: { trace: unknown }) {
+  const { t } = useI18n();
+  const followUp = readFollowUp(trace);
+  if (!followUp) return null;
+  return (
+    <>
+      <dt>{t('conversations.resolvedAs')}</dt>
+      <dd>
+        {followUp.query} <code className="muted">{followUp.by}</code>
+      </dd>
+    </>
   );
 }
