@@ -124,6 +124,16 @@ export class AppConfig {
     };
   }
 
+  get webhooks() {
+    return {
+      allowedHosts: this.env.WEBHOOK_ALLOWED_HOSTS ?? '',
+      timeoutMs: this.env.WEBHOOK_TIMEOUT_MS,
+      retryBaseMs: this.env.WEBHOOK_RETRY_BASE_MS,
+      disableAfterFailures: this.env.WEBHOOK_DISABLE_AFTER_FAILURES,
+      dispatchIntervalMs: this.env.WEBHOOK_DISPATCH_INTERVAL_MS,
+    };
+  }
+
   get metrics() {
     return { token: this.env.METRICS_TOKEN, tenantLabel: this.env.METRICS_TENANT_LABEL };
   }

@@ -35,4 +35,5 @@ export const OPTIONAL_KEYS = [
   'EMBEDDING_API_KEY',
   'METRICS_TOKEN',
   'JOBS_SCHEDULES',
+  'WEBHOOK_ALLOWED_HOSTS',
 ] as const;
