@@ -70,17 +70,16 @@ export class WebhookDeliverJob implements JobRunner<'webhooks.deliver'> {
   private async failed(tenantId: TenantId, target: AttemptTarget, failure: { status: number | null; durationMs: number | null; error: string }): Promise<void> {
     const { retryBaseMs, disableAfterFailures } = this.config.webhooks;
     const next = nextAttemptAt(target.delivery.createdAt, target.delivery.attempts + 1, new Date(), retryBaseMs);
-    const { disabled } = await this.repository.transaction(async (tx) => {
+    const { disabled, retry } = await this.repository.transaction(async (tx) => {
       const recorded = await this.repository.recordFailure(tx, tenantId, target, { ...failure, nextAttemptAt: next }, disableAfterFailures);
-      // A disabled webhook's queued attempt closes the delivery when it runs (see run()).
-      if (next) await this.jobs.enqueueWithin(tx, tenantId, 'webhooks.deliver', { deliveryId: target.delivery.id }, { runAfter: next });
+      if (recorded.retry && next) await this.jobs.enqueueWithin(tx, tenantId, 'webhooks.deliver', { deliveryId: target.delivery.id }, { runAfter: next });
       return recorded;
     });
     this.logger.warn({
       msg: 'webhook attempt failed',
       deliveryId: target.delivery.id,
       attempt: target.delivery.attempts + 1,
-      willRetry: next !== null,
+      willRetry: retry,
       disabled,
       err: failure.error,
     });

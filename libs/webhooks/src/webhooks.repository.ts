@@ -313,9 +313,9 @@ export class WebhooksRepository {
   }
 
   /**
-   * A failed attempt, in the caller's transaction: the delivery stays pending until `nextAttemptAt` or fails for good
-   * (null); the subscription's streak grows and it is disabled once it reaches `disableAfter`. Returns whether this
-   * attempt disabled it.
+   * A failed attempt, in the caller's transaction: the subscription's streak grows and it is disabled once it
+   * reaches `disableAfter`; the delivery stays pending until `nextAttemptAt`, or fails for good when there is none
+   * or this attempt disabled the subscription. Returns whether the delivery will be attempted again.
    */
   async recordFailure(
     tx: Db,
@@ -323,36 +323,38 @@ export class WebhooksRepository {
     target: AttemptTarget,
     failure: { status: number | null; durationMs: number | null; error: string; nextAttemptAt: Date | null },
     disableAfter: number,
-  ): Promise<{ disabled: boolean }> {
-    await tx
-      .updateTable('webhook_delivery')
-      .set({
-        status: failure.nextAttemptAt ? 'pending' : 'failed',
-        attempts: sql<number>`attempts + 1`,
-        last_attempt_at: sql<Date>`now()`,
-        finished_at: failure.nextAttemptAt ? null : sql<Date>`now()`,
-        next_attempt_at: failure.nextAttemptAt,
-        response_status: failure.status,
-        response_ms: failure.durationMs,
-        error: failure.error.slice(0, 1000),
-      })
-      .where('tenant_id', '=', tenantId)
-      .where('id', '=', target.delivery.id)
-      .where('status', '=', 'pending')
-      .execute();
+  ): Promise<{ disabled: boolean; retry: boolean }> {
+    const reason = `disabled after ${disableAfter} failed attempts in a row`;
     const row = await tx
       .updateTable('webhook_subscription')
       .set({
         consecutive_failures: sql<number>`consecutive_failures + 1`,
         enabled: sql<boolean>`CASE WHEN consecutive_failures + 1 >= ${disableAfter} THEN false ELSE enabled END`,
-        disabled_reason: sql<string | null>`CASE WHEN enabled AND consecutive_failures + 1 >= ${disableAfter}
-          THEN ${`disabled after ${disableAfter} failed attempts in a row`} ELSE disabled_reason END`,
+        disabled_reason: sql<string | null>`CASE WHEN enabled AND consecutive_failures + 1 >= ${disableAfter} THEN ${reason}::varchar ELSE disabled_reason END`,
       })
       .where('tenant_id', '=', tenantId)
       .where('id', '=', target.subscription.id)
       .returning(['enabled'])
       .executeTakeFirst();
-    return { disabled: row !== undefined && !row.enabled && target.subscription.enabled };
+    const disabled = row !== undefined && !row.enabled && target.subscription.enabled;
+    const next = disabled ? null : failure.nextAttemptAt;
+    await tx
+      .updateTable('webhook_delivery')
+      .set({
+        status: next ? 'pending' : 'failed',
+        attempts: sql<number>`attempts + 1`,
+        last_attempt_at: sql<Date>`now()`,
+        finished_at: next ? null : sql<Date>`now()`,
+        next_attempt_at: next,
+        response_status: failure.status,
+        response_ms: failure.durationMs,
+        error: (disabled ? `${failure.error} (webhook ${reason})` : failure.error).slice(0, 1000),
+      })
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', target.delivery.id)
+      .where('status', '=', 'pending')
+      .execute();
+    return { disabled, retry: next !== null };
   }
 
   /** Closes a pending delivery without an attempt (its subscription was disabled). */
