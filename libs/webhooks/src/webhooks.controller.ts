@@ -1,5 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post, Query } from '@nestjs/common';
 import {
+  ApiAcceptedResponse,
   ApiBadRequestResponse,
   ApiConflictResponse,
   ApiCreatedResponse,
@@ -93,7 +94,7 @@ export class WebhooksController {
 
   @Post(':id/deliveries/:deliveryId/redeliver')
   @HttpCode(202)
-  @ApiOkResponse({ type: WebhookDeliveryDto, description: 'The new delivery of the same event, queued' })
+  @ApiAcceptedResponse({ type: WebhookDeliveryDto, description: 'The new delivery of the same event, queued' })
   @ApiNotFoundResponse({ description: 'No such webhook or delivery in this tenant' })
   @ApiConflictResponse({ description: 'The webhook is disabled' })
   async redeliver(
