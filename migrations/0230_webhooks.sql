@@ -44,6 +44,8 @@ CREATE TABLE webhook_event (
 );
 -- The dispatcher's scan: only undispatched events are indexed.
 CREATE INDEX idx_webhook_event_undispatched ON webhook_event (created_at) WHERE dispatched_at IS NULL;
+-- Retention (`webhooks.cleanup`, WEBHOOK_RETENTION_DAYS; deliveries go with their event).
+CREATE INDEX idx_webhook_event_tenant_created ON webhook_event (tenant_id, created_at, id);
 
 CREATE TABLE webhook_delivery (
   tenant_id uuid NOT NULL,
@@ -149,7 +151,7 @@ CREATE TRIGGER trg_webhook_uncovered AFTER INSERT ON coverage_decision
   FOR EACH ROW WHEN (NEW.verdict = 'uncovered')
   EXECUTE FUNCTION webhook_on_uncovered();
 
--- job.failed: a job run gave up (its last attempt failed). The webhooks' own job is left out (no event loops).
+-- job.failed: a job run gave up (its last attempt failed). The webhooks' delivery job is left out (no event loops).
 CREATE FUNCTION webhook_on_job_failed() RETURNS trigger
   LANGUAGE plpgsql AS $$
 BEGIN
@@ -159,5 +161,5 @@ BEGIN
   RETURN NULL;
 END $$;
 CREATE TRIGGER trg_webhook_job_failed AFTER UPDATE OF status ON job_run
-  FOR EACH ROW WHEN (NEW.status = 'failed' AND OLD.status <> 'failed' AND NEW.name NOT LIKE 'webhooks.%')
+  FOR EACH ROW WHEN (NEW.status = 'failed' AND OLD.status <> 'failed' AND NEW.name <> 'webhooks.deliver')
   EXECUTE FUNCTION webhook_on_job_failed();

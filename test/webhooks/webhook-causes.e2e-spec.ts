@@ -122,6 +122,22 @@ describe(`webhook events from their causes (e2e, ${process.env.TEST_DB ?? 'pglit
     const laterLog = await t.request({ method: 'GET', url: `/admin/webhooks/${laterId}/deliveries`, headers: op });
     expect(laterLog.json<{ items: unknown[] }>().items).toEqual([]);
     const log = await t.request({ method: 'GET', url: `/admin/webhooks/${hook.id}/deliveries`, headers: op });
-    expect(log.json<{ items: { status: string }[] }>().items.map((d) => d.status)).toEqual(['succeeded', 'succeeded', 'succeeded', 'succeeded']);
+    const delivered = log.json<{ items: { id: string; status: string; eventType: string }[] }>().items;
+    expect(delivered.map((d) => d.status)).toEqual(['succeeded', 'succeeded', 'succeeded', 'succeeded']);
+
+    // Retention: events past WEBHOOK_RETENTION_DAYS go with their deliveries, except one whose redelivery is pending.
+    const keep = delivered.find((d) => d.eventType === 'job.failed')!;
+    const again = await t.request({ method: 'POST', url: `/admin/webhooks/${hook.id}/deliveries/${keep.id}/redeliver`, headers: op });
+    expect(again.statusCode).toBe(202);
+    await t.db.pool.query(`UPDATE webhook_event SET created_at = now() - interval '31 days' WHERE tenant_id = $1`, [tenant.id]);
+    const redeliveryRun = await t.db.pool.query(`DELETE FROM job_run WHERE tenant_id = $1 AND name = 'webhooks.deliver' AND status = 'queued' RETURNING id`, [
+      tenant.id,
+    ]);
+    expect(redeliveryRun.rowCount).toBe(1); // left pending on purpose: the cleanup must keep its event
+    await jobs.enqueue(asTenantId(tenant.id), 'webhooks.cleanup');
+    await jobs.runPending();
+    expect(await types()).toEqual(['job.failed']);
+    const left = await t.db.pool.query<{ status: string }>(`SELECT status FROM webhook_delivery WHERE tenant_id = $1 ORDER BY created_at`, [tenant.id]);
+    expect(left.rows.map((r) => r.status)).toEqual(['succeeded', 'pending']);
   });
 });

@@ -131,6 +131,7 @@ export class AppConfig {
       retryBaseMs: this.env.WEBHOOK_RETRY_BASE_MS,
       disableAfterFailures: this.env.WEBHOOK_DISABLE_AFTER_FAILURES,
       dispatchIntervalMs: this.env.WEBHOOK_DISPATCH_INTERVAL_MS,
+      retentionDays: this.env.WEBHOOK_RETENTION_DAYS,
     };
   }
 

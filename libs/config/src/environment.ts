@@ -142,6 +142,8 @@ export class EnvironmentVariables {
   @Type(() => Number) @IsInt() @Min(1) @Max(10_000) WEBHOOK_DISABLE_AFTER_FAILURES = 20;
   /** How often a job worker looks for new webhook events to fan out (the first attempt starts within about this long plus JOBS_POLL_INTERVAL_MS). */
   @Type(() => Number) @IsInt() @Min(50) @Max(5_000) WEBHOOK_DISPATCH_INTERVAL_MS = 1000;
+  /** Events (and their deliveries) older than this many days are deleted by the daily `webhooks.cleanup` job, once none is pending. */
+  @Type(() => Number) @IsInt() @Min(1) @Max(3650) WEBHOOK_RETENTION_DAYS = 30;
 
   // Chat
   @Type(() => Number) @IsInt() @Min(1) @Max(16) CHAT_MAX_STEPS = 4;

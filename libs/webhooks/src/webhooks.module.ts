@@ -7,15 +7,17 @@ import { WebhookDispatcher } from './webhook-dispatcher.js';
 import { WebhooksController } from './webhooks.controller.js';
 import { WebhooksRepository } from './webhooks.repository.js';
 import { WebhooksService } from './webhooks.service.js';
+import { WebhooksCleanupJob } from './webhooks-cleanup.job.js';
 
 /**
- * Webhooks to the support desk (docs/webhooks.md): subscriptions, the outbox relay and the `webhooks.deliver` job.
+ * Webhooks to the support desk (docs/webhooks.md): subscriptions, the outbox relay, the `webhooks.deliver` and
+ * `webhooks.cleanup` jobs.
  * Events are written by database triggers in their cause's transaction (migration 0230), so no lib calls this one.
  */
 @Module({
   imports: [CommonModule, DatabaseModule, JobsModule],
   controllers: [WebhooksController],
-  providers: [WebhooksRepository, WebhooksService, WebhookDispatcher, WebhookDeliverJob],
+  providers: [WebhooksRepository, WebhooksService, WebhookDispatcher, WebhookDeliverJob, WebhooksCleanupJob],
   exports: [WebhooksService, WebhookDispatcher],
 })
 export class WebhooksModule {}

@@ -357,6 +357,24 @@ export class WebhooksRepository {
     return { disabled, retry: next !== null };
   }
 
+  /**
+   * Deletes up to `limit` of the tenant's dispatched events older than `retentionDays` with no pending delivery, and
+   * with them their deliveries (`ON DELETE CASCADE`); returns how many events.
+   */
+  async deleteExpired(tenantId: TenantId, retentionDays: number, limit: number): Promise<number> {
+    const result = await sql<{ n: number }>`
+      WITH victims AS (
+        SELECT e.tenant_id, e.id FROM webhook_event e
+         WHERE e.tenant_id = ${tenantId} AND e.created_at < now() - make_interval(days => ${retentionDays}::int)
+           AND e.dispatched_at IS NOT NULL
+           AND NOT EXISTS (SELECT 1 FROM webhook_delivery d WHERE d.tenant_id = e.tenant_id AND d.event_id = e.id AND d.status = 'pending')
+         ORDER BY e.created_at, e.id
+         LIMIT ${limit}),
+      gone AS (DELETE FROM webhook_event e USING victims v WHERE e.tenant_id = v.tenant_id AND e.id = v.id RETURNING 1)
+      SELECT count(*)::int AS n FROM gone`.execute(this.database.db);
+    return result.rows[0]?.n ?? 0;
+  }
+
   /** Closes a pending delivery without an attempt (its subscription was disabled). */
   async cancelDelivery(tenantId: TenantId, deliveryId: string, reason: string): Promise<void> {
     await this.database.db
