@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { asTenantId } from '@arbiter/common';
 import { JOB_CATALOG, JobsService } from '@arbiter/jobs';
 import { createTestApp, type TestApp, type TestTenant } from '../support/test-app.js';
+import { MetricsListener } from '../../apps/api/src/metrics-listener.js';
 import { parsePrometheusText } from './prometheus-text.js';
 
 const JOBS_CLEANUP_JOB = 'jobs.cleanup';
@@ -12,16 +13,19 @@ const METRICS_TOKEN = 'metrics-secret-0123';
 describe('operations: /metrics and the jobs.cleanup job (e2e)', () => {
   let t: TestApp;
   let guarded: TestApp;
+  let ownPort: TestApp;
   let acme: TestTenant;
   let other: TestTenant;
 
   beforeAll(async () => {
     t = await createTestApp({ JOBS_RUN_RETENTION_DAYS: '10' });
     guarded = await createTestApp({ METRICS_TOKEN }, t.db);
+    ownPort = await createTestApp({ METRICS_TOKEN, METRICS_PORT: '0', HOST: '127.0.0.1' }, t.db);
     acme = await t.createTenant();
     other = await t.createTenant();
   }, 240_000);
   afterAll(async () => {
+    await ownPort.close();
     await guarded.close();
     await t.close();
   });
@@ -72,6 +76,21 @@ describe('operations: /metrics and the jobs.cleanup job (e2e)', () => {
       expect(ok.statusCode).toBe(200);
       expect(parsePrometheusText(ok.body).size).toBeGreaterThan(10);
     });
+  });
+
+  it('with METRICS_PORT: /metrics is served on its own port only, the token still required', async () => {
+    const port = ownPort.app.get(MetricsListener).port;
+    expect(port).toBeGreaterThan(0);
+    expect((await ownPort.request({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).statusCode).toBe(404);
+    const scrape = (path: string, headers: Record<string, string> = {}) => fetch(`http://127.0.0.1:${port}${path}`, { headers });
+    const ok = await scrape('/metrics', { authorization: `Bearer ${METRICS_TOKEN}` });
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get('content-type')).toContain('text/plain');
+    expect(parsePrometheusText(await ok.text()).size).toBeGreaterThan(10);
+    expect((await scrape('/metrics')).status).toBe(401);
+    expect((await scrape('/metrics', { authorization: 'Bearer wrong-token-000' })).status).toBe(401);
+    expect((await scrape('/health')).status).toBe(404);
+    expect((await scrape('/ai/chat')).status).toBe(404);
   });
 
   it('documents the monitoring routes in OpenAPI', async () => {

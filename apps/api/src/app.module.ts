@@ -18,6 +18,7 @@ import { TenancyModule } from '@arbiter/tenancy';
 import { WebhooksModule } from '@arbiter/webhooks';
 import { HealthController } from './health.controller.js';
 import { MetricsController } from './metrics.controller.js';
+import { MetricsListener } from './metrics-listener.js';
 import { StorageHealth } from './storage-health.js';
 
 /** Domain modules; each lib registers itself here (one line each). */
@@ -45,7 +46,7 @@ export class AppModule {
       module: AppModule,
       imports: [AppConfigModule.forRoot(config), CommonModule, DatabaseModule.forRoot(), ...DOMAIN_MODULES],
       controllers: [HealthController, MetricsController],
-      providers: [StorageHealth],
+      providers: [StorageHealth, MetricsListener],
     };
   }
 }

@@ -4,7 +4,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { createValidationPipe, GlobalErrorFilter, JsonLogger, MetricsService, RequestContextStore, resolveRequestId, type LogLevelName } from '@arbiter/common';
 import { AppConfig, type AppConfigModuleOptions } from '@arbiter/config';
-import { ADMIN_SECURITY, API_KEY_SECURITY, registerAuthenticationHook, RequestAuthenticator } from '@arbiter/tenancy';
+import { ADMIN_SECURITY, API_KEY_SECURITY, RateLimiter, registerAuthenticationHook, RequestAuthenticator } from '@arbiter/tenancy';
 import { AppModule } from './app.module.js';
 import { registerConsole } from './console-static.js';
 import { registerHttpObservability } from './http-metrics.js';
@@ -13,6 +13,17 @@ import { registerBodyPolicy } from './http-edge/body-policy.js';
 import { registerCors } from './http-edge/cors.js';
 import { registerMultipartParser } from './http-edge/multipart-parser.js';
 import { clientErrorHandler, frameworkErrors, registerInputGuards } from './input-guards.js';
+
+/** TRUST_PROXY as Fastify's `trustProxy` takes it: false (default), true, or the proxies' addresses/CIDRs (validated again by the config class). */
+export function parseTrustProxy(value: string | undefined): boolean | string[] {
+  const text = (value ?? '').trim();
+  if (text === '' || text === 'false') return false;
+  if (text === 'true') return true;
+  return text
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part.length > 0);
+}
 
 export interface CreateAppOptions extends AppConfigModuleOptions {
   logLevel?: LogLevelName;
@@ -25,7 +36,8 @@ export async function createApp(options: CreateAppOptions = {}): Promise<NestFas
     bodyLimit,
     genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => resolveRequestId(req.headers['x-request-id']),
     requestIdHeader: false,
-    trustProxy: true,
+    // Whether X-Forwarded-For names the client (the per-address limit of failed credentials, docs/http-edge.md "Rate limits").
+    trustProxy: parseTrustProxy(options.env?.TRUST_PROXY ?? process.env.TRUST_PROXY),
     clientErrorHandler,
     frameworkErrors,
   });
@@ -47,7 +59,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<NestFas
   // The request line and headers, then credentials, then the body's type, size and time limits, then
   // parsing: no byte of a body is read for a request that fails an earlier step (docs/http-edge.md).
   registerInputGuards(fastify);
-  registerAuthenticationHook(fastify, app.get(RequestAuthenticator));
+  registerAuthenticationHook(fastify, app.get(RequestAuthenticator), app.get(RateLimiter));
   registerBodyPolicy(fastify, { timeoutMs: config.http.bodyTimeoutMs });
   registerBodyParsers(fastify);
   registerMultipartParser(fastify);

@@ -1,8 +1,9 @@
-import { Controller, Get, Header, Headers, UnauthorizedException } from '@nestjs/common';
+import { Controller, Get, Header, Headers, NotFoundException, UnauthorizedException } from '@nestjs/common';
 import { ApiOkResponse, ApiProduces, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import { MetricsService } from '@arbiter/common';
 import { AppConfig } from '@arbiter/config';
-import { Auth, secretsEqual } from '@arbiter/tenancy';
+import { Auth } from '@arbiter/tenancy';
+import { metricsAuthorized } from './metrics-listener.js';
 
 @ApiTags('operations')
 @Controller('metrics')
@@ -19,11 +20,9 @@ export class MetricsController {
   @ApiUnauthorizedResponse({ description: 'METRICS_TOKEN is set and the bearer token is missing or wrong' })
   @Header('cache-control', 'no-store')
   async scrape(@Headers('authorization') authorization?: string): Promise<string> {
-    const token = this.config.metrics.token;
-    if (token) {
-      const given = authorization?.startsWith('Bearer ') ? authorization.slice(7).trim() : '';
-      if (!secretsEqual(given, token)) throw new UnauthorizedException('Send Authorization: Bearer <METRICS_TOKEN>');
-    }
+    // With METRICS_PORT, /metrics lives on its own listener only (metrics-listener.ts).
+    if (this.config.metrics.port !== undefined) throw new NotFoundException('Cannot GET /metrics');
+    if (!metricsAuthorized(this.config.metrics.token, authorization)) throw new UnauthorizedException('Send Authorization: Bearer <METRICS_TOKEN>');
     return this.metrics.registry.metrics();
   }
 }

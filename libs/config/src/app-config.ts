@@ -135,8 +135,30 @@ export class AppConfig {
     };
   }
 
+  /** Rate limits per minute by route class (0 = unlimited) and the per-address limit of failed credential checks. */
+  get rateLimits() {
+    const e = this.env;
+    return {
+      perKey: {
+        chat: e.RATE_LIMIT_CHAT_PER_KEY,
+        route: e.RATE_LIMIT_ROUTE_PER_KEY,
+        lookup: e.RATE_LIMIT_LOOKUP_PER_KEY,
+        ingest: e.RATE_LIMIT_INGEST_PER_KEY,
+        admin: e.RATE_LIMIT_ADMIN_PER_KEY,
+      },
+      perTenant: {
+        chat: e.RATE_LIMIT_CHAT_PER_TENANT,
+        route: e.RATE_LIMIT_ROUTE_PER_TENANT,
+        lookup: e.RATE_LIMIT_LOOKUP_PER_TENANT,
+        ingest: e.RATE_LIMIT_INGEST_PER_TENANT,
+        admin: e.RATE_LIMIT_ADMIN_PER_TENANT,
+      },
+      authFailuresPerMinute: e.AUTH_FAILURE_LIMIT_PER_MINUTE,
+    };
+  }
+
   get metrics() {
-    return { token: this.env.METRICS_TOKEN, tenantLabel: this.env.METRICS_TENANT_LABEL };
+    return { token: this.env.METRICS_TOKEN, tenantLabel: this.env.METRICS_TENANT_LABEL, port: this.env.METRICS_PORT };
   }
 
   get chat() {

@@ -57,6 +57,30 @@ export class EnvironmentVariables {
     message: 'CORS_ORIGINS must list origins like https://shop.example.com (scheme://host[:port]), comma-separated',
   })
   CORS_ORIGINS: string[] = [];
+  /**
+   * Rate limits per minute (docs/http-edge.md "Rate limits"), per key and per tenant, by route class;
+   * 0 = unlimited. The platform admin overrides them per tenant (`PUT /admin/tenants/:id/limits`).
+   */
+  @Type(() => Number) @IsInt() @Min(0) RATE_LIMIT_CHAT_PER_KEY = 0;
+  @Type(() => Number) @IsInt() @Min(0) RATE_LIMIT_CHAT_PER_TENANT = 0;
+  @Type(() => Number) @IsInt() @Min(0) RATE_LIMIT_ROUTE_PER_KEY = 0;
+  @Type(() => Number) @IsInt() @Min(0) RATE_LIMIT_ROUTE_PER_TENANT = 0;
+  @Type(() => Number) @IsInt() @Min(0) RATE_LIMIT_LOOKUP_PER_KEY = 0;
+  @Type(() => Number) @IsInt() @Min(0) RATE_LIMIT_LOOKUP_PER_TENANT = 0;
+  @Type(() => Number) @IsInt() @Min(0) RATE_LIMIT_INGEST_PER_KEY = 0;
+  @Type(() => Number) @IsInt() @Min(0) RATE_LIMIT_INGEST_PER_TENANT = 0;
+  @Type(() => Number) @IsInt() @Min(0) RATE_LIMIT_ADMIN_PER_KEY = 0;
+  @Type(() => Number) @IsInt() @Min(0) RATE_LIMIT_ADMIN_PER_TENANT = 0;
+  /** Failed credential checks (wrong, expired or revoked key or admin token) per client address per minute before 429; 0 = no limit. */
+  @Type(() => Number) @IsInt() @Min(0) AUTH_FAILURE_LIMIT_PER_MINUTE = 100;
+  /**
+   * Whether `X-Forwarded-For` names the client (for the per-address limit): `false` (default), `true`
+   * (trust every hop), or the proxies' addresses/CIDRs, comma-separated.
+   */
+  @Matches(/^(true|false|[0-9a-fA-F:./]+(\s*,\s*[0-9a-fA-F:./]+)*)$/, {
+    message: 'TRUST_PROXY must be true, false, or addresses/CIDRs, comma-separated',
+  })
+  TRUST_PROXY = 'false';
   /** Files in (docs/documents.md "Upload"): the largest file an upload accepts (413 FILE_TOO_LARGE names it). */
   @Type(() => Number) @IsInt() @Min(1024) @Max(1_073_741_824) UPLOAD_MAX_FILE_BYTES = 52_428_800;
   /** The largest upload request, all files and fields together (413 BODY_TOO_LARGE). */
@@ -130,6 +154,8 @@ export class EnvironmentVariables {
   @Type(() => Number) @IsInt() @Min(1) @Max(3650) JOBS_RUN_RETENTION_DAYS = 30;
   @Transform(emptyToUndefined) @IsOptional() @IsString() @MinLength(8) METRICS_TOKEN?: string;
   @Transform(toBool) @IsBoolean() METRICS_TENANT_LABEL = false;
+  /** Serve /metrics on this port only (its own listener, on HOST), so only Prometheus need reach it; unset = the API's port. 0 = any free port (tests). */
+  @Transform(emptyToUndefined) @IsOptional() @Type(() => Number) @IsInt() @Min(0) @Max(65535) METRICS_PORT?: number;
 
   // Webhooks (docs/webhooks.md)
   /** Comma-separated hosts or CIDRs a webhook URL may use although they resolve to private/loopback/link-local addresses (and may use http). */

@@ -65,6 +65,16 @@ describe('validateEnvironment', () => {
     }
   });
 
+  it('reads the rate limits (0 = unlimited by default) and refuses a bad TRUST_PROXY or a negative limit', () => {
+    const config = new AppConfig(validateEnvironment({ RATE_LIMIT_CHAT_PER_KEY: '60', RATE_LIMIT_ROUTE_PER_TENANT: '6000' }));
+    expect(config.rateLimits.perKey).toEqual({ chat: 60, route: 0, lookup: 0, ingest: 0, admin: 0 });
+    expect(config.rateLimits.perTenant.route).toBe(6000);
+    expect(config.rateLimits.authFailuresPerMinute).toBe(100);
+    for (const ok of ['false', 'true', '10.0.0.0/8', '10.0.0.1, ::1']) expect(() => validateEnvironment({ TRUST_PROXY: ok })).not.toThrow();
+    for (const bad of ['yes', 'proxy.example.com', '10.0.0.1;rm']) expect(() => validateEnvironment({ TRUST_PROXY: bad })).toThrow(/TRUST_PROXY/);
+    expect(() => validateEnvironment({ RATE_LIMIT_LOOKUP_PER_KEY: '-1' })).toThrow(/RATE_LIMIT_LOOKUP_PER_KEY/);
+  });
+
   it('names every bad variable in one error', () => {
     let error: unknown;
     try {

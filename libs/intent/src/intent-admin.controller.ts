@@ -56,7 +56,7 @@ export class IntentAdminController {
   }
 
   @Post('intent-rules/evaluate')
-  @Auth('operator')
+  @Auth('operator', { viewer: true })
   @HttpCode(200)
   @ApiOkResponse({ type: IntentEvaluationReportDto })
   @ApiOperation({

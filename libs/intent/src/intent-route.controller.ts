@@ -13,7 +13,7 @@ export class IntentRouteController {
   constructor(private readonly intents: IntentService) {}
 
   @Post('route')
-  @Auth('client')
+  @Auth('client', { viewer: true })
   @HttpCode(200)
   @ApiOperation({ summary: 'Hybrid intent routing (rules + semantic + LLM judge when triggered) → RouteResult with the full routeTrace' })
   @ApiOkResponse({ type: RouteResultDto, description: 'RouteResult (docs/spec/intent-routing.md)' })

@@ -148,7 +148,7 @@ export class KnowledgeController {
   }
 
   @Post('ai/knowledge/lookup')
-  @Auth('client')
+  @Auth('client', { viewer: true })
   @HttpCode(200)
   @ApiOperation({
     summary: 'Graded knowledge lookup (hybrid: exact L0 + BM25 + vector, fused and calibrated) with per-session action memory and retrieval confidence',

@@ -1,7 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { ApiKeyRole } from './api-key.entity.js';
 
-const PREFIX: Record<ApiKeyRole, string> = { client: 'ak_cli_', operator: 'ak_op_' };
+const PREFIX: Record<ApiKeyRole, string> = { client: 'ak_cli_', operator: 'ak_op_', viewer: 'ak_view_' };
 
 /** A new key: 32 random bytes; only its SHA-256 is stored (keys are high-entropy, so no slow hash needed). */
 export function generateApiKey(role: ApiKeyRole): { key: string; hash: string; prefix: string } {

@@ -9,17 +9,35 @@ import type { ApiKeyRole } from './api-key.entity.js';
  */
 export type AuthRequirement = 'admin' | 'operator' | 'client' | 'public';
 export const AUTH_REQUIREMENT = 'arbiter:auth';
+export const AUTH_OPTIONS = 'arbiter:auth-options';
 /** The key of a route's requirement in its Fastify route config, read by the authentication hook before the body. */
 export const AUTH_ROUTE_CONFIG_KEY = 'arbiterAuth';
+export const AUTH_OPTIONS_ROUTE_CONFIG_KEY = 'arbiterAuthOptions';
+
+/**
+ * Who else a route admits (docs/http-edge.md "Keys"):
+ * - `viewer`: a viewer key may call this POST too (a read-only call the console makes, e.g. intent try-it);
+ *   viewers may always call GET routes of `operator` and `client` routes.
+ * - `platformAdmin`: the platform ADMIN_TOKEN may call this `operator` route for any tenant, naming it
+ *   in `?tenantId=`.
+ */
+export interface AuthOptions {
+  viewer?: boolean;
+  platformAdmin?: boolean;
+}
 export const API_KEY_SECURITY = 'api-key';
 export const ADMIN_SECURITY = 'admin-token';
 
 /** Nest copies a handler's metadata under this key into the Fastify route's `config` (`request.routeOptions.config`). */
 const FASTIFY_ROUTE_CONFIG_METADATA = '__fastify_route_config__';
 
-function setRouteRequirement(handler: object, requirement: AuthRequirement): void {
+function setRouteRequirement(handler: object, requirement: AuthRequirement, options: AuthOptions): void {
   const existing = (Reflect.getMetadata(FASTIFY_ROUTE_CONFIG_METADATA, handler) as Record<string, unknown> | undefined) ?? {};
-  Reflect.defineMetadata(FASTIFY_ROUTE_CONFIG_METADATA, { ...existing, [AUTH_ROUTE_CONFIG_KEY]: requirement }, handler);
+  Reflect.defineMetadata(
+    FASTIFY_ROUTE_CONFIG_METADATA,
+    { ...existing, [AUTH_ROUTE_CONFIG_KEY]: requirement, [AUTH_OPTIONS_ROUTE_CONFIG_KEY]: options },
+    handler,
+  );
 }
 
 /**
@@ -27,23 +45,28 @@ function setRouteRequirement(handler: object, requirement: AuthRequirement): voi
  * controller whose method has no `@Auth` of its own (method decorators run first), so the
  * authentication hook can act before the body is parsed (docs/http-edge.md).
  */
-function RouteRequirement(requirement: AuthRequirement): MethodDecorator & ClassDecorator {
+function RouteRequirement(requirement: AuthRequirement, options: AuthOptions): MethodDecorator & ClassDecorator {
   return ((target: object, _key?: string | symbol, descriptor?: PropertyDescriptor) => {
     if (descriptor) {
-      setRouteRequirement(descriptor.value as object, requirement);
+      setRouteRequirement(descriptor.value as object, requirement, options);
       return;
     }
     const prototype = (target as { prototype: Record<string, unknown> }).prototype;
     for (const name of Object.getOwnPropertyNames(prototype)) {
       const method = Object.getOwnPropertyDescriptor(prototype, name)?.value as unknown;
       if (name === 'constructor' || typeof method !== 'function' || Reflect.hasOwnMetadata(AUTH_REQUIREMENT, method)) continue;
-      setRouteRequirement(method, requirement);
+      setRouteRequirement(method, requirement, options);
     }
   }) as MethodDecorator & ClassDecorator;
 }
 
-export function Auth(requirement: AuthRequirement): MethodDecorator & ClassDecorator {
-  const decorators: (ClassDecorator | MethodDecorator)[] = [SetMetadata(AUTH_REQUIREMENT, requirement), RouteRequirement(requirement)];
+export function Auth(requirement: AuthRequirement, options: AuthOptions = {}): MethodDecorator & ClassDecorator {
+  const decorators: (ClassDecorator | MethodDecorator)[] = [
+    SetMetadata(AUTH_REQUIREMENT, requirement),
+    SetMetadata(AUTH_OPTIONS, options),
+    RouteRequirement(requirement, options),
+  ];
+  if (options.platformAdmin) decorators.push(ApiBearerAuth(ADMIN_SECURITY));
   switch (requirement) {
     case 'admin':
       decorators.push(ApiBearerAuth(ADMIN_SECURITY), ApiUnauthorizedResponse({ description: 'Missing or wrong admin token' }));
@@ -70,6 +93,8 @@ export interface Principal {
   tenantId?: TenantId;
   role?: ApiKeyRole;
   keyId?: string;
+  /** The key's name (who is calling, for logs and the console). */
+  keyName?: string;
 }
 
 export interface RequestWithPrincipal {

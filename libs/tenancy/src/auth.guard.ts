@@ -1,7 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable, Logger } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { RequestContextStore } from '@arbiter/common';
-import { AUTH_REQUIREMENT, type AuthRequirement, type RequestWithPrincipal } from './auth.decorator.js';
+import { AUTH_OPTIONS, AUTH_REQUIREMENT, type AuthOptions, type AuthRequirement, type RequestWithPrincipal } from './auth.decorator.js';
 import { acceptsBearerClientKey, RequestAuthenticator, type RequestHeaders } from './request-authenticator.js';
 
 /**
@@ -25,9 +25,17 @@ export class AuthGuard implements CanActivate {
       return false;
     }
     if (requirement === 'public') return true;
-    const request = context.switchToHttp().getRequest<{ headers: RequestHeaders; url?: string } & RequestWithPrincipal>();
+    const request = context
+      .switchToHttp()
+      .getRequest<{ headers: RequestHeaders; url?: string; method?: string; query?: Record<string, unknown> } & RequestWithPrincipal>();
     if (request.principal) return true;
-    request.principal = await this.authenticator.authenticate(requirement, request.headers, { bearerClientKey: acceptsBearerClientKey(request.url ?? '') });
+    const route = this.reflector.getAllAndOverride<AuthOptions | undefined>(AUTH_OPTIONS, [context.getHandler(), context.getClass()]);
+    request.principal = await this.authenticator.authenticate(requirement, request.headers, {
+      bearerClientKey: acceptsBearerClientKey(request.url ?? ''),
+      method: request.method,
+      route,
+      tenantIdParam: request.query?.tenantId,
+    });
     if (request.principal.tenantId) RequestContextStore.setTenant(request.principal.tenantId);
     return true;
   }

@@ -9,3 +9,5 @@ export * from './tenancy.module.js';
 export { secretsEqual } from './api-key.util.js';
 export * from './request-authenticator.js';
 export { registerAuthenticationHook, announcesBody } from './auth.hook.js';
+export { RateLimiter } from './rate-limit/rate-limiter.js';
+export { RATE_CLASSES, rateClassOf, type RateClass } from './rate-limit/route-class.js';

@@ -1,20 +1,29 @@
 import { describe, expect, it } from '@jest/globals';
 import type { AdminToken } from './admin-token.js';
-import { acceptsBearerClientKey, RequestAuthenticator, type RequestHeaders } from './request-authenticator.js';
+import { acceptsBearerClientKey, RequestAuthenticator, roleMayCall, type AuthenticateOptions, type RequestHeaders } from './request-authenticator.js';
 import { TenancyErrorCode, TenancyException } from './tenancy.exception.js';
 import type { TenancyService } from './tenancy.service.js';
 
-const KEYS: Record<string, { tenantId: string; role: 'client' | 'operator'; keyId: string }> = {
-  'client-key': { tenantId: 't1', role: 'client', keyId: 'k1' },
-  'operator-key': { tenantId: 't1', role: 'operator', keyId: 'k2' },
+const KEYS: Record<string, unknown> = {
+  'client-key': { tenantId: 't1', role: 'client', keyId: 'k1', name: 'widget', allowedOrigins: [] },
+  'operator-key': { tenantId: 't1', role: 'operator', keyId: 'k2', name: 'ops', allowedOrigins: [] },
+  'viewer-key': { tenantId: 't1', role: 'viewer', keyId: 'k3', name: 'console', allowedOrigins: [] },
+  'shop-key': { tenantId: 't1', role: 'client', keyId: 'k4', name: 'shop', allowedOrigins: ['https://shop.example.com'] },
+  'old-key': 'expired',
 };
 const tenancy = { resolveApiKey: (raw: string) => Promise.resolve(KEYS[raw] ?? null) } as unknown as TenancyService;
 const authenticator = new RequestAuthenticator(tenancy, { value: 'admin-secret', generated: false } as AdminToken);
 
-async function outcome(requirement: 'client' | 'operator' | 'admin', headers: RequestHeaders, bearerClientKey: boolean): Promise<string> {
+async function outcome(
+  requirement: 'client' | 'operator' | 'admin',
+  headers: RequestHeaders,
+  bearerClientKey: boolean,
+  options: AuthenticateOptions = {},
+): Promise<string> {
   try {
-    const principal = await authenticator.authenticate(requirement, headers, { bearerClientKey });
-    return principal.kind === 'admin' ? 'admin' : `${principal.role}:${principal.tenantId}`;
+    const principal = await authenticator.authenticate(requirement, headers, { bearerClientKey, ...options });
+    if (principal.kind === 'admin') return principal.tenantId ? `admin:${principal.tenantId}` : 'admin';
+    return `${principal.role}:${principal.tenantId}`;
   } catch (error) {
     if (error instanceof TenancyException) return error.code;
     throw error;
@@ -48,5 +57,59 @@ describe('RequestAuthenticator: a tenant key as a Bearer token on the OpenAI-com
     ['/api/v1/x', false],
   ])('%s → %s', (url, expected) => {
     expect(acceptsBearerClientKey(url)).toBe(expected);
+  });
+});
+
+describe('RequestAuthenticator: roles, expiry, origins and the platform admin (docs/http-edge.md "Keys")', () => {
+  const T2 = '2b7f6a8e-1f7a-4c3e-9a55-0b6f0c7d9e11';
+  it.each([
+    ['viewer GET on an operator route', 'operator', { 'x-api-key': 'viewer-key' }, { method: 'GET' }, 'viewer:t1'],
+    ['viewer POST on an operator route', 'operator', { 'x-api-key': 'viewer-key' }, { method: 'POST' }, TenancyErrorCode.WrongRole],
+    ['viewer POST on a route that admits viewers', 'client', { 'x-api-key': 'viewer-key' }, { method: 'POST', route: { viewer: true } }, 'viewer:t1'],
+    ['viewer POST on a client route', 'client', { 'x-api-key': 'viewer-key' }, { method: 'POST' }, TenancyErrorCode.WrongRole],
+    ['client GET on an operator route', 'operator', { 'x-api-key': 'client-key' }, { method: 'GET' }, TenancyErrorCode.WrongRole],
+    ['expired key', 'client', { 'x-api-key': 'old-key' }, {}, TenancyErrorCode.ExpiredApiKey],
+    ['key from an allowed origin', 'client', { 'x-api-key': 'shop-key', origin: 'https://shop.example.com' }, {}, 'client:t1'],
+    ['key from another origin', 'client', { 'x-api-key': 'shop-key', origin: 'https://shop.example.com.evil.net' }, {}, TenancyErrorCode.OriginNotAllowed],
+    ['key without Origin', 'client', { 'x-api-key': 'shop-key' }, {}, 'client:t1'],
+    ['key with no origin list from any origin', 'client', { 'x-api-key': 'client-key', origin: 'https://x.example' }, {}, 'client:t1'],
+    [
+      'admin token on a platform-admin route with a tenant',
+      'operator',
+      { authorization: 'Bearer admin-secret' },
+      { route: { platformAdmin: true }, tenantIdParam: T2 },
+      `admin:${T2}`,
+    ],
+    [
+      'admin token without a tenant',
+      'operator',
+      { authorization: 'Bearer admin-secret' },
+      { route: { platformAdmin: true } },
+      TenancyErrorCode.TenantIdRequired,
+    ],
+    [
+      'wrong admin token on a platform-admin route',
+      'operator',
+      { authorization: 'Bearer nope' },
+      { route: { platformAdmin: true }, tenantIdParam: T2 },
+      TenancyErrorCode.InvalidAdminToken,
+    ],
+    ['admin token on an operator-only route', 'operator', { authorization: 'Bearer admin-secret' }, { tenantIdParam: T2 }, TenancyErrorCode.MissingCredentials],
+  ] as const)('%s → %s', async (_name, requirement, headers, options, expected) => {
+    expect(await outcome(requirement, headers, false, options as AuthenticateOptions)).toBe(expected);
+  });
+
+  it.each([
+    ['operator', 'operator', 'POST', false, true],
+    ['operator', 'client', 'POST', false, true],
+    ['client', 'client', 'POST', false, true],
+    ['client', 'operator', 'GET', false, false],
+    ['viewer', 'operator', 'GET', false, true],
+    ['viewer', 'operator', 'HEAD', false, true],
+    ['viewer', 'operator', 'DELETE', false, false],
+    ['viewer', 'operator', 'POST', true, true],
+    ['viewer', 'client', 'POST', false, false],
+  ] as const)('role %s on a %s route, %s (viewer admitted: %s) → %s', (role, requirement, method, viewer, expected) => {
+    expect(roleMayCall(role, requirement, { method, route: { viewer } })).toBe(expected);
   });
 });

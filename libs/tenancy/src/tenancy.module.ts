@@ -11,13 +11,25 @@ import { TenancyService } from './tenancy.service.js';
 import { TenantEntity } from './tenant.entity.js';
 import { TenantSeeds } from './tenant-seeds.js';
 import { TenantsController } from './tenants.controller.js';
+import { ApiKeysController } from './api-keys.controller.js';
+import { RateLimitRepository } from './rate-limit/rate-limit.repository.js';
+import { RateLimiter } from './rate-limit/rate-limiter.js';
 
 /** Tenants, API keys, the auth guard (an app-wide APP_GUARD) and `TenantSeeds`: import it where you inject its providers. */
 @Module({
   // The entities stay for the boot-time schema check; the SQL is on the typed data layer (docs/data-layer.md).
   imports: [TypeOrmModule.forFeature([TenantEntity, ApiKeyEntity]), DatabaseModule],
-  controllers: [TenantsController],
-  providers: [TenancyRepository, TenancyService, AdminToken, TenantSeeds, RequestAuthenticator, { provide: APP_GUARD, useClass: AuthGuard }],
-  exports: [TenancyService, AdminToken, TenantSeeds, RequestAuthenticator],
+  controllers: [TenantsController, ApiKeysController],
+  providers: [
+    TenancyRepository,
+    TenancyService,
+    RateLimitRepository,
+    RateLimiter,
+    AdminToken,
+    TenantSeeds,
+    RequestAuthenticator,
+    { provide: APP_GUARD, useClass: AuthGuard },
+  ],
+  exports: [TenancyService, AdminToken, TenantSeeds, RequestAuthenticator, RateLimiter],
 })
 export class TenancyModule {}

@@ -48,6 +48,76 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/admin/tenants/{id}/limits': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The tenant's effective rate limits per route class (its overrides over the configured defaults) */
+    get: operations['TenantsController_limits'];
+    /** Override rate limits of one tenant: any subset of {chat, route, lookup, ingest, admin} × {perMinute, perKeyPerMinute}; null returns to the default */
+    put: operations['TenantsController_setLimits'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/api-keys': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The tenant's keys, revoked ones included, newest first (never their secrets) */
+    get: operations['ApiKeysController_list'];
+    put?: never;
+    /** Create a named key with a role (client, operator, viewer), optional expiry and allowed origins; the secret is shown only now */
+    post: operations['ApiKeysController_create'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/api-keys/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Revoke a key: refused at once on this replica and within a second on every other (idempotent) */
+    delete: operations['ApiKeysController_revoke'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/api-keys/{id}/rotate': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** A new secret for the key; the current one keeps authenticating for gracePeriodSeconds (default 86400, 0–604800) */
+    post: operations['ApiKeysController_rotate'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/sessions': {
     parameters: {
       query?: never;
@@ -1129,6 +1199,109 @@ export interface components {
       /** @example UTC */
       timeZone: string;
       createdAt: string;
+    };
+    ClassLimitsDto: {
+      /** @description Requests per minute for the whole tenant (0 = unlimited) */
+      perMinute: number;
+      /** @description Requests per minute for each key (0 = unlimited) */
+      perKeyPerMinute: number;
+    };
+    EffectiveLimitsDto: {
+      chat: components['schemas']['ClassLimitsDto'];
+      route: components['schemas']['ClassLimitsDto'];
+      lookup: components['schemas']['ClassLimitsDto'];
+      ingest: components['schemas']['ClassLimitsDto'];
+      admin: components['schemas']['ClassLimitsDto'];
+    };
+    ClassLimitChangeDto: {
+      /** @description Requests per minute for the whole tenant; 0 = unlimited; null = the configured default */
+      perMinute?: number | null;
+      /** @description Requests per minute for each key; 0 = unlimited; null = the configured default */
+      perKeyPerMinute?: number | null;
+    };
+    TenantLimitsChangeDto: {
+      chat?: components['schemas']['ClassLimitChangeDto'];
+      route?: components['schemas']['ClassLimitChangeDto'];
+      lookup?: components['schemas']['ClassLimitChangeDto'];
+      ingest?: components['schemas']['ClassLimitChangeDto'];
+      admin?: components['schemas']['ClassLimitChangeDto'];
+    };
+    CreateApiKeyDto: {
+      /**
+       * @description Who or what uses the key: 1–100 characters in any script, stored trimmed and NFKC-normalized
+       * @example 客服网页组件 widget
+       */
+      name: string;
+      /**
+       * @description client (chat, feedback, lookup, route), operator (the tenant’s /admin), viewer (read-only operator, for the console)
+       * @enum {string}
+       */
+      role: 'client' | 'operator' | 'viewer';
+      /**
+       * @description When the key stops authenticating (ISO 8601, in the future); none = never
+       * @example 2027-06-30T00:00:00Z
+       */
+      expiresAt?: string;
+      /**
+       * @description Origins (exact scheme://host[:port]) a browser may send this key from; a request with another Origin gets 403 ORIGIN_NOT_ALLOWED; empty or absent = any. At most 50.
+       * @example [
+       *       "https://support.example.com"
+       *     ]
+       */
+      allowedOrigins?: string[];
+    };
+    IssuedApiKeyDto: {
+      /** Format: uuid */
+      id: string;
+      name: string;
+      /** @enum {string} */
+      role: 'client' | 'operator' | 'viewer';
+      /**
+       * @description The first characters of the secret, to recognise it
+       * @example ak_cli_Xy3d
+       */
+      prefix: string;
+      /** @enum {string} */
+      status: 'active' | 'expired' | 'revoked';
+      createdAt: string;
+      /** @description Recorded in batches, about once a minute */
+      lastUsedAt: string | null;
+      expiresAt: string | null;
+      revokedAt: string | null;
+      allowedOrigins: string[];
+      /** @description Until when the secret before the last rotation still authenticates */
+      previousSecretValidUntil: string | null;
+      /** @description The secret: shown only in this answer (stored hashed) */
+      key: string;
+    };
+    ApiKeyDto: {
+      /** Format: uuid */
+      id: string;
+      name: string;
+      /** @enum {string} */
+      role: 'client' | 'operator' | 'viewer';
+      /**
+       * @description The first characters of the secret, to recognise it
+       * @example ak_cli_Xy3d
+       */
+      prefix: string;
+      /** @enum {string} */
+      status: 'active' | 'expired' | 'revoked';
+      createdAt: string;
+      /** @description Recorded in batches, about once a minute */
+      lastUsedAt: string | null;
+      expiresAt: string | null;
+      revokedAt: string | null;
+      allowedOrigins: string[];
+      /** @description Until when the secret before the last rotation still authenticates */
+      previousSecretValidUntil: string | null;
+    };
+    RotateApiKeyDto: {
+      /**
+       * @description How long the current secret keeps authenticating beside the new one (0: it stops now)
+       * @default 86400
+       */
+      gracePeriodSeconds: number;
     };
     ReferenceDto: {
       /** @description Knowledge document id, when the agent used Arbiter's knowledge base */
@@ -3351,6 +3524,251 @@ export interface operations {
       };
       /** @description Name already taken */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  TenantsController_limits: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EffectiveLimitsDto'];
+        };
+      };
+      /** @description Missing or wrong admin token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description No such tenant */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  TenantsController_setLimits: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['TenantLimitsChangeDto'];
+      };
+    };
+    responses: {
+      /** @description The effective limits after the change */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EffectiveLimitsDto'];
+        };
+      };
+      /** @description Missing or wrong admin token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description No such tenant */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  ApiKeysController_list: {
+    parameters: {
+      query?: {
+        /** @description The tenant whose keys the platform admin (ADMIN_TOKEN) manages; operators omit it */
+        tenantId?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiKeyDto'][];
+        };
+      };
+      /** @description Missing or invalid X-Api-Key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The key is not an operator key */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  ApiKeysController_create: {
+    parameters: {
+      query?: {
+        /** @description The tenant whose keys the platform admin (ADMIN_TOKEN) manages; operators omit it */
+        tenantId?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateApiKeyDto'];
+      };
+    };
+    responses: {
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['IssuedApiKeyDto'];
+        };
+      };
+      /** @description Missing or invalid X-Api-Key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The key is not an operator key */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  ApiKeysController_revoke: {
+    parameters: {
+      query?: {
+        /** @description The tenant whose keys the platform admin (ADMIN_TOKEN) manages; operators omit it */
+        tenantId?: string;
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiKeyDto'];
+        };
+      };
+      /** @description Missing or invalid X-Api-Key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The key is not an operator key */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description No such key in this tenant */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  ApiKeysController_rotate: {
+    parameters: {
+      query?: {
+        /** @description The tenant whose keys the platform admin (ADMIN_TOKEN) manages; operators omit it */
+        tenantId?: string;
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['RotateApiKeyDto'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['IssuedApiKeyDto'];
+        };
+      };
+      /** @description Missing or invalid X-Api-Key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The key is not an operator key */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description No such key in this tenant */
+      404: {
         headers: {
           [name: string]: unknown;
         };

@@ -26,10 +26,17 @@ export type JsonValue = JsonArray | JsonObject | JsonPrimitive;
 export type Timestamp = ColumnType<Date, Date | string, Date | string>;
 
 export interface ApiKey {
+  allowed_origins: Generated<Json>;
+  changed_at: Generated<Timestamp>;
   created_at: Generated<Timestamp>;
+  expires_at: Timestamp | null;
   id: Generated<string>;
   key_hash: string;
   key_prefix: string;
+  last_used_at: Timestamp | null;
+  name: string;
+  previous_key_hash: string | null;
+  previous_valid_until: Timestamp | null;
   revoked_at: Timestamp | null;
   role: string;
   tenant_id: string;
@@ -394,6 +401,13 @@ export interface LabelledSet {
   version: number;
 }
 
+export interface RateLimitWindow {
+  bucket: string;
+  reserved: number;
+  tenant_id: string;
+  window_start: Timestamp;
+}
+
 export interface RetrievalMemory {
   created_at: Generated<Timestamp>;
   domain: string;
@@ -498,6 +512,14 @@ export interface Tenant {
   time_zone: Generated<string>;
 }
 
+export interface TenantRateLimit {
+  per_key_per_minute: number | null;
+  per_minute: number | null;
+  route_class: string;
+  tenant_id: string;
+  updated_at: Generated<Timestamp>;
+}
+
 export interface ToolInvocation {
   arguments: Generated<Json>;
   created_at: Generated<Timestamp>;
@@ -586,12 +608,14 @@ export interface DB {
   knowledge_term_df: KnowledgeTermDf;
   labelled_example: LabelledExample;
   labelled_set: LabelledSet;
+  rate_limit_window: RateLimitWindow;
   retrieval_memory: RetrievalMemory;
   retrieval_settings: RetrievalSettings;
   session_feedback: SessionFeedback;
   session_stats_delta: SessionStatsDelta;
   session_stats_rollup: SessionStatsRollup;
   tenant: Tenant;
+  tenant_rate_limit: TenantRateLimit;
   tool_invocation: ToolInvocation;
   webhook_delivery: WebhookDelivery;
   webhook_event: WebhookEvent;

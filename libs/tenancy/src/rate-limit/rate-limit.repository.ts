@@ -1,0 +1,83 @@
+import { Injectable } from '@nestjs/common';
+import type { TenantId } from '@arbiter/common';
+import { Database, sql } from '@arbiter/database';
+import type { RateClass } from './route-class.js';
+import type { LeaseStore } from './window-budgets.js';
+
+export interface TenantLimitOverride {
+  tenantId: string;
+  routeClass: RateClass;
+  perMinute: number | null;
+  perKeyPerMinute: number | null;
+}
+
+/** The rate limiter's tables (migration 0251), on the typed data layer (docs/data-layer.md). */
+@Injectable()
+export class RateLimitRepository implements LeaseStore {
+  constructor(private readonly database: Database) {}
+
+  /**
+   * One lease: the row is created for a new window, then grows by what is granted, never past the
+   * limit. The row lock serialises replicas reserving the same bucket at once.
+   */
+  async reserve(tenantId: string, bucket: string, windowStart: number, want: number, limit: number): Promise<{ granted: number; reserved: number }> {
+    const start = new Date(windowStart).toISOString();
+    await sql`
+      INSERT INTO rate_limit_window (tenant_id, bucket, window_start, reserved)
+      VALUES (${tenantId}::uuid, ${bucket}, ${start}::timestamptz, 0)
+      ON CONFLICT (tenant_id, bucket, window_start) DO NOTHING`.execute(this.database.db);
+    const result = await sql<{ granted: number; reserved: number }>`
+      UPDATE rate_limit_window w
+         SET reserved = w.reserved + g.n
+        FROM (SELECT greatest(0, least(${want}::int, ${limit}::int - reserved)) AS n
+                FROM rate_limit_window
+               WHERE tenant_id = ${tenantId}::uuid AND bucket = ${bucket} AND window_start = ${start}::timestamptz
+                 FOR UPDATE) g
+       WHERE w.tenant_id = ${tenantId}::uuid AND w.bucket = ${bucket} AND w.window_start = ${start}::timestamptz
+      RETURNING g.n AS granted, w.reserved`.execute(this.database.db);
+    const row = result.rows[0];
+    return { granted: Number(row?.granted ?? 0), reserved: Number(row?.reserved ?? limit) };
+  }
+
+  /** Drops the rows of windows that ended before `before` (platform-level housekeeping of the limiter). */
+  async deleteWindowsBefore(before: Date): Promise<number> {
+    const result = await this.database.db.deleteFrom('rate_limit_window').where('window_start', '<', before).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  /** Every tenant's overrides, for the limiter's in-memory copy. */
+  async allOverrides(): Promise<TenantLimitOverride[]> {
+    const rows = await this.database.db.selectFrom('tenant_rate_limit').select(['tenant_id', 'route_class', 'per_minute', 'per_key_per_minute']).execute();
+    return rows.map((r) => ({ tenantId: r.tenant_id, routeClass: r.route_class as RateClass, perMinute: r.per_minute, perKeyPerMinute: r.per_key_per_minute }));
+  }
+
+  async tenantExists(tenantId: TenantId): Promise<boolean> {
+    return (await this.database.db.selectFrom('tenant').select('id').where('id', '=', tenantId).executeTakeFirst()) !== undefined;
+  }
+
+  /** Sets the given classes' overrides of one tenant (one transaction) and returns all of its overrides. */
+  async setOverrides(tenantId: TenantId, overrides: Omit<TenantLimitOverride, 'tenantId'>[]): Promise<TenantLimitOverride[]> {
+    return this.database.transaction(async (tx) => {
+      for (const o of overrides) {
+        await tx
+          .insertInto('tenant_rate_limit')
+          .values({ tenant_id: tenantId, route_class: o.routeClass, per_minute: o.perMinute, per_key_per_minute: o.perKeyPerMinute })
+          .onConflict((c) =>
+            c.columns(['tenant_id', 'route_class']).doUpdateSet({ per_minute: o.perMinute, per_key_per_minute: o.perKeyPerMinute, updated_at: sql`now()` }),
+          )
+          .execute();
+      }
+      const rows = await tx
+        .selectFrom('tenant_rate_limit')
+        .select(['tenant_id', 'route_class', 'per_minute', 'per_key_per_minute'])
+        .where('tenant_id', '=', tenantId)
+        .execute();
+      return rows.map((r) => ({
+        tenantId: r.tenant_id,
+        routeClass: r.route_class as RateClass,
+        perMinute: r.per_minute,
+        perKeyPerMinute: r.per_key_per_minute,
+      }));
+    });
+  }
+}

@@ -1,0 +1,187 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { LightMyRequestResponse } from 'fastify';
+import { createTestApp, TEST_ADMIN_TOKEN, type TestApp, type TestTenant } from '../support/test-app.js';
+
+const ADMIN = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
+
+/** Limits count in fixed one-minute windows: start a burst with enough of the window left that it cannot straddle two. */
+async function freshWindow(neededMs = 20_000): Promise<void> {
+  const left = 60_000 - (Date.now() % 60_000);
+  if (left < neededMs) await new Promise((resolve) => setTimeout(resolve, left + 50));
+}
+
+const route = (t: TestApp, key: string, headers: Record<string, string> = {}) =>
+  t.request({ method: 'POST', url: '/ai/intent/route', headers: { 'x-api-key': key, ...headers }, payload: { message: 'hello' } });
+const lookup = (t: TestApp, key: string) =>
+  t.request({ method: 'POST', url: '/ai/knowledge/lookup', headers: { 'x-api-key': key }, payload: { sessionId: 'limits', query: 'hello' } });
+const codeOf = (res: LightMyRequestResponse) => res.json<{ code?: string }>().code;
+
+async function newKey(t: TestApp, tenant: TestTenant, name: string): Promise<string> {
+  const res = await t.request({ method: 'POST', url: '/admin/api-keys', headers: { 'x-api-key': tenant.operatorKey }, payload: { name, role: 'client' } });
+  expect(res.statusCode).toBe(201);
+  return res.json<{ key: string }>().key;
+}
+
+/** Issue 25 item 3 (docs/http-edge.md "Rate limits"). */
+describe('rate limits (e2e)', () => {
+  let t: TestApp;
+  let acme: TestTenant;
+  let other: TestTenant;
+
+  beforeAll(async () => {
+    t = await createTestApp({ RATE_LIMIT_LOOKUP_PER_KEY: '5', AUTH_FAILURE_LIMIT_PER_MINUTE: '5' });
+    acme = await t.createTenant();
+    other = await t.createTenant();
+  }, 240_000);
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('admits a key its per-minute budget with RateLimit headers, then 429 with Retry-After; other keys and classes go on', async () => {
+    await freshWindow();
+    const key = await newKey(t, acme, 'limited');
+    const answers = [];
+    for (let i = 0; i < 6; i++) answers.push(await lookup(t, key));
+    expect(answers.map((r) => r.statusCode)).toEqual([200, 200, 200, 200, 200, 429]);
+    expect(answers[0].headers['ratelimit-policy']).toBe('"lookup-key";q=5;w=60');
+    expect(answers[0].headers.ratelimit).toMatch(/^"lookup-key";r=4;t=\d+$/);
+    const refused = answers[5];
+    expect(codeOf(refused)).toBe('RATE_LIMITED');
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(60);
+    expect(refused.headers.ratelimit).toMatch(/^"lookup-key";r=0;t=\d+$/);
+    expect((await lookup(t, acme.clientKey)).statusCode).toBe(200);
+    const routed = await route(t, key);
+    expect(routed.statusCode).toBe(200);
+    expect(routed.headers['ratelimit-policy']).toBeUndefined();
+  });
+
+  it('lets no tenant escape its limit by rotating through keys, and leaves other tenants alone', async () => {
+    await freshWindow();
+    const set = await t.request({ method: 'PUT', url: `/admin/tenants/${acme.id}/limits`, headers: ADMIN, payload: { route: { perMinute: 4 } } });
+    expect(set.statusCode).toBe(200);
+    expect(set.json<Record<string, unknown>>().route).toEqual({ perMinute: 4, perKeyPerMinute: 0 });
+    expect(set.json<Record<string, unknown>>().lookup).toEqual({ perMinute: 0, perKeyPerMinute: 5 });
+    const keys = [acme.clientKey, await newKey(t, acme, 'r1'), await newKey(t, acme, 'r2'), await newKey(t, acme, 'r3'), await newKey(t, acme, 'r4')];
+    const statuses = [];
+    for (const key of [...keys, ...keys]) statuses.push((await route(t, key)).statusCode);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(4);
+    expect(statuses.slice(4).every((s) => s === 429)).toBe(true);
+    expect((await route(t, other.clientKey)).statusCode).toBe(200);
+    // Back to the configured default (unlimited).
+    const reset = await t.request({ method: 'PUT', url: `/admin/tenants/${acme.id}/limits`, headers: ADMIN, payload: { route: { perMinute: null } } });
+    expect(reset.json<Record<string, unknown>>().route).toEqual({ perMinute: 0, perKeyPerMinute: 0 });
+    expect((await route(t, keys[1])).statusCode).toBe(200);
+  });
+
+  it.each([
+    [{ route: { perMinute: -1 } }, 'route.perMinute'],
+    [{ chat: { perMinute: 1.5 } }, 'chat.perMinute'],
+    [{ chat: { perKeyPerMinute: 'many' } }, 'chat.perKeyPerMinute'],
+    [{ lookup: { perHour: 3 } }, 'lookup.perHour'],
+    [{ search: { perMinute: 3 } }, 'search'],
+  ])('refuses limits %j with a 400 naming %s, and changes nothing', async (payload, field) => {
+    const before = (await t.request({ method: 'GET', url: `/admin/tenants/${other.id}/limits`, headers: ADMIN })).json<unknown>();
+    const res = await t.request({ method: 'PUT', url: `/admin/tenants/${other.id}/limits`, headers: ADMIN, payload });
+    expect(res.statusCode).toBe(400);
+    expect(res.json<{ message: string }>().message).toContain(field);
+    expect((await t.request({ method: 'GET', url: `/admin/tenants/${other.id}/limits`, headers: ADMIN })).json<unknown>()).toEqual(before);
+  });
+
+  it('keeps limits to the platform admin, for tenants that exist', async () => {
+    const unknown = await t.request({ method: 'PUT', url: '/admin/tenants/00000000-0000-4000-8000-000000000000/limits', headers: ADMIN, payload: {} });
+    expect(unknown.statusCode).toBe(404);
+    const byOperator = await t.request({
+      method: 'PUT',
+      url: `/admin/tenants/${acme.id}/limits`,
+      headers: { 'x-api-key': acme.operatorKey },
+      payload: { chat: { perMinute: 0 } },
+    });
+    expect(byOperator.statusCode).toBe(401);
+  });
+
+  it('answers 429 to wrong keys past the per-address limit, never to valid keys or to requests without credentials', async () => {
+    await freshWindow();
+    const from = (address: string, headers: Record<string, string>) =>
+      t.request({ method: 'POST', url: '/ai/intent/route', headers, payload: { message: 'hi' }, remoteAddress: address });
+    const wrong = [];
+    for (let i = 0; i < 7; i++) wrong.push(await from('10.9.8.7', { 'x-api-key': `ak_cli_guess-${i}` }));
+    expect(wrong.map((r) => r.statusCode)).toEqual([401, 401, 401, 401, 401, 429, 429]);
+    expect(codeOf(wrong[6])).toBe('TOO_MANY_AUTH_FAILURES');
+    expect(Number(wrong[6].headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect((await from('10.9.8.7', { 'x-api-key': acme.clientKey })).statusCode).toBe(200);
+    expect((await from('10.9.8.7', {})).statusCode).toBe(401);
+    const admin = await t.request({ method: 'GET', url: '/admin/tenants', headers: { authorization: 'Bearer wrong-admin-token' }, remoteAddress: '10.9.8.7' });
+    expect(admin.statusCode).toBe(429);
+    // X-Forwarded-For is not trusted by default: a spoofed one does not give a fresh budget.
+    expect((await from('10.9.8.7', { 'x-api-key': 'ak_cli_more', 'x-forwarded-for': '192.0.2.44' })).statusCode).toBe(429);
+    // Another address has its own budget.
+    expect((await from('10.9.8.8', { 'x-api-key': 'ak_cli_other' })).statusCode).toBe(401);
+  });
+
+  it('throttles nobody by default', async () => {
+    const defaults = await createTestApp({}, t.db);
+    try {
+      const tenant = await defaults.createTenant();
+      const statuses = new Set<number>();
+      for (let i = 0; i < 40; i++) {
+        const res = await route(defaults, tenant.clientKey);
+        statuses.add(res.statusCode);
+        expect(res.headers['ratelimit-policy']).toBeUndefined();
+      }
+      expect([...statuses]).toEqual([200]);
+    } finally {
+      await defaults.close();
+    }
+  });
+});
+
+describe('rate limits behind a trusted proxy (e2e)', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp({ AUTH_FAILURE_LIMIT_PER_MINUTE: '2', TRUST_PROXY: 'true' });
+  }, 240_000);
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('counts failures per forwarded client address when TRUST_PROXY is on', async () => {
+    await freshWindow();
+    const guess = (client: string) =>
+      t.request({ method: 'GET', url: '/admin/api-keys', headers: { 'x-api-key': 'ak_op_guess', 'x-forwarded-for': client }, remoteAddress: '10.0.0.1' });
+    expect([(await guess('198.51.100.1')).statusCode, (await guess('198.51.100.1')).statusCode, (await guess('198.51.100.1')).statusCode]).toEqual([
+      401, 401, 429,
+    ]);
+    expect((await guess('198.51.100.2')).statusCode).toBe(401);
+  });
+});
+
+/** Replicas sharing a database share the budget: together within 10 % of the limit, never over it. */
+describe('rate limits across two replicas (e2e)', () => {
+  let first: TestApp;
+  let second: TestApp;
+
+  beforeAll(async () => {
+    first = await createTestApp({ RATE_LIMIT_ROUTE_PER_KEY: '100' });
+    second = await createTestApp({ RATE_LIMIT_ROUTE_PER_KEY: '100' }, first.db);
+  }, 240_000);
+  afterAll(async () => {
+    await second?.close();
+    await first?.close();
+  });
+
+  it('admits between 90 and 100 of 240 requests of one key spread over both', async () => {
+    const tenant = await first.createTenant();
+    await new Promise((resolve) => setTimeout(resolve, 1000)); // the second replica's key directory sees the new tenant's keys
+    await freshWindow(40_000);
+    let admitted = 0;
+    for (let i = 0; i < 120; i++) {
+      const [a, b] = await Promise.all([route(first, tenant.clientKey), route(second, tenant.clientKey)]);
+      admitted += Number(a.statusCode === 200) + Number(b.statusCode === 200);
+      for (const res of [a, b]) expect([200, 429]).toContain(res.statusCode);
+    }
+    expect(admitted).toBeLessThanOrEqual(100);
+    expect(admitted).toBeGreaterThanOrEqual(90);
+  });
+});
