@@ -101,6 +101,7 @@ describe('faults: bad input (e2e)', () => {
     ['POST', '/ai/knowledge/lookup', { sessionId, query: '<BAD>' }, 'query'],
     ['POST', '/admin/coverage/re-evaluate', { evaluatorVersion: '<BAD>' }, 'evaluatorVersion'],
     ['PUT', '/admin/knowledge/config', { chunkSize: 500, extra: '<BAD>' }, 'extra'],
+    ['POST', '/admin/webhooks', { url: 'https://desk.example.com/h', events: ['job.failed'], description: '<BAD>' }, 'description'],
   ];
   const fill = (body: Record<string, unknown>, bad: string): unknown => JSON.parse(JSON.stringify(body).replaceAll('<BAD>', JSON.stringify(bad).slice(1, -1)));
 

@@ -15,6 +15,7 @@ import { MonitoringModule } from '@arbiter/monitoring';
 import { RetrievalModule } from '@arbiter/retrieval';
 import { SessionsModule } from '@arbiter/sessions';
 import { TenancyModule } from '@arbiter/tenancy';
+import { WebhooksModule } from '@arbiter/webhooks';
 import { HealthController } from './health.controller.js';
 import { MetricsController } from './metrics.controller.js';
 import { MetricsListener } from './metrics-listener.js';
@@ -34,6 +35,7 @@ const DOMAIN_MODULES = [
   IntentModule,
   ChatModule,
   LearningModule,
+  WebhooksModule,
   ConsoleModule,
 ];
 

@@ -9,6 +9,7 @@ import { IntentsPage } from './pages/intents';
 import { JobsPage } from './pages/jobs';
 import { KnowledgePage } from './pages/knowledge';
 import { ReviewPage } from './pages/review';
+import { WebhooksPage } from './pages/webhooks';
 import { SignInPage } from './pages/sign-in';
 import { Loading } from './components/states';
 
@@ -42,6 +43,8 @@ function PageView({ route }: { route: Route }) {
       return <KnowledgePage id={route.id} />;
     case 'jobs':
       return <JobsPage />;
+    case 'webhooks':
+      return <WebhooksPage />;
   }
 }
 

@@ -60,6 +60,8 @@ export interface ChatTrace {
     retrieval?: number;
   };
   policy?: PolicyDecision;
+  /** The reply's `shouldTransfer`, recorded for the `handoff.requested` webhook event (docs/webhooks.md). */
+  shouldTransfer?: boolean;
   /**
    * The case library's lookup (docs/learning.md "Feedback that teaches"): the answering case (branch
    * `case_library`), or the best similarity below the threshold; absent when the turn did not consult it

@@ -166,6 +166,7 @@ export class ChatService {
       })),
       ...(outcome.carriedReferences ?? []),
     ];
+    ctx.trace.shouldTransfer = outcome.shouldTransfer;
     const patch = {
       status: 'SUCCESS' as const,
       answer: outcome.reply,
@@ -220,6 +221,7 @@ export class ChatService {
     const dbDown = isDatabaseUnavailable(error);
     ctx.trace.error = message;
     ctx.trace.durationMs = durationMs;
+    ctx.trace.shouldTransfer = true;
     this.logger.error({ msg: 'chat turn failed', sessionId: ctx.session.id, databaseUnavailable: dbDown, err: message });
     const reply = failureText(ctx.lang);
     const patch = {

@@ -124,6 +124,17 @@ export class AppConfig {
     };
   }
 
+  get webhooks() {
+    return {
+      allowedHosts: this.env.WEBHOOK_ALLOWED_HOSTS ?? '',
+      timeoutMs: this.env.WEBHOOK_TIMEOUT_MS,
+      retryBaseMs: this.env.WEBHOOK_RETRY_BASE_MS,
+      disableAfterFailures: this.env.WEBHOOK_DISABLE_AFTER_FAILURES,
+      dispatchIntervalMs: this.env.WEBHOOK_DISPATCH_INTERVAL_MS,
+      retentionDays: this.env.WEBHOOK_RETENTION_DAYS,
+    };
+  }
+
   /** Rate limits per minute by route class (0 = unlimited) and the per-address limit of failed credential checks. */
   get rateLimits() {
     const e = this.env;

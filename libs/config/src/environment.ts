@@ -159,6 +159,20 @@ export class EnvironmentVariables {
   /** Serve /metrics on this port only (its own listener, on HOST), so only Prometheus need reach it; unset = the API's port. 0 = any free port (tests). */
   @Transform(emptyToUndefined) @IsOptional() @Type(() => Number) @IsInt() @Min(0) @Max(65535) METRICS_PORT?: number;
 
+  // Webhooks (docs/webhooks.md)
+  /** Comma-separated hosts or CIDRs a webhook URL may use although they resolve to private/loopback/link-local addresses (and may use http). */
+  @Transform(emptyToUndefined) @IsOptional() @IsString() WEBHOOK_ALLOWED_HOSTS?: string;
+  /** How long one delivery attempt waits for the receiver's answer. */
+  @Type(() => Number) @IsInt() @Min(100) @Max(60_000) WEBHOOK_TIMEOUT_MS = 10_000;
+  /** The first retry's delay; each further retry doubles it (at most 4 h), for up to 24 h after the event. */
+  @Type(() => Number) @IsInt() @Min(10) @Max(3_600_000) WEBHOOK_RETRY_BASE_MS = 10_000;
+  /** A subscription is disabled after this many failed attempts in a row (any of its deliveries). */
+  @Type(() => Number) @IsInt() @Min(1) @Max(10_000) WEBHOOK_DISABLE_AFTER_FAILURES = 20;
+  /** How often a job worker looks for new webhook events to fan out (the first attempt starts within about this long plus JOBS_POLL_INTERVAL_MS). */
+  @Type(() => Number) @IsInt() @Min(50) @Max(5_000) WEBHOOK_DISPATCH_INTERVAL_MS = 1000;
+  /** Events (and their deliveries) older than this many days are deleted by the daily `webhooks.cleanup` job, once none is pending. */
+  @Type(() => Number) @IsInt() @Min(1) @Max(3650) WEBHOOK_RETENTION_DAYS = 30;
+
   // Chat
   @Type(() => Number) @IsInt() @Min(1) @Max(16) CHAT_MAX_STEPS = 4;
   /** One deadline per chat turn across every model call and tool; when it runs out the offline answer is returned. */

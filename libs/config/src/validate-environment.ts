@@ -36,4 +36,5 @@ export const OPTIONAL_KEYS = [
   'METRICS_TOKEN',
   'METRICS_PORT',
   'JOBS_SCHEDULES',
+  'WEBHOOK_ALLOWED_HOSTS',
 ] as const;

@@ -65,6 +65,10 @@ export const JOB_CATALOG = {
   'retrieval.import': job<{ importId: string }>({ owner: 'retrieval', maxAttempts: 5 }),
   /** Rebuilds lexical postings of documents indexed by another analyzer version. */
   'retrieval.lexical-reindex': job<BatchSizePayload>({ owner: 'retrieval', maxAttempts: 5 }),
+  /** One attempt of one webhook delivery (docs/webhooks.md); a failed attempt queues the next run itself (its own 24 h backoff), so retries here only cover a lost worker. */
+  'webhooks.deliver': job<{ deliveryId: string }>({ owner: 'webhooks', maxAttempts: 3 }),
+  /** Deletes webhook events and their deliveries older than WEBHOOK_RETENTION_DAYS, none pending (daily, 03:47 UTC). */
+  'webhooks.cleanup': job({ owner: 'webhooks', maxAttempts: 3, cron: '47 3 * * *' }),
   /** Crash recovery: closes abandoned RUNNING sessions, runs finished-session hooks a crash skipped (:02, :07, …). */
   'sessions.repair': job({ owner: 'sessions', maxAttempts: 3, cron: '2-59/5 * * * *' }),
 } as const satisfies Record<string, JobSpec<object>>;

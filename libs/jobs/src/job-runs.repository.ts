@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
+import type { Db } from '@arbiter/database';
 import { exactTimestampSql, toPage, type Page, type PageRequest, type TenantId } from '@arbiter/common';
 import { JobRunEntity, type JobRunStatus, type JobTrigger } from './job-run.entity.js';
 
@@ -37,6 +38,23 @@ export class JobRunsRepository {
       .execute();
     const id = (result.raw as { id: string }[])[0]?.id;
     return id ? this.find(tenantId, id) : null;
+  }
+
+  /** Inserts a run on the caller's connection (docs/data-layer.md: a transaction another lib opened), due at `runAfter`. */
+  async insertWithin(db: Db, tenantId: TenantId, run: NewJobRun & { runAfter?: Date }): Promise<string> {
+    const row = await db
+      .insertInto('job_run')
+      .values({
+        tenant_id: tenantId,
+        name: run.name,
+        trigger: run.trigger,
+        payload: JSON.stringify(run.payload),
+        max_attempts: run.maxAttempts,
+        ...(run.runAfter ? { run_after: run.runAfter } : {}),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return row.id;
   }
 
   find(tenantId: TenantId, id: string): Promise<JobRunEntity | null> {

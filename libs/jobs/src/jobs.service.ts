@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { asTenantId, MetricsService, pageRequest, type Page, type TenantId } from '@arbiter/common';
 import { AppConfig } from '@arbiter/config';
+import type { Db } from '@arbiter/database';
 import type { JobRunEntity, JobRunStatus, JobTrigger } from './job-run.entity.js';
 import { JobQueueRepository, type ClaimedRun } from './job-queue.repository.js';
 import { JobRunsRepository } from './job-runs.repository.js';
@@ -103,6 +104,34 @@ export class JobsService implements OnModuleInit, OnApplicationBootstrap, OnModu
     options: { trigger?: JobTrigger; scheduleKey?: string } = {},
   ): Promise<JobRunEntity | null> {
     return this.insertRun(tenantId, name, { ...payload }, options);
+  }
+
+  /**
+   * Queues a run on the caller's connection, inside the caller's transaction: the run exists exactly when that
+   * transaction commits (an outbox's fan-out, docs/webhooks.md). Due at `runAfter` (default now). Call `wakeUp()`
+   * after the commit to look for it at once instead of at the next poll.
+   */
+  async enqueueWithin<N extends JobName>(
+    db: Db,
+    tenantId: TenantId,
+    name: N,
+    payload: JobPayload<N>,
+    options: { trigger?: JobTrigger; runAfter?: Date } = {},
+  ): Promise<string> {
+    const definition = this.definitions.get(name);
+    if (!definition) throw new JobsException(JobsErrorCode.UnknownJob, name);
+    return this.runs.insertWithin(db, tenantId, {
+      name,
+      trigger: options.trigger ?? 'event',
+      payload: { ...payload } as Record<string, unknown>,
+      maxAttempts: definition.maxAttempts,
+      ...(options.runAfter ? { runAfter: options.runAfter } : {}),
+    });
+  }
+
+  /** Starts this process's worker loop now if it is idle (runs were queued by `enqueueWithin` and committed). */
+  wakeUp(): void {
+    this.wake();
   }
 
   private async insertRun(

@@ -1125,6 +1125,86 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/admin/webhooks': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: operations['WebhooksController_list'];
+    put?: never;
+    post: operations['WebhooksController_create'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/webhooks/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: operations['WebhooksController_get'];
+    put?: never;
+    post?: never;
+    delete: operations['WebhooksController_remove'];
+    options?: never;
+    head?: never;
+    patch: operations['WebhooksController_update'];
+    trace?: never;
+  };
+  '/admin/webhooks/{id}/rotate': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post: operations['WebhooksController_rotate'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/webhooks/{id}/deliveries': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: operations['WebhooksController_deliveries'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/webhooks/{id}/deliveries/{deliveryId}/redeliver': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post: operations['WebhooksController_redeliver'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/admin/console/overview': {
     parameters: {
       query?: never;
@@ -3218,6 +3298,88 @@ export interface components {
     IntentReplayPageDto: {
       items: components['schemas']['IntentReplayDto'][];
       nextCursor: string | null;
+    };
+    CreateWebhookDto: {
+      /** @example https://desk.example.com/hooks/arbiter */
+      url: string;
+      events: ('handoff.requested' | 'feedback.bad_case' | 'coverage.uncovered' | 'job.failed')[];
+      description?: string;
+    };
+    WebhookWithSecretDto: {
+      /** Format: uuid */
+      id: string;
+      url: string;
+      events: ('handoff.requested' | 'feedback.bad_case' | 'coverage.uncovered' | 'job.failed')[];
+      description: string | null;
+      enabled: boolean;
+      /** @description Why it was disabled (after repeated failures, or by an operator) */
+      disabledReason: string | null;
+      /** @description Failed attempts in a row */
+      consecutiveFailures: number;
+      /** @description Until when the previous secret also signs (rotation overlap) */
+      previousSecretExpiresAt: string | null;
+      createdAt: string;
+      updatedAt: string;
+      /** @description The signing secret (HMAC-SHA256 key as UTF-8). Shown only in this response. */
+      secret: string;
+    };
+    WebhookDto: {
+      /** Format: uuid */
+      id: string;
+      url: string;
+      events: ('handoff.requested' | 'feedback.bad_case' | 'coverage.uncovered' | 'job.failed')[];
+      description: string | null;
+      enabled: boolean;
+      /** @description Why it was disabled (after repeated failures, or by an operator) */
+      disabledReason: string | null;
+      /** @description Failed attempts in a row */
+      consecutiveFailures: number;
+      /** @description Until when the previous secret also signs (rotation overlap) */
+      previousSecretExpiresAt: string | null;
+      createdAt: string;
+      updatedAt: string;
+    };
+    WebhookListDto: {
+      items: components['schemas']['WebhookDto'][];
+    };
+    UpdateWebhookDto: {
+      url?: string;
+      events?: ('handoff.requested' | 'feedback.bad_case' | 'coverage.uncovered' | 'job.failed')[];
+      description?: string | null;
+      /** @description false pauses deliveries; true re-enables a subscription (also one disabled after failures) and resets its failure count */
+      enabled?: boolean;
+    };
+    RotateWebhookSecretDto: {
+      /**
+       * @description How long the previous secret keeps signing (X-Arbiter-Signature-Previous); 0 ends it at once
+       * @default 86400
+       */
+      overlapSeconds: number;
+    };
+    WebhookDeliveryDto: {
+      /** Format: uuid */
+      id: string;
+      /** Format: uuid */
+      subscriptionId: string;
+      /** Format: uuid */
+      eventId: string;
+      /** @enum {string} */
+      eventType: 'handoff.requested' | 'feedback.bad_case' | 'coverage.uncovered' | 'job.failed';
+      /** Format: uuid */
+      redeliveryOf: string | null;
+      /** @enum {string} */
+      status: 'pending' | 'succeeded' | 'failed';
+      attempts: number;
+      nextAttemptAt: string | null;
+      lastAttemptAt: string | null;
+      responseStatus: number | null;
+      responseMs: number | null;
+      error: string | null;
+      createdAt: string;
+      finishedAt: string | null;
+    };
+    WebhookDeliveryListDto: {
+      items: components['schemas']['WebhookDeliveryDto'][];
     };
     OverviewWindowDto: {
       /**
@@ -6990,6 +7152,357 @@ export interface operations {
       };
       /** @description No such replay in this tenant */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  WebhooksController_list: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description This tenant's webhooks, newest first (secrets are never listed) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookListDto'];
+        };
+      };
+      /** @description Missing or invalid X-Api-Key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The key is not an operator key */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  WebhooksController_create: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateWebhookDto'];
+      };
+    };
+    responses: {
+      /** @description The subscription and its signing secret (shown only here and on rotate) */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookWithSecretDto'];
+        };
+      };
+      /** @description URL not https, too long, or resolving to a private/loopback/link-local address; unknown event */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Missing or invalid X-Api-Key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The key is not an operator key */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  WebhooksController_get: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookDto'];
+        };
+      };
+      /** @description Missing or invalid X-Api-Key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The key is not an operator key */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description No such webhook in this tenant */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  WebhooksController_remove: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted with its delivery log */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Missing or invalid X-Api-Key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The key is not an operator key */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description No such webhook in this tenant */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  WebhooksController_update: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UpdateWebhookDto'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookDto'];
+        };
+      };
+      /** @description Missing or invalid X-Api-Key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The key is not an operator key */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description No such webhook in this tenant */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  WebhooksController_rotate: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['RotateWebhookSecretDto'];
+      };
+    };
+    responses: {
+      /** @description The new secret (shown only here); the previous one also signs until previousSecretExpiresAt */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookWithSecretDto'];
+        };
+      };
+      /** @description Missing or invalid X-Api-Key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The key is not an operator key */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description No such webhook in this tenant */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  WebhooksController_deliveries: {
+    parameters: {
+      query?: {
+        limit?: number;
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The delivery log, newest first */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookDeliveryListDto'];
+        };
+      };
+      /** @description Missing or invalid X-Api-Key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The key is not an operator key */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description No such webhook in this tenant */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  WebhooksController_redeliver: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+        deliveryId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The new delivery of the same event, queued */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookDeliveryDto'];
+        };
+      };
+      /** @description Missing or invalid X-Api-Key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The key is not an operator key */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description No such webhook or delivery in this tenant */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The webhook is disabled */
+      409: {
         headers: {
           [name: string]: unknown;
         };

@@ -557,6 +557,49 @@ export interface ToolInvocation {
   tool_name: string;
 }
 
+export interface WebhookDelivery {
+  attempts: Generated<number>;
+  created_at: Generated<Timestamp>;
+  error: string | null;
+  event_id: string;
+  event_type: string;
+  finished_at: Timestamp | null;
+  id: Generated<string>;
+  last_attempt_at: Timestamp | null;
+  next_attempt_at: Timestamp | null;
+  redelivery_of: string | null;
+  response_ms: number | null;
+  response_status: number | null;
+  status: Generated<string>;
+  subscription_id: string;
+  tenant_id: string;
+}
+
+export interface WebhookEvent {
+  created_at: Generated<Timestamp>;
+  dispatched_at: Timestamp | null;
+  id: Generated<string>;
+  payload: Json;
+  tenant_id: string;
+  type: string;
+}
+
+export interface WebhookSubscription {
+  consecutive_failures: Generated<number>;
+  created_at: Generated<Timestamp>;
+  description: string | null;
+  disabled_reason: string | null;
+  enabled: Generated<boolean>;
+  events: string[];
+  id: Generated<string>;
+  previous_secret: string | null;
+  previous_secret_expires_at: Timestamp | null;
+  secret: string;
+  tenant_id: string;
+  updated_at: Generated<Timestamp>;
+  url: string;
+}
+
 export interface DB {
   api_key: ApiKey;
   audit_entry: AuditEntry;
@@ -597,4 +640,7 @@ export interface DB {
   tenant: Tenant;
   tenant_rate_limit: TenantRateLimit;
   tool_invocation: ToolInvocation;
+  webhook_delivery: WebhookDelivery;
+  webhook_event: WebhookEvent;
+  webhook_subscription: WebhookSubscription;
 }

@@ -1,0 +1,184 @@
+import { useState } from 'react';
+import { api, asApiError, call, type ApiError } from '../api/client';
+import type { components } from '../api/schema';
+import { Async, ErrorNotice } from '../components/states';
+import { TableHead } from '../components/table-head';
+import { useI18n } from '../i18n/i18n';
+import { formatDateTime } from '../lib/format';
+import { useApi } from '../lib/use-api';
+
+type Webhook = components['schemas']['WebhookDto'];
+type Delivery = components['schemas']['WebhookDeliveryDto'];
+
+/**
+ * The tenant's webhooks and the delivery log of the selected one, with redelivery (docs/webhooks.md).
+ * Two calls on load: the list, and the first webhook's deliveries.
+ */
+export function WebhooksPage() {
+  const { t } = useI18n();
+  const [selected, setSelected] = useState<string | null>(null);
+  const [actionError, setActionError] = useState<ApiError | null>(null);
+  const list = useApi(() => call(api.GET('/admin/webhooks')), []);
+  const items = list.data?.items ?? [];
+  const current = items.find((w) => w.id === selected) ?? items[0] ?? null;
+
+  const enable = async (webhook: Webhook) => {
+    setActionError(null);
+    try {
+      await call(api.PATCH('/admin/webhooks/{id}', { params: { path: { id: webhook.id } }, body: { enabled: true } }));
+      list.reload();
+    } catch (error) {
+      setActionError(asApiError(error));
+    }
+  };
+
+  return (
+    <section aria-labelledby="page-title">
+      <h1 id="page-title">{t('nav.webhooks')}</h1>
+      <p className="hint">{t('webhooks.intro')}</p>
+      <div className="filters">
+        <button type="button" onClick={list.reload}>
+          {t('action.refresh')}
+        </button>
+      </div>
+      {actionError && <ErrorNotice error={actionError} />}
+      <Async state={list} isEmpty={(data) => data.items.length === 0} empty={t('webhooks.none')}>
+        {(data) => (
+          <table aria-label={t('nav.webhooks')}>
+            <TableHead
+              columns={[t('webhooks.url'), t('webhooks.events'), t('webhooks.state'), t('webhooks.failures'), t('webhooks.created'), t('webhooks.actions')]}
+            />
+            <tbody>
+              {data.items.map((webhook) => (
+                <tr key={webhook.id} aria-selected={current?.id === webhook.id} className={current?.id === webhook.id ? 'selected' : undefined}>
+                  <td>
+                    <code>{webhook.url}</code>
+                    {webhook.description && <div className="hint">{webhook.description}</div>}
+                  </td>
+                  <td>
+                    {webhook.events.map((event) => (
+                      <code key={event} className="tag">
+                        {event}
+                      </code>
+                    ))}
+                  </td>
+                  <td>
+                    <span className={`badge badge-${webhook.enabled ? 'succeeded' : 'failed'}`}>
+                      {webhook.enabled ? t('webhooks.enabled') : t('webhooks.disabled')}
+                    </span>
+                    {webhook.disabledReason && <div className="error-message">{webhook.disabledReason}</div>}
+                  </td>
+                  <td>{webhook.consecutiveFailures}</td>
+                  <td>{formatDateTime(webhook.createdAt)}</td>
+                  <td>
+                    <button type="button" onClick={() => setSelected(webhook.id)} aria-pressed={current?.id === webhook.id}>
+                      {t('webhooks.showDeliveries')}
+                    </button>{' '}
+                    {!webhook.enabled && (
+                      <button type="button" onClick={() => void enable(webhook)}>
+                        {t('webhooks.enable')}
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </Async>
+      {current && <Deliveries key={current.id} webhook={current} />}
+    </section>
+  );
+}
+
+function Deliveries({ webhook }: { webhook: Webhook }) {
+  const { t } = useI18n();
+  const [notice, setNotice] = useState<string | null>(null);
+  const [actionError, setActionError] = useState<ApiError | null>(null);
+  const state = useApi(() => call(api.GET('/admin/webhooks/{id}/deliveries', { params: { path: { id: webhook.id }, query: { limit: 50 } } })), [webhook.id]);
+
+  const redeliver = async (delivery: Delivery) => {
+    setNotice(null);
+    setActionError(null);
+    try {
+      await call(api.POST('/admin/webhooks/{id}/deliveries/{deliveryId}/redeliver', { params: { path: { id: webhook.id, deliveryId: delivery.id } } }));
+      setNotice(t('webhooks.redelivered', { event: delivery.eventType }));
+      state.reload();
+    } catch (error) {
+      setActionError(asApiError(error));
+    }
+  };
+
+  return (
+    <section aria-labelledby="deliveries-title">
+      <h2 id="deliveries-title">{t('webhooks.deliveriesOf', { url: webhook.url })}</h2>
+      <div className="filters">
+        <button type="button" onClick={state.reload}>
+          {t('action.refresh')}
+        </button>
+      </div>
+      {notice && (
+        <p className="state" role="status">
+          {notice}
+        </p>
+      )}
+      {actionError && <ErrorNotice error={actionError} />}
+      <Async state={state} isEmpty={(data) => data.items.length === 0} empty={t('webhooks.noDeliveries')}>
+        {(data) => (
+          <table aria-label={t('webhooks.deliveries')}>
+            <TableHead
+              columns={[
+                t('webhooks.event'),
+                t('webhooks.status'),
+                t('webhooks.attempts'),
+                t('webhooks.response'),
+                t('webhooks.created'),
+                t('webhooks.error'),
+                t('webhooks.actions'),
+              ]}
+            />
+            <tbody>
+              {data.items.map((delivery) => (
+                <tr key={delivery.id} data-delivery-id={delivery.id}>
+                  <td>
+                    <code>{delivery.eventType}</code>
+                    {delivery.redeliveryOf && <div className="hint">{t('webhooks.redelivery')}</div>}
+                  </td>
+                  <td>
+                    <DeliveryStatus status={delivery.status} />
+                    {delivery.status === 'pending' && delivery.nextAttemptAt && (
+                      <div className="hint">{t('webhooks.nextAttempt', { at: formatDateTime(delivery.nextAttemptAt) })}</div>
+                    )}
+                  </td>
+                  <td>{delivery.attempts}</td>
+                  <td>
+                    {delivery.responseStatus ?? '—'}
+                    {delivery.responseMs !== null && <span className="hint"> ({delivery.responseMs} ms)</span>}
+                  </td>
+                  <td>{formatDateTime(delivery.createdAt)}</td>
+                  <td className="error-message">{delivery.error ?? ''}</td>
+                  <td>
+                    <button
+                      type="button"
+                      onClick={() => void redeliver(delivery)}
+                      disabled={!webhook.enabled}
+                      title={webhook.enabled ? undefined : t('webhooks.enableFirst')}
+                    >
+                      {t('webhooks.redeliver')}
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </Async>
+    </section>
+  );
+}
+
+function DeliveryStatus({ status }: { status: Delivery['status'] }) {
+  const { t } = useI18n();
+  const label = status === 'pending' ? t('webhooks.status.pending') : status === 'succeeded' ? t('webhooks.status.succeeded') : t('webhooks.status.failed');
+  return <span className={`badge badge-${status === 'pending' ? 'queued' : status}`}>{label}</span>;
+}

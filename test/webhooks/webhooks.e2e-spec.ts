@@ -1,0 +1,371 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { PREVIOUS_SIGNATURE_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER, verifyWebhook } from '@arbiter/webhooks';
+import { createTestApp, type TestApp, type TestTenant } from '../support/test-app.js';
+import { WebhookReceiver, type ReceivedWebhook } from '../support/webhook-receiver.js';
+
+interface WebhookBody {
+  id: string;
+  url: string;
+  events: string[];
+  enabled: boolean;
+  disabledReason: string | null;
+  consecutiveFailures: number;
+  previousSecretExpiresAt: string | null;
+  secret?: string;
+}
+
+interface DeliveryBody {
+  id: string;
+  eventId: string;
+  eventType: string;
+  status: string;
+  attempts: number;
+  responseStatus: number | null;
+  error: string | null;
+  redeliveryOf: string | null;
+}
+
+interface EventBody {
+  id: string;
+  type: string;
+  createdAt: string;
+  tenantId: string;
+  data: {
+    sessionId: string;
+    conversationId: string;
+    turn: { user: string; assistant: string; shouldTransfer: boolean; references: unknown[]; confidences: Record<string, unknown> };
+    transcript: { user: string; shouldTransfer: boolean }[];
+  };
+}
+
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+/** Verifies a received request as an integrator would (docs/webhooks.md "Verifying a signature"). */
+function verified(request: ReceivedWebhook, secret: string, header = SIGNATURE_HEADER): boolean {
+  return verifyWebhook(
+    secret,
+    { timestamp: request.headers[TIMESTAMP_HEADER] as string, signature: request.headers[header] as string },
+    request.body,
+    nowSeconds(),
+  );
+}
+
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms: ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Issue 24 item 5: webhooks to the support desk, over HTTP, with a local receiver and the in-process job worker. */
+describe(`webhooks (e2e, ${process.env.TEST_DB ?? 'pglite'})`, () => {
+  let t: TestApp;
+  let receiver: WebhookReceiver;
+  let acme: TestTenant;
+  let other: TestTenant;
+
+  const op = (tenant: TestTenant) => ({ 'x-api-key': tenant.operatorKey });
+  const createWebhook = async (tenant: TestTenant, payload: Record<string, unknown>) => {
+    const res = await t.request({ method: 'POST', url: '/admin/webhooks', headers: op(tenant), payload });
+    expect(res.statusCode).toBe(201);
+    return res.json<WebhookBody>();
+  };
+  const deliveries = async (tenant: TestTenant, id: string) => {
+    const res = await t.request({ method: 'GET', url: `/admin/webhooks/${id}/deliveries`, headers: op(tenant) });
+    expect(res.statusCode).toBe(200);
+    return res.json<{ items: DeliveryBody[] }>().items;
+  };
+  const handoffTurn = async (tenant: TestTenant, message = '我要转人工', conversationId?: string) => {
+    const started = performance.now();
+    const res = await t.request({
+      method: 'POST',
+      url: '/ai/chat',
+      headers: { 'x-api-key': tenant.clientKey },
+      payload: { message, ...(conversationId ? { conversationId } : {}) },
+    });
+    const ms = performance.now() - started;
+    expect(res.statusCode).toBe(200);
+    const body = res.json<{ sessionId: string; conversationId: string; shouldTransfer: boolean }>();
+    return { ...body, ms, answeredAt: Date.now() };
+  };
+  const removeAll = async (tenant: TestTenant) => {
+    const list = (await t.request({ method: 'GET', url: '/admin/webhooks', headers: op(tenant) })).json<{ items: WebhookBody[] }>().items;
+    for (const w of list) expect((await t.request({ method: 'DELETE', url: `/admin/webhooks/${w.id}`, headers: op(tenant) })).statusCode).toBe(204);
+  };
+
+  beforeAll(async () => {
+    receiver = new WebhookReceiver();
+    await receiver.start();
+    t = await createTestApp({
+      JOBS_ENABLED: 'true',
+      // JOBS_POLL_INTERVAL_MS and WEBHOOK_DISPATCH_INTERVAL_MS keep their defaults (1 s): the 5 s bar is measured as shipped.
+      JOBS_SCHEDULES: JSON.stringify({ 'coverage.backfill': 'off', 'sessions.repair': 'off', 'evaluation.retry-fallbacks': 'off' }),
+      WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
+      WEBHOOK_RETRY_BASE_MS: '300',
+      WEBHOOK_DISABLE_AFTER_FAILURES: '4',
+    });
+    acme = await t.createTenant('webhooks-acme');
+    other = await t.createTenant('webhooks-other');
+    for (const tenant of [acme, other]) {
+      // A hand-off rule: "转人工" / "human" routes to the support desk (shouldTransfer).
+      const rule = await t.request({
+        method: 'POST',
+        url: '/admin/intent-rules',
+        headers: op(tenant),
+        payload: {
+          intent: 'human',
+          description: '转人工 / talk to a human',
+          keywords: ['转人工', 'human agent'],
+          semanticExamples: ['我要转人工'],
+          action: 'transfer',
+        },
+      });
+      expect(rule.statusCode).toBe(201);
+      expect((await t.request({ method: 'PUT', url: '/admin/intent-config', headers: op(tenant), payload: { llmJudgeEnabled: false } })).statusCode).toBe(200);
+    }
+  }, 240_000);
+  afterAll(async () => {
+    await t?.close();
+    await receiver?.stop();
+  });
+  beforeEach(async () => {
+    await removeAll(acme);
+    await removeAll(other);
+    receiver.received.length = 0;
+    receiver.reply = () => ({ status: 200 });
+  });
+
+  describe('bad input: 400 naming why, nothing written', () => {
+    it.each([
+      ['http to a host not in WEBHOOK_ALLOWED_HOSTS', { url: 'http://desk.example.com/hook', events: ['handoff.requested'] }, /must use https/],
+      ['a private address', { url: 'https://10.1.2.3/hook', events: ['handoff.requested'] }, /private address \(10\.1\.2\.3\)/],
+      ['a link-local address (cloud metadata)', { url: 'https://169.254.169.254/latest', events: ['job.failed'] }, /linkLocal address/],
+      ['a host resolving to loopback', { url: 'https://localhost:8443/hook', events: ['job.failed'] }, /loopback address/],
+      ['a URL that is too long', { url: `https://desk.example.com/${'x'.repeat(2050)}`, events: ['job.failed'] }, /longer than 2048/],
+      ['not a URL', { url: 'desk', events: ['job.failed'] }, /not an absolute URL/],
+      ['an unknown event', { url: 'http://127.0.0.1:1/hook', events: ['chat.done'] }, /events must be among/],
+      ['no event', { url: 'http://127.0.0.1:1/hook', events: [] }, /at least one event/],
+    ])('%s', async (_name, payload, message) => {
+      const res = await t.request({ method: 'POST', url: '/admin/webhooks', headers: op(acme), payload });
+      expect(res.statusCode).toBe(400);
+      expect(res.body).toMatch(message);
+      expect((await t.db.pool.query('SELECT count(*)::int AS n FROM webhook_subscription')).rows[0]).toEqual({ n: 0 });
+    });
+
+    it('an update to a refused URL changes nothing', async () => {
+      const hook = await createWebhook(acme, { url: receiver.url, events: ['handoff.requested'] });
+      const res = await t.request({
+        method: 'PATCH',
+        url: `/admin/webhooks/${hook.id}`,
+        headers: op(acme),
+        payload: { url: 'https://192.168.0.10/x', events: ['job.failed'] },
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.body).toMatch(/private address/);
+      const after = (await t.request({ method: 'GET', url: `/admin/webhooks/${hook.id}`, headers: op(acme) })).json<WebhookBody>();
+      expect(after).toMatchObject({ url: receiver.url, events: ['handoff.requested'] });
+    });
+  });
+
+  it('create answers the secret once; the list and get never show it; auth is operator', async () => {
+    const hook = await createWebhook(acme, { url: receiver.url, events: ['handoff.requested', 'job.failed'], description: 'desk' });
+    expect(hook.secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+    expect(hook).toMatchObject({ url: receiver.url, events: ['handoff.requested', 'job.failed'], enabled: true });
+    const list = await t.request({ method: 'GET', url: '/admin/webhooks', headers: op(acme) });
+    expect(list.json<{ items: WebhookBody[] }>().items.map((w) => w.id)).toEqual([hook.id]);
+    expect(list.body).not.toContain(hook.secret!);
+    expect((await t.request({ method: 'GET', url: `/admin/webhooks/${hook.id}`, headers: op(acme) })).body).not.toContain(hook.secret!);
+    expect((await t.request({ method: 'GET', url: '/admin/webhooks' })).statusCode).toBe(401);
+    expect((await t.request({ method: 'GET', url: '/admin/webhooks', headers: { 'x-api-key': acme.clientKey } })).statusCode).toBe(403);
+  });
+
+  it('a hand-off turn is delivered within 5 s of its commit, signed with the secret, with the transcript', async () => {
+    const hook = await createWebhook(acme, { url: receiver.url, events: ['handoff.requested'] });
+    const first = await handoffTurn(acme, '转人工 please');
+    const turn = await handoffTurn(acme, '我要转人工', first.conversationId);
+    expect([first.shouldTransfer, turn.shouldTransfer]).toEqual([true, true]);
+    const requests = await receiver.waitFor(2);
+    const request = requests.find((r) => (JSON.parse(r.body) as EventBody).data.sessionId === turn.sessionId)!;
+    expect(request.receivedAt - turn.answeredAt).toBeLessThan(5000);
+    expect(verified(request, hook.secret!)).toBe(true);
+    expect(verified(request, 'whsec_wrong')).toBe(false);
+    expect(request.headers[SIGNATURE_HEADER]).toMatch(/^sha256=[0-9a-f]{64}$/);
+    expect(request.headers[PREVIOUS_SIGNATURE_HEADER]).toBeUndefined();
+    expect(request.headers['x-arbiter-event']).toBe('handoff.requested');
+    const body = JSON.parse(request.body) as EventBody;
+    expect(body).toMatchObject({ type: 'handoff.requested', tenantId: acme.id, data: { sessionId: turn.sessionId, conversationId: turn.conversationId } });
+    expect(request.headers['x-arbiter-event-id']).toBe(body.id);
+    expect(body.data.turn).toMatchObject({ user: '我要转人工', shouldTransfer: true });
+    expect(body.data.turn.confidences).toHaveProperty('routing');
+    expect(body.data.transcript.map((x) => [x.user, x.shouldTransfer])).toEqual([
+      ['转人工 please', true],
+      ['我要转人工', true],
+    ]);
+    const log = await until(
+      () => deliveries(acme, hook.id),
+      (items) => items.some((d) => d.eventId === body.id && d.status === 'succeeded'),
+    );
+    expect(log.find((d) => d.eventId === body.id)).toMatchObject({ eventType: 'handoff.requested', status: 'succeeded', attempts: 1, responseStatus: 200 });
+  });
+
+  it('gets only events that happen after it was created, and only of its types', async () => {
+    const before = await handoffTurn(acme);
+    expect(before.shouldTransfer).toBe(true);
+    const hook = await createWebhook(acme, { url: receiver.url, events: ['job.failed'] });
+    await handoffTurn(acme);
+    const handoff = await createWebhook(acme, { url: receiver.url, events: ['handoff.requested'] });
+    const after = await handoffTurn(acme);
+    const [request] = await receiver.waitFor(1);
+    expect(JSON.parse(request!.body)).toMatchObject({ data: { sessionId: after.sessionId } });
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(receiver.received).toHaveLength(1);
+    expect(await deliveries(acme, hook.id)).toEqual([]);
+    expect((await deliveries(acme, handoff.id)).length).toBe(1);
+  });
+
+  it('a receiver answering 500 is retried with backoff until it recovers; the turn never waits', async () => {
+    const hook = await createWebhook(acme, { url: receiver.url, events: ['handoff.requested'] });
+    receiver.reply = (i) => (i < 2 ? { status: 500 } : { status: 204 });
+    const turn = await handoffTurn(acme);
+    const requests = await receiver.waitFor(3);
+    expect(new Set(requests.map((r) => r.body)).size).toBe(1); // the same event, byte for byte
+    expect(requests.every((r) => verified(r, hook.secret!))).toBe(true);
+    // Backoff: 300 ms, then 600 ms (WEBHOOK_RETRY_BASE_MS=300).
+    expect(requests[1]!.receivedAt - requests[0]!.receivedAt).toBeGreaterThanOrEqual(250);
+    expect(requests[2]!.receivedAt - requests[1]!.receivedAt).toBeGreaterThanOrEqual(550);
+    const [delivery] = await until(
+      () => deliveries(acme, hook.id),
+      (items) => items[0]?.status === 'succeeded',
+    );
+    expect(delivery).toMatchObject({ status: 'succeeded', attempts: 3, responseStatus: 204, error: null });
+    expect(JSON.parse(requests[0]!.body)).toMatchObject({ data: { sessionId: turn.sessionId } });
+    const sub = (await t.request({ method: 'GET', url: `/admin/webhooks/${hook.id}`, headers: op(acme) })).json<WebhookBody>();
+    expect(sub.consecutiveFailures).toBe(0);
+  });
+
+  it('a slow receiver never delays a turn', async () => {
+    await createWebhook(acme, { url: receiver.url, events: ['handoff.requested'] });
+    receiver.reply = () => ({ status: 200, delayMs: 4000 });
+    await handoffTurn(acme); // a first turn, so the receiver is busy answering slowly during the next
+    await receiver.waitFor(1);
+    const turn = await handoffTurn(acme);
+    expect(turn.ms).toBeLessThan(4000);
+    await receiver.waitFor(2);
+    // The turn was answered before its event even reached the receiver.
+    expect(receiver.received[1]!.receivedAt).toBeGreaterThanOrEqual(turn.answeredAt);
+  });
+
+  it('is disabled after repeated failures; re-enabled and redelivered, the event arrives', async () => {
+    const hook = await createWebhook(acme, { url: receiver.url, events: ['handoff.requested'] });
+    receiver.reply = () => ({ status: 503 });
+    await handoffTurn(acme);
+    await receiver.waitFor(4);
+    const disabled = await until(
+      async () => (await t.request({ method: 'GET', url: `/admin/webhooks/${hook.id}`, headers: op(acme) })).json<WebhookBody>(),
+      (w) => !w.enabled,
+    );
+    expect(disabled).toMatchObject({ enabled: false, consecutiveFailures: 4, disabledReason: expect.stringMatching(/4 failed attempts in a row/) });
+    const [failed] = await until(
+      () => deliveries(acme, hook.id),
+      (items) => items[0]?.status === 'failed',
+    );
+    expect(failed).toMatchObject({
+      responseStatus: 503,
+      error: expect.stringMatching(/^HTTP 503: receiver failed \(webhook disabled after 4 failed attempts in a row\)$/),
+    });
+    // A disabled webhook gets no new events and cannot be redelivered to.
+    await handoffTurn(acme);
+    const refused = await t.request({ method: 'POST', url: `/admin/webhooks/${hook.id}/deliveries/${failed!.id}/redeliver`, headers: op(acme) });
+    expect(refused.statusCode).toBe(409);
+
+    receiver.reply = () => ({ status: 200 });
+    const enabled = await t.request({ method: 'PATCH', url: `/admin/webhooks/${hook.id}`, headers: op(acme), payload: { enabled: true } });
+    expect(enabled.json<WebhookBody>()).toMatchObject({ enabled: true, consecutiveFailures: 0, disabledReason: null });
+    const res = await t.request({ method: 'POST', url: `/admin/webhooks/${hook.id}/deliveries/${failed!.id}/redeliver`, headers: op(acme) });
+    expect(res.statusCode).toBe(202);
+    const again = res.json<DeliveryBody>();
+    expect(again).toMatchObject({ redeliveryOf: failed!.id, eventId: failed!.eventId, status: 'pending' });
+    const requests = await receiver.waitFor(5);
+    expect(JSON.parse(requests[4]!.body)).toMatchObject({ id: failed!.eventId });
+    expect(requests[4]!.headers['x-arbiter-delivery']).toBe(again.id);
+    const log = await until(
+      () => deliveries(acme, hook.id),
+      (items) => items.find((d) => d.id === again.id)?.status === 'succeeded',
+    );
+    expect(log.map((d) => d.id)).toContain(failed!.id);
+  });
+
+  it('rotation: the new secret signs X-Arbiter-Signature, the old one X-Arbiter-Signature-Previous during the overlap', async () => {
+    const hook = await createWebhook(acme, { url: receiver.url, events: ['handoff.requested'] });
+    const res = await t.request({ method: 'POST', url: `/admin/webhooks/${hook.id}/rotate`, headers: op(acme), payload: { overlapSeconds: 3600 } });
+    expect(res.statusCode).toBe(200);
+    const rotated = res.json<WebhookBody>();
+    expect(rotated.secret).toMatch(/^whsec_/);
+    expect(rotated.secret).not.toBe(hook.secret);
+    expect(Date.parse(rotated.previousSecretExpiresAt!) - Date.now()).toBeGreaterThan(3500_000);
+    await handoffTurn(acme);
+    const [request] = await receiver.waitFor(1);
+    expect(verified(request!, rotated.secret!)).toBe(true);
+    expect(verified(request!, hook.secret!)).toBe(false);
+    expect(verified(request!, hook.secret!, PREVIOUS_SIGNATURE_HEADER)).toBe(true);
+
+    // Overlap 0: the old secret stops signing at once.
+    const ended = await t.request({ method: 'POST', url: `/admin/webhooks/${hook.id}/rotate`, headers: op(acme), payload: { overlapSeconds: 0 } });
+    expect(ended.json<WebhookBody>().previousSecretExpiresAt).toBeNull();
+    await handoffTurn(acme);
+    const [, second] = await receiver.waitFor(2);
+    expect(verified(second!, ended.json<WebhookBody>().secret!)).toBe(true);
+    expect(second!.headers[PREVIOUS_SIGNATURE_HEADER]).toBeUndefined();
+  });
+
+  it("tenants never reach each other's webhooks or deliveries, and get only their own events", async () => {
+    const mine = await createWebhook(acme, { url: receiver.url, events: ['handoff.requested'] });
+    await handoffTurn(other);
+    await handoffTurn(acme);
+    const [request] = await receiver.waitFor(1);
+    expect(JSON.parse(request!.body)).toMatchObject({ tenantId: acme.id });
+    const [delivery] = await until(
+      () => deliveries(acme, mine.id),
+      (items) => items[0]?.status === 'succeeded',
+    );
+    const theirs = op(other);
+    const attempts = [
+      { method: 'GET' as const, url: `/admin/webhooks/${mine.id}` },
+      { method: 'PATCH' as const, url: `/admin/webhooks/${mine.id}`, payload: { enabled: false } },
+      { method: 'POST' as const, url: `/admin/webhooks/${mine.id}/rotate`, payload: {} },
+      { method: 'GET' as const, url: `/admin/webhooks/${mine.id}/deliveries` },
+      { method: 'POST' as const, url: `/admin/webhooks/${mine.id}/deliveries/${delivery!.id}/redeliver` },
+      { method: 'DELETE' as const, url: `/admin/webhooks/${mine.id}` },
+    ];
+    for (const a of attempts) {
+      const res = await t.request({ ...a, headers: theirs });
+      expect([a.url, res.statusCode]).toEqual([a.url, 404]);
+    }
+    expect((await t.request({ method: 'GET', url: '/admin/webhooks', headers: theirs })).json<{ items: unknown[] }>().items).toEqual([]);
+    const still = (await t.request({ method: 'GET', url: `/admin/webhooks/${mine.id}`, headers: op(acme) })).json<WebhookBody>();
+    expect(still).toMatchObject({ enabled: true });
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    expect(receiver.received).toHaveLength(1);
+  });
+
+  it('update and delete', async () => {
+    const hook = await createWebhook(acme, { url: receiver.url, events: ['handoff.requested'] });
+    const res = await t.request({
+      method: 'PATCH',
+      url: `/admin/webhooks/${hook.id}`,
+      headers: op(acme),
+      payload: { events: ['job.failed', 'coverage.uncovered'], description: 'ops' },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json<WebhookBody>()).toMatchObject({ events: ['job.failed', 'coverage.uncovered'] });
+    await handoffTurn(acme);
+    expect((await t.request({ method: 'DELETE', url: `/admin/webhooks/${hook.id}`, headers: op(acme) })).statusCode).toBe(204);
+    expect((await t.request({ method: 'GET', url: `/admin/webhooks/${hook.id}`, headers: op(acme) })).statusCode).toBe(404);
+    expect((await t.request({ method: 'DELETE', url: `/admin/webhooks/${hook.id}`, headers: op(acme) })).statusCode).toBe(404);
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    expect(receiver.received).toHaveLength(0);
+  });
+});
