@@ -118,6 +118,27 @@ describe('audit log (e2e)', () => {
     expect(entry).toMatchObject({ action: 'update', summary: { before: {}, after: { clarifyThreshold: 0.45 } } });
   });
 
+  it('records webhook subscriptions created, updated, rotated and deleted (the URL, never the secret)', async () => {
+    const hook = await createTestApp({ WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' }, t.db);
+    try {
+      const made = await hook.request({ method: 'POST', url: '/admin/webhooks', headers: op(acme), payload: { url: 'http://127.0.0.1:9/hook', events: ['handoff.requested'] } });
+      expect(made.statusCode).toBe(201);
+      const { id, secret } = made.json<{ id: string; secret: string }>();
+      await hook.request({ method: 'PATCH', url: `/admin/webhooks/${id}`, headers: op(acme), payload: { events: ['handoff.requested', 'job.failed'] } });
+      const rotated = await hook.request({ method: 'POST', url: `/admin/webhooks/${id}/rotate`, headers: op(acme), payload: { overlapSeconds: 0 } });
+      expect((await hook.request({ method: 'DELETE', url: `/admin/webhooks/${id}`, headers: op(acme) })).statusCode).toBe(204);
+      const entries = (await auditOf(op(acme), '?resourceType=webhook')).items.filter((e) => e.resourceId === id);
+      expect(entries.map((e) => e.action)).toEqual(['delete', 'rotate', 'update', 'create']);
+      expect(entries[3]).toMatchObject({ label: 'http://127.0.0.1:9/hook', summary: { events: ['handoff.requested'] } });
+      expect(entries[2].summary).toMatchObject({ changed: ['events'] });
+      const text = JSON.stringify(entries);
+      expect(text).not.toContain(secret);
+      expect(text).not.toContain(rotated.json<{ secret: string }>().secret);
+    } finally {
+      await hook.close();
+    }
+  });
+
   it('keeps each tenant to its own log; a viewer reads it; a client key may not; the platform admin sees one or all', async () => {
     await t.request({ method: 'POST', url: '/admin/api-keys', headers: op(other), payload: { name: 'other-only', role: 'client' } });
     expect((await auditOf(op(acme))).items.every((e) => e.tenantId === acme.id)).toBe(true);

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { CommonModule } from '@arbiter/common';
 import { DatabaseModule } from '@arbiter/database';
 import { JobsModule } from '@arbiter/jobs';
+import { TenancyModule } from '@arbiter/tenancy';
 import { WebhookDeliverJob } from './webhook-deliver.job.js';
 import { WebhookDispatcher } from './webhook-dispatcher.js';
 import { WebhooksController } from './webhooks.controller.js';
@@ -15,7 +16,7 @@ import { WebhooksCleanupJob } from './webhooks-cleanup.job.js';
  * Events are written by database triggers in their cause's transaction (migration 0230), so no lib calls this one.
  */
 @Module({
-  imports: [CommonModule, DatabaseModule, JobsModule],
+  imports: [CommonModule, DatabaseModule, JobsModule, TenancyModule],
   controllers: [WebhooksController],
   providers: [WebhooksRepository, WebhooksService, WebhookDispatcher, WebhookDeliverJob, WebhooksCleanupJob],
   exports: [WebhooksService, WebhookDispatcher],

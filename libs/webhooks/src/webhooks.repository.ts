@@ -69,6 +69,9 @@ export interface AttemptTarget {
  * The webhooks lib's tables (docs/webhooks.md): subscriptions, the outbox (`webhook_event`, written by the
  * migration 0230 triggers in their cause's transaction) and deliveries. On the typed data layer (docs/data-layer.md).
  */
+/** Writes the audit entry of a change inside the change's transaction (docs/http-edge.md "Audit log"). */
+export type AuditInTx = (tx: Db, subscription: WebhookSubscription) => Promise<void>;
+
 @Injectable()
 export class WebhooksRepository {
   constructor(private readonly database: Database) {}
@@ -80,13 +83,18 @@ export class WebhooksRepository {
   async createSubscription(
     tenantId: TenantId,
     input: { url: string; events: WebhookEventType[]; description: string | null; secret: string },
+    audit?: AuditInTx,
   ): Promise<WebhookSubscription> {
-    const row = await this.database.db
-      .insertInto('webhook_subscription')
-      .values({ tenant_id: tenantId, url: input.url, events: input.events, description: input.description, secret: input.secret })
-      .returning(SUBSCRIPTION_COLUMNS)
-      .executeTakeFirstOrThrow();
-    return toSubscription(row);
+    return this.database.transaction(async (tx) => {
+      const row = await tx
+        .insertInto('webhook_subscription')
+        .values({ tenant_id: tenantId, url: input.url, events: input.events, description: input.description, secret: input.secret })
+        .returning(SUBSCRIPTION_COLUMNS)
+        .executeTakeFirstOrThrow();
+      const subscription = toSubscription(row);
+      await audit?.(tx, subscription);
+      return subscription;
+    });
   }
 
   async listSubscriptions(tenantId: TenantId): Promise<WebhookSubscription[]> {
@@ -115,44 +123,64 @@ export class WebhooksRepository {
     tenantId: TenantId,
     id: string,
     patch: { url?: string; events?: WebhookEventType[]; description?: string | null; enabled?: boolean },
+    audit?: AuditInTx,
   ): Promise<WebhookSubscription | null> {
-    const row = await this.database.db
-      .updateTable('webhook_subscription')
-      .set({
-        updated_at: sql<Date>`now()`,
-        ...(patch.url !== undefined ? { url: patch.url } : {}),
-        ...(patch.events !== undefined ? { events: patch.events } : {}),
-        ...(patch.description !== undefined ? { description: patch.description } : {}),
-        ...(patch.enabled === true ? { enabled: true, disabled_reason: null, consecutive_failures: 0 } : {}),
-        ...(patch.enabled === false ? { enabled: false, disabled_reason: 'disabled by an operator' } : {}),
-      })
-      .where('tenant_id', '=', tenantId)
-      .where('id', '=', id)
-      .returning(SUBSCRIPTION_COLUMNS)
-      .executeTakeFirst();
-    return row ? toSubscription(row) : null;
+    return this.database.transaction(async (tx) => {
+      const row = await tx
+        .updateTable('webhook_subscription')
+        .set({
+          updated_at: sql<Date>`now()`,
+          ...(patch.url !== undefined ? { url: patch.url } : {}),
+          ...(patch.events !== undefined ? { events: patch.events } : {}),
+          ...(patch.description !== undefined ? { description: patch.description } : {}),
+          ...(patch.enabled === true ? { enabled: true, disabled_reason: null, consecutive_failures: 0 } : {}),
+          ...(patch.enabled === false ? { enabled: false, disabled_reason: 'disabled by an operator' } : {}),
+        })
+        .where('tenant_id', '=', tenantId)
+        .where('id', '=', id)
+        .returning(SUBSCRIPTION_COLUMNS)
+        .executeTakeFirst();
+      if (!row) return null;
+      const subscription = toSubscription(row);
+      await audit?.(tx, subscription);
+      return subscription;
+    });
   }
 
-  async deleteSubscription(tenantId: TenantId, id: string): Promise<boolean> {
-    const result = await this.database.db.deleteFrom('webhook_subscription').where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
-    return Number(result.numDeletedRows) > 0;
+  async deleteSubscription(tenantId: TenantId, id: string, audit?: AuditInTx): Promise<boolean> {
+    return this.database.transaction(async (tx) => {
+      const row = await tx
+        .deleteFrom('webhook_subscription')
+        .where('tenant_id', '=', tenantId)
+        .where('id', '=', id)
+        .returning(SUBSCRIPTION_COLUMNS)
+        .executeTakeFirst();
+      if (!row) return false;
+      await audit?.(tx, toSubscription(row));
+      return true;
+    });
   }
 
   /** The new secret signs from now on; the old one also signs for `overlapSeconds` (0: at once no more). */
-  async rotateSecret(tenantId: TenantId, id: string, secret: string, overlapSeconds: number): Promise<WebhookSubscription | null> {
-    const row = await this.database.db
-      .updateTable('webhook_subscription')
-      .set({
-        previous_secret: overlapSeconds > 0 ? sql<string>`secret` : null,
-        previous_secret_expires_at: overlapSeconds > 0 ? sql<Date>`now() + make_interval(secs => ${overlapSeconds})` : null,
-        secret,
-        updated_at: sql<Date>`now()`,
-      })
-      .where('tenant_id', '=', tenantId)
-      .where('id', '=', id)
-      .returning(SUBSCRIPTION_COLUMNS)
-      .executeTakeFirst();
-    return row ? toSubscription(row) : null;
+  async rotateSecret(tenantId: TenantId, id: string, secret: string, overlapSeconds: number, audit?: AuditInTx): Promise<WebhookSubscription | null> {
+    return this.database.transaction(async (tx) => {
+      const row = await tx
+        .updateTable('webhook_subscription')
+        .set({
+          previous_secret: overlapSeconds > 0 ? sql<string>`secret` : null,
+          previous_secret_expires_at: overlapSeconds > 0 ? sql<Date>`now() + make_interval(secs => ${overlapSeconds})` : null,
+          secret,
+          updated_at: sql<Date>`now()`,
+        })
+        .where('tenant_id', '=', tenantId)
+        .where('id', '=', id)
+        .returning(SUBSCRIPTION_COLUMNS)
+        .executeTakeFirst();
+      if (!row) return null;
+      const subscription = toSubscription(row);
+      await audit?.(tx, subscription);
+      return subscription;
+    });
   }
 
   /** The subscription's deliveries, newest first (the delivery log). */

@@ -3,11 +3,12 @@ import { Injectable } from '@nestjs/common';
 import type { TenantId } from '@arbiter/common';
 import { AppConfig } from '@arbiter/config';
 import { JobsService } from '@arbiter/jobs';
+import { AuditLog } from '@arbiter/tenancy';
 import { resolveWebhookHost } from './webhook-transport.js';
 import { checkWebhookUrl, parseAllowedHosts, type AllowedHosts } from './webhook-url.js';
 import type { WebhookDelivery, WebhookEventType, WebhookSubscription } from './webhook.types.js';
 import { WebhooksErrorCode, WebhooksException } from './webhooks.exception.js';
-import { WebhooksRepository } from './webhooks.repository.js';
+import { WebhooksRepository, type AuditInTx } from './webhooks.repository.js';
 
 /** A new signing secret: 32 random bytes, base64url, with a recognisable prefix (docs/webhooks.md "Secrets"). */
 export function newWebhookSecret(): string {
@@ -23,6 +24,7 @@ export class WebhooksService {
     config: AppConfig,
     private readonly repository: WebhooksRepository,
     private readonly jobs: JobsService,
+    private readonly audit: AuditLog,
   ) {
     this.allowedHosts = parseAllowedHosts(config.webhooks.allowedHosts);
   }
@@ -42,7 +44,11 @@ export class WebhooksService {
   ): Promise<WebhookSubscription & { secret: string }> {
     const url = await this.assertUrlAccepted(input.url);
     const secret = newWebhookSecret();
-    const created = await this.repository.createSubscription(tenantId, { url, events: input.events, description: input.description ?? null, secret });
+    const created = await this.repository.createSubscription(
+      tenantId,
+      { url, events: input.events, description: input.description ?? null, secret },
+      this.auditOf(tenantId, 'create'),
+    );
     return { ...created, secret };
   }
 
@@ -63,21 +69,39 @@ export class WebhooksService {
   ): Promise<WebhookSubscription> {
     await this.get(tenantId, id);
     const url = patch.url !== undefined ? await this.assertUrlAccepted(patch.url) : undefined;
-    const updated = await this.repository.updateSubscription(tenantId, id, { ...patch, ...(url !== undefined ? { url } : {}) });
+    const updated = await this.repository.updateSubscription(
+      tenantId,
+      id,
+      { ...patch, ...(url !== undefined ? { url } : {}) },
+      this.auditOf(tenantId, 'update', { changed: Object.keys(patch) }),
+    );
     if (!updated) throw new WebhooksException(WebhooksErrorCode.SubscriptionNotFound, id);
     return updated;
   }
 
   async remove(tenantId: TenantId, id: string): Promise<void> {
-    if (!(await this.repository.deleteSubscription(tenantId, id))) throw new WebhooksException(WebhooksErrorCode.SubscriptionNotFound, id);
+    if (!(await this.repository.deleteSubscription(tenantId, id, this.auditOf(tenantId, 'delete'))))
+      throw new WebhooksException(WebhooksErrorCode.SubscriptionNotFound, id);
   }
 
   /** A new secret, shown once; the previous one also signs for `overlapSeconds` (default 24 h). */
   async rotate(tenantId: TenantId, id: string, overlapSeconds = 86_400): Promise<WebhookSubscription & { secret: string }> {
     const secret = newWebhookSecret();
-    const rotated = await this.repository.rotateSecret(tenantId, id, secret, overlapSeconds);
+    const rotated = await this.repository.rotateSecret(tenantId, id, secret, overlapSeconds, this.auditOf(tenantId, 'rotate', { overlapSeconds }));
     if (!rotated) throw new WebhooksException(WebhooksErrorCode.SubscriptionNotFound, id);
     return { ...rotated, secret };
+  }
+
+  /** The audit entry of a subscription change (docs/http-edge.md "Audit log"): its URL and events, never its secret. */
+  private auditOf(tenantId: TenantId, action: string, extra: Record<string, unknown> = {}): AuditInTx {
+    return (tx, subscription) =>
+      this.audit.record(tx, tenantId, {
+        action,
+        resourceType: 'webhook',
+        resourceId: subscription.id,
+        label: subscription.url,
+        summary: { events: subscription.events, enabled: subscription.enabled, ...extra },
+      });
   }
 
   async deliveries(tenantId: TenantId, id: string, limit = 50): Promise<WebhookDelivery[]> {
