@@ -69,9 +69,11 @@ export class HybridSearchService {
       page: h.page,
       pageEnd: h.pageEnd,
       section: h.section,
+      keywords: h.keywords,
     });
     const exact = exactHits(request.query, [...lexical.hits, ...vectorHits]);
     const candidates = assembleCandidates({
+      query: request.query,
       vector: vectorHits.map(toChunk),
       lexical: lexical.hits,
       exact,

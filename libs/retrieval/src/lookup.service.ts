@@ -136,7 +136,7 @@ export class LookupService {
     const found = await this.search.search(tenantId, { query, vector, domain: domainFilter, filter }, settings);
     const candidates: Candidate[] = found.candidates.map(resultItem);
     const top = found.candidates[0];
-    const grade = gradeCalibrated(top ? { relevance: top.relevance, exactHit: top.evidence.exactHit } : null, settings.normalization);
+    const grade = gradeCalibrated(top ? { relevance: top.relevance, exactHit: top.source === 'L0' } : null, settings.normalization);
     const profile = this.resolveProfile(dto);
 
     let memory = first.memory;

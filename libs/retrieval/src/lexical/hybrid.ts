@@ -3,7 +3,17 @@ import { normalizeSimilarity, type RetrievalNormalizationConfig } from '../relev
 import { bm25Idf, bm25MaxScore, DEFAULT_BM25 } from './bm25.js';
 import { type Calibration, probabilityOfRight, type RelevanceEvidence, toSeedScale } from './calibration.js';
 import { reciprocalRankFusion } from './fusion.js';
-import { CJK_BIGRAM_PREFIX } from './text-analyzer.js';
+import { analyzeText, CJK_BIGRAM_PREFIX } from './text-analyzer.js';
+import {
+  applyIdentifierVerdict,
+  documentFrequencyOf,
+  extractIdentifiers,
+  identifierPlace,
+  identifierVerdict,
+  isRare,
+  type IdentifierVerdict,
+  type QueryIdentifier,
+} from './identifiers.js';
 import type { FusionSettings } from './fusion-settings.js';
 
 /**
@@ -27,6 +37,8 @@ export interface HitChunk {
   pageEnd?: number | null;
   /** The chunk's heading path, outermost first. */
   section?: readonly string[] | null;
+  /** The document's keywords where the index read them (the identifier rule reads them). */
+  keywords?: readonly string[] | null;
 }
 
 /** Where a candidate's chunk came from (null where absent). */
@@ -59,6 +71,8 @@ export function locationOf(hit: HitChunk): CandidateLocation {
 }
 
 export interface HybridInput {
+  /** The query as asked (its exact identifiers, docs/retrieval.md "Exact identifiers"); without it the rule is off. */
+  query?: string;
   /** Chunk hits of the vector index, nearest first (several per document possible). */
   vector: readonly HitChunk[];
   /** Chunk hits of the lexical index with their BM25 scores, best first. */
@@ -93,6 +107,8 @@ export interface HybridCandidate extends CandidateLocation {
   /** Chunks of this candidate (document, or section of a file) the lexical index matched (docs/spec/evaluation.md §2's `matches`: more than one is "multiple references"). */
   matches: number;
   evidence: RelevanceEvidence;
+  /** What the exact-identifier rule did to this candidate (docs/retrieval.md "Exact identifiers"). */
+  identifier: IdentifierVerdict;
 }
 
 /**
@@ -116,6 +132,7 @@ export function exactHits(query: string, candidates: readonly (HitChunk & { keyw
         domain: c.domain,
         content: c.content,
         distance: c.distance,
+        keywords: c.keywords,
         ...(c.fileName !== undefined ? { fileName: c.fileName, page: c.page, pageEnd: c.pageEnd, section: c.section } : {}),
       });
   }
@@ -158,6 +175,7 @@ export function assembleCandidates(input: HybridInput): HybridCandidate[] {
   const unknownShare = queryMass > 0 ? queryTerms.reduce((s, t) => s + (t in input.idf ? 0 : idfOf(t)), 0) / queryMass : 0;
   const known = queryTerms.filter((t) => t in input.idf);
   const rarest = known.length ? known.reduce((a, b) => (input.idf[b] > input.idf[a] ? b : a)) : null;
+  const identifiers = rareIdentifiers(input.query ?? '', input.idf, input.chunkCount);
   const chunks = fused.map((f) => {
     const lexicalRank = lexicalBest.get(f.id)?.rank ?? null;
     const vectorRank = vectorBest.get(f.id)?.rank ?? null;
@@ -192,7 +210,19 @@ export function assembleCandidates(input: HybridInput): HybridCandidate[] {
       exactHit: exactDocuments.has(chunk.documentId),
       runnerUpLexicalShare: runnerUp,
     };
-    const probability = probabilityOfRight(input.calibration, evidence);
+    // Exact identifiers (docs/retrieval.md "Exact identifiers"): the rest of the question is what the
+    // candidate's own identifiers leave, so a document carrying one of two codes does not cover both.
+    let verdict: IdentifierVerdict = 'none';
+    if (identifiers.length) {
+      const fields = { title: chunk.title, keywords: chunk.keywords ?? byKey.get(f.id)?.keywords, section: chunk.section, content: chunk.content };
+      const places = identifiers.map(({ id }) => identifierPlace(fields, id));
+      const carried = new Set(identifiers.flatMap(({ terms }, k) => (places[k] === 'none' ? [] : terms)));
+      const rest = queryTerms.filter((t) => !carried.has(t));
+      const restMass = rest.reduce((s, t) => s + idfOf(t), 0);
+      const restCoverage = restMass > 0 ? rest.reduce((s, t) => s + (present(t) ? idfOf(t) : 0), 0) / restMass : 0;
+      verdict = identifierVerdict({ places, restCoverage, restHasTerms: restMass > 0 });
+    }
+    const probability = applyIdentifierVerdict(probabilityOfRight(input.calibration, evidence), verdict, input.calibration.cuts.highlyRelevant);
     return {
       documentId: chunk.documentId,
       filePath: chunk.filePath,
@@ -201,12 +231,14 @@ export function assembleCandidates(input: HybridInput): HybridCandidate[] {
       content: chunk.content,
       distance,
       similarity,
-      source: exactDocuments.has(chunk.documentId) ? 'L0' : 'L1',
+      // A rare identifier in its title, keywords or section is an exact hit too.
+      source: exactDocuments.has(chunk.documentId) || verdict === 'promote' ? 'L0' : 'L1',
       relevance: toSeedScale(probability, input.calibration.cuts, input.normalization),
       probability,
       lexicalScore: lexicalBest.get(f.id)?.hit.score ?? 0,
       matches: matchedChunks.get(f.id) ?? 0,
       evidence,
+      identifier: verdict,
       ...locationOf(chunk),
     };
   });
@@ -215,6 +247,24 @@ export function assembleCandidates(input: HybridInput): HybridCandidate[] {
     .map((c, i) => ({ c, i }))
     .sort((a, b) => b.c.probability - a.c.probability || a.i - b.i)
     .map(({ c }) => c);
+}
+
+/**
+ * The query's identifiers that are rare in the tenant's lexical index, with their index terms, rarity
+ * being the smallest document frequency of their indexed terms. Inside Chinese text jieba splits some
+ * codes (`40E减速机` → `40`, `e`), so the terms are read both ways and the indexed ones count; whether a
+ * candidate carries the identifier itself is checked on its fields ({@link identifierPlace}).
+ */
+function rareIdentifiers(query: string, idf: Readonly<Record<string, number>>, chunkCount: number): { id: QueryIdentifier; terms: string[] }[] {
+  const out: { id: QueryIdentifier; terms: string[] }[] = [];
+  for (const id of extractIdentifiers(query)) {
+    const latin = (t: string) => !/[\u3400-\u9fff]/u.test(t) && !t.startsWith(CJK_BIGRAM_PREFIX);
+    const terms = [...new Set([...analyzeText(id.text), ...analyzeText(`${id.text}中`).filter(latin)])].filter((t) => t in idf);
+    if (!terms.length) continue;
+    const df = Math.min(...terms.map((t) => documentFrequencyOf(idf[t], chunkCount)));
+    if (isRare(df, chunkCount)) out.push({ id, terms });
+  }
+  return out;
 }
 
 /** The first (best) hit of each candidate with the candidate's rank in the list. */
