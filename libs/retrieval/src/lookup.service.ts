@@ -129,11 +129,12 @@ export class LookupService {
     const domainFilter = dto.domain?.trim() || undefined;
     // Embed first: a remote provider must never hold a connection.
     const vector = await this.search.embed(query);
+    const translatedVector = await this.search.embedTranslation(query);
     const first = await this.memory.readForLookup(tenantId, dto.sessionId, (tenant) => this.settingsRepository.jsonSubquery(tenant));
     const settings = this.settings.effective(storedSettings(first.settings as StoredSettingsRow | null));
     // Each index is read by one statement (a document being replaced is seen wholly old or wholly new).
     const filter = asked ?? (options.tenantDefaultFilter ? settings.defaultFilter : undefined);
-    const found = await this.search.search(tenantId, { query, vector, domain: domainFilter, filter }, settings);
+    const found = await this.search.search(tenantId, { query, vector, translatedVector, domain: domainFilter, filter }, settings);
     const candidates: Candidate[] = found.candidates.map(resultItem);
     const top = found.candidates[0];
     const grade = gradeCalibrated(top ? { relevance: top.relevance, exactHit: top.source === 'L0' } : null, settings.normalization);
