@@ -74,12 +74,18 @@ export class HybridSearchService {
     const translation = translateQueryTerms(ordered, bilingualDictionary());
     const scope = { domain: request.domain, filter: request.filter };
     const vectorHits = await this.knowledge.nearestChunks(tenantId, space, request.vector, VECTOR_CHUNKS, scope, tx);
-    const lexical = await this.lexical.search(tenantId, terms, space, request.vector, LEXICAL_CHUNKS, scope, tx);
     // Its chunks are measured against the translated query's vector: a document in the other language
     // is far from the question's own words in any vector space without cross-language training.
-    const translated = translation.terms.length
-      ? await this.lexical.search(tenantId, translation.terms, space, request.translatedVector ?? request.vector, LEXICAL_CHUNKS, scope, tx)
-      : null;
+    const { own: lexical, translated } = await this.lexical.searchWithTranslation(
+      tenantId,
+      terms,
+      translation.terms.length ? { terms: translation.terms, vector: request.translatedVector ?? request.vector } : null,
+      space,
+      request.vector,
+      LEXICAL_CHUNKS,
+      scope,
+      tx,
+    );
     const toChunk = (h: ChunkHit): HitChunk => ({
       documentId: h.documentId,
       filePath: h.filePath,

@@ -77,6 +77,8 @@ describe('identifierVerdict (the rule)', () => {
     ['code in the title, rest of the question covered → promote', ['heading'], 0.8, true, 'promote'],
     ['the identifier alone → promote', ['heading'], 0, false, 'promote'],
     ['code in the title, nothing else shared → cap', ['heading'], 0.1, true, 'cap'],
+    ['code in the title, a quarter of the rest covered → promote', ['heading'], 0.3, true, 'promote'],
+    ['code only in the text, a quarter of the rest covered → cap', ['text'], 0.3, true, 'cap'],
     ['code only mentioned in the text, rest covered → none (the calibrated grade stands)', ['text'], 0.9, true, 'none'],
     ['code only mentioned in the text, nothing else shared → cap', ['text'], 0.2, true, 'cap'],
     ['code only mentioned in the text, nothing else asked → none', ['text'], 0, false, 'none'],

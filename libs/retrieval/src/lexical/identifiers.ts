@@ -91,7 +91,12 @@ export function documentFrequencyOf(idf: number, chunkCount: number): number {
   return Math.max(0, Math.round((chunkCount + 0.5 - 0.5 * r) / (r + 1)));
 }
 
-/** The rest of the question must be this well covered (IDF share) for a heading match to be promoted. */
+/**
+ * How much of the rest of the question (IDF share) a candidate must cover: one that carries the
+ * identifier in a heading is about it, so a quarter will do (`E310 报警了怎么恢复` — the article says 复位,
+ * not 恢复); one that only mentions it in its text must cover half to keep its grade.
+ */
+export const MIN_REST_COVERAGE_HEADING = 0.25;
 export const MIN_REST_COVERAGE = 0.5;
 
 export type IdentifierVerdict = 'promote' | 'cap' | 'none';
@@ -99,18 +104,18 @@ export type IdentifierVerdict = 'promote' | 'cap' | 'none';
 /**
  * The rule, for one candidate of a query that names at least one rare identifier of the tenant:
  * - `promote`: the candidate carries a rare identifier in a heading (title, keyword, section) and the
- *   rest of the question is covered (IDF share ≥ {@link MIN_REST_COVERAGE}, or the question is the
- *   identifier alone) — graded at least highly relevant, and PRECISE (an exact hit).
- * - `cap`: the candidate shares the identifier and nothing else — the rest of the question is not
- *   covered — so it may not be graded highly relevant on that ground.
+ *   rest of the question is covered (IDF share ≥ {@link MIN_REST_COVERAGE_HEADING}, or the question is
+ *   the identifier alone) — graded at least highly relevant, and PRECISE (an exact hit).
+ * - `cap`: the candidate shares the identifier and (almost) nothing else — so it may not be graded
+ *   highly relevant on that ground.
  * - `none`: the candidate does not carry the identifier, or only mentions it in its text while
  *   covering the rest of the question: the calibrated grade stands.
  */
 export function identifierVerdict(input: { places: readonly IdentifierPlace[]; restCoverage: number; restHasTerms: boolean }): IdentifierVerdict {
   if (!input.places.length || input.places.every((p) => p === 'none')) return 'none';
-  const restCovered = !input.restHasTerms || input.restCoverage >= MIN_REST_COVERAGE;
-  if (!restCovered) return 'cap';
-  return input.places.includes('heading') ? 'promote' : 'none';
+  const covers = (share: number) => !input.restHasTerms || input.restCoverage >= share;
+  if (input.places.includes('heading')) return covers(MIN_REST_COVERAGE_HEADING) ? 'promote' : 'cap';
+  return covers(MIN_REST_COVERAGE) ? 'none' : 'cap';
 }
 
 /** Probability after the rule: promoted to at least the highly-relevant cut, capped just below it. */
