@@ -67,6 +67,13 @@ describe('translateQueryTerms (table, small dictionary)', () => {
     expect(translateQueryTerms(analyzeText('E201 123'), dictionary)).toEqual({ terms: [], alternatives: {}, text: '' });
   });
 
+  it('a term in traditional characters gets its simplified form and its translations', () => {
+    const t = translateQueryTerms(analyzeText('發票'), dictionary);
+    expect(t.alternatives['發票']).toEqual(expect.arrayContaining(['发票', 'invoic']));
+    expect(t.alternatives['~發票']).toEqual(expect.arrayContaining(['~发票']));
+    expect(t.terms).toEqual(expect.arrayContaining(['发票', '~发票', 'invoic']));
+  });
+
   it('maps traditional characters to simplified', () => {
     expect([...'發票密碼'].map(dictionary.simplified).join('')).toBe('发票密码');
   });

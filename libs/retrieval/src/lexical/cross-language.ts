@@ -5,7 +5,8 @@ import { CJK_BIGRAM_PREFIX } from './text-analyzer.js';
  * Query translation for cross-language retrieval (docs/retrieval.md "Cross-language retrieval"): each
  * analyzed query term gets the index terms of its translations — a Chinese word its English gloss terms
  * (`发票` → `invoic`, `receipt`, `bill`), an English term or pair of terms the character bigrams of its
- * Chinese words (`reset` → `~重置`, `~复位`), a Chinese bigram those of the query words that contain it.
+ * Chinese words (`reset` → `~重置`, `~复位`), a Chinese bigram those of the query words that contain it;
+ * a term in traditional characters also its simplified form.
  * The translated terms are searched as a list of their own; the query's terms and their translations
  * count as one term in the grade's evidence (coverage, unknown share, rarest term). Pure: no Nest, no
  * database.
@@ -32,9 +33,14 @@ export function translateQueryTerms(ordered: readonly string[], dictionary: Bili
   };
   const text: string[] = [];
   const words = ordered.filter((t) => CJK.test(t) && !t.startsWith(CJK_BIGRAM_PREFIX));
+  // Traditional characters: the simplified form is another form of the term (`機械` → `机械`), and the
+  // dictionary is read with it.
+  const simplify = (t: string) => [...t].map((c) => dictionary.simplified(c)).join('');
   for (const w of new Set(words)) {
-    add(w, dictionary.english(w));
-    text.push(...dictionary.glosses(w));
+    const simple = simplify(w);
+    add(w, [simple]);
+    add(w, dictionary.english(simple));
+    text.push(...dictionary.glosses(simple));
   }
   const latin = ordered.filter((t) => LATIN_WORD.test(t));
   for (const t of new Set(latin)) {
@@ -49,6 +55,7 @@ export function translateQueryTerms(ordered: readonly string[], dictionary: Bili
     text.push(...words2);
   }
   for (const b of new Set(ordered.filter((t) => t.startsWith(CJK_BIGRAM_PREFIX)))) {
+    add(b, [simplify(b)]);
     const text = b.slice(CJK_BIGRAM_PREFIX.length);
     for (const w of words) if (w.includes(text)) add(b, alternatives[w] ?? []);
   }
