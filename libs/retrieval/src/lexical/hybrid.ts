@@ -148,8 +148,6 @@ export function exactHits(query: string, candidates: readonly (HitChunk & { keyw
   return [...out.values()];
 }
 
-const CJK_WORD = /^[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+$/u;
-
 export function assembleCandidates(input: HybridInput): HybridCandidate[] {
   const { maxL2Distance } = input.normalization;
   // A character bigram no document contains usually spans two words ("屏幕不亮" → "幕不"): noise, not
@@ -163,12 +161,7 @@ export function assembleCandidates(input: HybridInput): HybridCandidate[] {
   const idfOf = (t: string) =>
     input.idf[t] ??
     (knownAlternatives(t).length ? Math.max(...knownAlternatives(t).map((a) => input.idf[a] ?? translatedIdf[a])) : bm25Idf(0, input.chunkCount));
-  // Likewise an unknown Chinese word whose known sub-words are query terms too (jieba's search mode gives
-  // `开发票` with `发票`): the sub-words stand for it.
-  const knownWords = input.queryTerms.filter((t) => known(t) && !t.startsWith(CJK_BIGRAM_PREFIX));
-  const queryTerms = input.queryTerms.filter(
-    (t) => known(t) || (!t.startsWith(CJK_BIGRAM_PREFIX) && !(CJK_WORD.test(t) && knownWords.some((w) => w.length < t.length && t.includes(w)))),
-  );
+  const queryTerms = input.queryTerms.filter((t) => known(t) || !t.startsWith(CJK_BIGRAM_PREFIX));
   const maxScore = bm25MaxScore(
     queryTerms.map((t) => input.idf[t] ?? bm25Idf(0, input.chunkCount)),
     DEFAULT_BM25,
