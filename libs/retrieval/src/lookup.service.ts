@@ -128,8 +128,9 @@ export class LookupService {
     const query = dto.query.trim();
     const domainFilter = dto.domain?.trim() || undefined;
     // Embed first: a remote provider must never hold a connection.
-    const vector = await this.search.embed(query);
-    const translatedVector = await this.search.embedTranslation(query);
+    // The translation's vector alongside (docs/retrieval.md "Cross-language retrieval"): a remote
+    // provider gets both calls at once, so the lookup waits for one round trip.
+    const [vector, translatedVector] = await Promise.all([this.search.embed(query), this.search.embedTranslation(query)]);
     const first = await this.memory.readForLookup(tenantId, dto.sessionId, (tenant) => this.settingsRepository.jsonSubquery(tenant));
     const settings = this.settings.effective(storedSettings(first.settings as StoredSettingsRow | null));
     // Each index is read by one statement (a document being replaced is seen wholly old or wholly new).
