@@ -133,7 +133,8 @@ async function main(): Promise<void> {
         const lexical = app.get(LexicalRepository);
         for (const q of set.questions.filter((x) => x.split === 'fit')) {
           const vector = await search.embed(q.text);
-          const found = await lexical.transaction((tx) => search.search(asTenantId(tenant.id), { query: q.text, vector }, settings, tx));
+          const translatedVector = await search.embedTranslation(q.text);
+          const found = await lexical.transaction((tx) => search.search(asTenantId(tenant.id), { query: q.text, vector, translatedVector }, settings, tx));
           fitLookups.push({ set: set.name, candidates: found.candidates.map((c) => ({ evidence: c.evidence, right: labelOf.get(c.filePath) === q.label })) });
         }
         console.log(`${set.name}: ${set.documents.length} documents, fit questions collected`);

@@ -92,7 +92,8 @@ export class GradingService {
     for (const pair of dto.pairs) {
       const query = pair.query.trim();
       const vector = await this.search.embed(query);
-      const found = await this.lexical.transaction((tx) => this.search.search(tenantId, { query, vector }, settings, tx));
+      const translatedVector = await this.search.embedTranslation(query);
+      const found = await this.lexical.transaction((tx) => this.search.search(tenantId, { query, vector, translatedVector }, settings, tx));
       lookups.push({
         answerable: pair.filePath !== null && pair.filePath !== undefined,
         candidates: found.candidates.map((c) => ({ evidence: c.evidence, right: c.filePath === pair.filePath })),

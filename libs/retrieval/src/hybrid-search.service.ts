@@ -5,6 +5,8 @@ import { EMBEDDING_PROVIDER, type EmbeddingProvider } from '@arbiter/llm';
 import { KnowledgeRepository, type ChunkHit, type VectorSpace } from './knowledge.repository.js';
 import { LexicalRepository } from './lexical.repository.js';
 import { analyzeText } from './lexical/text-analyzer.js';
+import { bilingualDictionary } from './lexical/bilingual-dictionary.js';
+import { translateQueryTerms } from './lexical/cross-language.js';
 import { assembleCandidates, exactHits, type HitChunk, type HybridCandidate } from './lexical/hybrid.js';
 import { normalizeSimilarity } from './relevance.js';
 import type { EffectiveRetrievalSettings } from './retrieval-settings.service.js';
@@ -18,6 +20,8 @@ export interface HybridSearchRequest {
   query: string;
   /** The query's embedding in the provider's space (embedded before any transaction). */
   vector: readonly number[];
+  /** The embedding of the query's translation ({@link HybridSearchService.embedTranslation}), when it has one. */
+  translatedVector?: readonly number[] | null;
   domain?: string;
   /** Metadata filter applied before ranking (docs/retrieval.md "Metadata filters"). */
   filter?: MetadataFilter;
@@ -51,13 +55,37 @@ export class HybridSearchService {
     return this.provider.embedQuery(query);
   }
 
+  /**
+   * The embedding of the query's translation (docs/retrieval.md "Cross-language retrieval"), null when no
+   * word of it is in the dictionary. Before any transaction, like {@link embed}.
+   */
+  async embedTranslation(query: string): Promise<number[] | null> {
+    const { text } = translateQueryTerms(analyzeText(query), bilingualDictionary());
+    return text ? this.provider.embedQuery(text) : null;
+  }
+
   /** `tx`: read in the caller's transaction; without it, each index is one statement of its own (the lookup). */
   async search(tenantId: TenantId, request: HybridSearchRequest, settings: EffectiveRetrievalSettings, tx?: EntityManager): Promise<HybridSearchOutcome> {
     const space = this.space;
-    const terms = [...new Set(analyzeText(request.query))];
+    const ordered = analyzeText(request.query);
+    const terms = [...new Set(ordered)];
+    // Cross-language retrieval (docs/retrieval.md): the query's terms translated through CC-CEDICT are
+    // searched as a list of their own, so a Chinese question finds an English document and back.
+    const translation = translateQueryTerms(ordered, bilingualDictionary());
     const scope = { domain: request.domain, filter: request.filter };
     const vectorHits = await this.knowledge.nearestChunks(tenantId, space, request.vector, VECTOR_CHUNKS, scope, tx);
-    const lexical = await this.lexical.search(tenantId, terms, space, request.vector, LEXICAL_CHUNKS, scope, tx);
+    // Its chunks are measured against the translated query's vector: a document in the other language
+    // is far from the question's own words in any vector space without cross-language training.
+    const { own: lexical, translated } = await this.lexical.searchWithTranslation(
+      tenantId,
+      terms,
+      translation.terms.length ? { terms: translation.terms, vector: request.translatedVector ?? request.vector } : null,
+      space,
+      request.vector,
+      LEXICAL_CHUNKS,
+      scope,
+      tx,
+    );
     const toChunk = (h: ChunkHit): HitChunk => ({
       documentId: h.documentId,
       filePath: h.filePath,
@@ -69,13 +97,16 @@ export class HybridSearchService {
       page: h.page,
       pageEnd: h.pageEnd,
       section: h.section,
+      keywords: h.keywords,
     });
-    const exact = exactHits(request.query, [...lexical.hits, ...vectorHits]);
+    const exact = exactHits(request.query, [...lexical.hits, ...(translated?.hits ?? []), ...vectorHits]);
     const candidates = assembleCandidates({
+      query: request.query,
       vector: vectorHits.map(toChunk),
       lexical: lexical.hits,
       exact,
       queryTerms: terms,
+      translation: translated ? { lexical: translated.hits, idf: translated.idf, alternatives: translation.alternatives } : undefined,
       idf: lexical.idf,
       chunkCount: lexical.chunkCount,
       fusion: settings.fusion,

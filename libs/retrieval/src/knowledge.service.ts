@@ -19,6 +19,7 @@ import { LexicalRepository } from './lexical.repository.js';
 import { chunkContextText } from './lexical/chunk-context.js';
 import { analyzeHeading, type IndexedChunk, indexChunk, lengthNorm } from './lexical/indexing.js';
 import { analyzeText, LEXICAL_ANALYZER_VERSION, warmAnalyzer } from './lexical/text-analyzer.js';
+import { bilingualDictionary } from './lexical/bilingual-dictionary.js';
 import { RetrievalErrorCode, RetrievalException } from './retrieval.exception.js';
 import { RetrievalSettingsService } from './retrieval-settings.service.js';
 import { l2Norm } from './vector-sql.js';
@@ -169,9 +170,13 @@ function failedItem(index: number, filePath: string | null, error: unknown): Bul
 export class KnowledgeService implements OnModuleInit {
   private readonly logger = new Logger('Knowledge');
 
-  /** The analyzer's dictionary loads at boot, not inside the first import or lookup (README, Faults and outages). */
+  /**
+   * The analyzer's and the cross-language dictionaries load at boot, not inside the first import or
+   * lookup (README, Faults and outages; docs/retrieval.md "Cross-language retrieval").
+   */
   onModuleInit(): void {
     warmAnalyzer();
+    bilingualDictionary();
   }
 
   constructor(

@@ -167,8 +167,30 @@ export class LexicalRepository {
     scope: SearchScope = {},
     db: Db = this.ds,
   ): Promise<LexicalSearchResult> {
-    if (!terms.length) return { hits: [], idf: {}, chunkCount: (await this.stats(tenantId, db)).chunkCount };
-    const params: unknown[] = [tenantId, terms, limit, space.model, toVectorLiteral(vector), space.dim];
+    return (await this.searchWithTranslation(tenantId, terms, null, space, vector, limit, scope, db)).own;
+  }
+
+  /**
+   * {@link search} for the query's terms and, in the same statement, for their translations
+   * (docs/retrieval.md "Cross-language retrieval"): a second term list ranked on its own, its chunks
+   * measured against the translated query's vector. One round trip either way (docs/hot-paths.md).
+   */
+  async searchWithTranslation(
+    tenantId: TenantId,
+    terms: readonly string[],
+    translation: { terms: readonly string[]; vector: readonly number[] } | null,
+    space: VectorSpace,
+    vector: readonly number[],
+    limit: number,
+    scope: SearchScope = {},
+    db: Db = this.ds,
+  ): Promise<{ own: LexicalSearchResult; translated: LexicalSearchResult | null }> {
+    const other = translation?.terms.length ? translation : null;
+    if (!terms.length && !other) {
+      const chunkCount = (await this.stats(tenantId, db)).chunkCount;
+      return { own: { hits: [], idf: {}, chunkCount }, translated: null };
+    }
+    const params: unknown[] = [tenantId, limit, space.model, space.dim];
     let conditions = '';
     if (scope.domain) {
       params.push(scope.domain);
@@ -177,33 +199,43 @@ export class LexicalRepository {
     const filter = metadataFilterSql(scope.filter, 'fd', params);
     const filtered = filter ? `fd AS MATERIALIZED (SELECT fd.id FROM knowledge_document fd WHERE fd.tenant_id = $1 AND ${filter}),\n            ` : '';
     if (filter) conditions += ' AND k.document_id IN (SELECT id FROM fd)';
-    const rows: { idf: Record<string, number> | null; n: string | null; hits: RawLexicalHit[] | null }[] = await db.query(
-      `WITH ${filtered}s AS (SELECT chunk_count::float8 AS n FROM knowledge_lexical_stats WHERE tenant_id = $1),
-            q AS (SELECT f.term, ln(1 + (s.n - f.df + 0.5) / (f.df + 0.5)) AS idf
-                    FROM knowledge_term_df f, s WHERE f.tenant_id = $1 AND f.term = ANY($2::varchar[]) AND f.df > 0),
-            p AS (SELECT t.document_id, t.chunk_index, sum(t.impact * q.idf) AS score
-                    FROM q CROSS JOIN LATERAL (
+    // One ranked list per term set: q (IDF), p (summed impacts, best `limit` chunks), h (document and vector).
+    const list = (name: string, termList: readonly string[], listVector: readonly number[]) => {
+      params.push(termList, toVectorLiteral(listVector));
+      const t = `$${params.length - 1}`;
+      const v = `$${params.length}`;
+      return `q${name} AS (SELECT f.term, ln(1 + (s.n - f.df + 0.5) / (f.df + 0.5)) AS idf
+                    FROM knowledge_term_df f, s WHERE f.tenant_id = $1 AND f.term = ANY(${t}::varchar[]) AND f.df > 0),
+            p${name} AS (SELECT t.document_id, t.chunk_index, sum(t.impact * q.idf) AS score
+                    FROM q${name} q CROSS JOIN LATERAL (
                       SELECT k.document_id, k.chunk_index, k.impact FROM knowledge_term k
                        WHERE k.tenant_id = $1 AND k.term = q.term${conditions}
                        ORDER BY k.impact DESC LIMIT ${POSTINGS_PER_TERM}) t
                    GROUP BY t.document_id, t.chunk_index
-                   ORDER BY score DESC, t.document_id, t.chunk_index LIMIT $3),
-            h AS (SELECT p.document_id, p.chunk_index, p.score, d.file_path, d.title, d.domain, d.keywords,
+                   ORDER BY score DESC, t.document_id, t.chunk_index LIMIT $2),
+            h${name} AS (SELECT p.document_id, p.chunk_index, p.score, d.file_path, d.title, d.domain, d.keywords,
                          coalesce(c.content, left(d.content, 2000)) AS content, c.distance,
                          ${FILE_NAME_SQL} AS file_name, c.page, c.page_end, c.section
-                    FROM p
+                    FROM p${name} p
                     CROSS JOIN LATERAL (SELECT file_path, title, domain, content, keywords, file_id FROM knowledge_document WHERE id = p.document_id AND tenant_id = $1) d
-                    LEFT JOIN LATERAL (SELECT c.content, c.page, c.page_end, c.section, ${distanceSql(space.dim, '$5')} AS distance FROM knowledge_chunk c
-                                        WHERE c.document_id = p.document_id AND c.embedding_model = $4 AND c.chunk_index = p.chunk_index AND c.embedding_dim = $6) c ON TRUE)
-       SELECT (SELECT json_object_agg(term, idf) FROM q) AS idf, (SELECT n FROM s) AS n,
-              (SELECT json_agg(h ORDER BY h.score DESC, h.document_id, h.chunk_index) FROM h) AS hits`,
+                    LEFT JOIN LATERAL (SELECT c.content, c.page, c.page_end, c.section, ${distanceSql(space.dim, v)} AS distance FROM knowledge_chunk c
+                                        WHERE c.document_id = p.document_id AND c.embedding_model = $3 AND c.chunk_index = p.chunk_index AND c.embedding_dim = $4) c ON TRUE)`;
+    };
+    const lists = [list('o', terms, vector), ...(other ? [list('t', other.terms, other.vector)] : [])];
+    const select = (name: string) =>
+      `(SELECT json_object_agg(term, idf) FROM q${name}) AS idf_${name}, (SELECT json_agg(h ORDER BY h.score DESC, h.document_id, h.chunk_index) FROM h${name} h) AS hits_${name}`;
+    const rows: Record<string, unknown>[] = await db.query(
+      `WITH ${filtered}s AS (SELECT chunk_count::float8 AS n FROM knowledge_lexical_stats WHERE tenant_id = $1),
+            ${lists.join(',\n            ')}
+       SELECT (SELECT n FROM s) AS n, ${select('o')}${other ? `, ${select('t')}` : ''}`,
       params,
     );
-    const r = rows[0];
-    return {
-      idf: r?.idf ?? {},
-      chunkCount: Number(r?.n ?? 0),
-      hits: (r?.hits ?? []).map((h) => ({
+    const r = rows[0] ?? {};
+    const chunkCount = Number(r.n ?? 0);
+    const result = (name: string): LexicalSearchResult => ({
+      idf: (r[`idf_${name}`] as Record<string, number> | null) ?? {},
+      chunkCount,
+      hits: ((r[`hits_${name}`] as RawLexicalHit[] | null) ?? []).map((h) => ({
         documentId: h.document_id,
         chunkIndex: h.chunk_index,
         score: Number(h.score),
@@ -215,7 +247,8 @@ export class LexicalRepository {
         keywords: h.keywords ?? [],
         ...toLocation(h),
       })),
-    };
+    });
+    return { own: result('o'), translated: other ? result('t') : null };
   }
 
   /** Documents whose postings were built by another analyzer version (re-index job), by id. */

@@ -128,15 +128,17 @@ export class LookupService {
     const query = dto.query.trim();
     const domainFilter = dto.domain?.trim() || undefined;
     // Embed first: a remote provider must never hold a connection.
-    const vector = await this.search.embed(query);
+    // The translation's vector alongside (docs/retrieval.md "Cross-language retrieval"): a remote
+    // provider gets both calls at once, so the lookup waits for one round trip.
+    const [vector, translatedVector] = await Promise.all([this.search.embed(query), this.search.embedTranslation(query)]);
     const first = await this.memory.readForLookup(tenantId, dto.sessionId, (tenant) => this.settingsRepository.jsonSubquery(tenant));
     const settings = this.settings.effective(storedSettings(first.settings as StoredSettingsRow | null));
     // Each index is read by one statement (a document being replaced is seen wholly old or wholly new).
     const filter = asked ?? (options.tenantDefaultFilter ? settings.defaultFilter : undefined);
-    const found = await this.search.search(tenantId, { query, vector, domain: domainFilter, filter }, settings);
+    const found = await this.search.search(tenantId, { query, vector, translatedVector, domain: domainFilter, filter }, settings);
     const candidates: Candidate[] = found.candidates.map(resultItem);
     const top = found.candidates[0];
-    const grade = gradeCalibrated(top ? { relevance: top.relevance, exactHit: top.evidence.exactHit } : null, settings.normalization);
+    const grade = gradeCalibrated(top ? { relevance: top.relevance, exactHit: top.source === 'L0' } : null, settings.normalization);
     const profile = this.resolveProfile(dto);
 
     let memory = first.memory;

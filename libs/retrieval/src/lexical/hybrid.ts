@@ -3,7 +3,17 @@ import { normalizeSimilarity, type RetrievalNormalizationConfig } from '../relev
 import { bm25Idf, bm25MaxScore, DEFAULT_BM25 } from './bm25.js';
 import { type Calibration, probabilityOfRight, type RelevanceEvidence, toSeedScale } from './calibration.js';
 import { reciprocalRankFusion } from './fusion.js';
-import { CJK_BIGRAM_PREFIX } from './text-analyzer.js';
+import { analyzeText, CJK_BIGRAM_PREFIX } from './text-analyzer.js';
+import {
+  applyIdentifierVerdict,
+  documentFrequencyOf,
+  extractIdentifiers,
+  identifierPlace,
+  identifierVerdict,
+  isRare,
+  type IdentifierVerdict,
+  type QueryIdentifier,
+} from './identifiers.js';
 import type { FusionSettings } from './fusion-settings.js';
 
 /**
@@ -27,6 +37,8 @@ export interface HitChunk {
   pageEnd?: number | null;
   /** The chunk's heading path, outermost first. */
   section?: readonly string[] | null;
+  /** The document's keywords where the index read them (the identifier rule reads them). */
+  keywords?: readonly string[] | null;
 }
 
 /** Where a candidate's chunk came from (null where absent). */
@@ -59,6 +71,8 @@ export function locationOf(hit: HitChunk): CandidateLocation {
 }
 
 export interface HybridInput {
+  /** The query as asked (its exact identifiers, docs/retrieval.md "Exact identifiers"); without it the rule is off. */
+  query?: string;
   /** Chunk hits of the vector index, nearest first (several per document possible). */
   vector: readonly HitChunk[];
   /** Chunk hits of the lexical index with their BM25 scores, best first. */
@@ -67,6 +81,15 @@ export interface HybridInput {
   exact: readonly HitChunk[];
   /** Distinct analyzed query terms. */
   queryTerms: readonly string[];
+  /**
+   * Cross-language evidence (docs/retrieval.md "Cross-language retrieval"): the BM25 hits of the query's
+   * translated terms, their IDF, and each query term's translations.
+   */
+  translation?: {
+    lexical: readonly (HitChunk & { score: number })[];
+    idf: Readonly<Record<string, number>>;
+    alternatives: Readonly<Record<string, readonly string[]>>;
+  };
   /** IDF of the query terms the corpus knows; unknown terms count as never seen. */
   idf: Readonly<Record<string, number>>;
   chunkCount: number;
@@ -93,6 +116,8 @@ export interface HybridCandidate extends CandidateLocation {
   /** Chunks of this candidate (document, or section of a file) the lexical index matched (docs/spec/evaluation.md §2's `matches`: more than one is "multiple references"). */
   matches: number;
   evidence: RelevanceEvidence;
+  /** What the exact-identifier rule did to this candidate (docs/retrieval.md "Exact identifiers"). */
+  identifier: IdentifierVerdict;
 }
 
 /**
@@ -116,6 +141,7 @@ export function exactHits(query: string, candidates: readonly (HitChunk & { keyw
         domain: c.domain,
         content: c.content,
         distance: c.distance,
+        keywords: c.keywords,
         ...(c.fileName !== undefined ? { fileName: c.fileName, page: c.page, pageEnd: c.pageEnd, section: c.section } : {}),
       });
   }
@@ -126,20 +152,43 @@ export function assembleCandidates(input: HybridInput): HybridCandidate[] {
   const { maxL2Distance } = input.normalization;
   // A character bigram no document contains usually spans two words ("屏幕不亮" → "幕不"): noise, not
   // evidence that the question is about something the knowledge base lacks. Unknown words do count.
-  const queryTerms = input.queryTerms.filter((t) => t in input.idf || !t.startsWith(CJK_BIGRAM_PREFIX));
+  // A query term and its translations are one term of the evidence: known when any of them is indexed,
+  // present when any of them is in the candidate's text (docs/retrieval.md "Cross-language retrieval").
+  const translated = input.translation?.lexical ?? [];
+  const translatedIdf = input.translation?.idf ?? {};
+  const knownAlternatives = (t: string) => (input.translation?.alternatives[t] ?? []).filter((a) => a in translatedIdf || a in input.idf);
+  const known = (t: string) => t in input.idf || knownAlternatives(t).length > 0;
+  const idfOf = (t: string) =>
+    input.idf[t] ??
+    (knownAlternatives(t).length ? Math.max(...knownAlternatives(t).map((a) => input.idf[a] ?? translatedIdf[a])) : bm25Idf(0, input.chunkCount));
+  const queryTerms = input.queryTerms.filter((t) => known(t) || !t.startsWith(CJK_BIGRAM_PREFIX));
   const maxScore = bm25MaxScore(
     queryTerms.map((t) => input.idf[t] ?? bm25Idf(0, input.chunkCount)),
     DEFAULT_BM25,
   );
+  // The best a translated document can reach: one translation of each translated term.
+  const translatedMaxScore = bm25MaxScore(
+    queryTerms
+      .filter((t) => knownAlternatives(t).some((a) => a in translatedIdf))
+      .map((t) => Math.max(...knownAlternatives(t).map((a) => translatedIdf[a] ?? 0))),
+    DEFAULT_BM25,
+  );
   const vectorBest = firstPerCandidate(input.vector);
-  const lexicalBest = firstPerCandidate(input.lexical);
+  const lexicalBest = tiedRanks(firstPerCandidate(input.lexical));
+  const translatedBest = tiedRanks(firstPerCandidate(translated));
   const matchedChunks = new Map<string, number>();
   for (const h of input.lexical) matchedChunks.set(candidateKey(h), (matchedChunks.get(candidateKey(h)) ?? 0) + 1);
+  const translatedMatches = new Map<string, number>();
+  for (const h of translated) translatedMatches.set(candidateKey(h), (translatedMatches.get(candidateKey(h)) ?? 0) + 1);
   // Exact (L0) hits are of a document (its title or keywords): every candidate of that document is one.
   const exactDocuments = new Set(input.exact.map((h) => h.documentId));
   const byKey = new Map<string, HitChunk>();
-  for (const h of [...input.exact, ...input.lexical, ...input.vector]) if (!byKey.has(candidateKey(h))) byKey.set(candidateKey(h), h);
-  const lexicalShare = (key: string) => (maxScore > 0 ? Math.min(1, (lexicalBest.get(key)?.hit.score ?? 0) / maxScore) : 0);
+  for (const h of [...input.exact, ...input.lexical, ...translated, ...input.vector]) if (!byKey.has(candidateKey(h))) byKey.set(candidateKey(h), h);
+  const lexicalShare = (key: string) =>
+    Math.max(
+      maxScore > 0 ? Math.min(1, (lexicalBest.get(key)?.hit.score ?? 0) / maxScore) : 0,
+      translatedMaxScore > 0 ? Math.min(1, (translatedBest.get(key)?.hit.score ?? 0) / translatedMaxScore) : 0,
+    );
   const exactOrder = [...input.exact].sort(
     (a, b) => lexicalShare(candidateKey(b)) - lexicalShare(candidateKey(a)) || (a.distance ?? Infinity) - (b.distance ?? Infinity),
   );
@@ -149,36 +198,50 @@ export function assembleCandidates(input: HybridInput): HybridCandidate[] {
       { name: 'lexical', weight: input.fusion.lexicalWeight, ids: input.lexical.map(candidateKey) },
       { name: 'vector', weight: input.fusion.vectorWeight, ids: input.vector.map(candidateKey) },
       { name: 'exact', weight: input.fusion.exactWeight, ids: exactOrder.map(candidateKey) },
+      { name: 'translated', weight: input.fusion.lexicalWeight, ids: translated.map(candidateKey) },
     ],
     input.fusion.rrfK,
   );
   const shares = fused.map((f) => lexicalShare(f.id));
-  const idfOf = (t: string) => input.idf[t] ?? bm25Idf(0, input.chunkCount);
   const queryMass = queryTerms.reduce((s, t) => s + idfOf(t), 0);
-  const unknownShare = queryMass > 0 ? queryTerms.reduce((s, t) => s + (t in input.idf ? 0 : idfOf(t)), 0) / queryMass : 0;
-  const known = queryTerms.filter((t) => t in input.idf);
-  const rarest = known.length ? known.reduce((a, b) => (input.idf[b] > input.idf[a] ? b : a)) : null;
+  const unknownShare = queryMass > 0 ? queryTerms.reduce((s, t) => s + (known(t) ? 0 : idfOf(t)), 0) / queryMass : 0;
+  const knownTerms = queryTerms.filter(known);
+  const rarest = knownTerms.length ? knownTerms.reduce((a, b) => (idfOf(b) > idfOf(a) ? b : a)) : null;
+  const identifiers = rareIdentifiers(input.query ?? '', input.idf, input.chunkCount);
   const chunks = fused.map((f) => {
-    const lexicalRank = lexicalBest.get(f.id)?.rank ?? null;
+    // The lexical evidence is the better of the query's own terms and their translations.
+    const own = lexicalBest.get(f.id);
+    const other = translatedBest.get(f.id);
+    const best = own && (!other || own.rank <= other.rank) ? own : other;
+    const lexicalRank = best?.rank ?? null;
     const vectorRank = vectorBest.get(f.id)?.rank ?? null;
     // The chunk shown is the one of the list that ranks the document better.
-    const chunk =
-      lexicalRank !== null && (vectorRank === null || lexicalRank < vectorRank) ? lexicalBest.get(f.id)!.hit : (vectorBest.get(f.id)?.hit ?? byKey.get(f.id)!);
-    return { lexicalRank, vectorRank, chunk };
+    const chunk = best && (vectorRank === null || best.rank < vectorRank) ? best.hit : (vectorBest.get(f.id)?.hit ?? byKey.get(f.id)!);
+    return { lexicalRank, vectorRank, chunk, lexicalScore: Math.max(own?.hit.score ?? 0, other?.hit.score ?? 0) };
   });
+  // A translated hit's distance is to the translated query's vector: the candidate is as near as the
+  // nearer of the two phrasings of the question (docs/retrieval.md "Cross-language retrieval").
+  const translatedDistance = (key: string) => translatedBest.get(key)?.hit.distance ?? null;
+  const nearest = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : Math.min(a, b));
   const similarities = chunks.map(({ chunk }, i) =>
-    normalizeSimilarity(chunk.distance ?? vectorBest.get(fused[i].id)?.hit.distance ?? maxL2Distance, maxL2Distance),
+    normalizeSimilarity(
+      nearest(chunk.distance ?? vectorBest.get(fused[i].id)?.hit.distance ?? null, translatedDistance(fused[i].id)) ?? maxL2Distance,
+      maxL2Distance,
+    ),
   );
   const candidates = fused.map((f, i): HybridCandidate => {
-    const { lexicalRank, vectorRank, chunk } = chunks[i];
-    const distance = chunk.distance ?? vectorBest.get(f.id)?.hit.distance ?? maxL2Distance;
+    const { lexicalRank, vectorRank, chunk, lexicalScore } = chunks[i];
+    const distance = nearest(chunk.distance ?? vectorBest.get(f.id)?.hit.distance ?? null, translatedDistance(f.id)) ?? maxL2Distance;
     const similarity = similarities[i];
     const runnerUp = Math.max(0, ...shares.filter((_, k) => k !== i));
     // Substring containment of each (stemmed) term in the folded text: exact for Chinese words and
     // bigrams, a stem for English (`reset` in "resetting"); far cheaper than analyzing every candidate. The
     // section path counts, as it is indexed with the chunk (docs/retrieval.md "Chunk context").
-    const text = `${chunk.title}\n${chunkContextText(chunk.content, chunk.section)}`.normalize('NFKC').toLowerCase();
-    const present = (t: string) => text.includes(t.startsWith(CJK_BIGRAM_PREFIX) ? t.slice(CJK_BIGRAM_PREFIX.length) : t);
+    // Keywords too: they are indexed with every chunk of their document (docs/retrieval.md "Lexical index").
+    const keywords = (chunk.keywords ?? byKey.get(f.id)?.keywords ?? []).join('\n');
+    const text = `${chunk.title}\n${keywords}\n${chunkContextText(chunk.content, chunk.section)}`.normalize('NFKC').toLowerCase();
+    const contains = (t: string) => text.includes(t.startsWith(CJK_BIGRAM_PREFIX) ? t.slice(CJK_BIGRAM_PREFIX.length) : t);
+    const present = (t: string) => contains(t) || knownAlternatives(t).some(contains);
     const coverage = queryMass > 0 ? queryTerms.reduce((s, t) => s + (present(t) ? idfOf(t) : 0), 0) / queryMass : 0;
     const evidence: RelevanceEvidence = {
       coverage,
@@ -186,13 +249,25 @@ export function assembleCandidates(input: HybridInput): HybridCandidate[] {
       missesRarestTerm: rarest !== null && !present(rarest),
       runnerUpSimilarity: Math.max(0, ...similarities.filter((_, k) => k !== i)),
       lexicalShare: shares[i],
-      similarity: vectorBest.has(f.id) || chunk.distance !== null ? similarity : 0,
+      similarity: vectorBest.has(f.id) || chunk.distance !== null || translatedDistance(f.id) !== null ? similarity : 0,
       lexicalRank,
       vectorRank,
       exactHit: exactDocuments.has(chunk.documentId),
       runnerUpLexicalShare: runnerUp,
     };
-    const probability = probabilityOfRight(input.calibration, evidence);
+    // Exact identifiers (docs/retrieval.md "Exact identifiers"): the rest of the question is what the
+    // candidate's own identifiers leave, so a document carrying one of two codes does not cover both.
+    let verdict: IdentifierVerdict = 'none';
+    if (identifiers.length) {
+      const fields = { title: chunk.title, keywords: chunk.keywords ?? byKey.get(f.id)?.keywords, section: chunk.section, content: chunk.content };
+      const places = identifiers.map(({ id }) => identifierPlace(fields, id));
+      const carried = new Set(identifiers.flatMap(({ terms }, k) => (places[k] === 'none' ? [] : terms)));
+      const rest = queryTerms.filter((t) => !carried.has(t));
+      const restMass = rest.reduce((s, t) => s + idfOf(t), 0);
+      const restCoverage = restMass > 0 ? rest.reduce((s, t) => s + (present(t) ? idfOf(t) : 0), 0) / restMass : 0;
+      verdict = identifierVerdict({ places, restCoverage, restHasTerms: restMass > 0 });
+    }
+    const probability = applyIdentifierVerdict(probabilityOfRight(input.calibration, evidence), verdict, input.calibration.cuts.highlyRelevant);
     return {
       documentId: chunk.documentId,
       filePath: chunk.filePath,
@@ -201,12 +276,14 @@ export function assembleCandidates(input: HybridInput): HybridCandidate[] {
       content: chunk.content,
       distance,
       similarity,
-      source: exactDocuments.has(chunk.documentId) ? 'L0' : 'L1',
+      // A rare identifier in its title, keywords or section is an exact hit too.
+      source: exactDocuments.has(chunk.documentId) || verdict === 'promote' ? 'L0' : 'L1',
       relevance: toSeedScale(probability, input.calibration.cuts, input.normalization),
       probability,
-      lexicalScore: lexicalBest.get(f.id)?.hit.score ?? 0,
-      matches: matchedChunks.get(f.id) ?? 0,
+      lexicalScore,
+      matches: matchedChunks.get(f.id) ?? translatedMatches.get(f.id) ?? 0,
       evidence,
+      identifier: verdict,
       ...locationOf(chunk),
     };
   });
@@ -215,6 +292,36 @@ export function assembleCandidates(input: HybridInput): HybridCandidate[] {
     .map((c, i) => ({ c, i }))
     .sort((a, b) => b.c.probability - a.c.probability || a.i - b.i)
     .map(({ c }) => c);
+}
+
+/**
+ * The query's identifiers that are rare in the tenant's lexical index, with their index terms, rarity
+ * being the smallest document frequency of their indexed terms. Inside Chinese text jieba splits some
+ * codes (`40E减速机` → `40`, `e`), so the terms are read both ways and the indexed ones count; whether a
+ * candidate carries the identifier itself is checked on its fields ({@link identifierPlace}).
+ */
+function rareIdentifiers(query: string, idf: Readonly<Record<string, number>>, chunkCount: number): { id: QueryIdentifier; terms: string[] }[] {
+  const out: { id: QueryIdentifier; terms: string[] }[] = [];
+  for (const id of extractIdentifiers(query)) {
+    const latin = (t: string) => !/[\u3400-\u9fff]/u.test(t) && !t.startsWith(CJK_BIGRAM_PREFIX);
+    const terms = [...new Set([...analyzeText(id.text), ...analyzeText(`${id.text}中`).filter(latin)])].filter((t) => t in idf);
+    if (!terms.length) continue;
+    const df = Math.min(...terms.map((t) => documentFrequencyOf(idf[t], chunkCount)));
+    if (isRare(df, chunkCount)) out.push({ id, terms });
+  }
+  return out;
+}
+
+/**
+ * Lexical ranks with ties shared (1, 1, 3): the index breaks equal BM25 scores by document id, a
+ * random UUID, so without this the same question could rank a document first or second from one
+ * knowledge base to its copy.
+ */
+function tiedRanks<T extends HitChunk & { score: number }>(best: Map<string, { hit: T; rank: number }>): Map<string, { hit: T; rank: number }> {
+  const scores = [...best.values()].map((b) => b.hit.score);
+  const tie = (a: number, b: number) => Math.abs(a - b) <= 1e-6 * Math.max(Math.abs(a), Math.abs(b), 1);
+  for (const b of best.values()) b.rank = 1 + scores.filter((s) => s > b.hit.score && !tie(s, b.hit.score)).length;
+  return best;
 }
 
 /** The first (best) hit of each candidate with the candidate's rank in the list. */
