@@ -1,7 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { analyzeText, CJK_BIGRAM_PREFIX } from './text-analyzer.js';
+import { analyzeText, CJK_BIGRAM_PREFIX, LEXICAL_ANALYZER_VERSION } from './text-analyzer.js';
 
 /**
  * The Chinese–English dictionary of cross-language retrieval (docs/retrieval.md "Cross-language
@@ -57,8 +58,20 @@ export function glossPieces(sense: string): string[] {
   return out;
 }
 
+/** What a built dictionary consists of: three maps, serialisable (the on-disk cache, {@link bilingualDictionary}). */
+export interface DictionaryTables {
+  /** Chinese word → its English gloss pieces, `|`-joined. */
+  english: Map<string, string>;
+  chinese: Map<string, string[]>;
+  simplified: Map<string, string>;
+}
+
 /** Builds the dictionary from entries (the package's list, or a handful in tests). */
 export function buildDictionary(entries: Iterable<CedictEntry>, frequency: (word: string) => number = () => 0): BilingualDictionary {
+  return dictionaryFromTables(buildDictionaryTables(entries, frequency));
+}
+
+export function buildDictionaryTables(entries: Iterable<CedictEntry>, frequency: (word: string) => number = () => 0): DictionaryTables {
   const english = new Map<string, string>();
   const chineseRanked = new Map<string, { word: string; rank: number }[]>();
   const simplified = new Map<string, string>();
@@ -104,6 +117,10 @@ export function buildDictionary(entries: Iterable<CedictEntry>, frequency: (word
     const unique = [...new Set(best)].slice(0, MAX_CHINESE_WORDS);
     if (unique.length) chinese.set(key, unique);
   }
+  return { english, chinese, simplified };
+}
+
+export function dictionaryFromTables({ english, chinese, simplified }: DictionaryTables): BilingualDictionary {
   return {
     english: (word) => {
       const terms: string[] = [];
@@ -142,19 +159,75 @@ function jiebaFrequencies(words: ReadonlySet<string>): Map<string, number> {
 }
 
 /**
- * The CC-CEDICT dictionary, loaded on first call and kept (about 1–2 s of one thread and ~40 MB of
- * heap once per process; docs/retrieval.md "Cross-language retrieval"). Called at boot beside the
- * segmenter so that no request pays it.
+ * Bump when the build rules above change, so that an on-disk cache built by older rules is not read.
+ * The cache key also holds the versions of the dictionary package, of jieba and of the analyzer.
  */
-export function bilingualDictionary(): BilingualDictionary {
-  if (loaded) return loaded;
+const BUILD_RULES_VERSION = 1;
+
+function packageVersion(pkg: string): string {
+  return (JSON.parse(readFileSync(packageFile(pkg, 'package.json'), 'utf8')) as { version: string }).version;
+}
+
+/** The tables as JSON (arrays of entries) and back: the on-disk cache's format. */
+export function serializeTables(tables: DictionaryTables): string {
+  return JSON.stringify({ english: [...tables.english], chinese: [...tables.chinese], simplified: [...tables.simplified] });
+}
+
+export function deserializeTables(text: string): DictionaryTables {
+  const raw = JSON.parse(text) as { english: [string, string][]; chinese: [string, string[]][]; simplified: [string, string][] };
+  return { english: new Map(raw.english), chinese: new Map(raw.chinese), simplified: new Map(raw.simplified) };
+}
+
+/**
+ * Where the built tables are kept between processes: `node_modules/.cache/arbiter/` beside the
+ * package (the usual place for build caches), keyed by everything the build depends on.
+ */
+function cacheFile(): string {
+  const key = createHash('sha256')
+    .update(JSON.stringify([packageVersion('cc-cedict'), packageVersion('@node-rs/jieba'), LEXICAL_ANALYZER_VERSION, BUILD_RULES_VERSION]))
+    .digest('hex')
+    .slice(0, 16);
+  const modules = path.dirname(path.dirname(packageFile('cc-cedict', 'package.json')));
+  return path.join(modules, '.cache', 'arbiter', `bilingual-dictionary-${key}.json`);
+}
+
+function buildFromPackage(): DictionaryTables {
   const source = readFileSync(packageFile('cc-cedict', 'data/all.js'), 'utf8');
   // The file is `export default {...}`: plain JSON after the prefix, parsed rather than imported so
   // that the package's full object can be collected once the maps are built.
   const data = JSON.parse(source.slice(source.indexOf('{')).replace(/;\s*$/, '')) as { all: CedictEntry[] };
   const words = new Set(data.all.map((e) => e[1]));
   const frequencies = jiebaFrequencies(words);
-  loaded = buildDictionary(data.all, (w) => frequencies.get(w) ?? 0);
+  return buildDictionaryTables(data.all, (w) => frequencies.get(w) ?? 0);
+}
+
+/**
+ * The CC-CEDICT dictionary, loaded on first call and kept (docs/retrieval.md "Cross-language
+ * retrieval"). Building it from the package takes about 2 s of one thread, so the built tables are
+ * cached on disk (written atomically; a process that cannot write just builds): later processes read
+ * them in a fraction of that. Called at boot beside the segmenter so that no request pays it.
+ */
+export function bilingualDictionary(): BilingualDictionary {
+  if (loaded) return loaded;
+  const file = cacheFile();
+  let tables: DictionaryTables | null = null;
+  try {
+    tables = deserializeTables(readFileSync(file, 'utf8'));
+  } catch {
+    tables = null;
+  }
+  if (tables === null) {
+    tables = buildFromPackage();
+    try {
+      mkdirSync(path.dirname(file), { recursive: true });
+      const partial = `${file}.${process.pid}.${Date.now()}.tmp`;
+      writeFileSync(partial, serializeTables(tables));
+      renameSync(partial, file);
+    } catch {
+      // A read-only install builds in every process; nothing else changes.
+    }
+  }
+  loaded = dictionaryFromTables(tables);
   return loaded;
 }
 

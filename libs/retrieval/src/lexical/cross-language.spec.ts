@@ -1,5 +1,14 @@
 import { describe, expect, it } from '@jest/globals';
-import { bilingualDictionary, buildDictionary, glossPieces, type CedictEntry } from './bilingual-dictionary.js';
+import {
+  bilingualDictionary,
+  buildDictionary,
+  buildDictionaryTables,
+  deserializeTables,
+  dictionaryFromTables,
+  glossPieces,
+  serializeTables,
+  type CedictEntry,
+} from './bilingual-dictionary.js';
 import { translateQueryTerms } from './cross-language.js';
 import { analyzeText } from './text-analyzer.js';
 
@@ -76,6 +85,25 @@ describe('translateQueryTerms (table, small dictionary)', () => {
 
   it('maps traditional characters to simplified', () => {
     expect([...'發票密碼'].map(dictionary.simplified).join('')).toBe('发票密码');
+  });
+});
+
+describe('the on-disk cache of the built tables', () => {
+  it('answers exactly as the freshly built dictionary after a round trip through its JSON', () => {
+    const entries: CedictEntry[] = [
+      ['發票', '发票', 'fa1 piao4', ['invoice', 'receipt or bill for purchase']],
+      ['重置', '重置', 'chong2 zhi4', 'to reset'],
+      ['急停', '急停', 'ji2 ting2', ['emergency stop']],
+    ];
+    const fresh = buildDictionary(entries, () => 10);
+    const cached = dictionaryFromTables(deserializeTables(serializeTables(buildDictionaryTables(entries, () => 10))));
+    for (const word of ['发票', '重置', '急停', '未知']) {
+      expect(cached.english(word)).toEqual(fresh.english(word));
+      expect(cached.glosses(word)).toEqual(fresh.glosses(word));
+    }
+    for (const key of ['invoic', 'reset', 'emerg stop', 'nothing']) expect(cached.chinese(key)).toEqual(fresh.chinese(key));
+    expect(cached.simplified('發')).toBe('发');
+    expect(fresh.english('发票').length).toBeGreaterThan(0);
   });
 });
 
