@@ -11,11 +11,10 @@
  * Env: BENCH_STREAMS (64), BENCH_SECONDS (600), BENCH_WARMUP_SECONDS (60), BENCH_THINK_MS (2000; 0 = closed loop).
  * Run: npm run bench:chat:soak
  */
-import { fork } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
-import { fileURLToPath } from 'node:url';
 import { DEMO_INTENT_RULES } from '@arbiter/intent';
 import { DEMO_KNOWLEDGE } from '@arbiter/retrieval';
+import { benchEntry, runLoadInChild } from '../support/child-load.js';
 import { startInProcessApi } from '../support/in-process-api.js';
 
 const streams = Number(process.env.BENCH_STREAMS ?? 64);
@@ -135,20 +134,6 @@ function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
 }
 
-function runLoad(args: LoadArgs): Promise<LoadResult> {
-  return new Promise((resolve, reject) => {
-    const child = fork(fileURLToPath(import.meta.url), ['--load'], { execArgv: ['--import', './bench/support/register.mjs'] });
-    child.once('message', (message) => {
-      if (message === 'ready') {
-        child.send(args);
-        child.once('message', (result) => resolve(result as LoadResult));
-      }
-    });
-    child.once('error', reject);
-    child.once('exit', (code) => code !== 0 && reject(new Error(`load generator exited ${code}`)));
-  });
-}
-
 async function main(): Promise<void> {
   const api = await startInProcessApi({ kind: 'pglite', name: 'soak' });
   try {
@@ -161,7 +146,14 @@ async function main(): Promise<void> {
     const started = Date.now();
     const sampler = setInterval(() => rss.push({ at: (Date.now() - started) / 1000, mb: process.memoryUsage().rss / 1048576 }), 5000);
     process.stdout.write(`${streams} streams, think time ${thinkMs} ms ± 50 %, ${warmupSeconds} s warm-up, ${seconds} s measured …\n`);
-    const result = await runLoad({ port, key: tenant.client['x-api-key'], streams, seconds, warmupSeconds, thinkMs });
+    const result = await runLoadInChild<LoadArgs, LoadResult>(import.meta.url, {
+      port,
+      key: tenant.client['x-api-key'],
+      streams,
+      seconds,
+      warmupSeconds,
+      thinkMs,
+    });
     clearInterval(sampler);
     const measured = rss.filter((s) => s.at >= warmupSeconds);
     const mean = (xs: { mb: number }[]) => xs.reduce((s, x) => s + x.mb, 0) / Math.max(1, xs.length);
@@ -196,20 +188,4 @@ async function main(): Promise<void> {
   process.exit(0);
 }
 
-if (process.argv.includes('--load')) {
-  process.once('message', (args: LoadArgs) => {
-    load(args).then(
-      (result) => process.send?.(result, () => process.exit(0)),
-      (error: unknown) => {
-        console.error(error);
-        process.exit(1);
-      },
-    );
-  });
-  process.send?.('ready');
-} else {
-  main().catch((error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  });
-}
+benchEntry(load, main);

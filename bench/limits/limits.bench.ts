@@ -10,11 +10,10 @@
  * Env: BENCH_DB (pglite | postgres | both; default both), BENCH_SECONDS (10 a phase), BENCH_CONNECTIONS (8).
  * Run: npm run bench:limits
  */
-import { fork } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
 import { DEMO_INTENT_RULES } from '@arbiter/intent';
 import { DEMO_KNOWLEDGE } from '@arbiter/retrieval';
+import { benchEntry, runLoadInChild } from '../support/child-load.js';
 import { BENCH_ADMIN_TOKEN, startInProcessApi } from '../support/in-process-api.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -76,20 +75,6 @@ async function load(args: LoadArgs): Promise<LoadResult> {
   };
 }
 
-function runLoad(args: LoadArgs): Promise<LoadResult> {
-  return new Promise((resolve, reject) => {
-    const child = fork(fileURLToPath(import.meta.url), ['--load'], { execArgv: ['--import', './bench/support/register.mjs'] });
-    child.once('message', (message) => {
-      if (message === 'ready') {
-        child.send(args);
-        child.once('message', (result) => resolve(result as LoadResult));
-      }
-    });
-    child.once('error', reject);
-    child.once('exit', (code) => code !== 0 && reject(new Error(`load generator exited ${code}`)));
-  });
-}
-
 async function benchOne(kind: string): Promise<Record<string, unknown>> {
   const api = await startInProcessApi({ kind, name: 'limits', poolMax: 10 });
   try {
@@ -108,7 +93,14 @@ async function benchOne(kind: string): Promise<Record<string, unknown>> {
     for (const path of ['/ai/intent/route', '/ai/chat']) {
       const phase = async (on: boolean, duration: number) => {
         await setLimits(on);
-        const result = await runLoad({ url: api.base, path, key, seconds: duration, connections, messages: MESSAGES });
+        const result = await runLoadInChild<LoadArgs, LoadResult>(import.meta.url, {
+          url: api.base,
+          path,
+          key,
+          seconds: duration,
+          connections,
+          messages: MESSAGES,
+        });
         // A phase with limits on must show that they were counted (and refused nothing).
         if (on) {
           const probe = await fetch(`${api.base}${path}`, {
@@ -145,20 +137,4 @@ async function main(): Promise<void> {
   process.exit(0);
 }
 
-if (process.argv.includes('--load')) {
-  process.once('message', (args: LoadArgs) => {
-    load(args).then(
-      (result) => process.send?.(result, () => process.exit(0)),
-      (error: unknown) => {
-        console.error(error);
-        process.exit(1);
-      },
-    );
-  });
-  process.send?.('ready');
-} else {
-  main().catch((error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  });
-}
+benchEntry(load, main);

@@ -222,19 +222,24 @@ export class TenancyRepository {
     return row ? toRecord(row) : null;
   }
 
+  /** The key's secrets and revocation, its row locked until the transaction ends (revoke and rotate serialise). */
+  private lockKey(tx: Tx, tenantId: TenantId, keyId: string) {
+    return tx
+      .selectFrom('api_key')
+      .select(['key_hash', 'previous_key_hash', 'revoked_at'])
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', keyId)
+      .forUpdate()
+      .executeTakeFirst();
+  }
+
   /**
    * Revokes the key (idempotent: a revoked key keeps its first revocation time). Returns the secrets
    * that stop authenticating, or null when the tenant has no such key.
    */
   async revokeKey(tenantId: TenantId, keyId: string, audit?: AuditInTx): Promise<{ record: ApiKeyRecord; hashes: string[] } | null> {
     return this.database.transaction(async (tx) => {
-      const before = await tx
-        .selectFrom('api_key')
-        .select(['key_hash', 'previous_key_hash', 'revoked_at'])
-        .where('tenant_id', '=', tenantId)
-        .where('id', '=', keyId)
-        .forUpdate()
-        .executeTakeFirst();
+      const before = await this.lockKey(tx, tenantId, keyId);
       if (!before) return null;
       const row =
         before.revoked_at === null
@@ -266,13 +271,7 @@ export class TenancyRepository {
     audit?: AuditInTx,
   ): Promise<{ record: ApiKeyRecord; retiredHashes: string[]; previousHash: string } | 'revoked' | null> {
     return this.database.transaction(async (tx) => {
-      const before = await tx
-        .selectFrom('api_key')
-        .select(['key_hash', 'previous_key_hash', 'revoked_at'])
-        .where('tenant_id', '=', tenantId)
-        .where('id', '=', keyId)
-        .forUpdate()
-        .executeTakeFirst();
+      const before = await this.lockKey(tx, tenantId, keyId);
       if (!before) return null;
       if (before.revoked_at !== null) return 'revoked';
       const row = await tx
