@@ -121,7 +121,12 @@ describe('audit log (e2e)', () => {
   it('records webhook subscriptions created, updated, rotated and deleted (the URL, never the secret)', async () => {
     const hook = await createTestApp({ WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' }, t.db);
     try {
-      const made = await hook.request({ method: 'POST', url: '/admin/webhooks', headers: op(acme), payload: { url: 'http://127.0.0.1:9/hook', events: ['handoff.requested'] } });
+      const made = await hook.request({
+        method: 'POST',
+        url: '/admin/webhooks',
+        headers: op(acme),
+        payload: { url: 'http://127.0.0.1:9/hook', events: ['handoff.requested'] },
+      });
       expect(made.statusCode).toBe(201);
       const { id, secret } = made.json<{ id: string; secret: string }>();
       await hook.request({ method: 'PATCH', url: `/admin/webhooks/${id}`, headers: op(acme), payload: { events: ['handoff.requested', 'job.failed'] } });
