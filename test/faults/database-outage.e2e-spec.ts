@@ -82,7 +82,7 @@ describe('faults: database restore in progress (e2e)', () => {
    */
   async function keyMadeElsewhere(tenant: TestTenant): Promise<string> {
     const key = `ak_op_elsewhere${randomBytes(16).toString('hex')}`;
-    await t.db.pool.query("INSERT INTO api_key (tenant_id, role, key_hash, key_prefix) VALUES ($1, 'operator', $2, $3)", [
+    await t.db.pool.query("INSERT INTO api_key (tenant_id, role, name, key_hash, key_prefix) VALUES ($1, 'operator', 'made elsewhere', $2, $3)", [
       tenant.id,
       createHash('sha256').update(key).digest('hex'),
       key.slice(0, 12),

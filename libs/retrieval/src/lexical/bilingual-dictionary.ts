@@ -123,9 +123,14 @@ export function buildDictionaryTables(entries: Iterable<CedictEntry>, frequency:
 export function dictionaryFromTables({ english, chinese, simplified }: DictionaryTables): BilingualDictionary {
   return {
     english: (word) => {
+      // One-word translations first: the words of a longer gloss ("to issue a visa" for 签证) match
+      // alone what the gloss does not mean ("the invoice is issued"); they are used only when a word has
+      // no one-word translation ("emergency stop" for 急停).
+      const pieces = (english.get(word)?.split('|') ?? []).map((piece) => analyzeText(piece)).filter((ts) => ts.length > 0);
+      const single = pieces.filter((ts) => ts.length === 1);
       const terms: string[] = [];
-      for (const piece of english.get(word)?.split('|') ?? [])
-        for (const t of analyzeText(piece)) if (!terms.includes(t) && terms.length < MAX_ENGLISH_TERMS && !/\d/.test(t)) terms.push(t);
+      for (const piece of single.length ? single : pieces)
+        for (const t of piece) if (!terms.includes(t) && terms.length < MAX_ENGLISH_TERMS && !/\d/.test(t)) terms.push(t);
       return terms;
     },
     glosses: (word) => english.get(word)?.split('|') ?? [],

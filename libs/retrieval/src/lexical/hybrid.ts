@@ -166,13 +166,10 @@ export function assembleCandidates(input: HybridInput): HybridCandidate[] {
     queryTerms.map((t) => input.idf[t] ?? bm25Idf(0, input.chunkCount)),
     DEFAULT_BM25,
   );
-  // The best a translated document can reach: one translation of each translated term.
-  const translatedMaxScore = bm25MaxScore(
-    queryTerms
-      .filter((t) => knownAlternatives(t).some((a) => a in translatedIdf))
-      .map((t) => Math.max(...knownAlternatives(t).map((a) => translatedIdf[a] ?? 0))),
-    DEFAULT_BM25,
-  );
+  // The best a translated document can reach: every query term matched, by itself or by one of its
+  // translations. Terms without a translation stay in the measure: a document that shares one translated
+  // word of a question (`签证` → `visa`, a card brand in an invoice) covers that word, not the question.
+  const translatedMaxScore = bm25MaxScore(queryTerms.map(idfOf), DEFAULT_BM25);
   const vectorBest = firstPerCandidate(input.vector);
   const lexicalBest = tiedRanks(firstPerCandidate(input.lexical));
   const translatedBest = tiedRanks(firstPerCandidate(translated));
