@@ -312,9 +312,21 @@ export class WebhooksRepository {
     };
   }
 
-  /** A 2xx answer: the delivery succeeded and the subscription's failure streak ends. */
+  /**
+   * A 2xx answer: the delivery succeeded and the subscription's failure streak ends. The subscription row is
+   * locked before the delivery row, the order a subscription's deletion takes them (it cascades to its
+   * deliveries): the other order deadlocked a concurrent `DELETE /admin/webhooks/:id` (docs/webhooks.md
+   * "Lock order"). A streak already at 0 is not rewritten, so the usual success takes no subscription lock.
+   */
   async recordSuccess(tenantId: TenantId, target: AttemptTarget, result: { status: number; durationMs: number }): Promise<void> {
     await this.database.transaction(async (tx) => {
+      await tx
+        .updateTable('webhook_subscription')
+        .set({ consecutive_failures: 0 })
+        .where('tenant_id', '=', tenantId)
+        .where('id', '=', target.subscription.id)
+        .where('consecutive_failures', '<>', 0)
+        .execute();
       await tx
         .updateTable('webhook_delivery')
         .set({
@@ -330,12 +342,6 @@ export class WebhooksRepository {
         .where('tenant_id', '=', tenantId)
         .where('id', '=', target.delivery.id)
         .where('status', '=', 'pending')
-        .execute();
-      await tx
-        .updateTable('webhook_subscription')
-        .set({ consecutive_failures: 0 })
-        .where('tenant_id', '=', tenantId)
-        .where('id', '=', target.subscription.id)
         .execute();
     });
   }
