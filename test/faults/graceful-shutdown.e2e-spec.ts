@@ -1,7 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -9,6 +7,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { startEmbeddedPostgres } from '@arbiter/database';
 import { FakeOpenAiServer, measureDeadline, type FakeChatRequestBody } from '@arbiter/testing';
+import { startApiProcess, type ApiProcess as Child, type ApiProcessOptions } from '../support/api-process.js';
 import { TEST_ADMIN_TOKEN } from '../support/test-app.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
 import { testDbKind } from '../support/test-db-env.js';
@@ -27,50 +26,14 @@ const LEASE_MS = 600_000;
 
 const isAgentRequest = (body: FakeChatRequestBody) => (body.tools ?? []).some((t) => t.function.name === 'lookup_knowledge');
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-interface Child {
-  process: ChildProcess;
-  base: string;
-  /** Resolves with the exit code and signal. */
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  /** Resolves once stdout has printed a line containing `text`. */
-  printed(text: string): Promise<void>;
-  output(): string;
-}
-
-interface StartOptions {
-  /** apps/api/src/main.ts (default) or apps/worker/src/main.ts. */
-  script?: string;
-  /** Printed once the process is up. */
-  ready?: string;
-  env?: Record<string, string>;
-}
+type StartOptions = Partial<ApiProcessOptions>;
 
 /** The real API (apps/api/src/main.ts, from source) or worker in a child process, on the test's database. */
-async function startProcess(databaseEnv: Record<string, string>, llmUrl: string, options: StartOptions = {}): Promise<Child> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', './bench/support/register.mjs', options.script ?? 'apps/api/src/main.ts'], {
-    cwd: process.cwd(),
-    stdio: ['ignore', 'pipe', 'pipe'],
+function startProcess(databaseEnv: Record<string, string>, llmUrl: string, options: StartOptions = {}): Promise<Child> {
+  return startApiProcess({
+    script: options.script,
+    ready: options.ready,
     env: {
-      ...process.env,
-      NODE_ENV: 'test',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      ADMIN_TOKEN: TEST_ADMIN_TOKEN,
-      SEED_DEMO: 'false',
-      LOG_LEVEL: 'info',
-      DB_POOL_MAX: '4',
       SHUTDOWN_GRACE_MS: String(GRACE_MS),
       JOBS_ENABLED: 'true',
       JOBS_POLL_INTERVAL_MS: '200',
@@ -79,32 +42,10 @@ async function startProcess(databaseEnv: Record<string, string>, llmUrl: string,
       LLM_BASE_URL: llmUrl,
       LLM_API_KEY: 'k',
       LLM_MODEL: 'fake-model',
-      DATABASE_URL: '',
       ...databaseEnv,
       ...options.env,
     },
   });
-  let out = '';
-  let err = '';
-  const waiters: { text: string; resolve: () => void }[] = [];
-  child.stdout!.on('data', (chunk: Buffer) => {
-    out += chunk.toString();
-    for (let i = waiters.length - 1; i >= 0; i--) if (out.includes(waiters[i]!.text)) waiters.splice(i, 1)[0]!.resolve();
-  });
-  child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once('exit', (code, signal) => resolve({ code, signal })),
-  );
-  const printed = (text: string) =>
-    new Promise<void>((resolve, reject) => {
-      if (out.includes(text)) return resolve();
-      waiters.push({ text, resolve });
-      void exited.then(({ code, signal }) =>
-        reject(new Error(`child exited (${code ?? signal}) before printing "${text}": ${err.slice(-3000)}${out.slice(-3000)}`)),
-      );
-    });
-  await printed(options.ready ?? 'Arbiter is up');
-  return { process: child, base: `http://127.0.0.1:${port}`, exited, printed, output: () => out + err };
 }
 
 /** One request on a fresh connection (no keep-alive reuse), so the test sees exactly what a new client gets. */

@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { LightMyRequestResponse } from 'fastify';
+import { startApiProcess, type ApiProcess } from '../support/api-process.js';
 import { createTestApp, TEST_ADMIN_TOKEN, type TestApp, type TestTenant } from '../support/test-app.js';
+import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
+import { testDbKind } from '../support/test-db-env.js';
 
 const ADMIN = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
 
@@ -184,4 +187,46 @@ describe('rate limits across two replicas (e2e)', () => {
     expect(admitted).toBeLessThanOrEqual(100);
     expect(admitted).toBeGreaterThanOrEqual(90);
   });
+});
+
+/**
+ * The same across two OS processes (issue 25 item 3: "tested with two processes on PostgreSQL"): each replica
+ * leases its share of the key's window from `rate_limit_window`, so together they stay within 10 % of the
+ * limit and never over it. PostgreSQL only: an embedded data directory belongs to one process.
+ */
+(testDbKind() === 'postgres' ? describe : describe.skip)('rate limits across two API processes (e2e, postgres)', () => {
+  let db: TestDatabase;
+  const replicas: ApiProcess[] = [];
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    const env = { DATABASE_URL: db.url, JOBS_ENABLED: 'false', RATE_LIMIT_ROUTE_PER_KEY: '100', LOG_LEVEL: 'warn' };
+    replicas.push(...(await Promise.all([startApiProcess({ env }), startApiProcess({ env })])));
+  }, 240_000);
+  afterAll(async () => {
+    await Promise.all(replicas.map((r) => r.stop()));
+    await db?.close();
+  });
+
+  const post = async (base: string, url: string, headers: Record<string, string>, body: unknown) => {
+    const res = await fetch(`${base}${url}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  };
+
+  it('admits between 90 and 100 of 240 requests of one key spread over both processes', async () => {
+    const created = await post(replicas[0]!.base, '/admin/tenants', ADMIN, { name: 'limits-two-processes' });
+    expect(created.status).toBe(201);
+    const clientKey = (created.body.apiKeys as { client: string }).client;
+    await new Promise((resolve) => setTimeout(resolve, 1000)); // the other process's key directory sees the new key
+    await freshWindow(40_000);
+    const statuses: number[] = [];
+    for (let i = 0; i < 120; i++) {
+      const pair = await Promise.all(replicas.map((r) => post(r.base, '/ai/intent/route', { 'x-api-key': clientKey }, { message: 'hello' })));
+      statuses.push(...pair.map((p) => p.status));
+    }
+    expect(statuses.filter((s) => s !== 200 && s !== 429)).toEqual([]);
+    const admitted = statuses.filter((s) => s === 200).length;
+    expect(admitted).toBeLessThanOrEqual(100);
+    expect(admitted).toBeGreaterThanOrEqual(90);
+  }, 120_000);
 });
