@@ -20,6 +20,49 @@ async function bootEmbedded(env: Record<string, string>) {
   return { app, request: fastify.inject.bind(fastify) };
 }
 
+interface IntentStatus {
+  rulesVersion: string;
+  classifierVersion: string | null;
+  training: { state: string };
+}
+
+interface ChatReply {
+  reply: string;
+  needClarify: boolean;
+  shouldTransfer: boolean;
+  candidates: { intent: string }[];
+  references: { filePath: string; relevanceLevel: string }[];
+}
+
+/** The README's first steps on the seeded demo tenant answer as the README says they do. */
+async function expectReadmeChatExamples(request: Awaited<ReturnType<typeof bootEmbedded>>['request'], clientKey: string, operatorKey: string): Promise<void> {
+  // As after `npm start`: the seeded rules' classifier has finished training before anyone asks.
+  const settled = Date.now() + 60_000;
+  for (;;) {
+    const status = (await request({ method: 'GET', url: '/admin/intent/status', headers: { 'x-api-key': operatorKey } })).json<IntentStatus>();
+    if (status.training.state === 'idle' && status.classifierVersion === status.rulesVersion) break;
+    if (Date.now() > settled) throw new Error(`the demo's classifier did not settle: ${JSON.stringify(status)}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  const chat = async (message: string) => {
+    const res = await request({ method: 'POST', url: '/ai/chat', headers: { 'x-api-key': clientKey }, payload: { message } });
+    expect(res.statusCode).toBe(200);
+    return res.json<ChatReply>();
+  };
+  const blackScreen = await chat('示教器黑屏怎么办');
+  const invoice = await chat('你们支持开发票吗');
+  const underwater = await chat('请问机械臂可以在水下使用吗');
+  // "a grounded answer with references (PRECISE hit on pendant/tp10-black-screen.md)"
+  expect(blackScreen).toMatchObject({ needClarify: false, shouldTransfer: false });
+  expect(blackScreen.references[0]).toMatchObject({ filePath: 'pendant/tp10-black-screen.md', relevanceLevel: 'PRECISE' });
+  // "a clarification (needClarify: true, with candidate intents)"
+  expect(invoice.needClarify).toBe(true);
+  expect(invoice.candidates.length).toBeGreaterThanOrEqual(2);
+  // "the legitimate exit: not found, suggests contacting support, shouldTransfer: true"
+  expect(underwater).toMatchObject({ shouldTransfer: true, needClarify: false, references: [] });
+  expect(underwater.reply).toContain('未找到');
+}
+
 // Three cold boots of an embedded database (initdb included): generous on a busy 2-core machine.
 jest.setTimeout(240_000);
 
@@ -29,7 +72,7 @@ describe('embedded database boot', () => {
     const first = await bootEmbedded({ DATA_DIR: dataDir });
     const credentialsFile = path.join(dataDir, 'demo-credentials.json');
     expect(existsSync(credentialsFile)).toBe(true);
-    const credentials = JSON.parse(readFileSync(credentialsFile, 'utf8')) as { apiKeys: { client: string } };
+    const credentials = JSON.parse(readFileSync(credentialsFile, 'utf8')) as { apiKeys: { client: string; operator: string } };
     const ingest = await first.request({
       method: 'POST',
       url: '/api/sessions',
@@ -47,6 +90,7 @@ describe('embedded database boot', () => {
       expect(read.json()).toMatchObject({ id: sessionId, query: '重启后还在吗' });
       const tenants = await second.request({ method: 'GET', url: '/admin/tenants', headers: { authorization: 'Bearer boot-test-admin-token-123' } });
       expect(tenants.json<{ name: string }[]>().map((x) => x.name)).toEqual(['demo']);
+      await expectReadmeChatExamples(second.request, credentials.apiKeys.client, credentials.apiKeys.operator);
     } finally {
       await second.app.close();
     }
