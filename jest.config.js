@@ -1,4 +1,4 @@
-// ESM + SWC: jest must run under `node --experimental-vm-modules` (see STACK-NOTES).
+// ESM + SWC: jest must run under `node --experimental-vm-modules` (the npm scripts do; docs/CONVENTIONS.md "ESM everywhere").
 const swc = [
   '@swc/jest',
   {

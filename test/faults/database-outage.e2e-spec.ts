@@ -9,6 +9,7 @@ import { createApp } from '../../apps/api/src/create-app.js';
 import { DatabaseProxy } from '../support/tcp-proxy.js';
 import { createTestApp, TEST_ADMIN_TOKEN, type TestApp, type TestTenant } from '../support/test-app.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
+import { testDbKind } from '../support/test-db-env.js';
 
 const session = { query: 'reset the arm', answer: 'hold the reset button', status: 'SUCCESS' };
 
@@ -42,8 +43,8 @@ describe('faults: database outage (e2e, TCP proxy in front of the database)', ()
     await db?.close();
   });
 
-  it('applies DB_STATEMENT_TIMEOUT_MS (default 30 s) to pool connections on PostgreSQL', async () => {
-    if (db.kind !== 'postgres') return; // PGlite: one backend shared by every connection, no per-connection setting
+  // PGlite: one backend shared by every connection, no per-connection setting.
+  (testDbKind() === 'postgres' ? it : it.skip)('applies DB_STATEMENT_TIMEOUT_MS (default 30 s) to pool connections on PostgreSQL', async () => {
     const [row] = await t.app.get(DataSource).query<Array<{ statement_timeout: string }>>('SHOW statement_timeout');
     expect(row?.statement_timeout).toBe('30s');
   });

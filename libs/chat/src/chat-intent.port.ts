@@ -20,7 +20,7 @@ export interface ChatRouteResult {
 export interface ChatIntentRule {
   action: ChatIntentAction;
   reply: string | null;
-  /** Seed-003 IntentType for the retrieval confidence. */
+  /** The intent's confidence profile for the retrieval confidence (docs/spec/evaluation.md §2). */
   confidenceProfile: string | null;
 }
 

@@ -2,7 +2,7 @@ import type { IntentAction, IntentConfig, RouteResult } from './routing/index.js
 
 export const INTENT_ACTIONS = ['knowledge', 'answer', 'transfer'] as const satisfies readonly IntentAction[];
 
-/** Seed-003 IntentType values (retrieval confidence profiles); the rule default is `search`. */
+/** The retrieval confidence profiles (docs/spec/evaluation.md §2); the rule default is `search`. */
 export const INTENT_CONFIDENCE_PROFILES = ['impact', 'dependency', 'search', 'documentation', 'complexity', 'overview', 'refactor', 'reference'] as const;
 export type IntentConfidenceProfile = (typeof INTENT_CONFIDENCE_PROFILES)[number];
 

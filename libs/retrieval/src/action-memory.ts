@@ -122,7 +122,7 @@ export function decideRetrieval<T extends RetrievalCandidate>(input: RetrievalDe
   if (candidates.length > 0 && fresh.length === 0) return withheld('doc_retrieved');
 
   const results = fresh.slice(0, topK);
-  // Seed T4: every returned document is recorded under the lookup's domain, at the lookup's level.
+  // docs/spec/retrieval.md §4: every returned document is recorded under the lookup's domain, at the lookup's level.
   const marks = domain === null ? [] : results.map((r) => ({ domain, filePath: r.filePath, sectionKey: sectionKey(r), level: relevanceLevel }));
   const domains = marks.length && !known.includes(domain as string) ? [...known, domain as string] : known;
   return { results, dedupReason: null, domain, retrievedDomainsThisSession: domains, marks };

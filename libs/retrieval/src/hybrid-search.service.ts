@@ -29,7 +29,7 @@ export interface HybridSearchRequest {
 
 export interface HybridSearchOutcome {
   candidates: HybridCandidate[];
-  /** Seed similarity of the nearest chunk of the vector search (the seed's `l1TopSimilarity`). */
+  /** Similarity of the nearest chunk of the vector search (`l1_top_similarity`, docs/spec/retrieval.md §5). */
   vectorTopSimilarity: number | null;
   exactMatchCount: number;
 }

@@ -145,7 +145,7 @@ export class LookupService {
     for (let round = 1; ; round++) {
       const decision = decideRetrieval({ candidates, relevanceLevel: grade.relevanceLevel, memory, topK });
       const results: LookupResultItem[] = decision.results.map(resultItem);
-      // Seed 003's relevance is the calibrated one (docs/retrieval.md "Grading"): it means the same with any embedder.
+      // The retrieval confidence's relevance (docs/spec/evaluation.md §2) is the calibrated one (docs/retrieval.md "Grading"): it means the same with any embedder.
       const confidence = calculateRetrievalConfidence(
         results.map((r) => ({ relevance: r.relevance, matches: r.matches })),
         profile,
@@ -198,7 +198,7 @@ export class LookupService {
   }
 
   /**
-   * Seed T6: one tool_invocation row per lookup, written with the memory claims: on the tenant's session
+   * docs/spec/retrieval.md §5: one tool_invocation row per lookup, written with the memory claims: on the tenant's session
    * when `sessionId` is one, else on the external session standing for that id (the sessions lib's
    * `SessionToolTrace`), so external agents' lookups are seen by monitoring and coverage too.
    */

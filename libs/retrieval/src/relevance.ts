@@ -1,5 +1,5 @@
 /**
- * Seed 002 T3 / docs/spec/retrieval.md: L2 distance → normalized similarity → relevance level + completeness hint.
+ * docs/spec/retrieval.md §2–§3: L2 distance → normalized similarity → relevance level + completeness hint.
  * Pure logic: no Nest, no database.
  */
 

@@ -101,8 +101,8 @@ export function confidenceEvent(level: ConfidenceLevel): ConfidenceEvent {
 }
 
 /**
- * Seed 003 `calculateConfidence` with per-profile thresholds. `results` must be ordered best first:
- * like the seed, "top relevance" is the first result's. Reasons:
+ * The retrieval confidence (docs/spec/evaluation.md §2) with per-profile thresholds. `results` must be ordered best first:
+ * as specified there, "top relevance" is the first result's. Reasons:
  * - `无搜索结果` when n = 0; `找到 N 个相关结果` when n >= 3;
  * - `最高相关度 P%` when the top relevance > 0.8 (P = round(top·100));
  * - `发现多处引用` when the `impact` scenario scored.

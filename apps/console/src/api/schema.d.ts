@@ -2639,7 +2639,7 @@ export interface components {
        */
       action: 'knowledge' | 'answer' | 'transfer';
       /**
-       * @description Seed-003 IntentType used by retrieval confidence
+       * @description Confidence profile used by the retrieval confidence
        * @default search
        * @enum {string}
        */

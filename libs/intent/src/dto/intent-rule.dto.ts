@@ -97,7 +97,7 @@ export class CreateIntentRuleDto {
   @IsIn(INTENT_ACTIONS)
   action?: (typeof INTENT_ACTIONS)[number];
 
-  @ApiPropertyOptional({ enum: INTENT_CONFIDENCE_PROFILES, default: 'search', description: 'Seed-003 IntentType used by retrieval confidence' })
+  @ApiPropertyOptional({ enum: INTENT_CONFIDENCE_PROFILES, default: 'search', description: 'Confidence profile used by the retrieval confidence' })
   @IsOptional()
   @IsIn(INTENT_CONFIDENCE_PROFILES)
   confidenceProfile?: (typeof INTENT_CONFIDENCE_PROFILES)[number];

@@ -22,7 +22,7 @@ export interface IntentRuleDef {
   enabled: boolean;
   reply?: string;
   action: IntentAction;
-  /** Seed-003 IntentType used by retrieval confidence (default "search"). */
+  /** Confidence profile used by the retrieval confidence (docs/spec/evaluation.md §2; default "search"). */
   confidenceProfile: string;
 }
 

@@ -121,7 +121,7 @@ export interface HybridCandidate extends CandidateLocation {
 }
 
 /**
- * Seed 002's L0 hits among the candidates: documents whose title or a keyword (>= 2 characters)
+ * The exact (L0) hits among the candidates (docs/spec/retrieval.md §2): documents whose title or a keyword (>= 2 characters)
  * occurs in the query, case-insensitively, each with its first (best) chunk. Checked on the lexical
  * and vector candidates rather than on every document of the tenant (a scan of all titles and
  * keywords cost ~90 ms at 10,000 documents): a document whose title or keyword is in the query
