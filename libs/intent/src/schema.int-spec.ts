@@ -2,8 +2,8 @@ import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { DataSource } from 'typeorm';
 import { detectSchemaDrift } from '@arbiter/database';
-import { INTENT_ENTITIES } from '@arbiter/intent';
-import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
+import { INTENT_ENTITIES } from './index.js';
+import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
 
 describe('intent schema (drift)', () => {
   let db: TestDatabase;
