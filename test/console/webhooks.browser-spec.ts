@@ -5,6 +5,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 import { apiCall, launchChromium, seriousA11yViolations, signIn, startConsoleApi, type ConsoleApi } from './support/console-harness.js';
 import { containsText, hasCount, visible } from './support/waits.js';
+import { pollUntil } from '@arbiter/testing';
 
 // The console's Webhooks page (docs/console.md, docs/webhooks.md): subscriptions and their delivery log from the
 // real API on the embedded database, a webhook disabled by a failing local receiver, re-enabled and redelivered in
@@ -39,15 +40,9 @@ interface Delivery {
   redeliveryOf: string | null;
 }
 
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+/** Polls `read` until `done` holds (docs/CONVENTIONS.md: one poll-until, `pollUntil` of @arbiter/testing). */
+const until = async <T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> =>
+  (await pollUntil('condition', read, done, { deadlineMs: timeoutMs, intervalMs: 100 })).value;
 
 describe('webhooks page (browser)', () => {
   const receiver = new WebhookReceiver();

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { roundTripCounter } from '../support/round-trips.js';
 import { createTestApp, type TestApp, type TestTenant } from '../support/test-app.js';
+import { pollUntil } from '@arbiter/testing';
 
 /**
  * Feedback that teaches (issue 14, item 6; docs/learning.md "Feedback that teaches"): verified cases answer
@@ -23,15 +24,8 @@ interface ChatBody {
 }
 
 /** Polls `probe` until it returns a value (not undefined) or the deadline passes (then fails with the last state). */
-async function eventually<T>(what: string, probe: () => Promise<T | undefined>, deadlineMs: number): Promise<T> {
-  const end = Date.now() + deadlineMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error(`${what}: not within ${deadlineMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const eventually = async <T>(what: string, probe: () => Promise<T | undefined>, deadlineMs: number): Promise<T> =>
+  (await pollUntil(what, probe, (value) => value !== undefined, { deadlineMs, intervalMs: 50 })).value as T;
 
 describe('case library answers and bad cases accepted as examples (e2e)', () => {
   let t: TestApp;

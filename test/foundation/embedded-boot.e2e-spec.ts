@@ -2,6 +2,7 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } 
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it, jest } from '@jest/globals';
+import { pollUntil } from '@arbiter/testing';
 import { createApp } from '../../apps/api/src/create-app.js';
 
 const dirs: string[] = [];
@@ -37,13 +38,12 @@ interface ChatReply {
 /** The README's first steps on the seeded demo tenant answer as the README says they do. */
 async function expectReadmeChatExamples(request: Awaited<ReturnType<typeof bootEmbedded>>['request'], clientKey: string, operatorKey: string): Promise<void> {
   // As after `npm start`: the seeded rules' classifier has finished training before anyone asks.
-  const settled = Date.now() + 60_000;
-  for (;;) {
-    const status = (await request({ method: 'GET', url: '/admin/intent/status', headers: { 'x-api-key': operatorKey } })).json<IntentStatus>();
-    if (status.training.state === 'idle' && status.classifierVersion === status.rulesVersion) break;
-    if (Date.now() > settled) throw new Error(`the demo's classifier did not settle: ${JSON.stringify(status)}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  await pollUntil(
+    "the demo's classifier settled",
+    async () => (await request({ method: 'GET', url: '/admin/intent/status', headers: { 'x-api-key': operatorKey } })).json<IntentStatus>(),
+    (status) => status.training.state === 'idle' && status.classifierVersion === status.rulesVersion,
+    { deadlineMs: 60_000, intervalMs: 200 },
+  );
   const chat = async (message: string) => {
     const res = await request({ method: 'POST', url: '/ai/chat', headers: { 'x-api-key': clientKey }, payload: { message } });
     expect(res.statusCode).toBe(200);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { untilDeadline } from '../support/deadline.js';
+import { pollUntil } from '@arbiter/testing';
 import { createTestApp, type TestApp, type TestTenant } from '../support/test-app.js';
 
 interface StatusBody {
@@ -43,7 +43,7 @@ describe('intent status and edits live at once (e2e)', () => {
     return res.json<RouteBody>();
   };
   const settled = (app: TestApp) =>
-    untilDeadline(
+    pollUntil(
       'classifier of the stored rules serving',
       () => status(app),
       (s) => s.training.state === 'idle' && s.classifierVersion === s.rulesVersion,
@@ -122,7 +122,7 @@ describe('intent status and edits live at once (e2e)', () => {
     } else expect(during.training.progress).toBeNull();
 
     // the other replica routes the new intent by its examples within 1 s of the write
-    await untilDeadline(
+    await pollUntil(
       'replica B routes the new intent',
       () => route(b, message),
       (r) => r.finalIntent === 'weather',

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/glo
 import { PREVIOUS_SIGNATURE_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER, verifyWebhook } from '@arbiter/webhooks';
 import { createTestApp, type TestApp, type TestTenant } from '../support/test-app.js';
 import { WebhookReceiver, type ReceivedWebhook } from '../support/webhook-receiver.js';
+import { pollUntil } from '@arbiter/testing';
 
 interface WebhookBody {
   id: string;
@@ -50,15 +51,9 @@ function verified(request: ReceivedWebhook, secret: string, header = SIGNATURE_H
   );
 }
 
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+/** Polls `read` until `done` holds (docs/CONVENTIONS.md: one poll-until, `pollUntil` of @arbiter/testing). */
+const until = async <T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> =>
+  (await pollUntil('condition', read, done, { deadlineMs: timeoutMs, intervalMs: 100 })).value;
 
 /** Issue 24 item 5: webhooks to the support desk, over HTTP, with a local receiver and the in-process job worker. */
 describe(`webhooks (e2e, ${process.env.TEST_DB ?? 'pglite'})`, () => {

@@ -2,3 +2,4 @@
 export * from './fake-openai-server.js';
 export * from './deadline.js';
 export * from './prng.js';
+export * from './poll-until.js';

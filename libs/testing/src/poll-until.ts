@@ -1,9 +1,9 @@
 /**
  * Polls `probe` until `done` holds for its value, failing once `deadlineMs` have passed since `since`
- * (default: now) with the last value seen. A bar like "visible within 1 s" is asserted by this helper's
- * deadline, not by comparing a measured duration afterwards.
+ * (default: now) with the last value seen. The one poll-until of the test suites: a bar like "visible
+ * within 1 s" is asserted by this deadline, not by comparing a measured duration afterwards.
  */
-export async function untilDeadline<T>(
+export async function pollUntil<T>(
   what: string,
   probe: () => Promise<T>,
   done: (value: T) => boolean,
