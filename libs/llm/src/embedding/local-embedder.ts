@@ -1,5 +1,4 @@
-import { Jieba } from '@node-rs/jieba';
-import { dict } from '@node-rs/jieba/dict.js';
+import { chineseSegmenter } from '@arbiter/common/segmenter';
 
 /**
  * The built-in embedder: no weights, no network, deterministic.
@@ -59,12 +58,8 @@ function hash32(text: string, seed: number): number {
   return h >>> 0;
 }
 
-let jieba: Jieba | undefined;
-/** jieba with its default dictionary, loaded on the first Chinese text (~200 ms), then shared. */
-function segmenter(): Jieba {
-  jieba ??= Jieba.withDict(dict);
-  return jieba;
-}
+/** jieba, loaded on the first Chinese text (~200 ms), then shared with the other analyzers. */
+const segmenter = chineseSegmenter;
 
 export interface LocalEmbedderOptions {
   /** Output dimension (default 384, at least 8). */

@@ -1,5 +1,4 @@
-import { Jieba } from '@node-rs/jieba';
-import { dict } from '@node-rs/jieba/dict.js';
+import { chineseSegmenter } from '@arbiter/common/segmenter';
 import { stemmer } from 'stemmer';
 import { CHINESE_STOP_WORDS, ENGLISH_STOP_WORDS } from './stop-words.js';
 
@@ -26,11 +25,7 @@ export const MAX_TERM_LENGTH = 64;
 /** Marks a Chinese character bigram term (a word never starts with it: it is not a letter). */
 export const CJK_BIGRAM_PREFIX = '~';
 
-let jieba: Jieba | undefined;
-function segmenter(): Jieba {
-  jieba ??= Jieba.withDict(dict);
-  return jieba;
-}
+const segmenter = chineseSegmenter;
 
 /**
  * Loads the segmenter's dictionary now (~200–500 ms of one thread): called at boot so that the first
