@@ -103,10 +103,21 @@ describe('access pages (browser)', () => {
       await containsText(mine, 'active');
       await containsText(mine, 'never');
       await containsText(table.locator('tr', { hasText: 'client' }).first(), 'client');
-      // A reload keeps the session (the key is in sessionStorage) and asks again who it is.
+      // A reload keeps the session: the key and who it is are in sessionStorage, so no call asks again.
+      const asked: string[] = [];
+      page.on('request', (request) => {
+        if (new URL(request.url()).pathname === '/admin/api-keys/current') asked.push(request.url());
+      });
       await page.reload();
       await page.getByRole('heading', { level: 1, name: 'API keys', exact: true }).waitFor();
       await containsText(page.getByTestId('signed-in-as'), 'Signed in as operator');
+      expect(asked).toEqual([]);
+      // The key without who it is (a tab from before): asked once.
+      await page.evaluate("window.sessionStorage.removeItem('arbiter.caller')");
+      await page.reload();
+      await page.getByRole('heading', { level: 1, name: 'API keys', exact: true }).waitFor();
+      await containsText(page.getByTestId('signed-in-as'), 'Signed in as operator');
+      expect(asked).toHaveLength(1);
       expect(await seriousA11yViolations(page)).toEqual([]);
     });
 

@@ -1,7 +1,7 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { api, call, onAuthFailure } from './api/client';
 import { useI18n } from './i18n/i18n';
-import { clearOperatorKey, readOperatorKey } from './lib/operator-key';
+import { clearOperatorKey, readCaller, readOperatorKey, saveCaller } from './lib/operator-key';
 import { href, PAGES, parseRoute, type PageName, type Route } from './lib/route';
 import { ConversationsPage } from './pages/conversations';
 import { GapsPage } from './pages/gaps';
@@ -70,8 +70,12 @@ export function App() {
   const { t } = useI18n();
   const route = useRoute();
   const [signedIn, setSignedIn] = useState(() => readOperatorKey() !== null);
-  // Who signed in: from the sign-in check, or (a reload with the key still in sessionStorage) asked again.
-  const [caller, setCaller] = useState<Caller | null>(null);
+  // Who signed in: from the sign-in check, kept beside the key; asked again when the key is there without it.
+  const [caller, setCallerState] = useState<Caller | null>(() => (readOperatorKey() === null ? null : readCaller()));
+  const setCaller = useCallback((next: Caller | null) => {
+    if (next) saveCaller(next);
+    setCallerState(next);
+  }, []);
   const [authMessage, setAuthMessage] = useState<string | null>(null);
   useEffect(
     () =>
@@ -80,7 +84,7 @@ export function App() {
         setCaller(null);
         setSignedIn(false);
       }),
-    [],
+    [setCaller],
   );
   useEffect(() => {
     document.title = `${t(`nav.${route.page}` as const)} · Arbiter`;
@@ -147,7 +151,7 @@ export function App() {
   );
 }
 
-/** After a reload the key is still in sessionStorage but who it is was not kept: asked once (a 401/403 signs out). */
+/** The key is in sessionStorage but who it is was not kept beside it: asked once (a 401/403 signs out). */
 function ResumeSession({ onCaller }: { onCaller(caller: Caller): void }) {
   const state = useApi(() => call(api.GET('/admin/api-keys/current')), []);
   useEffect(() => {
