@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it as jestIt } from '@jest/globals';
 import Papa from 'papaparse';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { WebhookReceiver } from '../support/webhook-receiver.js';
 import { apiCall, launchChromium, seedDemoTraffic, seriousA11yViolations, signIn, startConsoleApi, type ConsoleApi } from './support/console-harness.js';
 import { containsText, hasCount, hasValue, visible } from './support/waits.js';
 
@@ -60,8 +61,20 @@ describe('access pages (browser)', () => {
     await page.getByRole('heading', { level: 1, name: title, exact: true }).waitFor();
   };
 
+  const receiver = new WebhookReceiver();
+
   beforeAll(async () => {
-    api = await startConsoleApi();
+    await receiver.start();
+    receiver.reply = () => ({ status: 500 });
+    // A receiver answering 500 disables a webhook after one failure: the viewer's Webhooks page has a disabled
+    // webhook with a failed delivery, where an operator would see Enable and Redeliver.
+    api = await startConsoleApi({
+      WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
+      WEBHOOK_DISPATCH_INTERVAL_MS: '200',
+      WEBHOOK_RETRY_BASE_MS: '200',
+      WEBHOOK_DISABLE_AFTER_FAILURES: '1',
+      JOBS_POLL_INTERVAL_MS: '200',
+    });
     operatorKeyId = (await keys()).find((k) => k.role === 'operator')!.id;
     browser = await launchChromium();
   }, 240_000);
@@ -69,6 +82,7 @@ describe('access pages (browser)', () => {
   afterAll(async () => {
     await browser?.close();
     await api?.close();
+    await receiver.stop();
   });
 
   beforeEach(async () => {
@@ -281,11 +295,22 @@ describe('access pages (browser)', () => {
 
   describe('a viewer', () => {
     let viewer: Key;
+    let hook: { id: string };
 
     beforeAll(async () => {
       viewer = await apiCall<Key>(api, 'POST', '/admin/api-keys', api.operatorKey, { name: 'night auditor', role: 'viewer' });
-      // A bad case in the review queue, so the absent "Review" button is a hidden one, not a missing case.
+      hook = await apiCall<{ id: string }>(api, 'POST', '/admin/webhooks', api.operatorKey, { url: receiver.url, events: ['handoff.requested'] });
+      // A bad case in the review queue, so the absent "Review" button is a hidden one, not a missing case; its
+      // hand-off turn fails the webhook's delivery.
       await seedDemoTraffic(api);
+      const deadline = Date.now() + 30_000;
+      for (;;) {
+        const state = await apiCall<{ enabled: boolean }>(api, 'GET', `/admin/webhooks/${hook.id}`, api.operatorKey);
+        const deliveries = await apiCall<{ items: { status: string }[] }>(api, 'GET', `/admin/webhooks/${hook.id}/deliveries`, api.operatorKey);
+        if (!state.enabled && deliveries.items.some((d) => d.status === 'failed')) break;
+        if (Date.now() > deadline) throw new Error(`the webhook was not disabled with a failed delivery: ${JSON.stringify({ state, deliveries })}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
     }, 120_000);
 
     beforeEach(async () => {
@@ -344,6 +369,8 @@ describe('access pages (browser)', () => {
       await visible(page.getByRole('button', { name: 'Export CSV' }));
 
       await open('webhooks', 'Webhooks');
+      await containsText(page.getByRole('table', { name: 'Webhooks' }).locator('tbody tr'), 'disabled');
+      await containsText(page.getByRole('table', { name: 'Deliveries' }).locator('tbody tr'), 'handoff.requested');
       await hasCount(page.getByRole('button', { name: /^(Enable|Redeliver)$/ }), 0);
       expect(await seriousA11yViolations(page)).toEqual([]);
     });
