@@ -135,6 +135,24 @@ describe('access pages (browser)', () => {
       expect(await seriousA11yViolations(page)).toEqual([]);
     });
 
+    it('the API keys page loads with one API call and the audit log page with three (docs/console.md budget)', async () => {
+      const calls: string[] = [];
+      page.on('request', (request) => {
+        const url = new URL(request.url());
+        if (!url.pathname.startsWith('/console')) calls.push(`${request.method()} ${url.pathname}`);
+      });
+      await open('keys', 'API keys');
+      await visible(page.getByRole('table', { name: 'API keys' }));
+      await page.waitForLoadState('networkidle');
+      expect(calls).toEqual(['GET /admin/api-keys']);
+      calls.length = 0;
+      await open('audit', 'Audit log');
+      await visible(page.getByRole('table', { name: 'Audit log' }));
+      await visible(page.getByRole('form', { name: 'Retention' }));
+      await page.waitForLoadState('networkidle');
+      expect(calls.sort()).toEqual(['GET /admin/api-keys', 'GET /admin/audit', 'GET /admin/audit/settings']);
+    });
+
     it('creates a key: the secret is shown once with a copy button, works at once, and is gone after “I have copied it”', async () => {
       await open('keys', 'API keys');
       const form = page.getByRole('form', { name: 'New key' });
