@@ -28,8 +28,9 @@ const LOADS = Number(process.env.BENCH_LOADS ?? 20);
 const JS_BUDGET_GZIP = 500 * 1024;
 const FIRST_LOAD_BUDGET_MS = 1000;
 const CALLS_BUDGET = 3;
-const PAGES = ['overview', 'gaps', 'review', 'conversations', 'intents', 'knowledge', 'jobs'] as const;
+const PAGES = ['overview', 'gaps', 'review', 'conversations', 'intents', 'knowledge', 'jobs', 'keys', 'audit'] as const;
 const OPERATOR_KEY_STORAGE = 'arbiter.operatorKey';
+const CALLER_STORAGE = 'arbiter.caller';
 const builtDir = path.resolve('dist/console');
 const consoleDir = mkdtempSync(path.join(tmpdir(), 'arbiter-console-bench-'));
 
@@ -156,13 +157,17 @@ async function timedLoad(page: Page, url: string, ready: () => number | false): 
 }
 
 /** A context whose tab already holds the operator key (as after signing in), in English. */
-async function signedInContext(browser: Browser, key: string): Promise<BrowserContext> {
+/** A tab signed in as the console leaves it: the key and who it is (saved at sign-in, so a page load does not ask). */
+async function signedInContext(browser: Browser, api: ConsoleApi, key: string): Promise<BrowserContext> {
+  const caller = await (await fetch(`${api.baseUrl}/admin/api-keys/current`, { headers: { 'x-api-key': key } })).text();
   const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, locale: 'en-US' });
   await context.addInitScript(
-    ([storageKey, value]) => {
-      (globalThis as unknown as { sessionStorage: { setItem(k: string, v: string): void } }).sessionStorage.setItem(storageKey, value);
+    ([storageKey, value, callerKey, callerValue]) => {
+      const storage = (globalThis as unknown as { sessionStorage: { setItem(k: string, v: string): void } }).sessionStorage;
+      storage.setItem(storageKey, value);
+      storage.setItem(callerKey, callerValue);
     },
-    [OPERATOR_KEY_STORAGE, key] as const,
+    [OPERATOR_KEY_STORAGE, key, CALLER_STORAGE, caller] as const,
   );
   return context;
 }
@@ -170,7 +175,7 @@ async function signedInContext(browser: Browser, key: string): Promise<BrowserCo
 async function coldLoads(browser: Browser, api: ConsoleApi, signedIn: boolean): Promise<LoadSample[]> {
   const samples: LoadSample[] = [];
   for (let i = 0; i < LOADS; i++) {
-    const context = signedIn ? await signedInContext(browser, api.operatorKey) : await browser.newContext({ locale: 'en-US' });
+    const context = signedIn ? await signedInContext(browser, api, api.operatorKey) : await browser.newContext({ locale: 'en-US' });
     const page = await context.newPage();
     samples.push(await timedLoad(page, `${api.baseUrl}/console/${signedIn ? '#/overview' : ''}`, signedIn ? overviewReady : signInReady));
     await context.close();
@@ -180,7 +185,7 @@ async function coldLoads(browser: Browser, api: ConsoleApi, signedIn: boolean): 
 
 /** Warm: one context loads once (fills the cache), then reloads LOADS times; hashed assets come from the cache. */
 async function warmLoads(browser: Browser, api: ConsoleApi, signedIn: boolean): Promise<LoadSample[]> {
-  const context = signedIn ? await signedInContext(browser, api.operatorKey) : await browser.newContext({ locale: 'en-US' });
+  const context = signedIn ? await signedInContext(browser, api, api.operatorKey) : await browser.newContext({ locale: 'en-US' });
   const page = await context.newPage();
   const url = `${api.baseUrl}/console/${signedIn ? '#/overview' : ''}`;
   const ready = signedIn ? overviewReady : signInReady;
@@ -204,7 +209,7 @@ interface PageCalls {
 
 /** Loads one page on its own (a fresh tab, signed in) and counts its API requests until the network is idle. */
 async function apiCallsOf(browser: Browser, api: ConsoleApi, hash: string): Promise<PageCalls> {
-  const context = await signedInContext(browser, api.operatorKey);
+  const context = await signedInContext(browser, api, api.operatorKey);
   const page = await context.newPage();
   const origin = new URL(api.baseUrl).origin;
   const paths: string[] = [];

@@ -16,7 +16,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { apiCall, launchChromium, seedDemoTraffic, startConsoleApi, type ConsoleApi } from '../../test/console/support/console-harness.js';
 
-const PAGES = ['overview', 'gaps', 'review', 'conversations', 'intents', 'knowledge', 'jobs'] as const;
+const PAGES = ['overview', 'gaps', 'review', 'conversations', 'intents', 'knowledge', 'jobs', 'keys', 'audit'] as const;
 const LANGUAGES = ['en', 'zh'] as const;
 const outDir = path.resolve(process.env.SCREENSHOTS_DIR ?? 'docs/console');
 

@@ -224,6 +224,38 @@ describe('API keys (e2e)', () => {
     expect(Date.now() - Date.parse(lastUsed!)).toBeLessThan(60_000);
   });
 
+  it('says who is calling: an operator or viewer key its own id, name, role and tenant; never another tenant’s', async () => {
+    const whoami = (headers: Record<string, string>, query = '') => t.request({ method: 'GET', url: `/admin/api-keys/current${query}`, headers });
+    const operatorId = (await listKeys(acme)).find((k) => k.name === 'operator')!.id;
+    const asOperator = await whoami(op(acme));
+    expect(asOperator.statusCode).toBe(200);
+    expect(asOperator.json()).toEqual({ id: operatorId, name: 'operator', role: 'operator', tenantId: acme.id });
+
+    const viewer = await createKey(other, { name: '只读 viewer', role: 'viewer' });
+    const asViewer = await whoami({ 'x-api-key': viewer.key! });
+    expect(asViewer.statusCode).toBe(200);
+    expect(asViewer.json()).toEqual({ id: viewer.id, name: '只读 viewer', role: 'viewer', tenantId: other.id });
+
+    // A key names its own tenant only.
+    const peek = await whoami(op(acme), `?tenantId=${other.id}`);
+    expect(peek.statusCode).toBe(400);
+    expect(peek.json<{ message: string }>().message).toContain('tenantId');
+    expect((await whoami(op(acme), `?tenantId=${acme.id}`)).json()).toMatchObject({ tenantId: acme.id, name: 'operator' });
+
+    const admin = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
+    expect((await whoami(admin)).json()).toEqual({ id: null, name: null, role: 'admin', tenantId: null });
+    expect((await whoami(admin, `?tenantId=${other.id}`)).json()).toEqual({ id: null, name: null, role: 'admin', tenantId: other.id });
+
+    const client = await whoami({ 'x-api-key': acme.clientKey });
+    expect(client.statusCode).toBe(403);
+    expect((await whoami({})).statusCode).toBe(401);
+    expect((await whoami({ 'x-api-key': 'ak_op_not-a-key' })).statusCode).toBe(401);
+    expect((await whoami({ authorization: 'Bearer not-the-token' })).statusCode).toBe(401);
+    // A revoked key is no one.
+    await t.request({ method: 'DELETE', url: `/admin/api-keys/${viewer.id}`, headers: op(other) });
+    expect((await whoami({ 'x-api-key': viewer.key! })).statusCode).toBe(401);
+  });
+
   it('lets the platform admin manage any tenant’s keys, naming it', async () => {
     const admin = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
     const missing = await t.request({ method: 'GET', url: '/admin/api-keys', headers: admin });

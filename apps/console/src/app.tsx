@@ -1,7 +1,7 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
-import { onAuthFailure } from './api/client';
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
+import { api, call, onAuthFailure } from './api/client';
 import { useI18n } from './i18n/i18n';
-import { clearOperatorKey, readOperatorKey } from './lib/operator-key';
+import { clearOperatorKey, readCaller, readOperatorKey, saveCaller } from './lib/operator-key';
 import { href, PAGES, parseRoute, type PageName, type Route } from './lib/route';
 import { ConversationsPage } from './pages/conversations';
 import { GapsPage } from './pages/gaps';
@@ -10,8 +10,12 @@ import { JobsPage } from './pages/jobs';
 import { KnowledgePage } from './pages/knowledge';
 import { ReviewPage } from './pages/review';
 import { WebhooksPage } from './pages/webhooks';
+import { ApiKeysPage } from './pages/api-keys';
+import { AuditPage } from './pages/audit';
 import { SignInPage } from './pages/sign-in';
-import { Loading } from './components/states';
+import { Async, Loading } from './components/states';
+import { CallerProvider, type Caller } from './lib/identity';
+import { useApi } from './lib/use-api';
 
 // ECharts is most of the console's JavaScript and only the Overview draws charts: it loads with that page,
 // so sign-in and the other pages do not wait for it (docs/console.md "Budgets").
@@ -45,6 +49,10 @@ function PageView({ route }: { route: Route }) {
       return <JobsPage />;
     case 'webhooks':
       return <WebhooksPage />;
+    case 'keys':
+      return <ApiKeysPage />;
+    case 'audit':
+      return <AuditPage />;
   }
 }
 
@@ -62,14 +70,21 @@ export function App() {
   const { t } = useI18n();
   const route = useRoute();
   const [signedIn, setSignedIn] = useState(() => readOperatorKey() !== null);
+  // Who signed in: from the sign-in check, kept beside the key; asked again when the key is there without it.
+  const [caller, setCallerState] = useState<Caller | null>(() => (readOperatorKey() === null ? null : readCaller()));
+  const setCaller = useCallback((next: Caller | null) => {
+    if (next) saveCaller(next);
+    setCallerState(next);
+  }, []);
   const [authMessage, setAuthMessage] = useState<string | null>(null);
   useEffect(
     () =>
       onAuthFailure((error) => {
         setAuthMessage(error.message);
+        setCaller(null);
         setSignedIn(false);
       }),
-    [],
+    [setCaller],
   );
   useEffect(() => {
     document.title = `${t(`nav.${route.page}` as const)} · Arbiter`;
@@ -84,47 +99,67 @@ export function App() {
         </header>
         <SignInPage
           message={authMessage}
-          onSignedIn={() => {
+          onSignedIn={(signedInAs) => {
             setAuthMessage(null);
+            setCaller(signedInAs);
             setSignedIn(true);
           }}
         />
       </div>
     );
   }
+  const signOut = () => {
+    clearOperatorKey();
+    setCaller(null);
+    setSignedIn(false);
+  };
+  if (!caller) return <ResumeSession onCaller={setCaller} />;
   return (
-    <div className="shell">
-      <header className="top-bar">
-        <span className="brand">{t('shell.title')}</span>
-        <div className="top-actions">
-          <LanguageSwitch />
-          <button
-            type="button"
-            onClick={() => {
-              clearOperatorKey();
-              setSignedIn(false);
-            }}
-          >
-            {t('shell.signOut')}
-          </button>
-        </div>
-      </header>
-      <nav className="side-nav" aria-label={t('shell.navigation')}>
-        <ul>
-          {PAGES.map((page: PageName) => (
-            <li key={page}>
-              <a href={href(page)} aria-current={route.page === page ? 'page' : undefined}>
-                {t(`nav.${page}` as const)}
-              </a>
-            </li>
-          ))}
-        </ul>
-      </nav>
-      <main className="content" id="main">
-        <Suspense fallback={<Loading />}>
-          <PageView key={`${route.page}/${route.id ?? ''}`} route={route} />
-        </Suspense>
-      </main>
-    </div>
+    <CallerProvider caller={caller}>
+      <div className="shell">
+        <header className="top-bar">
+          <span className="brand">{t('shell.title')}</span>
+          <div className="top-actions">
+            <span className="signed-in-as" data-testid="signed-in-as">
+              {t('shell.signedInAs', { name: caller.name ?? t('role.admin') })}{' '}
+              <span className={`badge badge-role-${caller.role}`}>{t(`role.${caller.role}` as const)}</span>
+            </span>
+            <LanguageSwitch />
+            <button type="button" onClick={signOut}>
+              {t('shell.signOut')}
+            </button>
+          </div>
+        </header>
+        <nav className="side-nav" aria-label={t('shell.navigation')}>
+          <ul>
+            {PAGES.map((page: PageName) => (
+              <li key={page}>
+                <a href={href(page)} aria-current={route.page === page ? 'page' : undefined}>
+                  {t(`nav.${page}` as const)}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <main className="content" id="main">
+          <Suspense fallback={<Loading />}>
+            <PageView key={`${route.page}/${route.id ?? ''}`} route={route} />
+          </Suspense>
+        </main>
+      </div>
+    </CallerProvider>
+  );
+}
+
+/** The key is in sessionStorage but who it is was not kept beside it: asked once (a 401/403 signs out). */
+function ResumeSession({ onCaller }: { onCaller(caller: Caller): void }) {
+  const state = useApi(() => call(api.GET('/admin/api-keys/current')), []);
+  useEffect(() => {
+    if (state.data) onCaller(state.data);
+  }, [state.data, onCaller]);
+  return (
+    <main className="sign-in" id="main">
+      <Async state={state}>{() => <Loading />}</Async>
+    </main>
   );
 }

@@ -6,6 +6,7 @@ import {
   ApiKeyIdParamDto,
   ApiKeyScopeQueryDto,
   CreateApiKeyDto,
+  CurrentCallerDto,
   DEFAULT_GRACE_PERIOD_SECONDS,
   IssuedApiKeyDto,
   RotateApiKeyDto,
@@ -43,6 +44,21 @@ export class ApiKeysController {
   async list(@Req() request: RequestWithPrincipal, @Query() query: ApiKeyScopeQueryDto): Promise<ApiKeyDto[]> {
     const keys = await this.tenancy.listKeys(scopeOf(request, query.tenantId));
     return keys.map((k) => toApiKeyDto(k));
+  }
+
+  @Get('current')
+  // Any tenant for the platform admin: it has no key, and needs no tenant to say who it is.
+  @Auth('operator', { platformAdmin: 'any-tenant' })
+  @ApiOperation({ summary: 'Who is calling: the key’s id, name, role and tenant (operator and viewer keys; the platform admin gets role admin)' })
+  @ApiOkResponse({ type: CurrentCallerDto })
+  current(@Req() request: RequestWithPrincipal, @Query() query: ApiKeyScopeQueryDto): CurrentCallerDto {
+    const principal = request.principal;
+    if (!principal) throw new Error('GET /admin/api-keys/current reached without a principal');
+    if (principal.kind === 'admin') return { id: null, name: null, role: 'admin', tenantId: principal.tenantId ?? null };
+    // A key names its own tenant only: scopeOf refuses a ?tenantId= of another (400), as every key route does.
+    const tenantId = scopeOf(request, query.tenantId);
+    if (!principal.keyId || !principal.keyName || !principal.role) throw new Error('an API key principal without its key');
+    return { id: principal.keyId, name: principal.keyName, role: principal.role, tenantId };
   }
 
   @Delete(':id')

@@ -100,6 +100,14 @@ export async function downloadFile(documentId: string): Promise<{ blob: Blob; fi
   return { blob: await response.blob(), fileName: encoded ? decodeURIComponent(encoded) : 'download' };
 }
 
+/** The audit log as CSV with the page's filters (docs/http-edge.md "Audit log"); the key goes in a header, so fetched, not linked. */
+export async function downloadAuditCsv(query: Readonly<Record<string, string | undefined>>): Promise<Blob> {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) if (value !== undefined) params.set(name, value);
+  const response = await sendRaw(`/admin/audit/export?${params.toString()}`, { method: 'GET' });
+  return response.blob();
+}
+
 async function sendRaw(path: string, init: RequestInit): Promise<Response> {
   const key = readOperatorKey();
   let response: Response;

@@ -84,6 +84,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/admin/api-keys/current': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Who is calling: the key’s id, name, role and tenant (operator and viewer keys; the platform admin gets role admin) */
+    get: operations['ApiKeysController_current'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/admin/api-keys/{id}': {
     parameters: {
       query?: never;
@@ -1347,6 +1364,25 @@ export interface components {
       allowedOrigins: string[];
       /** @description Until when the secret before the last rotation still authenticates */
       previousSecretValidUntil: string | null;
+    };
+    CurrentCallerDto: {
+      /**
+       * Format: uuid
+       * @description The key's id; null for the platform admin
+       */
+      id: string | null;
+      /** @description The key's name; null for the platform admin */
+      name: string | null;
+      /**
+       * @description The key's role, or admin for the platform ADMIN_TOKEN
+       * @enum {string}
+       */
+      role: 'client' | 'operator' | 'viewer' | 'admin';
+      /**
+       * Format: uuid
+       * @description The key's tenant; for the platform admin the ?tenantId= it named, else null
+       */
+      tenantId: string | null;
     };
     RotateApiKeyDto: {
       /**
@@ -3752,6 +3788,42 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['IssuedApiKeyDto'];
+        };
+      };
+      /** @description Missing or invalid X-Api-Key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The key is not an operator key */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  ApiKeysController_current: {
+    parameters: {
+      query?: {
+        /** @description The tenant whose keys the platform admin (ADMIN_TOKEN) manages; operators omit it */
+        tenantId?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CurrentCallerDto'];
         };
       };
       /** @description Missing or invalid X-Api-Key */

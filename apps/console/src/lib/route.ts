@@ -1,4 +1,4 @@
-export const PAGES = ['overview', 'gaps', 'review', 'conversations', 'intents', 'knowledge', 'jobs', 'webhooks'] as const;
+export const PAGES = ['overview', 'gaps', 'review', 'conversations', 'intents', 'knowledge', 'jobs', 'webhooks', 'keys', 'audit'] as const;
 export type PageName = (typeof PAGES)[number];
 
 export interface Route {

@@ -10,6 +10,7 @@ import { EvaluationPanel } from './intents/evaluation';
 import { ConfigPanel } from './intents/config';
 import { TableHead } from '../components/table-head';
 import { IntentStatusLine } from './intents/status';
+import { useCanWrite } from '../lib/identity';
 
 /**
  * Rules (list, editor) with their training status, a try-a-message box with the live trace, the evaluation report
@@ -17,6 +18,7 @@ import { IntentStatusLine } from './intents/status';
  */
 export function IntentsPage() {
   const { t } = useI18n();
+  const canWrite = useCanWrite();
   const [cursors, setCursors] = useState<string[]>([]);
   const [editing, setEditing] = useState<Rule | 'new' | null>(null);
   const [saves, setSaves] = useState(0);
@@ -29,9 +31,11 @@ export function IntentsPage() {
       <article className="card">
         <div className="toolbar">
           <h2>{t('intents.rules')}</h2>
-          <button type="button" onClick={() => setEditing('new')}>
-            {t('intents.newRule')}
-          </button>
+          {canWrite && (
+            <button type="button" onClick={() => setEditing('new')}>
+              {t('intents.newRule')}
+            </button>
+          )}
         </div>
         <IntentStatusLine refresh={saves} />
         {editing && (
@@ -58,7 +62,7 @@ export function IntentsPage() {
                     t('intents.priority'),
                     t('intents.action'),
                     t('intents.enabled'),
-                    { hidden: t('action.edit') },
+                    ...(canWrite ? [{ hidden: t('action.edit') }] : []),
                   ]}
                 />
                 <tbody>
@@ -72,11 +76,13 @@ export function IntentsPage() {
                       <td className="num">{rule.priority}</td>
                       <td>{rule.action}</td>
                       <td>{rule.enabled ? '✓' : '—'}</td>
-                      <td>
-                        <button type="button" onClick={() => setEditing(rule)} aria-label={t('intents.editRule', { intent: rule.intent })}>
-                          {t('action.edit')}
-                        </button>
-                      </td>
+                      {canWrite && (
+                        <td>
+                          <button type="button" onClick={() => setEditing(rule)} aria-label={t('intents.editRule', { intent: rule.intent })}>
+                            {t('action.edit')}
+                          </button>
+                        </td>
+                      )}
                     </tr>
                   ))}
                 </tbody>

@@ -10,6 +10,7 @@ import { TableHead } from '../components/table-head';
 import { DocumentView } from './knowledge/document-view';
 import { FileUpload } from './knowledge/file-upload';
 import { LookupPlayground } from './knowledge/lookup-playground';
+import { useCanWrite } from '../lib/identity';
 
 /** `#/knowledge`: the documents and the lookup playground; `#/knowledge/<id>`: one document and its chunks. */
 export function KnowledgePage({ id }: { id: string | null }) {
@@ -19,6 +20,7 @@ export function KnowledgePage({ id }: { id: string | null }) {
 /** Documents (list, upload files, one or a bulk file, delete) and a lookup playground with grades and confidence. */
 function KnowledgeList() {
   const { t } = useI18n();
+  const canWrite = useCanWrite();
   const [cursors, setCursors] = useState<string[]>([]);
   const cursor = cursors.at(-1);
   const documents = useApi(() => call(api.GET('/admin/knowledge/documents', { params: { query: { limit: 25, cursor } } })), [cursor]);
@@ -39,11 +41,15 @@ function KnowledgeList() {
       <LookupPlayground />
       <article className="card">
         <h2>{t('knowledge.documents')}</h2>
-        <FileUpload onImported={documents.reload} />
-        <div className="grid-2">
-          <UploadOne onUploaded={documents.reload} />
-          <UploadBulk onUploaded={documents.reload} />
-        </div>
+        {canWrite && (
+          <>
+            <FileUpload onImported={documents.reload} />
+            <div className="grid-2">
+              <UploadOne onUploaded={documents.reload} />
+              <UploadBulk onUploaded={documents.reload} />
+            </div>
+          </>
+        )}
         {actionError && <ErrorNotice error={actionError} />}
         <Async state={documents} isEmpty={(data) => data.items.length === 0} empty={t('knowledge.none')}>
           {(data) => (
@@ -56,7 +62,7 @@ function KnowledgeList() {
                     t('knowledge.domain'),
                     t('knowledge.chunks'),
                     t('knowledge.updated'),
-                    { hidden: t('action.delete') },
+                    ...(canWrite ? [{ hidden: t('action.delete') }] : []),
                   ]}
                 />
                 <tbody>
@@ -71,16 +77,18 @@ function KnowledgeList() {
                       <td>{doc.domain}</td>
                       <td className="num">{doc.chunkCount}</td>
                       <td>{formatDateTime(doc.updatedAt)}</td>
-                      <td>
-                        <button
-                          type="button"
-                          className="danger"
-                          onClick={() => void remove(doc.id, doc.title)}
-                          aria-label={t('knowledge.deleteNamed', { title: doc.title })}
-                        >
-                          {t('action.delete')}
-                        </button>
-                      </td>
+                      {canWrite && (
+                        <td>
+                          <button
+                            type="button"
+                            className="danger"
+                            onClick={() => void remove(doc.id, doc.title)}
+                            aria-label={t('knowledge.deleteNamed', { title: doc.title })}
+                          >
+                            {t('action.delete')}
+                          </button>
+                        </td>
+                      )}
                     </tr>
                   ))}
                 </tbody>

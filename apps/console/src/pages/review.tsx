@@ -9,12 +9,14 @@ import { href } from '../lib/route';
 import { useApi } from '../lib/use-api';
 import { BadCaseReview, type BadCase } from './review/bad-case-review';
 import { CaseLibrary } from './review/case-library';
+import { useCanWrite } from '../lib/identity';
 
 const STATUSES = ['OPEN', 'RESOLVED', ''] as const;
 
 /** The review queue (bad cases with their trace and the operator's actions) and the case library. */
 export function ReviewPage() {
   const { t } = useI18n();
+  const canWrite = useCanWrite();
   const [status, setStatus] = useState<string>('OPEN');
   const [cursors, setCursors] = useState<string[]>([]);
   const [open, setOpen] = useState<string | null>(null);
@@ -101,17 +103,21 @@ export function ReviewPage() {
                     </dl>
                     <p>
                       <a href={href('conversations', item.conversationId)}>{t('review.openTrace')}</a>
-                      {' · '}
-                      <button
-                        type="button"
-                        className="link"
-                        onClick={() => setOpen(open === item.sessionId ? null : item.sessionId)}
-                        aria-expanded={open === item.sessionId}
-                      >
-                        {t('review.review')}
-                      </button>
+                      {canWrite && (
+                        <>
+                          {' · '}
+                          <button
+                            type="button"
+                            className="link"
+                            onClick={() => setOpen(open === item.sessionId ? null : item.sessionId)}
+                            aria-expanded={open === item.sessionId}
+                          >
+                            {t('review.review')}
+                          </button>
+                        </>
+                      )}
                     </p>
-                    {open === item.sessionId && <BadCaseReview item={item} onChanged={badCases.reload} />}
+                    {canWrite && open === item.sessionId && <BadCaseReview item={item} onChanged={badCases.reload} />}
                   </li>
                 ))}
               </ul>

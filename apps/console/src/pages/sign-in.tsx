@@ -2,10 +2,14 @@ import { useState, type FormEvent } from 'react';
 import { api, ApiError, asApiError, call } from '../api/client';
 import { ErrorNotice } from '../components/states';
 import { useI18n } from '../i18n/i18n';
+import type { Caller } from '../lib/identity';
 import { clearOperatorKey, saveOperatorKey } from '../lib/operator-key';
 
-/** Sign-in with an operator key; the key is checked with one cheap operator call before the console opens. */
-export function SignInPage({ message, onSignedIn }: { message: string | null; onSignedIn(): void }) {
+/**
+ * Sign-in with an operator or a viewer key; one call checks the key and says who it is (`GET /admin/api-keys/current`,
+ * no statement: the API reads it from the authenticated key). A client key is refused there (403).
+ */
+export function SignInPage({ message, onSignedIn }: { message: string | null; onSignedIn(caller: Caller): void }) {
   const { t } = useI18n();
   const [key, setKey] = useState('');
   const [error, setError] = useState<ApiError | null>(null);
@@ -23,8 +27,7 @@ export function SignInPage({ message, onSignedIn }: { message: string | null; on
     setChecking(true);
     saveOperatorKey(key);
     try {
-      await call(api.GET('/admin/jobs', { params: { query: { limit: 1 } } }));
-      onSignedIn();
+      onSignedIn(await call(api.GET('/admin/api-keys/current')));
     } catch (reason) {
       clearOperatorKey();
       setError(asApiError(reason));

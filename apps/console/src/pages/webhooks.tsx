@@ -6,6 +6,7 @@ import { TableHead } from '../components/table-head';
 import { useI18n } from '../i18n/i18n';
 import { formatDateTime } from '../lib/format';
 import { useApi } from '../lib/use-api';
+import { useCanWrite } from '../lib/identity';
 
 type Webhook = components['schemas']['WebhookDto'];
 type Delivery = components['schemas']['WebhookDeliveryDto'];
@@ -16,6 +17,7 @@ type Delivery = components['schemas']['WebhookDeliveryDto'];
  */
 export function WebhooksPage() {
   const { t } = useI18n();
+  const canWrite = useCanWrite();
   const [selected, setSelected] = useState<string | null>(null);
   const [actionError, setActionError] = useState<ApiError | null>(null);
   const list = useApi(() => call(api.GET('/admin/webhooks')), []);
@@ -74,7 +76,7 @@ export function WebhooksPage() {
                     <button type="button" onClick={() => setSelected(webhook.id)} aria-pressed={current?.id === webhook.id}>
                       {t('webhooks.showDeliveries')}
                     </button>{' '}
-                    {!webhook.enabled && (
+                    {canWrite && !webhook.enabled && (
                       <button type="button" onClick={() => void enable(webhook)}>
                         {t('webhooks.enable')}
                       </button>
@@ -93,6 +95,7 @@ export function WebhooksPage() {
 
 function Deliveries({ webhook }: { webhook: Webhook }) {
   const { t } = useI18n();
+  const canWrite = useCanWrite();
   const [notice, setNotice] = useState<string | null>(null);
   const [actionError, setActionError] = useState<ApiError | null>(null);
   const state = useApi(() => call(api.GET('/admin/webhooks/{id}/deliveries', { params: { path: { id: webhook.id }, query: { limit: 50 } } })), [webhook.id]);
@@ -134,7 +137,7 @@ function Deliveries({ webhook }: { webhook: Webhook }) {
                 t('webhooks.response'),
                 t('webhooks.created'),
                 t('webhooks.error'),
-                t('webhooks.actions'),
+                ...(canWrite ? [t('webhooks.actions')] : []),
               ]}
             />
             <tbody>
@@ -157,16 +160,18 @@ function Deliveries({ webhook }: { webhook: Webhook }) {
                   </td>
                   <td>{formatDateTime(delivery.createdAt)}</td>
                   <td className="error-message">{delivery.error ?? ''}</td>
-                  <td>
-                    <button
-                      type="button"
-                      onClick={() => void redeliver(delivery)}
-                      disabled={!webhook.enabled}
-                      title={webhook.enabled ? undefined : t('webhooks.enableFirst')}
-                    >
-                      {t('webhooks.redeliver')}
-                    </button>
-                  </td>
+                  {canWrite && (
+                    <td>
+                      <button
+                        type="button"
+                        onClick={() => void redeliver(delivery)}
+                        disabled={!webhook.enabled}
+                        title={webhook.enabled ? undefined : t('webhooks.enableFirst')}
+                      >
+                        {t('webhooks.redeliver')}
+                      </button>
+                    </td>
+                  )}
                 </tr>
               ))}
             </tbody>

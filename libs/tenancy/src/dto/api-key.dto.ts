@@ -90,3 +90,12 @@ export class ApiKeyDto {
 export class IssuedApiKeyDto extends ApiKeyDto {
   @ApiProperty({ description: 'The secret: shown only in this answer (stored hashed)' }) key: string;
 }
+
+/** Who is calling (`GET /admin/api-keys/current`): the console shows it and hides writes from a viewer. */
+export class CurrentCallerDto {
+  @ApiProperty({ format: 'uuid', nullable: true, type: String, description: "The key's id; null for the platform admin" }) id: string | null;
+  @ApiProperty({ nullable: true, type: String, description: "The key's name; null for the platform admin" }) name: string | null;
+  @ApiProperty({ enum: [...API_KEY_ROLES, 'admin'], description: "The key's role, or admin for the platform ADMIN_TOKEN" }) role: ApiKeyRole | 'admin';
+  @ApiProperty({ format: 'uuid', nullable: true, type: String, description: "The key's tenant; for the platform admin the ?tenantId= it named, else null" })
+  tenantId: string | null;
+}

@@ -3,6 +3,7 @@ import { api, ApiError, asApiError, call, unwrap } from '../../api/client';
 import { Async, ErrorNotice } from '../../components/states';
 import { useI18n } from '../../i18n/i18n';
 import { useApi } from '../../lib/use-api';
+import { useCanWrite } from '../../lib/identity';
 
 const NUMBER_KEYS = [
   'semanticThreshold',
@@ -39,6 +40,8 @@ export function ConfigPanel() {
 
 function ConfigForm({ initial, etag, onSaved }: { initial: Record<string, unknown>; etag: string | null; onSaved(): void }) {
   const { t } = useI18n();
+  // A viewer sees the config, read-only (the API refuses its PUT).
+  const canWrite = useCanWrite();
   const [draft, setDraft] = useState<Record<string, string | boolean>>(() => toDraft(initial));
   const [error, setError] = useState<ApiError | null>(null);
   const [saved, setSaved] = useState(false);
@@ -68,12 +71,23 @@ function ConfigForm({ initial, etag, onSaved }: { initial: Record<string, unknow
         {NUMBER_KEYS.map((key: NumberKey) => (
           <label key={key}>
             <code>{key}</code>
-            <input type="text" inputMode="decimal" value={String(draft[key] ?? '')} onChange={(event) => setDraft({ ...draft, [key]: event.target.value })} />
+            <input
+              type="text"
+              inputMode="decimal"
+              readOnly={!canWrite}
+              value={String(draft[key] ?? '')}
+              onChange={(event) => setDraft({ ...draft, [key]: event.target.value })}
+            />
           </label>
         ))}
         {BOOLEAN_KEYS.map((key: BooleanKey) => (
           <label key={key} className="checkbox">
-            <input type="checkbox" checked={draft[key] === true} onChange={(event) => setDraft({ ...draft, [key]: event.target.checked })} />
+            <input
+              type="checkbox"
+              disabled={!canWrite}
+              checked={draft[key] === true}
+              onChange={(event) => setDraft({ ...draft, [key]: event.target.checked })}
+            />
             <code>{key}</code>
           </label>
         ))}
@@ -88,7 +102,7 @@ function ConfigForm({ initial, etag, onSaved }: { initial: Record<string, unknow
           {t('intents.configSaved')}
         </p>
       )}
-      <button type="submit">{t('action.save')}</button>
+      {canWrite && <button type="submit">{t('action.save')}</button>}
     </form>
   );
 }

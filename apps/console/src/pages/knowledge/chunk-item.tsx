@@ -4,6 +4,7 @@ import { ErrorNotice } from '../../components/states';
 import { useI18n } from '../../i18n/i18n';
 import type { Chunk } from './chunk-list';
 import { PagesLabel, SectionLabel } from './location';
+import { useCanWrite } from '../../lib/identity';
 
 type ChunkEdit = { content: string } | { disabled: boolean };
 
@@ -13,6 +14,7 @@ type ChunkEdit = { content: string } | { disabled: boolean };
  */
 export function ChunkItem({ documentId, chunk, onChanged }: { documentId: string; chunk: Chunk; onChanged(chunk: Chunk): void }) {
   const { t } = useI18n();
+  const canWrite = useCanWrite();
   const number = chunk.chunkIndex + 1;
   const [draft, setDraft] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -49,21 +51,23 @@ export function ChunkItem({ documentId, chunk, onChanged }: { documentId: string
         <PagesLabel page={chunk.page} pageEnd={chunk.pageEnd} />
         <SectionLabel section={chunk.section} />
         {chunk.disabled && <span className="badge badge-failed">{t('chunks.disabled')}</span>}
-        <span className="actions">
-          {draft === null && (
-            <button type="button" disabled={busy} onClick={() => setDraft(chunk.content)} aria-label={t('chunks.editNamed', { number })}>
-              {t('action.edit')}
+        {canWrite && (
+          <span className="actions">
+            {draft === null && (
+              <button type="button" disabled={busy} onClick={() => setDraft(chunk.content)} aria-label={t('chunks.editNamed', { number })}>
+                {t('action.edit')}
+              </button>
+            )}
+            <button
+              type="button"
+              disabled={busy}
+              onClick={() => void send({ disabled: !chunk.disabled })}
+              aria-label={t(chunk.disabled ? 'chunks.enableNamed' : 'chunks.disableNamed', { number })}
+            >
+              {t(chunk.disabled ? 'chunks.enable' : 'chunks.disable')}
             </button>
-          )}
-          <button
-            type="button"
-            disabled={busy}
-            onClick={() => void send({ disabled: !chunk.disabled })}
-            aria-label={t(chunk.disabled ? 'chunks.enableNamed' : 'chunks.disableNamed', { number })}
-          >
-            {t(chunk.disabled ? 'chunks.enable' : 'chunks.disable')}
-          </button>
-        </span>
+          </span>
+        )}
       </header>
       {draft === null ? (
         <p className="chunk-text">{chunk.content}</p>

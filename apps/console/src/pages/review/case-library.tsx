@@ -7,6 +7,7 @@ import { useI18n } from '../../i18n/i18n';
 import { formatDateTime, truncate } from '../../lib/format';
 import { useApi } from '../../lib/use-api';
 import { TableHead } from '../../components/table-head';
+import { useCanWrite } from '../../lib/identity';
 
 type Case = components['schemas']['CaseDto'];
 const SOURCES = ['', 'AUTO', 'MANUAL'] as const;
@@ -14,6 +15,7 @@ const SOURCES = ['', 'AUTO', 'MANUAL'] as const;
 /** Verified cases that answer chat directly: list by source, edit, retract. */
 export function CaseLibrary() {
   const { t } = useI18n();
+  const canWrite = useCanWrite();
   const [sourceType, setSourceType] = useState('');
   const [cursors, setCursors] = useState<string[]>([]);
   const [editing, setEditing] = useState<string | null>(null);
@@ -66,12 +68,12 @@ export function CaseLibrary() {
                   t('review.source'),
                   t('review.category'),
                   t('knowledge.updated'),
-                  { hidden: t('action.edit') },
+                  ...(canWrite ? [{ hidden: t('action.edit') }] : []),
                 ]}
               />
               <tbody>
                 {data.items.map((item) =>
-                  editing === item.id ? (
+                  canWrite && editing === item.id ? (
                     <tr key={item.id}>
                       <td colSpan={6}>
                         <CaseEditor
@@ -95,16 +97,18 @@ export function CaseLibrary() {
                         {item.errorCode && <code> {item.errorCode}</code>}
                       </td>
                       <td>{formatDateTime(item.updatedAt)}</td>
-                      <td>
-                        <div className="actions">
-                          <button type="button" onClick={() => setEditing(item.id)}>
-                            {t('action.edit')}
-                          </button>
-                          <button type="button" className="danger" onClick={() => void retract(item)}>
-                            {t('review.retract')}
-                          </button>
-                        </div>
-                      </td>
+                      {canWrite && (
+                        <td>
+                          <div className="actions">
+                            <button type="button" onClick={() => setEditing(item.id)}>
+                              {t('action.edit')}
+                            </button>
+                            <button type="button" className="danger" onClick={() => void retract(item)}>
+                              {t('review.retract')}
+                            </button>
+                          </div>
+                        </td>
+                      )}
                     </tr>
                   ),
                 )}
