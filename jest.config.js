@@ -33,6 +33,47 @@ const common = {
   rootDir: '.',
   modulePathIgnorePatterns: ['<rootDir>/dist/'],
 };
+// e2e files that measure no time and start no child process run two at a time (each has its own database);
+// every other e2e file (deadlines, latency under load, rate windows, child processes) runs alone, so a
+// neighbour's CPU never moves what it measures. A new e2e file is serial until it is listed here.
+const PARALLEL_E2E = [
+  'chat/chat-clarify',
+  'chat/chat',
+  'chat/openai-compatible',
+  'console/console-static',
+  'console/openapi-types',
+  'console/overview',
+  'coverage/coverage',
+  'database/data-layer',
+  'evaluation/failed-run-outcome',
+  'faults/bad-input',
+  'faults/client-safe-errors',
+  'faults/idempotent-ingest',
+  'feedback/bad-case-review',
+  'foundation/audit',
+  'foundation/cors',
+  'foundation/keyset-pagination',
+  'foundation/openapi',
+  'foundation/route-auth',
+  'foundation/tenants-auth',
+  'jobs/jobs',
+  'learning/decisions',
+  'learning/intent-fit',
+  'monitoring/operations',
+  'retrieval/cross-language',
+  'retrieval/hybrid-grading',
+  'retrieval/knowledge-files-lookup',
+  'retrieval/knowledge-files',
+  'retrieval/knowledge-import',
+  'retrieval/knowledge',
+  'sessions/sessions',
+].map((name) => `<rootDir>/test/${name}.e2e-spec.ts`);
+const toPattern = (file) => file.replace('<rootDir>', '').replace(/[.]/g, '\\.') + '$';
+const e2e = {
+  ...common,
+  globalSetup: '<rootDir>/test/support/global-setup.ts',
+  globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+};
 export default {
   // PGlite boots in seconds inside jest; integration and e2e hooks need the headroom.
   testTimeout: 120_000,
@@ -51,13 +92,8 @@ export default {
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
     },
-    {
-      ...common,
-      displayName: 'e2e',
-      testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
-      globalSetup: '<rootDir>/test/support/global-setup.ts',
-      globalTeardown: '<rootDir>/test/support/global-teardown.ts',
-    },
+    { ...e2e, displayName: 'e2e', testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'], testPathIgnorePatterns: ['/node_modules/', ...PARALLEL_E2E.map(toPattern)] },
+    { ...e2e, displayName: 'e2e-parallel', testMatch: PARALLEL_E2E },
     // The operator console in Debian's chromium against the API on the embedded database (docs/console.md).
     { ...common, displayName: 'browser', testMatch: ['<rootDir>/test/console/**/*.browser-spec.ts'] },
   ],
