@@ -1,5 +1,5 @@
 /**
- * Screenshots of the operator console for the docs: the seven pages in English and Chinese, full page at a
+ * Screenshots of the operator console for the docs: every page in English and Chinese, full page at a
  * 1400×900 viewport, to docs/console/<page>.<en|zh>.png.
  * Boots the browser harness (the real API on the embedded database with the demo tenant, serving the built console),
  * seeds a day of demo traffic and a coverage re-evaluation job run (so the Jobs page has one), then loads each page
@@ -16,7 +16,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { apiCall, launchChromium, seedDemoTraffic, startConsoleApi, type ConsoleApi } from '../../test/console/support/console-harness.js';
 
-const PAGES = ['overview', 'gaps', 'review', 'conversations', 'intents', 'knowledge', 'jobs', 'keys', 'audit'] as const;
+const PAGES = ['overview', 'gaps', 'review', 'conversations', 'intents', 'knowledge', 'jobs', 'webhooks', 'keys', 'audit'] as const;
 const LANGUAGES = ['en', 'zh'] as const;
 const outDir = path.resolve(process.env.SCREENSHOTS_DIR ?? 'docs/console');
 
