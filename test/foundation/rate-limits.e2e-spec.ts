@@ -91,6 +91,17 @@ describe('rate limits (e2e)', () => {
     expect((await t.request({ method: 'GET', url: `/admin/tenants/${other.id}/limits`, headers: ADMIN })).json<unknown>()).toEqual(before);
   });
 
+  it('keeps both of two concurrent changes to different fields of one class', async () => {
+    const put = (payload: Record<string, unknown>) => t.request({ method: 'PUT', url: `/admin/tenants/${other.id}/limits`, headers: ADMIN, payload });
+    const answers = await Promise.all([put({ ingest: { perMinute: 50 } }), put({ ingest: { perKeyPerMinute: 7 } }), put({ admin: { perMinute: 9 } })]);
+    expect(answers.map((r) => r.statusCode)).toEqual([200, 200, 200]);
+    const limits = (await t.request({ method: 'GET', url: `/admin/tenants/${other.id}/limits`, headers: ADMIN })).json<Record<string, unknown>>();
+    expect(limits.ingest).toEqual({ perMinute: 50, perKeyPerMinute: 7 });
+    expect(limits.admin).toEqual({ perMinute: 9, perKeyPerMinute: 0 });
+    const reset = await put({ ingest: { perMinute: null, perKeyPerMinute: null }, admin: { perMinute: null } });
+    expect(reset.json<Record<string, unknown>>().ingest).toEqual({ perMinute: 0, perKeyPerMinute: 0 });
+  });
+
   it('keeps limits to the platform admin, for tenants that exist', async () => {
     const unknown = await t.request({ method: 'PUT', url: '/admin/tenants/00000000-0000-4000-8000-000000000000/limits', headers: ADMIN, payload: {} });
     expect(unknown.statusCode).toBe(404);

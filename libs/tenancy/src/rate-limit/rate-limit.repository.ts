@@ -46,43 +46,68 @@ export class RateLimitRepository implements LeaseStore {
   }
 
   /** Every tenant's overrides, for the limiter's in-memory copy. */
-  async allOverrides(): Promise<TenantLimitOverride[]> {
-    const rows = await this.database.db.selectFrom('tenant_rate_limit').select(['tenant_id', 'route_class', 'per_minute', 'per_key_per_minute']).execute();
-    return rows.map((r) => ({ tenantId: r.tenant_id, routeClass: r.route_class as RateClass, perMinute: r.per_minute, perKeyPerMinute: r.per_key_per_minute }));
-  }
-
-  async tenantExists(tenantId: TenantId): Promise<boolean> {
-    return (await this.database.db.selectFrom('tenant').select('id').where('id', '=', tenantId).executeTakeFirst()) !== undefined;
-  }
-
-  /** Sets the given classes' overrides of one tenant (one transaction) and returns all of its overrides. */
-  async setOverrides(
-    tenantId: TenantId,
-    overrides: Omit<TenantLimitOverride, 'tenantId'>[],
-    audit?: (tx: Tx) => Promise<void>,
-  ): Promise<TenantLimitOverride[]> {
-    return this.database.transaction(async (tx) => {
-      for (const o of overrides) {
-        await tx
-          .insertInto('tenant_rate_limit')
-          .values({ tenant_id: tenantId, route_class: o.routeClass, per_minute: o.perMinute, per_key_per_minute: o.perKeyPerMinute })
-          .onConflict((c) =>
-            c.columns(['tenant_id', 'route_class']).doUpdateSet({ per_minute: o.perMinute, per_key_per_minute: o.perKeyPerMinute, updated_at: sql`now()` }),
-          )
-          .execute();
-      }
-      const rows = await tx
+  async overridesOf(tenantId: TenantId): Promise<TenantLimitOverride[]> {
+    return (
+      await this.database.db
         .selectFrom('tenant_rate_limit')
         .select(['tenant_id', 'route_class', 'per_minute', 'per_key_per_minute'])
         .where('tenant_id', '=', tenantId)
-        .execute();
-      await audit?.(tx);
-      return rows.map((r) => ({
-        tenantId: r.tenant_id,
-        routeClass: r.route_class as RateClass,
-        perMinute: r.per_minute,
-        perKeyPerMinute: r.per_key_per_minute,
-      }));
+        .execute()
+    ).map(toOverride);
+  }
+
+  async allOverrides(): Promise<TenantLimitOverride[]> {
+    return (await this.database.db.selectFrom('tenant_rate_limit').select(['tenant_id', 'route_class', 'per_minute', 'per_key_per_minute']).execute()).map(
+      toOverride,
+    );
+  }
+
+  /**
+   * Changes the given classes' overrides of one tenant in one transaction: a field left undefined keeps its
+   * stored value (the upsert sets only the fields given, so two concurrent partial changes both hold), null
+   * returns it to the default. `audit` runs in the transaction with the tenant's overrides before and after.
+   * Null when the tenant does not exist (nothing written).
+   */
+  async setOverrides(
+    tenantId: TenantId,
+    changes: OverrideChange[],
+    audit: (tx: Tx, before: TenantLimitOverride[], after: TenantLimitOverride[]) => Promise<void>,
+  ): Promise<{ before: TenantLimitOverride[]; after: TenantLimitOverride[] } | null> {
+    return this.database.transaction(async (tx) => {
+      if ((await tx.selectFrom('tenant').select('id').where('id', '=', tenantId).executeTakeFirst()) === undefined) return null;
+      const overridesOf = async (lock: boolean) => {
+        const query = tx
+          .selectFrom('tenant_rate_limit')
+          .select(['tenant_id', 'route_class', 'per_minute', 'per_key_per_minute'])
+          .where('tenant_id', '=', tenantId);
+        return (await (lock ? query.forUpdate() : query).execute()).map(toOverride);
+      };
+      const before = await overridesOf(true);
+      for (const change of changes) {
+        const set = {
+          ...(change.perMinute !== undefined ? { per_minute: change.perMinute } : {}),
+          ...(change.perKeyPerMinute !== undefined ? { per_key_per_minute: change.perKeyPerMinute } : {}),
+        };
+        await tx
+          .insertInto('tenant_rate_limit')
+          .values({ tenant_id: tenantId, route_class: change.routeClass, per_minute: null, per_key_per_minute: null, ...set })
+          .onConflict((c) => c.columns(['tenant_id', 'route_class']).doUpdateSet({ ...set, updated_at: sql`now()` }))
+          .execute();
+      }
+      const after = await overridesOf(false);
+      await audit(tx, before, after);
+      return { before, after };
     });
   }
+}
+
+/** A change of one class's overrides: undefined keeps the stored value, null returns to the default. */
+export interface OverrideChange {
+  routeClass: RateClass;
+  perMinute?: number | null;
+  perKeyPerMinute?: number | null;
+}
+
+function toOverride(r: { tenant_id: string; route_class: string; per_minute: number | null; per_key_per_minute: number | null }): TenantLimitOverride {
+  return { tenantId: r.tenant_id, routeClass: r.route_class as RateClass, perMinute: r.per_minute, perKeyPerMinute: r.per_key_per_minute };
 }

@@ -39,6 +39,10 @@ export class RateLimiter implements OnModuleInit, OnApplicationShutdown {
   private overrides = new Map<string, Map<RateClass, TenantLimitOverride>>();
   private overridesAt = Number.NEGATIVE_INFINITY;
   private refreshing: Promise<void> | null = null;
+  /** Reads of the overrides are numbered; per tenant, the number of the read its copy came from (when newer than a full refresh). */
+  private reads = 0;
+  private fullRead = 0;
+  private readonly appliedRead = new Map<string, number>();
   private sweepTimer: NodeJS.Timeout | null = null;
   private readonly defaults: AppConfig['rateLimits'];
 
@@ -65,12 +69,16 @@ export class RateLimiter implements OnModuleInit, OnApplicationShutdown {
   /** The limits that hold for a tenant: its overrides over the configured defaults. */
   effectiveLimits(tenantId: string): EffectiveLimits {
     this.refreshOverridesIfStale();
-    const own = this.overrides.get(tenantId);
-    const defaults = this.config.rateLimits;
+    return this.limitsOf([...(this.overrides.get(tenantId)?.values() ?? [])]);
+  }
+
+  /** The configured defaults under a tenant's overrides. */
+  private limitsOf(overrides: TenantLimitOverride[]): EffectiveLimits {
+    const own = new Map(overrides.map((o) => [o.routeClass, o]));
     return Object.fromEntries(
       RATE_CLASSES.map((c) => [
         c,
-        { perMinute: own?.get(c)?.perMinute ?? defaults.perTenant[c], perKeyPerMinute: own?.get(c)?.perKeyPerMinute ?? defaults.perKey[c] },
+        { perMinute: own.get(c)?.perMinute ?? this.defaults.perTenant[c], perKeyPerMinute: own.get(c)?.perKeyPerMinute ?? this.defaults.perKey[c] },
       ]),
     ) as EffectiveLimits;
   }
@@ -110,33 +118,42 @@ export class RateLimiter implements OnModuleInit, OnApplicationShutdown {
     tenantId: TenantId,
     changes: Partial<Record<RateClass, Partial<Record<keyof ClassLimits, number | null>>>>,
   ): Promise<EffectiveLimits | null> {
-    if (!(await this.repository.tenantExists(tenantId))) return null;
-    await this.refreshOverrides();
-    const current = this.overrides.get(tenantId);
-    const rows = RATE_CLASSES.filter((c) => changes[c] !== undefined).map((c) => {
-      const change = changes[c] ?? {};
-      const before = current?.get(c);
-      return {
-        routeClass: c,
-        perMinute: change.perMinute !== undefined ? change.perMinute : (before?.perMinute ?? null),
-        perKeyPerMinute: change.perKeyPerMinute !== undefined ? change.perKeyPerMinute : (before?.perKeyPerMinute ?? null),
-      };
-    });
-    const before = this.effectiveLimits(tenantId);
-    const stored = await this.repository.setOverrides(tenantId, rows, (tx) =>
-      this.audit.record(tx, tenantId, {
-        action: 'update',
-        resourceType: 'tenant_limits',
-        resourceId: tenantId,
-        label: 'rate limits',
-        summary: {
-          before: Object.fromEntries(rows.map((r) => [r.routeClass, before[r.routeClass]])),
-          after: Object.fromEntries(rows.map((r) => [r.routeClass, { perMinute: r.perMinute, perKeyPerMinute: r.perKeyPerMinute }])),
-        },
-      }),
+    const changed = RATE_CLASSES.filter((c) => changes[c] !== undefined);
+    const stored = await this.repository.setOverrides(
+      tenantId,
+      changed.map((c) => ({ routeClass: c, ...changes[c] })),
+      (tx, before, after) => {
+        const effectiveBefore = this.limitsOf(before);
+        const own = new Map(after.map((o) => [o.routeClass, o]));
+        return this.audit.record(tx, tenantId, {
+          action: 'update',
+          resourceType: 'tenant_limits',
+          resourceId: tenantId,
+          label: 'rate limits',
+          summary: {
+            before: Object.fromEntries(changed.map((c) => [c, effectiveBefore[c]])),
+            after: Object.fromEntries(
+              changed.map((c) => [c, { perMinute: own.get(c)?.perMinute ?? null, perKeyPerMinute: own.get(c)?.perKeyPerMinute ?? null }]),
+            ),
+          },
+        });
+      },
     );
-    this.overrides.set(tenantId, new Map(stored.map((o) => [o.routeClass, o])));
-    return this.effectiveLimits(tenantId);
+    if (stored === null) return null;
+    // Read again after the commit: a concurrent change of another class committed meanwhile is in this
+    // read, not in the transaction's own snapshot of the rows (docs/http-edge.md "Rate limits").
+    return this.limitsOf(await this.reloadTenant(tenantId));
+  }
+
+  /** One tenant's overrides read now; kept unless a read started later has already been applied. */
+  private async reloadTenant(tenantId: TenantId): Promise<TenantLimitOverride[]> {
+    const read = ++this.reads;
+    const rows = await this.repository.overridesOf(tenantId);
+    if (read > this.fullRead && (this.appliedRead.get(tenantId) ?? 0) < read) {
+      this.appliedRead.set(tenantId, read);
+      this.overrides.set(tenantId, new Map(rows.map((o) => [o.routeClass, o])));
+    }
+    return rows;
   }
 
   private refreshOverridesIfStale(): void {
@@ -147,6 +164,7 @@ export class RateLimiter implements OnModuleInit, OnApplicationShutdown {
   private refreshOverrides(): Promise<void> {
     this.refreshing ??= (async () => {
       const startedAt = Date.now();
+      const read = ++this.reads;
       const rows = await this.repository.allOverrides();
       const next = new Map<string, Map<RateClass, TenantLimitOverride>>();
       for (const row of rows) {
@@ -154,7 +172,16 @@ export class RateLimiter implements OnModuleInit, OnApplicationShutdown {
         own.set(row.routeClass, row);
         next.set(row.tenantId, own);
       }
+      // A tenant read again after this read started (its own change) keeps that newer copy.
+      for (const [tenantId, applied] of this.appliedRead) {
+        if (applied > read) {
+          const own = this.overrides.get(tenantId);
+          if (own) next.set(tenantId, own);
+          else next.delete(tenantId);
+        } else this.appliedRead.delete(tenantId);
+      }
       this.overrides = next;
+      this.fullRead = read;
       this.overridesAt = startedAt;
     })().finally(() => {
       this.refreshing = null;
