@@ -153,10 +153,11 @@ export class LabelledSetRepository {
   /** Deletes one set version with its examples, with `record` (its audit entry) in the transaction; false when the tenant has no such set. */
   async delete(tenantId: TenantId, id: string, record?: (em: EntityManager, set: { name: string; version: number }) => Promise<void>): Promise<boolean> {
     return this.ds.transaction(async (em) => {
-      const rows: { name: string; version: number }[] = await em.query('DELETE FROM labelled_set WHERE tenant_id = $1 AND id = $2 RETURNING name, version', [
-        tenantId,
-        id,
-      ]);
+      // TypeORM answers a DELETE … RETURNING with [rows, affected].
+      const [rows]: [{ name: string; version: number }[], number] = await em.query(
+        'DELETE FROM labelled_set WHERE tenant_id = $1 AND id = $2 RETURNING name, version',
+        [tenantId, id],
+      );
       if (rows[0] && record) await record(em, rows[0]);
       return rows.length > 0;
     });
