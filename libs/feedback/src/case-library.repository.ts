@@ -48,14 +48,14 @@ function rowsOf<T>(result: unknown): T[] {
   return result as T[];
 }
 
+/** Writes an operator's change to the audit log in the change's transaction. */
+export type Recorder<T> = (em: EntityManager, written: T) => Promise<void>;
+
 /**
  * Case-library answers and bad-case labels (migrations/0150): the index snapshot and versions the chat's
  * case index is built and refreshed from, the threshold setting, case edits and retraction, labels.
  * Every method is scoped by the tenant id it takes first.
  */
-/** Writes an operator's change to the audit log in the change's transaction. */
-export type Recorder<T> = (em: EntityManager, written: T) => Promise<void>;
-
 @Injectable()
 export class CaseLibraryRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
