@@ -17,6 +17,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { pgAsDataSource } from '../support/pg-data-source.js';
+import { noAudit } from '../../test/support/no-audit.js';
 import { asTenantId, type TenantId } from '@arbiter/common';
 import type { AppConfig } from '@arbiter/config';
 import { runMigrations } from '@arbiter/database';
@@ -222,7 +223,7 @@ async function main(): Promise<void> {
     const config = { coverage: { evaluatorVersion: 'v1' } } as AppConfig;
     const direct = new MonitoringRepository(executor);
     const rollups = new StatsRollupRepository(executor);
-    const service = new MonitoringService(direct, rollups, config);
+    const service = new MonitoringService(direct, rollups, config, noAudit());
     // The backfill: the whole tenant's rollup recomputed from its sessions and coverage decisions.
     const t = performance.now();
     const rebuilt = await rollups.rebuild(tenant);
@@ -277,7 +278,7 @@ async function main(): Promise<void> {
     await cpuClient.connect();
     const backendPid = (await cpuClient.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
     const cpuExecutor = pgAsDataSource(cpuClient);
-    const cpuService = new MonitoringService(new MonitoringRepository(cpuExecutor), new StatsRollupRepository(cpuExecutor), config);
+    const cpuService = new MonitoringService(new MonitoringRepository(cpuExecutor), new StatsRollupRepository(cpuExecutor), config, noAudit());
     const cpu = {
       detail: await cpuTime('conversation detail', samples, backendPid, (i) => cpuService.conversation(tenant, pick(i).id)),
       listFirst: await cpuTime('list first page (limit 50)', samples, backendPid, () => cpuService.listConversations(tenant, { limit: 50 })),

@@ -199,6 +199,15 @@ describe('hybrid lookup and calibrated grading (e2e)', () => {
       expect(config.calibrationSource).toBe('fitted');
       // The other tenant still grades with the built-in calibration.
       expect((await t.request({ method: 'GET', url: '/admin/knowledge/grading', headers: op(other) })).json<GradingBody>().source).toBe('default');
+      // The applied fit is in the audit log (docs/http-edge.md "Audit log"), the dry run is not.
+      const audit = await t.request({ method: 'GET', url: '/admin/audit?resourceType=retrieval_grading', headers: op(demo) });
+      expect(audit.json<{ items: { action: string; resourceId: string; summary: Record<string, unknown> }[] }>().items).toEqual([
+        expect.objectContaining({
+          action: 'apply',
+          resourceId: view.fittedAt,
+          summary: expect.objectContaining({ pairs: LABELLED.length, replaced: null, after: expect.objectContaining({ lookups: LABELLED.length }) }),
+        }),
+      ]);
 
       // Another tenant's reset touches only its own calibration; a client key may not reset.
       expect((await t.request({ method: 'DELETE', url: '/admin/knowledge/grading', headers: op(other) })).statusCode).toBe(200);

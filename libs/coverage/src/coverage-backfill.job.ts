@@ -1,6 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { TenantId } from '@arbiter/common';
 import { AppConfig } from '@arbiter/config';
+import { Database } from '@arbiter/database';
+import { AuditLog } from '@arbiter/tenancy';
 import { JobHandler, JobsService, resumedTotal, type CoverageBackfillPayload, type JobContext, type JobName, type JobRunner } from '@arbiter/jobs';
 import { runCoverageBackfill, runSetBasedCoverageBackfill, type BackfillRunOptions, type BackfillState } from './coverage-backfill.js';
 import { CoverageBackfillRepository } from './coverage-backfill.repository.js';
@@ -39,6 +41,8 @@ export class CoverageBackfillJob implements JobRunner<typeof COVERAGE_BACKFILL_J
     private readonly registry: CoverageEvaluatorRegistry,
     private readonly coverage: CoverageService,
     private readonly config: AppConfig,
+    private readonly database: Database,
+    private readonly audit: AuditLog,
   ) {}
 
   /** Validates the request (400 on an unknown version or a bad window) and enqueues the run. */
@@ -48,9 +52,20 @@ export class CoverageBackfillJob implements JobRunner<typeof COVERAGE_BACKFILL_J
     const timeZone = await this.repository.tenantTimeZone(tenantId);
     const bounds = await this.repository.dayBounds(from, to, timeZone);
     const payload: CoverageBackfillPayload = { evaluatorVersion, from, to, timeZone, ...bounds };
-    const run = await this.jobs.enqueue(tenantId, COVERAGE_BACKFILL_JOB, payload, { trigger: 'manual' });
-    if (!run) throw new Error('coverage backfill run was not created');
-    return run.id;
+    // The run and its audit entry in one transaction (docs/http-edge.md "Audit log"); the worker is woken after the commit.
+    const runId = await this.database.transaction(async (tx) => {
+      const id = await this.jobs.enqueueWithin(tx, tenantId, COVERAGE_BACKFILL_JOB, payload, { trigger: 'manual' });
+      await this.audit.record(tx, tenantId, {
+        action: 're_evaluate',
+        resourceType: 'coverage_backfill',
+        resourceId: id,
+        label: `coverage ${evaluatorVersion}`,
+        summary: { evaluatorVersion, from, to, timeZone },
+      });
+      return id;
+    });
+    this.jobs.wakeUp();
+    return runId;
   }
 
   async run(ctx: JobContext<CoverageBackfillPayload>): Promise<void> {

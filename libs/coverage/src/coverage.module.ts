@@ -4,6 +4,8 @@ import { CommonModule } from '@arbiter/common';
 import { AppConfig } from '@arbiter/config';
 import { JobsModule } from '@arbiter/jobs';
 import { SessionsModule } from '@arbiter/sessions';
+import { DatabaseModule } from '@arbiter/database';
+import { TenancyModule } from '@arbiter/tenancy';
 import { CoverageBackfillJob } from './coverage-backfill.job.js';
 import { CoverageBackfillRepository } from './coverage-backfill.repository.js';
 import { CoverageDecisionEntity } from './coverage-decision.entity.js';
@@ -14,7 +16,7 @@ import { CoverageService } from './coverage.service.js';
 import { builtInCoverageEvaluators, CoverageEvaluatorRegistry } from './evaluator/coverage-evaluator.registry.js';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([CoverageDecisionEntity]), JobsModule, SessionsModule, CommonModule],
+  imports: [TypeOrmModule.forFeature([CoverageDecisionEntity]), JobsModule, SessionsModule, CommonModule, DatabaseModule, TenancyModule],
   controllers: [CoverageController],
   providers: [
     {

@@ -3,13 +3,14 @@ import { CommonModule } from '@arbiter/common';
 import { JobsModule } from '@arbiter/jobs';
 import { LlmModule } from '@arbiter/llm';
 import { SessionsModule } from '@arbiter/sessions';
+import { TenancyModule } from '@arbiter/tenancy';
 import { EvaluationController } from './evaluation.controller.js';
 import { RetryFallbacksJob, SelfEvaluateJob } from './evaluation.jobs.js';
 import { EvaluationRepository } from './evaluation.repository.js';
 import { EvaluationService } from './evaluation.service.js';
 
 @Module({
-  imports: [LlmModule, JobsModule, SessionsModule, CommonModule],
+  imports: [LlmModule, JobsModule, SessionsModule, CommonModule, TenancyModule],
   controllers: [EvaluationController],
   providers: [EvaluationRepository, EvaluationService, SelfEvaluateJob, RetryFallbacksJob],
   exports: [EvaluationService],

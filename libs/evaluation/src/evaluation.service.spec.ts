@@ -8,6 +8,7 @@ import { FakeOpenAiServer } from '@arbiter/testing';
 import type { EvaluationRepository } from './evaluation.repository.js';
 import { RetryFallbacksJob, SelfEvaluateJob } from './evaluation.jobs.js';
 import { EvaluationService, SELF_EVALUATE_JOB, type StoredSelfEvaluation } from './evaluation.service.js';
+import { noAudit } from '../../../test/support/no-audit.js';
 
 const tenantId = asTenantId('00000000-0000-4000-8000-000000000001');
 
@@ -89,7 +90,7 @@ function harness(env: Record<string, string>): Harness {
   } as unknown as EvaluationRepository;
   const hooks = new SessionHooks();
   const llm = new LlmService(new AppConfig(validateEnvironment(env)));
-  const service = new EvaluationService(llm, sessionsService, hooks, jobs, repository, new MetricsService());
+  const service = new EvaluationService(llm, sessionsService, hooks, jobs, repository, new MetricsService(), noAudit());
   service.onModuleInit();
   return {
     service,

@@ -1,9 +1,11 @@
+import type { EntityManager } from 'typeorm';
 import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { SystemMessage, HumanMessage } from '@langchain/core/messages';
 import { MetricsService, type TenantId } from '@arbiter/common';
 import { JOB_CATALOG, JobsService, type JobContext, type JobName } from '@arbiter/jobs';
 import { LlmErrorCode, LlmException, LlmService } from '@arbiter/llm';
 import { runFailed, SessionHooks, SessionsService, type DiagnosisSessionEntity, type FinishPlan, type SelfEvaluation } from '@arbiter/sessions';
+import { AuditLog } from '@arbiter/tenancy';
 import { EvaluationErrorCode, EvaluationException } from './evaluation.exception.js';
 import { EvaluationRepository } from './evaluation.repository.js';
 import { buildEvaluationPrompt, parseLlmEvaluation } from './llm-evaluator.js';
@@ -43,6 +45,7 @@ export class EvaluationService implements OnModuleInit {
     private readonly jobs: JobsService,
     private readonly repository: EvaluationRepository,
     metrics: MetricsService,
+    private readonly audit: AuditLog,
   ) {
     this.evaluations = metrics.counter('arbiter_self_evaluations_total', 'Stored self-evaluations by source and reason (llm or the fallback reason)', [
       'source',
@@ -95,7 +98,19 @@ export class EvaluationService implements OnModuleInit {
     const session = await this.sessions.get(tenantId, sessionId);
     if (session.status === 'PENDING' || session.status === 'RUNNING') throw new EvaluationException(EvaluationErrorCode.SessionNotFinished, session.status);
     const evaluation = await this.evaluate(tenantId, session);
-    await this.store(tenantId, session.id, evaluation);
+    const before = session.selfEvaluation as Partial<StoredSelfEvaluation> | null;
+    await this.store(tenantId, session.id, evaluation, (em) =>
+      this.audit.record(em, tenantId, {
+        action: 'evaluate',
+        resourceType: 'self_evaluation',
+        resourceId: session.id,
+        label: session.query,
+        summary: {
+          before: before ? { source: before.source ?? null, confidence: before.confidence ?? null } : null,
+          after: { source: evaluation.source, confidence: evaluation.confidence },
+        },
+      }),
+    );
     return evaluation;
   }
 
@@ -221,8 +236,8 @@ export class EvaluationService implements OnModuleInit {
     return { confidence: rule.confidence, reasoning: rule.reasoning, source: 'rule', evaluatedAt: new Date().toISOString(), fallbackReason: reason };
   }
 
-  private async store(tenantId: TenantId, sessionId: string, evaluation: StoredSelfEvaluation): Promise<void> {
-    await this.sessions.update(tenantId, sessionId, { selfEvaluation: evaluation });
+  private async store(tenantId: TenantId, sessionId: string, evaluation: StoredSelfEvaluation, record?: (em: EntityManager) => Promise<void>): Promise<void> {
+    await this.sessions.update(tenantId, sessionId, { selfEvaluation: evaluation }, record);
     this.count(evaluation);
   }
 

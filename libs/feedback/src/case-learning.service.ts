@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { invalidRequest, MetricsService, type TenantId } from '@arbiter/common';
 import { INTENT_LIMITS, IntentRulesService, type IntentRuleView } from '@arbiter/intent';
+import { AuditLog } from '@arbiter/tenancy';
 import type { AcceptExampleResultDto, CaseLibrarySettingsDto } from './dto/feedback.dto.js';
 import { CaseLibraryAnswers } from './case-library-answers.js';
 import { CaseLibraryRepository, type BadCaseLabelRow, type CaseLibrarySettingsRow } from './case-library.repository.js';
@@ -27,6 +28,7 @@ export class CaseLearningService {
     private readonly answers: CaseLibraryAnswers,
     private readonly rules: IntentRulesService,
     metrics: MetricsService,
+    private readonly audit: AuditLog,
   ) {
     // The same counter as FeedbackService's (get-or-create on one registry).
     this.caseEvents = metrics.counter('arbiter_case_library_events_total', 'Case library changes (created|restored|retracted|manual_created|edited)', [
@@ -44,14 +46,31 @@ export class CaseLearningService {
       const problems = caseThresholdProblems(threshold);
       if (problems.length) throw invalidRequest([{ field: 'threshold', errors: problems }]);
     }
-    await this.repository.setThreshold(tenantId, threshold);
+    const before = await this.repository.settings(tenantId);
+    await this.repository.setThreshold(tenantId, threshold, (em) =>
+      this.audit.record(em, tenantId, {
+        action: 'update',
+        resourceType: 'case_library_settings',
+        label: 'case library settings',
+        summary: { before: { threshold: before.threshold }, after: { threshold } },
+      }),
+    );
     this.answers.invalidate(tenantId);
     return toSettingsDto(await this.repository.settings(tenantId));
   }
 
   /** Retracts an active case: it is neither listed nor answers again (kept in the table). */
   async retractCase(tenantId: TenantId, id: string): Promise<void> {
-    if (!(await this.repository.retractCase(tenantId, id))) throw new FeedbackException(FeedbackErrorCode.CaseNotFound, id);
+    const retracted = await this.repository.retractCase(tenantId, id, (em, row) =>
+      this.audit.record(em, tenantId, {
+        action: 'delete',
+        resourceType: 'case',
+        resourceId: row.id,
+        label: row.query,
+        summary: { sourceType: row.sourceType },
+      }),
+    );
+    if (!retracted) throw new FeedbackException(FeedbackErrorCode.CaseNotFound, id);
     this.answers.invalidate(tenantId);
     this.caseEvents.inc({ event: 'retracted' });
   }
@@ -87,7 +106,16 @@ export class CaseLearningService {
       throw new FeedbackException(FeedbackErrorCode.ExampleNotAcceptable, `rule ${rule.id} has ${INTENT_LIMITS.semanticExamples} examples already`);
     }
     const updated = await this.rules.update(tenantId, rule.id, { semanticExamples: [...rule.semanticExamples, example] });
-    const label = await this.repository.upsertLabel(tenantId, sessionId, { intent, ruleId: rule.id, example });
+    // The rule's new example is recorded by the intent lib (an `intent_rule` update); the bad case's label here.
+    const label = await this.repository.upsertLabel(tenantId, sessionId, { intent, ruleId: rule.id, example }, (em) =>
+      this.audit.record(em, tenantId, {
+        action: 'accept_example',
+        resourceType: 'bad_case_label',
+        resourceId: sessionId,
+        label: example,
+        summary: { intent, ruleId: rule.id, semanticExampleCount: updated.semanticExamples.length },
+      }),
+    );
     return {
       sessionId,
       intent,

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import type { TenantId } from '@arbiter/common';
 import type { BadCaseRecord, BadCaseReviewPatch } from './bad-case-review.js';
 import type { IndexedCase } from './case-matcher.js';
@@ -48,6 +48,9 @@ function rowsOf<T>(result: unknown): T[] {
   return result as T[];
 }
 
+/** Writes an operator's change to the audit log in the change's transaction. */
+export type Recorder<T> = (em: EntityManager, written: T) => Promise<void>;
+
 /**
  * Case-library answers and bad-case labels (migrations/0150): the index snapshot and versions the chat's
  * case index is built and refreshed from, the threshold setting, case edits and retraction, labels.
@@ -56,6 +59,19 @@ function rowsOf<T>(result: unknown): T[] {
 @Injectable()
 export class CaseLibraryRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /**
+   * Runs `work`, and with `record` (the change's audit entry, docs/http-edge.md "Audit log") in one
+   * transaction with it: `record` sees what `work` returned and is not called when it wrote nothing.
+   */
+  private async recorded<T>(work: (db: DataSource | EntityManager) => Promise<T>, record: Recorder<NonNullable<T>> | undefined): Promise<T> {
+    if (!record) return work(this.dataSource);
+    return this.dataSource.transaction(async (em) => {
+      const result = await work(em);
+      if (result !== null && result !== undefined && result !== false) await record(em, result);
+      return result;
+    });
+  }
 
   /** The tenant's version, threshold and newest `limit` active cases, in one statement (one snapshot). */
   async indexSnapshot(tenantId: TenantId, limit: number): Promise<CaseIndexSnapshot> {
@@ -109,23 +125,27 @@ export class CaseLibraryRepository {
   }
 
   /** Sets the threshold (null = back to the default: the row is deleted); the trigger bumps the version. */
-  async setThreshold(tenantId: TenantId, threshold: number | null): Promise<void> {
-    if (threshold === null) {
-      await this.dataSource.query(`DELETE FROM case_library_settings WHERE tenant_id = $1`, [tenantId]);
-      return;
-    }
-    await this.dataSource.query(
-      `INSERT INTO case_library_settings (tenant_id, answer_threshold) VALUES ($1, $2)
-       ON CONFLICT (tenant_id) DO UPDATE SET answer_threshold = EXCLUDED.answer_threshold, updated_at = now()`,
-      [tenantId, threshold],
-    );
+  async setThreshold(tenantId: TenantId, threshold: number | null, record?: Recorder<true>): Promise<void> {
+    await this.recorded(async (db) => {
+      if (threshold === null) {
+        await db.query(`DELETE FROM case_library_settings WHERE tenant_id = $1`, [tenantId]);
+        return true as const;
+      }
+      await db.query(
+        `INSERT INTO case_library_settings (tenant_id, answer_threshold) VALUES ($1, $2)
+         ON CONFLICT (tenant_id) DO UPDATE SET answer_threshold = EXCLUDED.answer_threshold, updated_at = now()`,
+        [tenantId, threshold],
+      );
+      return true as const;
+    }, record);
   }
 
   /** Sets the given fields of an active case; null when it is not this tenant's (or retracted). */
-  async editCase(tenantId: TenantId, id: string, edit: CaseEdit): Promise<CaseRow | null> {
-    const [row] = rowsOf<CaseRow>(
-      await this.dataSource.query(
-        `UPDATE case_library
+  async editCase(tenantId: TenantId, id: string, edit: CaseEdit, record?: Recorder<CaseRow>): Promise<CaseRow | null> {
+    return this.recorded(async (db) => {
+      const [row] = rowsOf<CaseRow>(
+        await db.query(
+          `UPDATE case_library
             SET query = COALESCE($3, query),
                 answer = COALESCE($4, answer),
                 fault_category = COALESCE($5, fault_category),
@@ -133,21 +153,32 @@ export class CaseLibraryRepository {
                 updated_at = now()
           WHERE tenant_id = $1 AND id = $2 AND retracted_at IS NULL
           RETURNING ${CASE_COLUMNS}`,
-        [tenantId, id, edit.query ?? null, edit.answer ?? null, edit.faultCategory ?? null, edit.errorCode !== undefined, edit.errorCode ?? null],
-      ),
-    );
-    return row ?? null;
+          [tenantId, id, edit.query ?? null, edit.answer ?? null, edit.faultCategory ?? null, edit.errorCode !== undefined, edit.errorCode ?? null],
+        ),
+      );
+      return row ?? null;
+    }, record);
   }
 
   /** Retracts an active case (AUTO and MANUAL alike: kept, never answered or listed again); false when none. */
-  async retractCase(tenantId: TenantId, id: string): Promise<boolean> {
-    const rows = rowsOf<{ id: string }>(
-      await this.dataSource.query(
-        `UPDATE case_library SET retracted_at = now(), updated_at = now() WHERE tenant_id = $1 AND id = $2 AND retracted_at IS NULL RETURNING id`,
-        [tenantId, id],
-      ),
-    );
-    return rows.length > 0;
+  async retractCase(tenantId: TenantId, id: string, record?: Recorder<{ id: string; query: string; sourceType: string }>): Promise<boolean> {
+    const retracted = await this.recorded(async (db) => {
+      const rows = rowsOf<{ id: string; query: string; sourceType: string }>(
+        await db.query(
+          `UPDATE case_library SET retracted_at = now(), updated_at = now() WHERE tenant_id = $1 AND id = $2 AND retracted_at IS NULL
+           RETURNING id, query, source_type AS "sourceType"`,
+          [tenantId, id],
+        ),
+      );
+      return rows[0] ?? null;
+    }, record);
+    return retracted !== null;
+  }
+
+  /** The question of a tenant's session, read in `em`'s transaction (the label of a bad case's audit entry). */
+  async sessionQuestion(em: EntityManager, tenantId: TenantId, sessionId: string): Promise<string | null> {
+    const [row] = rowsOf<{ query: string }>(await em.query(`SELECT query FROM diagnosis_session WHERE tenant_id = $1 AND id = $2`, [tenantId, sessionId]));
+    return row?.query ?? null;
   }
 
   /** The question of a bad case (a session of the tenant whose feedback is not_useful), or null. */
@@ -170,10 +201,11 @@ export class CaseLibraryRepository {
    * `ON CONFLICT … DO UPDATE` locks it and applies to the latest committed version), so none loses another's fields.
    * RESOLVED keeps the first `resolved_at` of a resolved case; OPEN clears it.
    */
-  async upsertReview(tenantId: TenantId, sessionId: string, patch: BadCaseReviewPatch): Promise<BadCaseLabelRow | null> {
-    const [row] = rowsOf<BadCaseLabelRow>(
-      await this.dataSource.query(
-        `INSERT INTO bad_case_label AS l (tenant_id, session_id, intent, document_id, note, status, resolved_at)
+  async upsertReview(tenantId: TenantId, sessionId: string, patch: BadCaseReviewPatch, record?: Recorder<BadCaseLabelRow>): Promise<BadCaseLabelRow | null> {
+    return this.recorded(async (db) => {
+      const [row] = rowsOf<BadCaseLabelRow>(
+        await db.query(
+          `INSERT INTO bad_case_label AS l (tenant_id, session_id, intent, document_id, note, status, resolved_at)
          SELECT f.tenant_id, f.session_id, $4::varchar, $6::uuid, $8::text, COALESCE($9::varchar, 'OPEN'), CASE WHEN $9::varchar = 'RESOLVED' THEN now() END
            FROM session_feedback f
           WHERE f.tenant_id = $1 AND f.session_id = $2 AND f.feedback = 'not_useful'
@@ -187,32 +219,40 @@ export class CaseLibraryRepository {
                                    ELSE NULL END,
                 updated_at = now()
          RETURNING ${LABEL_COLUMNS}`,
-        [
-          tenantId,
-          sessionId,
-          patch.intent !== undefined,
-          patch.intent ?? null,
-          patch.documentId !== undefined,
-          patch.documentId ?? null,
-          patch.note !== undefined,
-          patch.note ?? null,
-          patch.status ?? null,
-        ],
-      ),
-    );
-    return row ?? null;
+          [
+            tenantId,
+            sessionId,
+            patch.intent !== undefined,
+            patch.intent ?? null,
+            patch.documentId !== undefined,
+            patch.documentId ?? null,
+            patch.note !== undefined,
+            patch.note ?? null,
+            patch.status ?? null,
+          ],
+        ),
+      );
+      return row ?? null;
+    }, record);
   }
 
-  async upsertLabel(tenantId: TenantId, sessionId: string, label: { intent: string; ruleId: string | null; example: string | null }): Promise<BadCaseLabelRow> {
-    const [row] = rowsOf<BadCaseLabelRow>(
-      await this.dataSource.query(
-        `INSERT INTO bad_case_label (tenant_id, session_id, intent, rule_id, example) VALUES ($1, $2, $3, $4, $5)
+  async upsertLabel(
+    tenantId: TenantId,
+    sessionId: string,
+    label: { intent: string; ruleId: string | null; example: string | null },
+    record?: Recorder<BadCaseLabelRow>,
+  ): Promise<BadCaseLabelRow> {
+    return this.recorded(async (db) => {
+      const [row] = rowsOf<BadCaseLabelRow>(
+        await db.query(
+          `INSERT INTO bad_case_label (tenant_id, session_id, intent, rule_id, example) VALUES ($1, $2, $3, $4, $5)
          ON CONFLICT (tenant_id, session_id) DO UPDATE SET intent = EXCLUDED.intent, rule_id = EXCLUDED.rule_id, example = EXCLUDED.example, updated_at = now()
          RETURNING ${LABEL_COLUMNS}`,
-        [tenantId, sessionId, label.intent, label.ruleId, label.example],
-      ),
-    );
-    return row;
+          [tenantId, sessionId, label.intent, label.ruleId, label.example],
+        ),
+      );
+      return row;
+    }, record);
   }
 
   async labels(tenantId: TenantId, sessionIds: readonly string[]): Promise<Map<string, BadCaseLabelRow>> {

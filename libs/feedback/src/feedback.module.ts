@@ -4,6 +4,7 @@ import { CommonModule } from '@arbiter/common';
 import { IntentModule } from '@arbiter/intent';
 import { RetrievalModule } from '@arbiter/retrieval';
 import { SessionsModule } from '@arbiter/sessions';
+import { TenancyModule } from '@arbiter/tenancy';
 import { BadCaseLabelEntity } from './bad-case-label.entity.js';
 import { CaseLearningService } from './case-learning.service.js';
 import { CaseLibraryAnswers } from './case-library-answers.js';
@@ -21,6 +22,7 @@ import { SessionFeedbackEntity } from './session-feedback.entity.js';
     CommonModule,
     IntentModule,
     RetrievalModule,
+    TenancyModule,
     TypeOrmModule.forFeature([SessionFeedbackEntity, CaseLibraryEntity, CaseLibrarySettingsEntity, CaseLibraryVersionEntity, BadCaseLabelEntity]),
   ],
   controllers: [FeedbackController, ReviewController],

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { Keyset, type KeysetCursor, type KeysetRow, type TenantId } from '@arbiter/common';
 import {
   FAILURE_FACT_COLUMNS,
@@ -296,14 +296,22 @@ export class FeedbackRepository {
     return row ?? null;
   }
 
-  async insertManualCase(tenantId: TenantId, c: { query: string; answer: string; faultCategory: FaultCategory; errorCode: string | null }): Promise<CaseRow> {
-    const [row] = rowsOf<CaseRow>(
-      await this.dataSource.query(
-        `INSERT INTO case_library (tenant_id, session_id, query, answer, fault_category, error_code, source_type)
-         VALUES ($1, NULL, $2, $3, $4, $5, 'MANUAL') RETURNING ${CASE_COLUMNS}`,
-        [tenantId, c.query, c.answer, c.faultCategory, c.errorCode],
-      ),
-    );
-    return row;
+  /** Inserts an operator's case in one transaction with `record`, its audit entry (docs/http-edge.md "Audit log"). */
+  async insertManualCase(
+    tenantId: TenantId,
+    c: { query: string; answer: string; faultCategory: FaultCategory; errorCode: string | null },
+    record: (em: EntityManager, row: CaseRow) => Promise<void>,
+  ): Promise<CaseRow> {
+    return this.dataSource.transaction(async (em) => {
+      const [row] = rowsOf<CaseRow>(
+        await em.query(
+          `INSERT INTO case_library (tenant_id, session_id, query, answer, fault_category, error_code, source_type)
+           VALUES ($1, NULL, $2, $3, $4, $5, 'MANUAL') RETURNING ${CASE_COLUMNS}`,
+          [tenantId, c.query, c.answer, c.faultCategory, c.errorCode],
+        ),
+      );
+      await record(em, row!);
+      return row!;
+    });
   }
 }

@@ -4,6 +4,7 @@ import { AppConfig } from '@arbiter/config';
 import { IntentService } from '@arbiter/intent';
 import { KnowledgeService } from '@arbiter/retrieval';
 import { addAttribution, attributeFailure, emptyLayerCounts, factsFromRow, type FeedbackValue } from '@arbiter/sessions';
+import { AuditLog } from '@arbiter/tenancy';
 import type { BadCaseDto, BadCaseReportDto, CaseDto, FeedbackResultDto } from './dto/feedback.dto.js';
 import { CaseLibraryAnswers } from './case-library-answers.js';
 import { CaseLibraryRepository, type BadCaseLabelRow, type CaseEdit } from './case-library.repository.js';
@@ -77,6 +78,7 @@ export class FeedbackService {
     private readonly intents: IntentService,
     private readonly knowledge: KnowledgeService,
     metrics: MetricsService,
+    private readonly audit: AuditLog,
   ) {
     this.feedbackTotal = metrics.counter('arbiter_feedback_total', 'Feedback posts by value and result (applied|unchanged|rejected|not_found)', [
       'feedback',
@@ -133,7 +135,16 @@ export class FeedbackService {
     const problems = reviewProblems(patch, known, new Set(found.keys()));
     if (problems.length) throw invalidRequest(problems);
     // The upsert writes only for a bad case of the tenant (it reads the feedback in the same statement): null = 404.
-    if ((await this.cases.upsertReview(tenantId, sessionId, patch)) === null) throw new FeedbackException(FeedbackErrorCode.BadCaseNotFound, sessionId);
+    const reviewed = await this.cases.upsertReview(tenantId, sessionId, patch, async (em, row) =>
+      this.audit.record(em, tenantId, {
+        action: 'review',
+        resourceType: 'bad_case_review',
+        resourceId: sessionId,
+        label: await this.cases.sessionQuestion(em, tenantId, sessionId),
+        summary: { changed: Object.keys(patch), after: { intent: row.intent, documentId: row.documentId, note: row.note, status: row.status } },
+      }),
+    );
+    if (reviewed === null) throw new FeedbackException(FeedbackErrorCode.BadCaseNotFound, sessionId);
     return this.getBadCase(tenantId, sessionId);
   }
 
@@ -185,12 +196,23 @@ export class FeedbackService {
     tenantId: TenantId,
     input: { query: string; answer: string; faultCategory?: FaultCategory; errorCode?: string | null },
   ): Promise<CaseDto> {
-    const row = await this.repository.insertManualCase(tenantId, {
-      query: input.query,
-      answer: input.answer,
-      faultCategory: input.faultCategory ?? 'GENERAL',
-      errorCode: input.errorCode ?? null,
-    });
+    const row = await this.repository.insertManualCase(
+      tenantId,
+      {
+        query: input.query,
+        answer: input.answer,
+        faultCategory: input.faultCategory ?? 'GENERAL',
+        errorCode: input.errorCode ?? null,
+      },
+      (em, created) =>
+        this.audit.record(em, tenantId, {
+          action: 'create',
+          resourceType: 'case',
+          resourceId: created.id,
+          label: created.query,
+          summary: { sourceType: created.sourceType, faultCategory: created.faultCategory, errorCode: created.errorCode },
+        }),
+    );
     this.caseEvents.inc({ event: 'manual_created' });
     this.answers.invalidate(tenantId);
     return toCaseDto(row);
@@ -201,7 +223,20 @@ export class FeedbackService {
     if (patch.query === undefined && patch.answer === undefined && patch.faultCategory === undefined && patch.errorCode === undefined) {
       throw new FeedbackException(FeedbackErrorCode.EmptyPatch);
     }
-    const row = await this.cases.editCase(tenantId, id, patch);
+    const row = await this.cases.editCase(tenantId, id, patch, (em, edited) =>
+      this.audit.record(em, tenantId, {
+        action: 'update',
+        resourceType: 'case',
+        resourceId: edited.id,
+        label: edited.query,
+        summary: {
+          changed: Object.keys(patch).filter((k) => patch[k as keyof CaseEdit] !== undefined),
+          sourceType: edited.sourceType,
+          faultCategory: edited.faultCategory,
+          errorCode: edited.errorCode,
+        },
+      }),
+    );
     if (!row) throw new FeedbackException(FeedbackErrorCode.CaseNotFound, id);
     this.caseEvents.inc({ event: 'edited' });
     if (patch.query !== undefined || patch.answer !== undefined) this.answers.invalidate(tenantId);

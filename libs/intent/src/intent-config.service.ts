@@ -82,7 +82,7 @@ export class IntentConfigService {
           resourceType: 'intent_config',
           resourceId: newVersion,
           label: 'intent config',
-          summary: { before: state.overrides, after: next, version: newVersion },
+          summary: { before: state.overrides, after: next, version: newVersion, ...(ifMatch !== undefined ? { ifMatch } : {}) },
         }),
       );
       if (version !== null) {

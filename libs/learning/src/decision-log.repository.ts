@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { Keyset, toPage, type KeysetRow, type Page, type PageRequest, type TenantId } from '@arbiter/common';
 import { REVIEW_SET_NAME } from './labelled-data.js';
 
@@ -188,12 +188,16 @@ export class DecisionLogRepository {
     return rows[0]?.retention_days ?? DEFAULT_DECISION_RETENTION_DAYS;
   }
 
-  async setRetentionDays(tenantId: TenantId, days: number): Promise<void> {
-    await this.ds.query(
-      `INSERT INTO decision_log_settings (tenant_id, retention_days) VALUES ($1, $2)
-       ON CONFLICT (tenant_id) DO UPDATE SET retention_days = EXCLUDED.retention_days, updated_at = now()`,
-      [tenantId, days],
-    );
+  /** Sets the retention, with `record` (the change's audit entry, docs/http-edge.md "Audit log") in its transaction. */
+  async setRetentionDays(tenantId: TenantId, days: number, record?: (em: EntityManager) => Promise<void>): Promise<void> {
+    await this.ds.transaction(async (em) => {
+      await em.query(
+        `INSERT INTO decision_log_settings (tenant_id, retention_days) VALUES ($1, $2)
+         ON CONFLICT (tenant_id) DO UPDATE SET retention_days = EXCLUDED.retention_days, updated_at = now()`,
+        [tenantId, days],
+      );
+      if (record) await record(em);
+    });
   }
 
   /**

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { invalidRequest, pageRequest, type Page, type TenantId } from '@arbiter/common';
 import { IntentService } from '@arbiter/intent';
+import { AuditLog } from '@arbiter/tenancy';
 import { DecisionLogRepository, type StoredDecision } from './decision-log.repository.js';
 import { parseInstant, type ListDecisionsQueryDto } from './dto/decision.dto.js';
 import { unknownIntents } from './labelled-data.js';
@@ -14,6 +15,7 @@ export class DecisionLogService {
     private readonly decisions: DecisionLogRepository,
     private readonly sets: LabelledSetRepository,
     private readonly intents: IntentService,
+    private readonly audit: AuditLog,
   ) {}
 
   async list(tenantId: TenantId, query: ListDecisionsQueryDto): Promise<Page<StoredDecision>> {
@@ -49,7 +51,15 @@ export class DecisionLogService {
       const unknown = unknownIntents([{ intent }], await this.intents.knownIntents(tenantId));
       if (unknown.length) throw unknownIntentsError(unknown, 'intent');
     }
-    const example = await this.sets.labelDecision(tenantId, id, intent);
+    const example = await this.sets.labelDecision(tenantId, id, intent, (em, labelled) =>
+      this.audit.record(em, tenantId, {
+        action: 'label',
+        resourceType: 'decision_label',
+        resourceId: id,
+        label: intent ?? 'out of scope',
+        summary: { intent, exampleId: labelled.id },
+      }),
+    );
     if (example === null) throw new LearningException(LearningErrorCode.DECISION_NOT_FOUND);
     return example;
   }
@@ -59,7 +69,15 @@ export class DecisionLogService {
   }
 
   async setRetention(tenantId: TenantId, retentionDays: number): Promise<{ retentionDays: number }> {
-    await this.decisions.setRetentionDays(tenantId, retentionDays);
+    const before = await this.decisions.retentionDays(tenantId);
+    await this.decisions.setRetentionDays(tenantId, retentionDays, (em) =>
+      this.audit.record(em, tenantId, {
+        action: 'update',
+        resourceType: 'decision_log_settings',
+        label: 'decision log retention',
+        summary: { before: { retentionDays: before }, after: { retentionDays } },
+      }),
+    );
     return { retentionDays };
   }
 }

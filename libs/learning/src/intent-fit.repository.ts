@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { Keyset, toPage, type KeysetRow, type Page, type PageRequest, type TenantId } from '@arbiter/common';
 import type { IntentFitStatus } from './entities/index.js';
 
@@ -57,12 +57,20 @@ function toFit(r: Omit<FitRow, keyof KeysetRow>): StoredIntentFit {
 export class IntentFitRepository {
   constructor(@InjectDataSource() private readonly ds: DataSource) {}
 
-  async create(tenantId: TenantId, set: { id: string; name: string; version: number }, targets: Record<string, number>): Promise<string> {
-    const rows: { id: string }[] = await this.ds.query(
-      `INSERT INTO intent_fit (tenant_id, labelled_set_id, labelled_set_name, labelled_set_version, targets) VALUES ($1, $2, $3, $4, $5::jsonb) RETURNING id`,
-      [tenantId, set.id, set.name, set.version, JSON.stringify(targets)],
-    );
-    return rows[0]!.id;
+  async create(
+    tenantId: TenantId,
+    set: { id: string; name: string; version: number },
+    targets: Record<string, number>,
+    record?: (em: EntityManager, id: string) => Promise<void>,
+  ): Promise<string> {
+    return this.ds.transaction(async (em) => {
+      const rows: { id: string }[] = await em.query(
+        `INSERT INTO intent_fit (tenant_id, labelled_set_id, labelled_set_name, labelled_set_version, targets) VALUES ($1, $2, $3, $4, $5::jsonb) RETURNING id`,
+        [tenantId, set.id, set.name, set.version, JSON.stringify(targets)],
+      );
+      if (record) await record(em, rows[0]!.id);
+      return rows[0]!.id;
+    });
   }
 
   async attachJob(tenantId: TenantId, id: string, jobRunId: string | null): Promise<void> {

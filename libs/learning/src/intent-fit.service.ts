@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { invalidRequest, pageRequest, type FieldError, type Page, type PageQueryDto, type TenantId } from '@arbiter/common';
 import { DEFAULT_FIT_TARGETS, fitDataProblem, IntentService, type FitTargets } from '@arbiter/intent';
 import { JobsService } from '@arbiter/jobs';
+import { AuditLog } from '@arbiter/tenancy';
 import { INTENT_FIT_JOB } from './intent-fit.job.js';
 import { IntentFitRepository, type StoredIntentFit } from './intent-fit.repository.js';
 import { unknownIntents } from './labelled-data.js';
@@ -48,6 +49,7 @@ export class IntentFitService {
     private readonly sets: LabelledSetRepository,
     private readonly intents: IntentService,
     private readonly jobs: JobsService,
+    private readonly audit: AuditLog,
   ) {}
 
   /**
@@ -63,7 +65,16 @@ export class IntentFitService {
     if (problem !== null) throw new LearningException(LearningErrorCode.FIT_DATA_INSUFFICIENT, problem, { fields: ['labelledSetId'] });
     const unknown = unknownIntents(examples, await this.intents.knownIntents(tenantId));
     if (unknown.length > 0) throw unknownIntentsError(unknown, 'labelledSetId');
-    const id = await this.fits.create(tenantId, set, { ...targets });
+    // The fit's request is recorded; applying its proposal is a recorded `PUT /admin/intent-config` (an `intent_config` entry).
+    const id = await this.fits.create(tenantId, set, { ...targets }, (em, fitId) =>
+      this.audit.record(em, tenantId, {
+        action: 'request',
+        resourceType: 'intent_fit',
+        resourceId: fitId,
+        label: `${set.name} v${set.version}`,
+        summary: { labelledSetId: set.id, examples: examples.length, targets: { ...targets } },
+      }),
+    );
     const run = await this.jobs.enqueue(tenantId, INTENT_FIT_JOB, { fitId: id });
     await this.fits.attachJob(tenantId, id, run?.id ?? null);
     return (await this.fits.get(tenantId, id))!;

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { Keyset, toPage, type KeysetRow, type Page, type PageRequest, type TenantId } from '@arbiter/common';
 import { LABEL_JOIN } from './decision-log.repository.js';
 import type { IntentFitStatus } from './entities/index.js';
@@ -110,23 +110,27 @@ export class IntentReplayRepository {
     candidate: Record<string, unknown>,
     decisions: number,
     emptyReport: Record<string, unknown> | null,
+    record?: (em: EntityManager, id: string) => Promise<void>,
   ): Promise<string> {
     const window = 'from' in scope ? scope : null;
-    const rows: { id: string }[] = await this.ds.query(
-      `INSERT INTO intent_replay (tenant_id, window_from, window_to, decision_ids, candidate, decisions, status, report, finished_at)
+    return this.ds.transaction(async (em) => {
+      const rows: { id: string }[] = await em.query(
+        `INSERT INTO intent_replay (tenant_id, window_from, window_to, decision_ids, candidate, decisions, status, report, finished_at)
        VALUES ($1, $2, $3, $4::uuid[], $5::jsonb, $6, $7::varchar, $8::jsonb, CASE WHEN $7::varchar = 'succeeded' THEN now() END) RETURNING id`,
-      [
-        tenantId,
-        window?.from ?? null,
-        window?.to ?? null,
-        'decisionIds' in scope ? scope.decisionIds : null,
-        JSON.stringify(candidate),
-        decisions,
-        emptyReport === null ? 'queued' : 'succeeded',
-        emptyReport === null ? null : JSON.stringify(emptyReport),
-      ],
-    );
-    return rows[0]!.id;
+        [
+          tenantId,
+          window?.from ?? null,
+          window?.to ?? null,
+          'decisionIds' in scope ? scope.decisionIds : null,
+          JSON.stringify(candidate),
+          decisions,
+          emptyReport === null ? 'queued' : 'succeeded',
+          emptyReport === null ? null : JSON.stringify(emptyReport),
+        ],
+      );
+      if (record) await record(em, rows[0]!.id);
+      return rows[0]!.id;
+    });
   }
 
   async attachJob(tenantId: TenantId, id: string, jobRunId: string | null): Promise<void> {

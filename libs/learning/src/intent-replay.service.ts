@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { invalidRequest, pageRequest, type FieldError, type Page, type PageQueryDto, type TenantId } from '@arbiter/common';
 import { IntentSandbox } from '@arbiter/intent';
 import { JobsService } from '@arbiter/jobs';
+import { AuditLog } from '@arbiter/tenancy';
 import { INTENT_REPLAY_JOB } from './intent-replay.job.js';
 import { IntentReplayRepository, type ReplayScope, type StoredIntentReplay } from './intent-replay.repository.js';
 import { LearningErrorCode, LearningException } from './learning.exception.js';
@@ -60,6 +62,7 @@ export class IntentReplayService {
     private readonly replays: IntentReplayRepository,
     private readonly sandbox: IntentSandbox,
     private readonly jobs: JobsService,
+    private readonly audit: AuditLog,
   ) {}
 
   /**
@@ -70,11 +73,19 @@ export class IntentReplayService {
     const { scope, candidate } = parseReplayRequest(body);
     await this.sandbox.check(tenantId, candidate);
     const decisions = await this.replays.countDecisions(tenantId, scope);
+    const record = (em: EntityManager, replayId: string) =>
+      this.audit.record(em, tenantId, {
+        action: 'request',
+        resourceType: 'intent_replay',
+        resourceId: replayId,
+        label: 'decisionIds' in scope ? `${scope.decisionIds.length} decisions` : `${scope.from.toISOString()} – ${scope.to.toISOString()}`,
+        summary: { decisions, candidate: Object.keys(candidate) },
+      });
     if (decisions === 0) {
-      const id = await this.replays.create(tenantId, scope, candidate, 0, { ...replayReport(emptyTally()) });
+      const id = await this.replays.create(tenantId, scope, candidate, 0, { ...replayReport(emptyTally()) }, record);
       return { replay: (await this.replays.get(tenantId, id))!, queued: false };
     }
-    const id = await this.replays.create(tenantId, scope, candidate, decisions, null);
+    const id = await this.replays.create(tenantId, scope, candidate, decisions, null, record);
     const run = await this.jobs.enqueue(tenantId, INTENT_REPLAY_JOB, { replayId: id });
     await this.replays.attachJob(tenantId, id, run?.id ?? null);
     return { replay: (await this.replays.get(tenantId, id))!, queued: true };

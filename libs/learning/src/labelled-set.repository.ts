@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { Keyset, toPage, type KeysetRow, type Page, type PageRequest, type TenantId } from '@arbiter/common';
 import type { LabelledSetKind } from './entities/index.js';
 import { REVIEW_SET_NAME, type LabelledExampleInput } from './labelled-data.js';
@@ -83,14 +83,19 @@ export class LabelledSetRepository {
    * transaction: all or nothing. A concurrent upload of the same name makes the unique version constraint
    * fail; the upload then takes the next number.
    */
-  async createVersion(tenantId: TenantId, name: string, examples: readonly LabelledExampleInput[]): Promise<StoredLabelledSet> {
+  async createVersion(
+    tenantId: TenantId,
+    name: string,
+    examples: readonly LabelledExampleInput[],
+    record?: (em: EntityManager, set: { id: string; version: number }) => Promise<void>,
+  ): Promise<StoredLabelledSet> {
     for (let attempt = 1; ; attempt++) {
       try {
         const id = await this.ds.transaction(async (m) => {
-          const [set]: { id: string }[] = await m.query(
+          const [set]: { id: string; version: number }[] = await m.query(
             `INSERT INTO labelled_set (tenant_id, name, version, kind)
              SELECT $1::uuid, $2::varchar, COALESCE(max(version), 0) + 1, 'upload' FROM labelled_set WHERE tenant_id = $1::uuid AND name = $2::varchar
-             RETURNING id`,
+             RETURNING id, version`,
             [tenantId, name],
           );
           await m.query(
@@ -98,6 +103,7 @@ export class LabelledSetRepository {
              SELECT $1::uuid, $2::uuid, u.line, u.text, u.intent FROM unnest($3::int[], $4::text[], $5::text[]) AS u(line, text, intent)`,
             [tenantId, set!.id, examples.map((e) => e.line), examples.map((e) => e.text), examples.map((e) => e.intent)],
           );
+          if (record) await record(m, set!);
           return set!.id;
         });
         return (await this.get(tenantId, id))!;
@@ -144,10 +150,17 @@ export class LabelledSetRepository {
     return toPage(rows, page.limit, toExample);
   }
 
-  /** Deletes one set version with its examples; false when the tenant has no such set. */
-  async delete(tenantId: TenantId, id: string): Promise<boolean> {
-    const res: [unknown[], number] = await this.ds.query('DELETE FROM labelled_set WHERE tenant_id = $1 AND id = $2', [tenantId, id]);
-    return res[1] > 0;
+  /** Deletes one set version with its examples, with `record` (its audit entry) in the transaction; false when the tenant has no such set. */
+  async delete(tenantId: TenantId, id: string, record?: (em: EntityManager, set: { name: string; version: number }) => Promise<void>): Promise<boolean> {
+    return this.ds.transaction(async (em) => {
+      // TypeORM answers a DELETE … RETURNING with [rows, affected].
+      const [rows]: [{ name: string; version: number }[], number] = await em.query(
+        'DELETE FROM labelled_set WHERE tenant_id = $1 AND id = $2 RETURNING name, version',
+        [tenantId, id],
+      );
+      if (rows[0] && record) await record(em, rows[0]);
+      return rows.length > 0;
+    });
   }
 
   /**
@@ -155,9 +168,15 @@ export class LabelledSetRepository {
    * first use, the example (the decision's message) is inserted or its intent replaced. Returns null when the
    * tenant has no such decision (nothing is written then).
    */
-  async labelDecision(tenantId: TenantId, decisionId: string, intent: string | null): Promise<StoredLabelledExample | null> {
-    const rows: Omit<ExampleRow, keyof KeysetRow>[] = await this.ds.query(
-      `WITH d AS (SELECT id, message FROM decision_log WHERE tenant_id = $1 AND id = $2),
+  async labelDecision(
+    tenantId: TenantId,
+    decisionId: string,
+    intent: string | null,
+    record?: (em: EntityManager, example: StoredLabelledExample) => Promise<void>,
+  ): Promise<StoredLabelledExample | null> {
+    return this.ds.transaction(async (em) => {
+      const rows: Omit<ExampleRow, keyof KeysetRow>[] = await em.query(
+        `WITH d AS (SELECT id, message FROM decision_log WHERE tenant_id = $1 AND id = $2),
             s AS (INSERT INTO labelled_set (tenant_id, name, version, kind)
                   SELECT $1::uuid, '${REVIEW_SET_NAME}', 1, 'review' FROM d
                   ON CONFLICT (tenant_id, name, version) DO UPDATE SET updated_at = now()
@@ -166,9 +185,12 @@ export class LabelledSetRepository {
        SELECT $1::uuid, s.id, d.message, $3::varchar, d.id FROM s, d
        ON CONFLICT (tenant_id, set_id, decision_id) DO UPDATE SET intent = EXCLUDED.intent, created_at = now()
        RETURNING id, line, text, intent, decision_id, created_at`,
-      [tenantId, decisionId, intent],
-    );
-    return rows[0] ? toExample(rows[0]) : null;
+        [tenantId, decisionId, intent],
+      );
+      const example = rows[0] ? toExample(rows[0]) : null;
+      if (example && record) await record(em, example);
+      return example;
+    });
   }
 }
 

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { invalidRequest, pageRequest, type FieldError, type Page, type PageQueryDto, type TenantId } from '@arbiter/common';
 import { IntentService } from '@arbiter/intent';
+import { AuditLog } from '@arbiter/tenancy';
 import {
   checkLabelledArray,
   LABELLED_LIMITS,
@@ -22,6 +23,7 @@ export class LabelledSetsService {
   constructor(
     private readonly sets: LabelledSetRepository,
     private readonly intents: IntentService,
+    private readonly audit: AuditLog,
   ) {}
 
   /**
@@ -59,7 +61,15 @@ export class LabelledSetsService {
     if (errors.length) throw invalidRequest(errors);
     const unknown = unknownIntents(parsed.examples, await this.intents.knownIntents(tenantId));
     if (unknown.length) throw unknownIntentsError(unknown, 'intent');
-    return this.sets.createVersion(tenantId, name!, parsed.examples);
+    return this.sets.createVersion(tenantId, name!, parsed.examples, (em, set) =>
+      this.audit.record(em, tenantId, {
+        action: 'create',
+        resourceType: 'labelled_set',
+        resourceId: set.id,
+        label: `${name!} v${set.version}`,
+        summary: { name: name!, version: set.version, kind: 'upload', examples: parsed.examples.length },
+      }),
+    );
   }
 
   list(tenantId: TenantId, query: PageQueryDto & { name?: string }): Promise<Page<StoredLabelledSet>> {
@@ -74,6 +84,15 @@ export class LabelledSetsService {
   }
 
   async delete(tenantId: TenantId, id: string): Promise<void> {
-    if (!(await this.sets.delete(tenantId, id))) throw new LearningException(LearningErrorCode.LABELLED_SET_NOT_FOUND);
+    const deleted = await this.sets.delete(tenantId, id, (em, set) =>
+      this.audit.record(em, tenantId, {
+        action: 'delete',
+        resourceType: 'labelled_set',
+        resourceId: id,
+        label: `${set.name} v${set.version}`,
+        summary: { name: set.name, version: set.version },
+      }),
+    );
+    if (!deleted) throw new LearningException(LearningErrorCode.LABELLED_SET_NOT_FOUND);
   }
 }

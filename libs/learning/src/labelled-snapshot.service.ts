@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { assertNever, invalidRequest, type FieldError, type TenantId } from '@arbiter/common';
 import { IntentService } from '@arbiter/intent';
+import { AuditLog } from '@arbiter/tenancy';
 import { LABELLED_LIMITS, LABELLED_SET_NAME, REVIEW_SET_NAME } from './labelled-data.js';
 import { LabelledSetRepository, type StoredLabelledSet } from './labelled-set.repository.js';
 import { LABEL_SOURCES, mergeLabelSources, type LabelSource, type SnapshotMerge } from './labelled-snapshot.js';
@@ -38,6 +39,7 @@ export class LabelledSnapshotService {
     private readonly sources: LabelledSourcesRepository,
     private readonly sets: LabelledSetRepository,
     private readonly intents: IntentService,
+    private readonly audit: AuditLog,
   ) {}
 
   async snapshot(tenantId: TenantId, body: unknown): Promise<SnapshotResult> {
@@ -61,6 +63,15 @@ export class LabelledSnapshotService {
       throw invalidRequest([{ field: 'sources', errors: [`the chosen sources hold no labelled message with a known intent (${sources.join(', ')})`] }]);
     }
     const { examples, ...report } = merged;
-    return { set: await this.sets.createVersion(tenantId, name, examples), ...report };
+    const set = await this.sets.createVersion(tenantId, name, examples, (em, created) =>
+      this.audit.record(em, tenantId, {
+        action: 'create',
+        resourceType: 'labelled_set',
+        resourceId: created.id,
+        label: `${name} v${created.version}`,
+        summary: { name, version: created.version, kind: 'snapshot', sources, examples: examples.length },
+      }),
+    );
+    return { set, ...report };
   }
 }

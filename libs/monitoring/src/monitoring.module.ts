@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { TenancyModule } from '@arbiter/tenancy';
 import { MonitoringController } from './monitoring.controller.js';
 import { MonitoringRepository } from './monitoring.repository.js';
 import { MonitoringService } from './monitoring.service.js';
@@ -6,6 +7,7 @@ import { StatsRollupRepository } from './stats-rollup.repository.js';
 
 /** Operator monitoring (conversation traces, stats). */
 @Module({
+  imports: [TenancyModule],
   controllers: [MonitoringController],
   providers: [MonitoringRepository, StatsRollupRepository, MonitoringService],
   exports: [MonitoringService],

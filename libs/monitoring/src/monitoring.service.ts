@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { pageRequest, toPage, type TenantId } from '@arbiter/common';
 import { AppConfig } from '@arbiter/config';
+import { AuditLog } from '@arbiter/tenancy';
 import type {
   ConversationDetailDto,
   ConversationPageDto,
@@ -30,6 +31,7 @@ export class MonitoringService {
     private readonly repository: MonitoringRepository,
     private readonly rollups: StatsRollupRepository,
     private readonly config: AppConfig,
+    private readonly audit: AuditLog,
   ) {}
 
   async listConversations(tenantId: TenantId, query: ListConversationsQueryDto): Promise<ConversationPageDto> {
@@ -122,7 +124,9 @@ export class MonitoringService {
   /** The backfill: recomputes this tenant's stats rollup from its sessions and coverage decisions. */
   async rebuildStats(tenantId: TenantId): Promise<StatsRebuildDto> {
     const started = performance.now();
-    const result = await this.rollups.rebuild(tenantId);
+    const result = await this.rollups.rebuild(tenantId, (em, rebuilt) =>
+      this.audit.record(em, tenantId, { action: 'rebuild', resourceType: 'stats_rollup', label: 'stats rollups', summary: { ...rebuilt } }),
+    );
     return { ...result, durationMs: Math.round(performance.now() - started) };
   }
 

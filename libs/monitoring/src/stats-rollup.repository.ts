@@ -114,10 +114,15 @@ export class StatsRollupRepository {
    * keeps its delta, one committed before is in the recomputed rows and its delta is deleted). A
    * concurrent fold can make the transaction fail to serialize; it is retried.
    */
-  async rebuild(tenantId: TenantId): Promise<RebuildResult> {
+  async rebuild(tenantId: TenantId, record?: (em: EntityManager, result: RebuildResult) => Promise<void>): Promise<RebuildResult> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.dataSource.transaction('REPEATABLE READ', (em) => this.rebuildIn(em, tenantId));
+        return await this.dataSource.transaction('REPEATABLE READ', async (em) => {
+          const result = await this.rebuildIn(em, tenantId);
+          // The operator's rebuild in the audit log, in its transaction (docs/http-edge.md "Audit log").
+          if (record) await record(em, result);
+          return result;
+        });
       } catch (error) {
         if (attempt >= 5 || !isSerializationFailure(error)) throw error;
       }

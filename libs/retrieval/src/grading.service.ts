@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import type { TenantId } from '@arbiter/common';
 import type { FitGradingDto } from './dto/knowledge.dto.js';
 import { HybridSearchService } from './hybrid-search.service.js';
+import { AuditLog } from '@arbiter/tenancy';
 import { KnowledgeRepository } from './knowledge.repository.js';
 import { LexicalRepository } from './lexical.repository.js';
 import { type Calibration, FEATURE_NAMES, type StoredGrading } from './lexical/calibration.js';
@@ -46,6 +47,7 @@ export class GradingService {
     private readonly knowledge: KnowledgeRepository,
     private readonly settings: RetrievalSettingsService,
     private readonly settingsRepository: RetrievalSettingsRepository,
+    private readonly audit: AuditLog,
   ) {}
 
   async view(tenantId: TenantId): Promise<GradingView> {
@@ -64,7 +66,15 @@ export class GradingService {
 
   async reset(tenantId: TenantId): Promise<GradingView> {
     const stored = await this.settingsRepository.get(tenantId);
-    await this.settingsRepository.put(tenantId, { ...stored, grading: {} });
+    const had = stored.grading as Partial<StoredGrading>;
+    await this.settingsRepository.put(tenantId, { ...stored, grading: {} }, (em) =>
+      this.audit.record(em, tenantId, {
+        action: 'reset',
+        resourceType: 'retrieval_grading',
+        label: 'grade calibration',
+        summary: { before: { fittedAt: had.fittedAt ?? null, embedder: had.embedder ?? null }, after: { source: 'default' } },
+      }),
+    );
     return this.view(tenantId);
   }
 
@@ -123,7 +133,16 @@ export class GradingService {
         samples: report.samples,
         pairs: dto.pairs.length,
       };
-      await this.settingsRepository.put(tenantId, { ...stored, grading: value });
+      const had = stored.grading as Partial<StoredGrading>;
+      await this.settingsRepository.put(tenantId, { ...stored, grading: value }, (em) =>
+        this.audit.record(em, tenantId, {
+          action: 'apply',
+          resourceType: 'retrieval_grading',
+          resourceId: fittedAt,
+          label: 'grade calibration',
+          summary: { embedder: value.embedder, pairs: dto.pairs.length, samples: report.samples, replaced: had.fittedAt ?? null, before, after },
+        }),
+      );
       this.logger.log({ msg: 'grade calibration fitted', tenantId, pairs: dto.pairs.length, before, after });
     }
     return { applied: !dto.dryRun, grading: dto.dryRun ? grading : await this.view(tenantId), before, after, samples: report.samples };

@@ -117,8 +117,8 @@ describe('job totals of the retrieval jobs agree with their batch queries (integ
       document: failed ? null : document(seq),
       failed: failed ? { index: seq, filePath: `import-${seq}.md`, status: 'failed' as const, error: { code: 'VALIDATION', message: 'refused' } } : null,
     });
-    const { id: importId } = await imports.create(T1, [item(0), item(1), item(2, true), item(3), item(4), item(5)]);
-    const other = await imports.create(T1, [item(0), item(1)]);
+    const { id: importId } = await imports.create(T1, [item(0), item(1), item(2, true), item(3), item(4), item(5)], () => Promise.resolve());
+    const other = await imports.create(T1, [item(0), item(1)], () => Promise.resolve());
     // The other tenant holds an import under the same id (keys are per tenant) with pending items of its own.
     await db.pool.query('INSERT INTO knowledge_import (tenant_id, id, total) VALUES ($1, $2, 3)', [T2, importId]);
     await db.pool.query(`INSERT INTO knowledge_import_item (tenant_id, import_id, seq, document) SELECT $1, $2, s, '{}'::jsonb FROM generate_series(0, 2) s`, [

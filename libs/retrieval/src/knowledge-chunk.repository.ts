@@ -151,6 +151,7 @@ export class KnowledgeChunkRepository {
     chunkIndex: number,
     space: VectorSpace,
     decide: (state: ChunkState) => ChunkWrite,
+    record: (tx: Tx, before: ChunkState) => Promise<void>,
   ): Promise<ChunkEditOutcome> {
     return this.database.transaction(async (tx) => {
       const doc = await tx
@@ -170,14 +171,15 @@ export class KnowledgeChunkRepository {
         .where('chunk_index', '=', chunkIndex)
         .executeTakeFirst();
       if (!chunk) return { found: 'document' };
-      const write = decide({
+      const state: ChunkState = {
         title: doc.title,
         keywords: Array.isArray(doc.keywords) ? (doc.keywords as string[]) : [],
         lexicalVersion: doc.lexical_version,
         content: chunk.content,
         section: Array.isArray(chunk.section) ? (chunk.section as string[]) : null,
         disabled: chunk.disabled_at !== null,
-      });
+      };
+      const write = decide(state);
       if (write.postings) await this.replacePostings(tx, tenantId, documentId, chunkIndex, write.postings);
       if (write.content) {
         await tx
@@ -213,6 +215,8 @@ export class KnowledgeChunkRepository {
         .where('embedding_model', '=', space.model)
         .where('chunk_index', '=', chunkIndex)
         .executeTakeFirstOrThrow();
+      // The audit entry of the edit, in its transaction (docs/http-edge.md "Audit log").
+      await record(tx, state);
       return { found: 'chunk', chunk: toView(after) };
     });
   }

@@ -3,6 +3,7 @@ import { DomainException, type Page, PAGE_LIMITS, type TenantId } from '@arbiter
 import { EMBEDDING_PROVIDER, type EmbeddingProvider } from '@arbiter/llm';
 import type { EditChunkDto } from './dto/knowledge.dto.js';
 import { KnowledgeChunkRepository, type ChunkPostings, type ChunkState, type ChunkView } from './knowledge-chunk.repository.js';
+import { AuditLog } from '@arbiter/tenancy';
 import type { VectorSpace } from './knowledge.repository.js';
 import { embeddingKey, unitVector } from './knowledge.service.js';
 import { chunkContextText } from './lexical/chunk-context.js';
@@ -60,6 +61,7 @@ export class KnowledgeChunksService {
     private readonly chunks: KnowledgeChunkRepository,
     private readonly lexical: LexicalRepository,
     @Inject(EMBEDDING_PROVIDER) private readonly provider: EmbeddingProvider,
+    private readonly audit: AuditLog,
   ) {}
 
   private get space(): VectorSpace {
@@ -97,11 +99,31 @@ export class KnowledgeChunksService {
       embedding = unitVector(vector ?? [], space.dim);
     }
     const { averageLength } = await this.lexical.stats(tenantId);
-    const outcome = await this.chunks.edit(tenantId, documentId, chunkIndex, space, (state) => ({
-      ...(dto.content !== undefined && embedding ? { content: { text: dto.content, embedding } } : {}),
-      ...(dto.disabled !== undefined ? { disabled: dto.disabled } : {}),
-      postings: chunkPostingsAfterEdit(state, dto, chunkIndex, averageLength),
-    }));
+    const outcome = await this.chunks.edit(
+      tenantId,
+      documentId,
+      chunkIndex,
+      space,
+      (state) => ({
+        ...(dto.content !== undefined && embedding ? { content: { text: dto.content, embedding } } : {}),
+        ...(dto.disabled !== undefined ? { disabled: dto.disabled } : {}),
+        postings: chunkPostingsAfterEdit(state, dto, chunkIndex, averageLength),
+      }),
+      (tx, before) =>
+        this.audit.record(tx, tenantId, {
+          action: 'update',
+          resourceType: 'knowledge_chunk',
+          resourceId: `${documentId}#${chunkIndex}`,
+          label: `${before.title} #${chunkIndex}`,
+          summary: {
+            documentId,
+            chunkIndex,
+            changed: [...(dto.content !== undefined ? ['content'] : []), ...(dto.disabled !== undefined ? ['disabled'] : [])],
+            ...(dto.disabled !== undefined ? { before: { disabled: before.disabled }, after: { disabled: dto.disabled } } : {}),
+            ...(dto.content !== undefined ? { contentLength: { before: before.content.length, after: dto.content.length } } : {}),
+          },
+        }),
+    );
     switch (outcome.found) {
       case 'none':
         throw new RetrievalException(RetrievalErrorCode.DOCUMENT_NOT_FOUND, documentId);

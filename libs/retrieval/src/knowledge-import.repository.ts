@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import type { TenantId } from '@arbiter/common';
 import type { BulkItemResult } from './knowledge.service.js';
 import type { NewDocument } from './knowledge.repository.js';
@@ -39,10 +39,14 @@ const INSERT_BATCH = 200;
 export class KnowledgeImportRepository {
   constructor(@InjectDataSource() private readonly ds: DataSource) {}
 
-  /** Stores an import and its items in one transaction. Items carry the document to write, or their validation outcome. */
+  /**
+   * Stores an import and its items in one transaction, with `record` (the request's audit entry, docs/http-edge.md
+   * "Audit log"). Items carry the document to write, or their validation outcome.
+   */
   async create(
     tenantId: TenantId,
     items: readonly { seq: number; filePath: string | null; document: NewDocument | null; failed: BulkItemResult | null }[],
+    record: (em: EntityManager, importId: string) => Promise<void>,
   ): Promise<{ id: string }> {
     return this.ds.transaction(async (em) => {
       const [row] = await em.query<{ id: string }[]>('INSERT INTO knowledge_import (tenant_id, total) VALUES ($1, $2) RETURNING id', [tenantId, items.length]);
@@ -64,6 +68,7 @@ export class KnowledgeImportRepository {
           ],
         );
       }
+      await record(em, id);
       return { id };
     });
   }

@@ -7,6 +7,7 @@ import { fileView, type UploadedFileView } from './files/knowledge-files.service
 import { KnowledgeImportRepository, type ImportItemOutcome, type ImportSummary, type PendingImportItem } from './knowledge-import.repository.js';
 import { FileImportProcessor, type ImportStep, isFileItem } from './files/file-import.processor.js';
 import { KnowledgeFilesRepository } from './files/knowledge-files.repository.js';
+import { AuditLog } from '@arbiter/tenancy';
 import { type BulkItemResult, checkBulkItems, KnowledgeService } from './knowledge.service.js';
 import type { NewDocument } from './knowledge.repository.js';
 import { RetrievalErrorCode, RetrievalException } from './retrieval.exception.js';
@@ -58,6 +59,7 @@ export class KnowledgeImportService {
     private readonly imports: KnowledgeImportRepository,
     private readonly jobs: JobsService,
     private readonly files: KnowledgeFilesRepository,
+    private readonly audit: AuditLog,
   ) {}
 
   async start(tenantId: TenantId, items: readonly unknown[]): Promise<ImportStarted> {
@@ -72,7 +74,17 @@ export class KnowledgeImportService {
       document: documents.get(seq) ?? null,
       failed,
     }));
-    const { id } = await this.imports.create(tenantId, rows);
+    const failed = results.filter((r): r is BulkItemResult => r !== null);
+    // The request's acceptance, with its counts, is the audit entry (docs/http-edge.md "Audit log"); the job's writes follow from it.
+    const { id } = await this.imports.create(tenantId, rows, (em, importId) =>
+      this.audit.record(em, tenantId, {
+        action: 'import',
+        resourceType: 'knowledge_import',
+        resourceId: importId,
+        label: `${items.length} documents`,
+        summary: { total: items.length, queued: valid.length, failed: failed.length, filePaths: valid.map((v) => v.doc.filePath) },
+      }),
+    );
     // Enqueued after the import committed, so the job never runs before its items exist.
     let jobId: string | null;
     try {
@@ -82,7 +94,7 @@ export class KnowledgeImportService {
       throw error;
     }
     if (jobId) await this.imports.attachJob(tenantId, id, jobId);
-    return { importId: id, jobId, total: items.length, queued: valid.length, failed: results.filter((r): r is BulkItemResult => r !== null) };
+    return { importId: id, jobId, total: items.length, queued: valid.length, failed };
   }
 
   async status(tenantId: TenantId, importId: string): Promise<ImportStatus> {

@@ -6,6 +6,7 @@ import { BackgroundGate, Database } from '@arbiter/database';
 import { LocalEmbeddingProvider } from '@arbiter/llm';
 import { SqlParams } from '@arbiter/sessions';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
+import { noAudit } from '../../../test/support/no-audit.js';
 import { ActionMemoryRepository, ClaimLostError } from './action-memory.repository.js';
 import { RETRIEVAL_ENTITIES } from './entities/index.js';
 import { KnowledgeRepository } from './knowledge.repository.js';
@@ -44,9 +45,9 @@ describe('knowledge store on pgvector (integration)', () => {
       extra: { max: db.kind === 'pglite' ? 1 : 8 },
     }).initialize();
     repo = new KnowledgeRepository(ds);
-    settings = new RetrievalSettingsService(new RetrievalSettingsRepository(ds), provider);
+    settings = new RetrievalSettingsService(new RetrievalSettingsRepository(ds), provider, noAudit());
     lexical = new LexicalRepository(ds);
-    knowledge = new KnowledgeService(repo, settings, lexical, provider);
+    knowledge = new KnowledgeService(repo, settings, lexical, provider, noAudit());
     index = new VectorIndexService(repo, provider);
     await index.onModuleInit();
     memoryRepo = new ActionMemoryRepository(ds);
@@ -163,7 +164,7 @@ describe('knowledge store on pgvector (integration)', () => {
   it('changing the embedding provider needs no migration: re-embed into a new space, lookups keep working', async () => {
     const small = new LocalEmbeddingProvider({ dimension: 64 });
     const before = await db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM knowledge_document WHERE tenant_id = $1', [T1]);
-    const smallKnowledge = new KnowledgeService(repo, settings, lexical, small);
+    const smallKnowledge = new KnowledgeService(repo, settings, lexical, small, noAudit());
     const jobs = new RetrievalJobs(
       repo,
       smallKnowledge,

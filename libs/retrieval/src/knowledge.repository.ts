@@ -280,13 +280,15 @@ export class KnowledgeRepository {
    * Upserts documents by filePath and replaces all their chunks in one transaction (multi-row
    * statements, rows locked in file-path order): a concurrent lookup (one statement, one snapshot)
    * sees each document wholly old or wholly new. `indexLexically` writes the lexical postings in the
-   * same transaction, given each file path's document id.
+   * same transaction, given each file path's document id; `record` (the audit entry of an operator's
+   * write, docs/http-edge.md "Audit log") runs last in it, given what was written.
    */
   async replaceMany(
     tenantId: TenantId,
     items: readonly { doc: NewDocument; chunks: readonly NewChunk[] }[],
     space: VectorSpace,
     indexLexically: (em: EntityManager, ids: ReadonlyMap<string, string>) => Promise<void>,
+    record?: (em: EntityManager, written: readonly { document: DocumentSummary; created: boolean }[]) => Promise<void>,
   ): Promise<{ document: DocumentSummary; created: boolean }[]> {
     const sorted = [...items].sort((a, b) => (a.doc.filePath < b.doc.filePath ? -1 : a.doc.filePath > b.doc.filePath ? 1 : 0));
     return this.ds.transaction(async (em) => {
@@ -331,7 +333,9 @@ export class KnowledgeRepository {
       );
       await indexLexically(em, ids);
       const byPath = new Map(rows.map((r) => [r.file_path, { document: toSummary(r), created: r.inserted }]));
-      return items.map((i) => byPath.get(i.doc.filePath) as { document: DocumentSummary; created: boolean });
+      const written = items.map((i) => byPath.get(i.doc.filePath) as { document: DocumentSummary; created: boolean });
+      if (record) await record(em, written);
+      return written;
     });
   }
 
@@ -427,15 +431,24 @@ export class KnowledgeRepository {
     return toPage(rows, page.limit, toSummary);
   }
 
-  /** Deletes a document; `unindex` removes its lexical postings first, in the same transaction. */
-  async delete(tenantId: TenantId, id: string, unindex: (em: EntityManager) => Promise<void>): Promise<boolean> {
+  /**
+   * Deletes a document; `unindex` removes its lexical postings first, in the same transaction, and `record`
+   * writes the audit entry in it, given the deleted document's title and path (docs/http-edge.md "Audit log").
+   */
+  async delete(
+    tenantId: TenantId,
+    id: string,
+    unindex: (em: EntityManager) => Promise<void>,
+    record: (em: EntityManager, deleted: { title: string; filePath: string; domain: string; chunkCount: number }) => Promise<void>,
+  ): Promise<boolean> {
     return this.ds.transaction(async (em) => {
-      const locked: { file_id: string | null }[] = await em.query('SELECT file_id FROM knowledge_document WHERE tenant_id = $1 AND id = $2 FOR UPDATE', [
-        tenantId,
-        id,
-      ]);
+      const locked: { file_id: string | null; title: string; file_path: string; domain: string; chunk_count: number }[] = await em.query(
+        'SELECT file_id, title, file_path, domain, chunk_count FROM knowledge_document WHERE tenant_id = $1 AND id = $2 FOR UPDATE',
+        [tenantId, id],
+      );
       if (!locked.length) return false;
       await unindex(em);
+      await record(em, { title: locked[0].title, filePath: locked[0].file_path, domain: locked[0].domain, chunkCount: Number(locked[0].chunk_count) });
       await em.query('DELETE FROM knowledge_document WHERE tenant_id = $1 AND id = $2', [tenantId, id]);
       // The document's uploaded file goes with it (docs/documents.md "Storage").
       if (locked[0].file_id) await deleteUnreferencedFiles(em, tenantId, [locked[0].file_id]);

@@ -4,6 +4,7 @@ import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
 import { DomainException, flattenValidationErrors, mapSliced, type Page, type TenantId, TimeSlice } from '@arbiter/common';
 import { EMBEDDING_PROVIDER, type EmbeddingProvider } from '@arbiter/llm';
+import type { EntityManager } from 'typeorm';
 import { chunkText } from './chunker.js';
 import { UpsertDocumentDto } from './dto/knowledge.dto.js';
 import {
@@ -20,6 +21,7 @@ import { chunkContextText } from './lexical/chunk-context.js';
 import { analyzeHeading, type IndexedChunk, indexChunk, lengthNorm } from './lexical/indexing.js';
 import { analyzeText, LEXICAL_ANALYZER_VERSION, warmAnalyzer } from './lexical/text-analyzer.js';
 import { bilingualDictionary } from './lexical/bilingual-dictionary.js';
+import { AuditLog } from '@arbiter/tenancy';
 import { RetrievalErrorCode, RetrievalException } from './retrieval.exception.js';
 import { RetrievalSettingsService } from './retrieval-settings.service.js';
 import { l2Norm } from './vector-sql.js';
@@ -73,6 +75,11 @@ export interface UpsertManyOptions {
   prepared?: ReadonlyMap<string, readonly ChunkDraft[]>;
   /** Vectors to reuse instead of embedding again, by {@link embeddingKey} (a re-upload re-embeds only chunks whose text changed). */
   reuse?: ReadonlyMap<string, readonly number[]>;
+  /**
+   * Writes the audit entry of each write transaction in it, given what it wrote (an operator's request,
+   * docs/http-edge.md "Audit log"; an import's job does not pass one: its acceptance was recorded).
+   */
+  record?: (em: EntityManager, written: readonly { document: DocumentSummary; created: boolean }[]) => Promise<void>;
 }
 
 /** A chunk's text with where it came from, before it is embedded. */
@@ -184,6 +191,7 @@ export class KnowledgeService implements OnModuleInit {
     private readonly settings: RetrievalSettingsService,
     private readonly lexical: LexicalRepository,
     @Inject(EMBEDDING_PROVIDER) private readonly provider: EmbeddingProvider,
+    private readonly audit: AuditLog,
   ) {}
 
   get space(): VectorSpace {
@@ -192,7 +200,18 @@ export class KnowledgeService implements OnModuleInit {
 
   /** Upserts by filePath: chunk + embed outside the transaction, then replace document and chunks atomically. */
   async upsert(tenantId: TenantId, dto: UpsertDocumentDto): Promise<UpsertResult> {
-    const [result] = await this.upsertMany(tenantId, [normalizeDocument(dto)]);
+    const [result] = await this.upsertMany(tenantId, [normalizeDocument(dto)], {
+      record: async (em, written) => {
+        for (const { document, created } of written)
+          await this.audit.record(em, tenantId, {
+            action: created ? 'create' : 'update',
+            resourceType: 'knowledge_document',
+            resourceId: document.id,
+            label: document.title,
+            summary: { filePath: document.filePath, domain: document.domain, chunkCount: document.chunkCount, version: document.version },
+          });
+      },
+    });
     if (result instanceof DomainException) throw result;
     return result;
   }
@@ -242,7 +261,7 @@ export class KnowledgeService implements OnModuleInit {
       groupChunks += chunks.length;
       if (groupChunks >= groupLimit) {
         await writing;
-        writing = this.write(tenantId, group, out, step);
+        writing = this.write(tenantId, group, out, step, options.record);
         // Keep a rejection from surfacing as unhandled before it is awaited below.
         writing.catch(() => undefined);
         group = [];
@@ -252,7 +271,7 @@ export class KnowledgeService implements OnModuleInit {
       }
     }
     await writing;
-    await this.write(tenantId, group, out, step);
+    await this.write(tenantId, group, out, step, options.record);
     return out as (UpsertResult | DomainException)[];
   }
 
@@ -261,6 +280,7 @@ export class KnowledgeService implements OnModuleInit {
     group: readonly Pending[],
     out: (UpsertResult | DomainException | undefined)[],
     step: NonNullable<UpsertManyOptions['step']>,
+    record: UpsertManyOptions['record'],
   ): Promise<void> {
     if (!group.length) return;
     try {
@@ -276,6 +296,7 @@ export class KnowledgeService implements OnModuleInit {
               group.map((g) => ({ documentId: ids.get(g.doc.filePath) as string, domain: g.doc.domain, chunks: g.indexed })),
               LEXICAL_ANALYZER_VERSION,
             ),
+          record,
         ),
       );
       written.forEach(({ document, created }, k) => {
@@ -286,7 +307,7 @@ export class KnowledgeService implements OnModuleInit {
       if (group.length === 1) throw error;
       for (const g of group) {
         try {
-          await this.write(tenantId, [g], out, step);
+          await this.write(tenantId, [g], out, step, record);
         } catch (single) {
           if (!(single instanceof DomainException)) throw single;
           out[g.i] = single;
@@ -317,9 +338,28 @@ export class KnowledgeService implements OnModuleInit {
     if (items.length > MAX_BULK_ITEMS)
       throw new RetrievalException(RetrievalErrorCode.INVALID_BULK_BODY, `at most ${MAX_BULK_ITEMS} documents per request, got ${items.length}`);
     const { results, valid } = await checkBulkItems(items);
+    // One entry per write transaction (a bulk body is written in groups): its counts and paths.
     const written = await this.upsertMany(
       tenantId,
       valid.map((v) => v.doc),
+      {
+        record: (em, group) => {
+          const created = group.filter((w) => w.created).length;
+          return this.audit.record(em, tenantId, {
+            action: 'bulk_upsert',
+            resourceType: 'knowledge_document',
+            resourceId: group.length === 1 ? group[0]!.document.id : null,
+            label: group.length === 1 ? group[0]!.document.title : `${group.length} documents`,
+            summary: {
+              count: group.length,
+              created,
+              updated: group.length - created,
+              requested: items.length,
+              filePaths: group.map((w) => w.document.filePath),
+            },
+          });
+        },
+      },
     );
     valid.forEach(({ index, doc }, k) => {
       const r = written[k];
@@ -354,7 +394,19 @@ export class KnowledgeService implements OnModuleInit {
   }
 
   async delete(tenantId: TenantId, id: string): Promise<void> {
-    if (!(await this.repository.delete(tenantId, id, (em) => this.lexical.removeDocument(em, tenantId, id))))
-      throw new RetrievalException(RetrievalErrorCode.DOCUMENT_NOT_FOUND, id);
+    const deleted = await this.repository.delete(
+      tenantId,
+      id,
+      (em) => this.lexical.removeDocument(em, tenantId, id),
+      (em, doc) =>
+        this.audit.record(em, tenantId, {
+          action: 'delete',
+          resourceType: 'knowledge_document',
+          resourceId: id,
+          label: doc.title,
+          summary: { filePath: doc.filePath, domain: doc.domain, chunkCount: doc.chunkCount },
+        }),
+    );
+    if (!deleted) throw new RetrievalException(RetrievalErrorCode.DOCUMENT_NOT_FOUND, id);
   }
 }

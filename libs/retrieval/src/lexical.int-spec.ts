@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { asTenantId } from '@arbiter/common';
 import { LocalEmbeddingProvider } from '@arbiter/llm';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
+import { noAudit } from '../../../test/support/no-audit.js';
 import { RETRIEVAL_ENTITIES } from './entities/index.js';
 import { KnowledgeRepository } from './knowledge.repository.js';
 import { KnowledgeService } from './knowledge.service.js';
@@ -36,7 +37,13 @@ describe('lexical index statistics (integration)', () => {
     }).initialize();
     const repo = new KnowledgeRepository(ds);
     lexical = new LexicalRepository(ds);
-    knowledge = new KnowledgeService(repo, new RetrievalSettingsService(new RetrievalSettingsRepository(ds), provider), lexical, provider);
+    knowledge = new KnowledgeService(
+      repo,
+      new RetrievalSettingsService(new RetrievalSettingsRepository(ds), provider, noAudit()),
+      lexical,
+      provider,
+      noAudit(),
+    );
     await new VectorIndexService(repo, provider).onModuleInit();
   }, 60_000);
   afterAll(async () => {

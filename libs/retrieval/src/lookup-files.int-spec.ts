@@ -7,6 +7,7 @@ import { BackgroundGate, Database } from '@arbiter/database';
 import { LocalEmbeddingProvider } from '@arbiter/llm';
 import { SqlParams } from '@arbiter/sessions';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
+import { noAudit } from '../../../test/support/no-audit.js';
 import { sectionKey } from './action-memory.js';
 import { ActionMemoryRepository } from './action-memory.repository.js';
 import { RETRIEVAL_ENTITIES } from './entities/index.js';
@@ -56,10 +57,10 @@ describe('lookup over files: filters, sections, chunk edits (integration)', () =
     }).initialize();
     repo = new KnowledgeRepository(ds);
     lexical = new LexicalRepository(ds);
-    settings = new RetrievalSettingsService(new RetrievalSettingsRepository(ds), provider);
-    knowledge = new KnowledgeService(repo, settings, lexical, provider);
+    settings = new RetrievalSettingsService(new RetrievalSettingsRepository(ds), provider, noAudit());
+    knowledge = new KnowledgeService(repo, settings, lexical, provider, noAudit());
     chunkRepo = new KnowledgeChunkRepository(new Database(ds));
-    chunks = new KnowledgeChunksService(chunkRepo, lexical, provider);
+    chunks = new KnowledgeChunksService(chunkRepo, lexical, provider, noAudit());
     await new VectorIndexService(repo, provider).onModuleInit();
   }, 60_000);
   afterAll(async () => {
@@ -324,7 +325,7 @@ describe('lookup over files: filters, sections, chunk edits (integration)', () =
       const small = new LocalEmbeddingProvider({ dimension: 32 });
       const jobs = new RetrievalJobs(
         repo,
-        new KnowledgeService(repo, settings, lexical, small),
+        new KnowledgeService(repo, settings, lexical, small, noAudit()),
         settings,
         new VectorIndexService(repo, small),
         lexical,

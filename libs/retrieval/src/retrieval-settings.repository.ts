@@ -66,8 +66,16 @@ export class RetrievalSettingsRepository {
     return `(SELECT row_to_json(r) FROM (${SETTINGS_SELECT} WHERE tenant_id = ${tenantPlaceholder}) r)`;
   }
 
-  async put(tenantId: TenantId, s: StoredRetrievalSettings): Promise<void> {
-    await this.ds.query(
+  /** Stores the settings in one transaction with `record`, the change's audit entry (docs/http-edge.md "Audit log"). */
+  async put(tenantId: TenantId, s: StoredRetrievalSettings, record: (em: EntityManager) => Promise<void>): Promise<void> {
+    await this.ds.transaction(async (em) => {
+      await this.write(em, tenantId, s);
+      await record(em);
+    });
+  }
+
+  private async write(em: EntityManager, tenantId: TenantId, s: StoredRetrievalSettings): Promise<void> {
+    await em.query(
       `INSERT INTO retrieval_settings (tenant_id, normalization, memory_ttl_seconds, chunk_size, chunk_overlap, fusion, grading, default_filter)
        VALUES ($1, $2::jsonb, $3, $4, $5, $6::jsonb, $7::jsonb, $8::jsonb)
        ON CONFLICT ON CONSTRAINT uq_retrieval_settings_tenant DO UPDATE SET

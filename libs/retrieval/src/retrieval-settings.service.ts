@@ -8,6 +8,7 @@ import type { EntityManager } from 'typeorm';
 import { validateChunkerOptions } from './chunker.js';
 import type { RetrievalSettingsDto } from './dto/knowledge.dto.js';
 import { DEFAULT_RETRIEVAL_NORMALIZATION, type RetrievalNormalizationConfig, validateNormalizationConfig } from './relevance.js';
+import { AuditLog } from '@arbiter/tenancy';
 import { RetrievalErrorCode, RetrievalException } from './retrieval.exception.js';
 import { RetrievalSettingsRepository, type StoredRetrievalSettings } from './retrieval-settings.repository.js';
 import { checkMetadataFilter, type MetadataFilter } from './metadata-filter.js';
@@ -28,11 +29,22 @@ export interface EffectiveRetrievalSettings {
   chunkOverlap: number;
 }
 
+/** The settings an operator sets (the grade fit has its own entry), before and after, of those that changed. */
+export function settingsChange(
+  before: StoredRetrievalSettings,
+  after: StoredRetrievalSettings,
+): { before: Record<string, unknown>; after: Record<string, unknown> } {
+  const keys = ['normalization', 'fusion', 'defaultFilter', 'memoryTtlSeconds', 'chunkSize', 'chunkOverlap'] as const;
+  const changed = keys.filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]));
+  return { before: Object.fromEntries(changed.map((k) => [k, before[k]])), after: Object.fromEntries(changed.map((k) => [k, after[k]])) };
+}
+
 @Injectable()
 export class RetrievalSettingsService {
   constructor(
     private readonly repository: RetrievalSettingsRepository,
     @Inject(EMBEDDING_PROVIDER) private readonly provider: EmbeddingProvider,
+    private readonly audit: AuditLog,
   ) {}
 
   /** `tx`: read inside the caller's transaction (lookups). */
@@ -93,7 +105,7 @@ export class RetrievalSettingsService {
     }
     const fusion = { ...stored.fusion };
     for (const key of Object.keys(DEFAULT_FUSION) as (keyof FusionSettings)[]) if (patch[key] !== undefined) fusion[key] = patch[key];
-    await this.repository.put(tenantId, {
+    const next: StoredRetrievalSettings = {
       ...stored,
       normalization,
       fusion,
@@ -101,7 +113,15 @@ export class RetrievalSettingsService {
       memoryTtlSeconds: patch.memoryTtlSeconds ?? stored.memoryTtlSeconds,
       chunkSize,
       chunkOverlap,
-    });
+    };
+    await this.repository.put(tenantId, next, (em) =>
+      this.audit.record(em, tenantId, {
+        action: 'update',
+        resourceType: 'retrieval_settings',
+        label: 'retrieval settings',
+        summary: settingsChange(stored, next),
+      }),
+    );
     return this.get(tenantId);
   }
 }

@@ -5,6 +5,7 @@ import { DatabaseModule } from '@arbiter/database';
 import { JobsModule } from '@arbiter/jobs';
 import { LlmModule } from '@arbiter/llm';
 import { SessionsModule } from '@arbiter/sessions';
+import { TenancyModule } from '@arbiter/tenancy';
 import { ActionMemoryRepository } from './action-memory.repository.js';
 import { RETRIEVAL_ENTITIES } from './entities/index.js';
 import { KnowledgeController } from './knowledge.controller.js';
@@ -32,7 +33,7 @@ import { VectorIndexService } from './vector-index.service.js';
 
 /** Knowledge base (pgvector), graded lookup with persisted action memory, retrieval confidence. */
 @Module({
-  imports: [TypeOrmModule.forFeature(RETRIEVAL_ENTITIES), LlmModule, JobsModule, SessionsModule, CommonModule, DatabaseModule],
+  imports: [TypeOrmModule.forFeature(RETRIEVAL_ENTITIES), LlmModule, JobsModule, SessionsModule, TenancyModule, CommonModule, DatabaseModule],
   controllers: [KnowledgeController, KnowledgeImportController, KnowledgeFilesController, KnowledgeChunksController],
   providers: [
     KnowledgeHttpSetup,

@@ -196,10 +196,23 @@ export class SessionsRepository {
   }
 
   /** Applies the patch and returns the updated row, or null when the session is not this tenant's. */
-  async updateSession(tenantId: TenantId, sessionId: string, patch: SessionPatch): Promise<DiagnosisSessionEntity | null> {
+  /** Updates a session; with `record` (an operator's change in the audit log, docs/http-edge.md "Audit log") in one transaction. */
+  async updateSession(
+    tenantId: TenantId,
+    sessionId: string,
+    patch: SessionPatch,
+    record?: (em: EntityManager) => Promise<void>,
+  ): Promise<DiagnosisSessionEntity | null> {
     // TypeORM's deep-partial type rejects free-form jsonb values; the columns accept them.
-    const result = await this.sessions.update({ tenantId, id: sessionId }, patch as Parameters<Repository<DiagnosisSessionEntity>['update']>[1]);
-    if (!result.affected) return null;
+    const values = patch as Parameters<Repository<DiagnosisSessionEntity>['update']>[1];
+    const affected = record
+      ? await this.sessions.manager.transaction(async (em) => {
+          const result = await em.getRepository(DiagnosisSessionEntity).update({ tenantId, id: sessionId }, values);
+          if (result.affected) await record(em);
+          return result.affected;
+        })
+      : (await this.sessions.update({ tenantId, id: sessionId }, values)).affected;
+    if (!affected) return null;
     return this.findSession(tenantId, sessionId);
   }
 

@@ -1,3 +1,4 @@
+import type { EntityManager } from 'typeorm';
 import { Injectable } from '@nestjs/common';
 import type { TenantId } from '@arbiter/common';
 import type { DiagnosisSessionEntity } from './diagnosis-session.entity.js';
@@ -136,8 +137,9 @@ export class SessionsService {
   }
 
   /** Updates a session in flight (e.g. its route trace) without finishing it. */
-  async update(tenantId: TenantId, sessionId: string, patch: SessionPatch): Promise<DiagnosisSessionEntity> {
-    const session = await this.repository.updateSession(tenantId, sessionId, patch);
+  /** `record`: the change's audit entry, written in its transaction (an operator's request). */
+  async update(tenantId: TenantId, sessionId: string, patch: SessionPatch, record?: (em: EntityManager) => Promise<void>): Promise<DiagnosisSessionEntity> {
+    const session = await this.repository.updateSession(tenantId, sessionId, patch, record);
     if (!session) throw new SessionsException(SessionsErrorCode.SessionNotFound, sessionId);
     return session;
   }

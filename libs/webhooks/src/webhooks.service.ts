@@ -118,6 +118,13 @@ export class WebhooksService {
     const created = await this.repository.transaction(async (tx) => {
       const delivery = await this.repository.insertRedelivery(tx, tenantId, original);
       await this.jobs.enqueueWithin(tx, tenantId, 'webhooks.deliver', { deliveryId: delivery.id }, { trigger: 'manual' });
+      await this.audit.record(tx, tenantId, {
+        action: 'redeliver',
+        resourceType: 'webhook_delivery',
+        resourceId: delivery.id,
+        label: subscription.url,
+        summary: { webhookId: id, redeliveryOf: original.id, eventId: original.eventId, eventType: original.eventType },
+      });
       return delivery;
     });
     this.jobs.wakeUp();

@@ -5,6 +5,7 @@ import { asTenantId } from '@arbiter/common';
 import { Database } from '@arbiter/database';
 import { LocalEmbeddingProvider } from '@arbiter/llm';
 import { connectDataSource, createTestDatabase, type TestDatabase } from '../../../../test/support/test-database.js';
+import { noAudit } from '../../../../test/support/no-audit.js';
 import { RETRIEVAL_ENTITIES } from '../entities/index.js';
 import { KnowledgeRepository } from '../knowledge.repository.js';
 import { KnowledgeService } from '../knowledge.service.js';
@@ -19,6 +20,8 @@ const T2 = asTenantId('00000000-0000-4000-8000-000000000012');
 const form = { domain: 'manuals', keywords: ['k'], metadata: { lang: 'en' } };
 
 /** Storage of uploaded files (docs/documents.md "Upload", "Storage") on PGlite and PostgreSQL. */
+const noRecord = (): Promise<void> => Promise.resolve();
+
 describe('KnowledgeFilesRepository (integration)', () => {
   let db: TestDatabase;
   let ds: DataSource;
@@ -64,7 +67,13 @@ describe('KnowledgeFilesRepository (integration)', () => {
     ds = await connectDataSource(db.url, RETRIEVAL_ENTITIES);
     files = new KnowledgeFilesRepository(new Database(ds));
     const repo = new KnowledgeRepository(ds);
-    knowledge = new KnowledgeService(repo, new RetrievalSettingsService(new RetrievalSettingsRepository(ds), provider), new LexicalRepository(ds), provider);
+    knowledge = new KnowledgeService(
+      repo,
+      new RetrievalSettingsService(new RetrievalSettingsRepository(ds), provider, noAudit()),
+      new LexicalRepository(ds),
+      provider,
+      noAudit(),
+    );
     await new VectorIndexService(repo, provider).onModuleInit();
   }, 60_000);
   afterAll(async () => {
@@ -73,7 +82,7 @@ describe('KnowledgeFilesRepository (integration)', () => {
   });
 
   it('stores an upload in one transaction: the files, the import and an item per file (pending or refused)', async () => {
-    const stored = await files.store(T1, upload());
+    const stored = await files.store(T1, upload(), noRecord);
     expect(stored).not.toBeNull();
     const items = await files.items(T1, stored!.importId);
     expect(items.map((i) => [i.seq, i.fileName, i.status, i.error?.code ?? null, i.mediaType])).toEqual([
@@ -93,23 +102,27 @@ describe('KnowledgeFilesRepository (integration)', () => {
     const before = { files: await count('knowledge_file'), imports: await count('knowledge_import') };
     // A file name over the column's 1,000 characters fails the file's insert after the import's.
     await expect(
-      files.store(T1, upload({ files: [{ seq: 0, fileName: 'x'.repeat(1001), mediaType: 'text/plain', sha256: 'b'.repeat(64), bytes: Buffer.from('x') }] })),
+      files.store(
+        T1,
+        upload({ files: [{ seq: 0, fileName: 'x'.repeat(1001), mediaType: 'text/plain', sha256: 'b'.repeat(64), bytes: Buffer.from('x') }] }),
+        noRecord,
+      ),
     ).rejects.toThrow();
     expect({ files: await count('knowledge_file'), imports: await count('knowledge_import') }).toEqual(before);
   });
 
   it('an Idempotency-Key stores one upload: the second store answers null and writes nothing', async () => {
-    expect(await files.store(T1, upload({ idempotencyKey: 'key-1' }))).not.toBeNull();
+    expect(await files.store(T1, upload({ idempotencyKey: 'key-1' }), noRecord)).not.toBeNull();
     const before = await count('knowledge_file');
-    expect(await files.store(T1, upload({ idempotencyKey: 'key-1' }))).toBeNull();
+    expect(await files.store(T1, upload({ idempotencyKey: 'key-1' }), noRecord)).toBeNull();
     expect(await count('knowledge_file')).toBe(before);
     expect(await files.findByIdempotencyKey(T1, 'key-1')).toMatchObject({ requestHash: 'h'.repeat(64), source: 'files' });
     expect(await files.findByIdempotencyKey(T2, 'key-1')).toBeNull();
-    expect(await files.store(T2, upload({ idempotencyKey: 'key-1' }))).not.toBeNull();
+    expect(await files.store(T2, upload({ idempotencyKey: 'key-1' }), noRecord)).not.toBeNull();
   });
 
   it('keeps a file while a document uses it, and deletes it with its last document', async () => {
-    const stored = await files.store(T1, upload({ refused: [] }));
+    const stored = await files.store(T1, upload({ refused: [] }), noRecord);
     const [fileId] = await files.pendingFileIds(T1, stored!.importId);
     const first = await documentFrom(fileId!, 'faq.csv#2', 'Row two answer.');
     await documentFrom(fileId!, 'faq.csv#3', 'Row three answer.');
@@ -126,7 +139,7 @@ describe('KnowledgeFilesRepository (integration)', () => {
   });
 
   it('a re-upload replaces the document and its file in one write, with the vectors of unchanged chunks to reuse', async () => {
-    const one = await files.store(T1, upload({ refused: [] }));
+    const one = await files.store(T1, upload({ refused: [] }), noRecord);
     const [oldFile] = await files.pendingFileIds(T1, one!.importId);
     const id = await documentFrom(oldFile!, 'guide.pdf', 'Unchanged paragraph.');
     const vectors = await files.vectorsOf(T1, [id], space);
@@ -137,7 +150,7 @@ describe('KnowledgeFilesRepository (integration)', () => {
     expect(vectors[0]!.vector).toEqual(
       await provider.embedDocuments(['Manual\n1 Setup\nUnchanged paragraph.']).then((v) => v[0]!.map((x) => expect.closeTo(x, 5))),
     );
-    const two = await files.store(T1, upload({ refused: [] }));
+    const two = await files.store(T1, upload({ refused: [] }), noRecord);
     const [newFile] = await files.pendingFileIds(T1, two!.importId);
     expect(await documentFrom(newFile!, 'guide.pdf', 'Changed paragraph.')).toBe(id);
     expect(await files.read(T1, oldFile!)).toBeNull();

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { TenantId } from '@arbiter/common';
-import { Database, sql } from '@arbiter/database';
+import { Database, sql, type Tx } from '@arbiter/database';
 import type { VectorSpace } from '../knowledge.repository.js';
 import type { UploadForm } from './file-documents.js';
 
@@ -76,9 +76,9 @@ export class KnowledgeFilesRepository {
   /**
    * Stores an upload in one transaction: its files' bytes, the import (source `files`, with the
    * Idempotency-Key and request hash) and an item per file — pending for a stored file, failed for one
-   * refused at the door. Returns null when another request stored an upload with the same key first.
+   * refused at the door, and `record` (the audit entry). Returns null when another request stored an upload with the same key first.
    */
-  async store(tenantId: TenantId, upload: NewUpload): Promise<{ importId: string } | null> {
+  async store(tenantId: TenantId, upload: NewUpload, record: (tx: Tx, importId: string) => Promise<void>): Promise<{ importId: string } | null> {
     return this.database.transaction(async (tx) => {
       const created = await tx
         .insertInto('knowledge_import')
@@ -126,6 +126,8 @@ export class KnowledgeFilesRepository {
         .insertInto('knowledge_import_item')
         .values(items.map((i) => ({ tenant_id: tenantId, import_id: importId, ...i })))
         .execute();
+      // The upload's audit entry, in its transaction (docs/http-edge.md "Audit log").
+      await record(tx, importId);
       return { importId };
     });
   }

@@ -12,6 +12,7 @@ import {
 } from '@arbiter/documents';
 import { JobsService } from '@arbiter/jobs';
 import { canonicalJson, parseIdempotencyKey } from '@arbiter/sessions';
+import { AuditLog } from '@arbiter/tenancy';
 import { KnowledgeImportRepository } from '../knowledge-import.repository.js';
 import { IMPORT_JOB } from '../knowledge-import.job-name.js';
 import { RetrievalErrorCode, RetrievalException } from '../retrieval.exception.js';
@@ -71,6 +72,7 @@ export class KnowledgeFilesService {
     private readonly imports: KnowledgeImportRepository,
     private readonly jobs: JobsService,
     private readonly config: AppConfig,
+    private readonly audit: AuditLog,
   ) {}
 
   async upload(tenantId: TenantId, body: unknown, rawIdempotencyKey: string | undefined): Promise<UploadStarted> {
@@ -103,7 +105,20 @@ export class KnowledgeFilesService {
         fields: upload.refused.map((r) => `file[${r.seq}]`),
       });
     }
-    const stored = await this.files.store(tenantId, upload);
+    const stored = await this.files.store(tenantId, upload, (tx, importId) =>
+      this.audit.record(tx, tenantId, {
+        action: 'upload',
+        resourceType: 'knowledge_file',
+        resourceId: importId,
+        label: upload.files.length === 1 ? upload.files[0]!.fileName : `${upload.files.length} files`,
+        summary: {
+          accepted: upload.files.length,
+          refused: upload.refused.length,
+          files: upload.files.map((f) => ({ fileName: f.fileName, mediaType: f.mediaType, bytes: f.bytes.length })),
+          refusedFiles: upload.refused.map((r) => ({ fileName: r.fileName, code: r.error.code })),
+        },
+      }),
+    );
     if (!stored) {
       // Another request with the same key stored its upload first: answer as it was answered.
       const earlier = await this.repeated(tenantId, idempotencyKey as string, upload.requestHash);

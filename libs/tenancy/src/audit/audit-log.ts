@@ -1,7 +1,8 @@
 import { Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { RequestContextStore, type TenantId } from '@arbiter/common';
 import { AppConfig } from '@arbiter/config';
-import type { Db, Tx } from '@arbiter/database';
+import { Database, type Db, type Tx } from '@arbiter/database';
+import type { EntityManager } from 'typeorm';
 import { AuditRepository } from './audit.repository.js';
 import { sanitizeSummary, type AuditChange } from './audit.types.js';
 
@@ -20,6 +21,7 @@ export class AuditLog implements OnModuleInit, OnApplicationShutdown {
   constructor(
     private readonly repository: AuditRepository,
     private readonly config: AppConfig,
+    private readonly database: Database,
   ) {}
 
   onModuleInit(): void {
@@ -31,10 +33,13 @@ export class AuditLog implements OnModuleInit, OnApplicationShutdown {
     if (this.timer) clearInterval(this.timer);
   }
 
-  /** Writes the entry for `change` of `tenantId` on `executor` (the change's own transaction). */
-  async record(executor: Db | Tx, tenantId: TenantId | string, change: AuditChange): Promise<void> {
+  /**
+   * Writes the entry for `change` of `tenantId` on `executor`, the change's own transaction: a Kysely one,
+   * or a TypeORM one (its `EntityManager`), joined through its connection (`Database.within`, docs/data-layer.md).
+   */
+  async record(executor: Db | Tx | EntityManager, tenantId: TenantId | string, change: AuditChange): Promise<void> {
     const actor = RequestContextStore.actor();
-    await this.repository.insert(executor, {
+    await this.repository.insert(isEntityManager(executor) ? this.database.within(executor) : executor, {
       tenantId,
       actorKind: actor?.kind ?? 'system',
       actorKeyId: actor?.keyId ?? null,
@@ -56,4 +61,8 @@ export class AuditLog implements OnModuleInit, OnApplicationShutdown {
       return 0;
     }
   }
+}
+
+function isEntityManager(executor: Db | Tx | EntityManager): executor is EntityManager {
+  return 'queryRunner' in executor && 'connection' in executor;
 }
