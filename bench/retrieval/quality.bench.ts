@@ -11,7 +11,8 @@
  * search and reports, on the `test` half only: the built-in calibration, and a per-tenant fit made on
  * the `fit` half with and without the answerability model — the three grading rates at the fitted cuts
  * and the trade-off curve (the reference cut placed on the `fit` half for a sweep of right-refused targets).
- * Env: BENCH_DB=postgres|pglite (default postgres), BENCH_SETS=comma list, BENCH_MAX_QUESTIONS.
+ * Env: BENCH_DB=postgres|pglite (default postgres), BENCH_SETS=comma list, BENCH_MAX_QUESTIONS,
+ * BENCH_DUMP=<dir> (with --fit/--grading: the collected lookups and each question's top three labels, to study offline).
  */
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
@@ -242,10 +243,17 @@ async function main(): Promise<void> {
         const settings = await app.get(RetrievalSettingsService).get(asTenantId(tenant.id));
         const lexical = app.get(LexicalRepository);
         const collected: Record<'fit' | 'test', Collected[]> = { fit: [], test: [] };
+        const dumped: { text: string; label: string; split: string; candidates: string[] }[] = [];
         for (const q of set.questions.filter((x) => gradingMode || x.split === 'fit')) {
           const vector = await search.embed(q.text);
           const translatedVector = await search.embedTranslation(q.text);
           const found = await lexical.transaction((tx) => search.search(asTenantId(tenant.id), { query: q.text, vector, translatedVector }, settings, tx));
+          dumped.push({
+            text: q.text,
+            label: q.label,
+            split: q.split,
+            candidates: found.candidates.slice(0, 3).map((c) => labelOf.get(c.filePath) ?? c.filePath),
+          });
           collected[q.split].push({
             set: set.name,
             answerable: q.answerable,
@@ -260,7 +268,7 @@ async function main(): Promise<void> {
         fitLookups.push(...collected.fit);
         if (gradingMode) gradingReports.push(gradingReport(set.name, collected.fit, collected.test, settings.calibration));
         // BENCH_DUMP=<dir>: the collected lookups, to study the grade offline (never committed).
-        if (process.env.BENCH_DUMP) writeFileSync(path.join(process.env.BENCH_DUMP, `${set.name}.json`), JSON.stringify(collected));
+        if (process.env.BENCH_DUMP) writeFileSync(path.join(process.env.BENCH_DUMP, `${set.name}.json`), JSON.stringify({ ...collected, questions: dumped }));
         console.log(`${set.name}: ${set.documents.length} documents, questions collected`);
         continue;
       }
