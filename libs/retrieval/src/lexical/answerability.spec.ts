@@ -7,7 +7,9 @@ import {
   passageAnswersType,
   questionType,
   rankContexts,
+  termOverlap,
   titleCoverage,
+  TWIN_OVERLAP,
 } from './answerability.js';
 import type { Calibration, RelevanceEvidence } from './calibration.js';
 import { storedCalibration } from './calibration.js';
@@ -38,6 +40,7 @@ const agreement = (over: Partial<AgreementEvidence> = {}): AgreementEvidence => 
   knownTerms: 1,
   titleCoverage: 0,
   titleMargin: 0,
+  overlaps: [],
   ...over,
 });
 
@@ -89,7 +92,8 @@ describe('title coverage', () => {
   });
 });
 
-describe('rank contexts: the margin is over the best other document', () => {
+describe('rank contexts: the margin is over the best other document, the rival margin over the best one that is not a near-duplicate', () => {
+  const twinOfB = [{ documentId: 'b', overlap: TWIN_OVERLAP }];
   it.each([
     // Top over the second document; the others are below it.
     {
@@ -99,6 +103,7 @@ describe('rank contexts: the margin is over the best other document', () => {
         { logit: -1, documentId: 'c' },
       ],
       margins: [1.5, -1.5, -3],
+      rivals: [1.5, -1.5, -3],
     },
     // Another section of the same document is not a rival: the margin is over document b.
     {
@@ -108,17 +113,59 @@ describe('rank contexts: the margin is over the best other document', () => {
         { logit: 0, documentId: 'b' },
       ],
       margins: [2, 1.8, -2],
+      rivals: [2, 1.8, -2],
     },
-    // Alone: the largest margin.
-    { list: [{ logit: -3, documentId: 'a' }], margins: [8] },
-  ])('$list → $margins', ({ list, margins }) => {
-    expect(rankContexts(list).map((c) => c.margin)).toEqual(margins);
-    expect(rankContexts(list).map((c) => c.logit)).toEqual(list.map((c) => c.logit));
+    // Alone: nothing to stand out from, no margin in its favour.
+    { list: [{ logit: -3, documentId: 'a' }], margins: [0], rivals: [0] },
+    // b says what a says (overlap at the twin bar): a's rival is c; b, without a recorded overlap, still sees a.
+    {
+      list: [
+        { logit: 2, documentId: 'a', overlaps: twinOfB },
+        { logit: 1.9, documentId: 'b' },
+        { logit: 0, documentId: 'c' },
+      ],
+      margins: [expect.closeTo(0.1, 10), expect.closeTo(-0.1, 10), -2],
+      rivals: [2, expect.closeTo(-0.1, 10), -2],
+    },
+    // Below the bar it is a rival.
+    {
+      list: [
+        { logit: 2, documentId: 'a', overlaps: [{ documentId: 'b', overlap: TWIN_OVERLAP - 0.01 }] },
+        { logit: 1, documentId: 'b' },
+      ],
+      margins: [1, -1],
+      rivals: [1, -1],
+    },
+    // Only twins around: no rival at all.
+    {
+      list: [
+        { logit: 1, documentId: 'a', overlaps: twinOfB },
+        { logit: 0, documentId: 'b' },
+      ],
+      margins: [1, -1],
+      rivals: [0, -1],
+    },
+  ])('$list → $margins / $rivals', ({ list, margins, rivals }) => {
+    const contexts = rankContexts(list);
+    expect(contexts.map((c) => c.margin)).toEqual(margins);
+    expect(contexts.map((c) => c.rivalMargin)).toEqual(rivals);
+    expect(contexts.map((c) => c.logit)).toEqual(list.map((c) => c.logit));
+  });
+});
+
+describe('term overlap (Jaccard)', () => {
+  it.each([
+    { a: ['card', 'arriv'], b: ['card', 'arriv'], overlap: 1 },
+    { a: ['card', 'arriv'], b: ['card', 'deliv', 'late'], overlap: 1 / 4 },
+    { a: ['card'], b: ['pin'], overlap: 0 },
+    { a: [], b: [], overlap: 0 },
+  ])('$a ∩ $b → $overlap', ({ a, b, overlap }) => {
+    expect(termOverlap(new Set(a), new Set(b))).toBeCloseTo(overlap, 10);
   });
 });
 
 describe('agreement evidence', () => {
-  const base = { documentId: 'a', coverage: 0, lexicalRank: null, vectorRank: null, passage: '', titleCoverage: 0 };
+  const base = { documentId: 'a', coverage: 0, lexicalRank: null, vectorRank: null, passage: '', titleCoverage: 0, terms: null };
   // Terms with IDF 1, 2, 3, 4 (all known): rare = IDF >= the median (2) → the last three.
   const input = (candidates: Parameters<typeof agreementEvidence>[0]['candidates'], query = 'x') => ({
     query,
@@ -158,6 +205,23 @@ describe('agreement evidence', () => {
     expect(out.map((a) => a.listPresence)).toEqual([1, 0.5, 0.5]);
   });
 
+  it('records the overlaps with other documents among the compared candidates (not with its own sections, not below the floor)', () => {
+    const terms = (...t: string[]) => new Set(t);
+    const out = agreementEvidence(
+      input([
+        { ...base, documentId: 'a', present: [], terms: terms('card', 'arriv', 'when', 'late') },
+        { ...base, documentId: 'a', present: [], terms: terms('card', 'arriv', 'when', 'late') },
+        { ...base, documentId: 'b', present: [], terms: terms('card', 'arriv', 'when', 'deliv') }, // 3 of 5
+        { ...base, documentId: 'c', present: [], terms: terms('pin', 'reset', 'app', 'code', 'lock', 'card', 'new', 'old', 'set', 'x') }, // 1 of 13
+        { ...base, documentId: 'd', present: [], terms: null }, // not compared
+      ]),
+    );
+    expect(out[0].overlaps).toEqual([{ documentId: 'b', overlap: expect.closeTo(3 / 5, 10) }]);
+    expect(out[2].overlaps).toEqual([{ documentId: 'a', overlap: expect.closeTo(3 / 5, 10) }]);
+    expect(out[3].overlaps).toEqual([]);
+    expect(out[4].overlaps).toEqual([]);
+  });
+
   it.each([
     { query: 'How much is the fee?', passage: 'the fee is 2 euros', asked: true, answered: true },
     { query: 'How much is the fee?', passage: 'open the app', asked: true, answered: false },
@@ -172,7 +236,7 @@ describe('agreement evidence', () => {
 describe('answerability features', () => {
   it('one value per feature name, each feature where its name says', () => {
     const x = answerabilityFeatures(
-      { logit: 20, margin: -1.5 },
+      { logit: 20, margin: -1.5, rivalMargin: 3 },
       { unknownShare: 0.25, missesRarestTerm: true },
       agreement({
         rareCoverage: 0.5,
@@ -192,6 +256,7 @@ describe('answerability features', () => {
       bias: 1,
       rankLogit: 8, // clamped
       logitMargin: -1.5,
+      rivalMargin: 3,
       rareCoverage: 0.5,
       coverageMargin: -1, // clamped
       listsAgree: 1,
@@ -208,7 +273,7 @@ describe('answerability features', () => {
 
   it('a type that is not asked cannot be answered; non-finite values read as 0', () => {
     const x = answerabilityFeatures(
-      { logit: Number.NaN, margin: 0 },
+      { logit: Number.NaN, margin: 0, rivalMargin: 0 },
       { unknownShare: Number.NaN, missesRarestTerm: false },
       agreement({ typeAnswered: true, knownTerms: 0 }),
     );

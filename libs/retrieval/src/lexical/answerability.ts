@@ -88,18 +88,41 @@ export interface AgreementEvidence {
   titleCoverage: number;
   /** Its title coverage minus the best title coverage of another document, -1..1. */
   titleMargin: number;
+  /**
+   * Other documents among the first fused candidates whose text shares at least {@link MIN_RECORDED_OVERLAP} of
+   * its analyzed terms with this one (Jaccard): a near-duplicate says the same thing and is no rival answer.
+   */
+  overlaps: readonly { documentId: string; overlap: number }[];
+}
+
+/** Overlaps below this are not recorded. */
+export const MIN_RECORDED_OVERLAP = 0.1;
+/** Candidates whose texts are compared (the first ones in fused order). */
+export const OVERLAP_CANDIDATES = 10;
+/** Two documents sharing at least this share of their terms (Jaccard) are near-duplicates: neither is the other's rival. */
+export const TWIN_OVERLAP = 0.2;
+
+/** Jaccard overlap of two term sets, 0..1 (0 when both are empty). */
+export function termOverlap(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  if (!a.size && !b.size) return 0;
+  let shared = 0;
+  for (const t of a) if (b.has(t)) shared++;
+  return shared / (a.size + b.size - shared);
 }
 
 /** The ranking model's view of a candidate within its list: its logit and its margin over the best other document. */
 export interface RankContext {
   logit: number;
   margin: number;
+  /** Its logit minus the best logit of another document that is not a near-duplicate of it ({@link TWIN_OVERLAP}). */
+  rivalMargin: number;
 }
 
 export const ANSWERABILITY_FEATURE_NAMES = [
   'bias',
   'rankLogit',
   'logitMargin',
+  'rivalMargin',
   'rareCoverage',
   'coverageMargin',
   'listsAgree',
@@ -127,6 +150,7 @@ export function answerabilityFeatures(
     1,
     clampLogit(rank.logit),
     clampLogit(rank.margin),
+    clampLogit(rank.rivalMargin),
     clamp01(a.rareCoverage),
     Number.isFinite(a.coverageMargin) ? Math.min(1, Math.max(-1, a.coverageMargin)) : 0,
     a.listsAgree ? 1 : 0,
@@ -156,15 +180,28 @@ export function titleCoverage(titleTerms: readonly string[], questionTerms: Read
 }
 
 /**
- * Each candidate's logit under the ranking model and its margin over the best candidate of another
- * document (another section of the same manual is not a rival answer). The runner-up of the top
- * candidate is the second document; every other candidate's margin is negative.
+ * Each candidate's logit under the ranking model and its margins over the best candidate of another
+ * document (another section of the same manual is not a rival answer) and over the best one that is not
+ * a near-duplicate of it (`twins`: documents at or above {@link TWIN_OVERLAP} with it). The runner-up of the
+ * top candidate is the second document; every other candidate's margin is negative; without one, 0.
  */
-export function rankContexts(candidates: readonly { logit: number; documentId: string }[]): RankContext[] {
+export function rankContexts(candidates: readonly { logit: number; documentId: string; overlaps?: AgreementEvidence['overlaps'] }[]): RankContext[] {
   return candidates.map((c, i) => {
+    const twins = new Set((c.overlaps ?? []).filter((o) => o.overlap >= TWIN_OVERLAP).map((o) => o.documentId));
     let best = -Infinity;
-    for (let k = 0; k < candidates.length; k++) if (k !== i && candidates[k].documentId !== c.documentId) best = Math.max(best, candidates[k].logit);
-    return { logit: c.logit, margin: best === -Infinity ? LOGIT_BOUND : c.logit - best };
+    let rival = -Infinity;
+    for (let k = 0; k < candidates.length; k++) {
+      if (k === i || candidates[k].documentId === c.documentId) continue;
+      best = Math.max(best, candidates[k].logit);
+      if (!twins.has(candidates[k].documentId)) rival = Math.max(rival, candidates[k].logit);
+    }
+    // With nothing to compare, no margin speaks for it: a question that matches one document by one
+    // word is no more answerable for it (and lists that short are outside what a fit learns from).
+    return {
+      logit: c.logit,
+      margin: best === -Infinity ? 0 : c.logit - best,
+      rivalMargin: rival === -Infinity ? 0 : c.logit - rival,
+    };
   });
 }
 
@@ -186,6 +223,8 @@ export function agreementEvidence(input: {
     passage: string;
     /** Share of its title's terms the question holds. */
     titleCoverage: number;
+    /** Its analyzed terms, for the first {@link OVERLAP_CANDIDATES} candidates (null for the rest: not compared). */
+    terms: ReadonlySet<string> | null;
   }[];
 }): AgreementEvidence[] {
   const knownIdf = input.idf.filter((_, t) => input.known[t]).sort((a, b) => a - b);
@@ -193,6 +232,17 @@ export function agreementEvidence(input: {
   const rare = input.idf.map((v, t) => input.known[t] && v >= median);
   const rareCount = rare.filter(Boolean).length;
   const type = questionType(input.query);
+  const overlapsOf = (i: number): AgreementEvidence['overlaps'] => {
+    const mine = input.candidates[i];
+    if (!mine.terms) return [];
+    const out = new Map<string, number>();
+    for (const other of input.candidates) {
+      if (!other.terms || other.documentId === mine.documentId) continue;
+      const overlap = termOverlap(mine.terms, other.terms);
+      if (overlap >= MIN_RECORDED_OVERLAP && overlap > (out.get(other.documentId) ?? 0)) out.set(other.documentId, overlap);
+    }
+    return [...out].map(([documentId, overlap]) => ({ documentId, overlap }));
+  };
   return input.candidates.map((c, i) => {
     let bestOther = 0;
     let bestOtherTitle = 0;
@@ -211,6 +261,7 @@ export function agreementEvidence(input: {
       knownTerms: knownIdf.length,
       titleCoverage: c.titleCoverage,
       titleMargin: c.titleCoverage - bestOtherTitle,
+      overlaps: overlapsOf(i),
     };
   });
 }

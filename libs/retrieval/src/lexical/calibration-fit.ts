@@ -165,7 +165,9 @@ export function gradeProbabilities<T extends LabelledCandidate>(calibration: Cal
   const ranked = rerank(calibration, candidates);
   const model = calibration.answerability;
   if (!model || ranked.some((c) => !c.agreement)) return ranked.map((c) => ({ candidate: c, probability: c.probability }));
-  const contexts = rankContexts(ranked.map((c, i) => ({ logit: logitOfRight(calibration, c.evidence), documentId: c.documentId ?? `#${i}` })));
+  const contexts = rankContexts(
+    ranked.map((c, i) => ({ logit: logitOfRight(calibration, c.evidence), documentId: c.documentId ?? `#${i}`, overlaps: c.agreement?.overlaps })),
+  );
   return ranked.map((c, i) => ({
     candidate: c,
     probability: logisticProbability(model.weights, answerabilityFeatures(contexts[i], c.evidence, c.agreement as AgreementEvidence)),
@@ -252,6 +254,8 @@ export interface FitOptions {
   answerability?: boolean;
   /** Keep this ranking model (weights and cuts) and fit only the answerability model over it (the built-in fit: the order stays as it was). */
   ranking?: Pick<Calibration, 'weights' | 'cuts'>;
+  /** Answerability features left out (their weight stays 0). */
+  exclude?: readonly (typeof ANSWERABILITY_FEATURE_NAMES)[number][];
 }
 
 /**
@@ -307,8 +311,12 @@ export function fitCalibration(lookups: readonly LabelledLookup[], targets: Grad
     for (const l of lookups) {
       const ranked = rerank({ weights }, l.candidates.slice(0, CANDIDATES_PER_LOOKUP));
       if (!ranked.length) continue;
-      const contexts = rankContexts(ranked.map((c, i) => ({ logit: logitOfRight({ weights }, c.evidence), documentId: c.documentId ?? `#${i}` })));
-      ax.push(answerabilityFeatures(contexts[0], ranked[0].evidence, ranked[0].agreement as AgreementEvidence));
+      const contexts = rankContexts(
+        ranked.map((c, i) => ({ logit: logitOfRight({ weights }, c.evidence), documentId: c.documentId ?? `#${i}`, overlaps: c.agreement?.overlaps })),
+      );
+      const row = answerabilityFeatures(contexts[0], ranked[0].evidence, ranked[0].agreement as AgreementEvidence);
+      for (const name of options.exclude ?? []) row[ANSWERABILITY_FEATURE_NAMES.indexOf(name)] = 0;
+      ax.push(row);
       ay.push(ranked[0].right ? 1 : 0);
       aw.push(l.weight ?? 1);
     }

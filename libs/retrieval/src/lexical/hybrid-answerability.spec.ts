@@ -52,6 +52,8 @@ describe('answerability in the hybrid assembly', () => {
       knownTerms: 2,
       titleCoverage: 1,
       titleMargin: 0.5,
+      // {card, fee, 5, euro} and {card, pin, open, app, reset} share `card`: 1 of 8 terms.
+      overlaps: [{ documentId: 'pin', overlap: 0.125 }],
     });
     expect(pin.agreement.rareCoverage).toBe(0.5); // `card`, in its title; not `fee`
     expect(pin.agreement.typeAnswered).toBe(false);

@@ -1,7 +1,7 @@
 import { chunkContextText } from './chunk-context.js';
 import { normalizeSimilarity, type RetrievalNormalizationConfig } from '../relevance.js';
 import { bm25Idf, bm25MaxScore, DEFAULT_BM25 } from './bm25.js';
-import { agreementEvidence, type AgreementEvidence, answerabilityFeatures, rankContexts, titleCoverage } from './answerability.js';
+import { agreementEvidence, type AgreementEvidence, answerabilityFeatures, OVERLAP_CANDIDATES, rankContexts, titleCoverage } from './answerability.js';
 import { type Calibration, logisticProbability, logitOfRight, type RelevanceEvidence, sigmoid, toSeedScale } from './calibration.js';
 import { reciprocalRankFusion } from './fusion.js';
 import { analyzeText, CJK_BIGRAM_PREFIX } from './text-analyzer.js';
@@ -290,7 +290,7 @@ export function assembleCandidates(input: HybridInput): HybridCandidate[] {
     query: input.query ?? '',
     idf: queryTerms.map(idfOf),
     known: queryTerms.map(known),
-    candidates: scored.map((c) => ({
+    candidates: scored.map((c, i) => ({
       documentId: c.chunk.documentId,
       present: c.presence,
       coverage: c.evidence.coverage,
@@ -298,10 +298,12 @@ export function assembleCandidates(input: HybridInput): HybridCandidate[] {
       vectorRank: c.vectorRank,
       passage: c.text,
       titleCoverage: titleCoverage(titleTermsOf(c.chunk.title), questionTerms),
+      // Compared in fused order (independent of the calibration, so a fit reads what a lookup reads).
+      terms: i < OVERLAP_CANDIDATES ? new Set(analyzeText(c.text)) : null,
     })),
   });
   const answerability = input.calibration.answerability;
-  const contexts = rankContexts(scored.map((c) => ({ logit: c.logit, documentId: c.chunk.documentId })));
+  const contexts = rankContexts(scored.map((c, i) => ({ logit: c.logit, documentId: c.chunk.documentId, overlaps: agreement[i].overlaps })));
   const candidates = scored.map((c, i): HybridCandidate => {
     const gradeCuts = answerability?.cuts ?? input.calibration.cuts;
     const probability = answerability
