@@ -5,22 +5,45 @@
  * Reports hit@1, hit@5, MRR@10 on the answerable test questions, and the grading rates:
  * right top-1 graded INSUFFICIENT, unanswerable graded INSUFFICIENT, wrong top-1 graded answerable.
  * With BENCH_CHAT=1 the test questions also go through `/ai/chat` (no LLM).
- * `--fit` fits the built-in calibration on the `fit` questions of all sets and prints it.
- * Env: BENCH_DB=postgres|pglite (default postgres), BENCH_SETS=comma list, BENCH_MAX_QUESTIONS.
+ * `--fit` fits the built-in calibration's answerability model on the `fit` questions of all sets over the
+ * built-in ranking model and prints it (`--refit-ranking`: the ranking model too).
+ * `--grading` (issue 23 item 1) asks the `fit` and `test` questions of each set through the hybrid
+ * search and reports, on the `test` half only: the built-in calibration, and a per-tenant fit made on
+ * the `fit` half with and without the answerability model — the three grading rates at the fitted cuts
+ * and the trade-off curve (the reference cut placed on the `fit` half for a sweep of right-refused targets).
+ * Env: BENCH_DB=postgres|pglite (default postgres), BENCH_SETS=comma list, BENCH_MAX_QUESTIONS,
+ * BENCH_DUMP=<dir> (with --fit/--grading: the collected lookups and each question's top three labels, to study offline).
  */
 import { randomUUID } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Jieba } from '@node-rs/jieba';
 import { dict } from '@node-rs/jieba/dict.js';
 import MiniSearch from 'minisearch';
 import { asTenantId } from '@arbiter/common';
-import { evaluateGrading, fitCalibration, HybridSearchService, LexicalRepository, RetrievalSettingsService, type LabelledLookup } from '@arbiter/retrieval';
+import {
+  type Calibration,
+  cutForRightShare,
+  DEFAULT_CALIBRATION,
+  evaluateGrading,
+  fitCalibration,
+  gradeCuts,
+  gradingMetricsAt,
+  HybridSearchService,
+  LexicalRepository,
+  RetrievalSettingsService,
+  topGrades,
+  type GradingMetrics,
+  type LabelledLookup,
+} from '@arbiter/retrieval';
 import { createApp } from '../../apps/api/src/create-app.js';
 import { benchDb, createTarget, writeResult } from './common.js';
 import { allSets, type FaqSet } from './quality-sets.js';
 
 const ADMIN = 'bench-admin-token-0123456789abcdef';
 const fitMode = process.argv.includes('--fit');
+const gradingMode = process.argv.includes('--grading');
 const withChat = process.env.BENCH_CHAT === '1';
 const jieba = Jieba.withDict(dict);
 
@@ -81,6 +104,93 @@ function bm25Baseline(set: FaqSet): (q: string) => string[] {
       .map((r) => labelOf.get(String(r.id)) as string);
 }
 
+type Collected = LabelledLookup & { set: string; answerable: boolean };
+
+/** Right-refused targets of the trade-off curve: the reference cut is placed on the `fit` half for each. */
+const SWEEP = [0.02, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5];
+
+interface GradingPoint {
+  /** Share of right `fit` tops allowed under the reference cut (how the cut was placed). */
+  target: number;
+  rightRefused: number;
+  wrongNotInsufficient: number;
+  absentRefused: number;
+}
+
+interface GradingReport {
+  set: string;
+  fitLookups: number;
+  testLookups: number;
+  /** Built-in calibration (this branch's default), test half. */
+  builtIn: GradingMetrics;
+  /** Per-tenant fit on the fit half, ranking model only (the calibration before answerability), test half. */
+  fittedRankOnly: GradingMetrics;
+  /** Per-tenant fit on the fit half with the answerability model, test half. */
+  fitted: GradingMetrics;
+  /** Area under the ROC curve of right vs wrong test tops (how well the probability separates them). */
+  auc: { builtIn: number; fittedRankOnly: number; fitted: number };
+  curve: { fittedRankOnly: GradingPoint[]; fitted: GradingPoint[] };
+  answerabilityWeights: number[] | null;
+}
+
+function rocAuc(tops: readonly { right: boolean; probability: number | null }[]): number {
+  const right = tops.filter((t) => t.right).map((t) => t.probability ?? 0);
+  const wrong = tops.filter((t) => !t.right).map((t) => t.probability ?? 0);
+  if (!right.length || !wrong.length) return NaN;
+  let wins = 0;
+  for (const r of right) for (const w of wrong) wins += r > w ? 1 : r === w ? 0.5 : 0;
+  return wins / (right.length * wrong.length);
+}
+
+/** The trade-off curve on the test half: for each target, the reference cut placed on the fit half's right tops. */
+function curve(calibration: Calibration, fit: readonly Collected[], test: readonly Collected[]): GradingPoint[] {
+  const fitTops = topGrades(fit, calibration);
+  const testTops = topGrades(test, calibration);
+  return SWEEP.map((target) => {
+    const reference = cutForRightShare(
+      fitTops.filter((t) => t.right).map((t) => t.probability ?? 0),
+      target,
+    );
+    const m = gradingMetricsAt(testTops, { reference, highlyRelevant: Math.max(reference, gradeCuts(calibration).highlyRelevant) });
+    return { target, rightRefused: m.rightInsufficient, wrongNotInsufficient: m.wrongNotInsufficient, absentRefused: m.absentInsufficient };
+  });
+}
+
+function gradingReport(set: string, fit: Collected[], test: Collected[], builtIn: Calibration): GradingReport {
+  const rankOnly = fitCalibration(fit, undefined, { answerability: false }).calibration;
+  const full = fitCalibration(fit).calibration;
+  const report: GradingReport = {
+    set,
+    fitLookups: fit.length,
+    testLookups: test.length,
+    builtIn: evaluateGrading(test, builtIn),
+    fittedRankOnly: evaluateGrading(test, rankOnly),
+    fitted: evaluateGrading(test, full),
+    auc: { builtIn: rocAuc(topGrades(test, builtIn)), fittedRankOnly: rocAuc(topGrades(test, rankOnly)), fitted: rocAuc(topGrades(test, full)) },
+    curve: { fittedRankOnly: curve(rankOnly, fit, test), fitted: curve(full, fit, test) },
+    answerabilityWeights: full.answerability ? full.answerability.weights.map((w) => Math.round(w * 1000) / 1000) : null,
+  };
+  const f = (m: GradingMetrics) =>
+    `right refused ${(100 * m.rightInsufficient).toFixed(1)} % (<= 15), wrong not INSUFFICIENT ${(100 * m.wrongNotInsufficient).toFixed(1)} % (<= 15), unanswerable refused ${(100 * m.absentInsufficient).toFixed(1)} % (>= 75), hit@1 ${(100 * m.hitAt1).toFixed(1)}`;
+  const c = (points: GradingPoint[]) =>
+    points
+      .map(
+        (p) =>
+          `${(100 * p.target).toFixed(0)}%: ${(100 * p.rightRefused).toFixed(1)}/${(100 * p.wrongNotInsufficient).toFixed(1)}/${(100 * p.absentRefused).toFixed(1)}`,
+      )
+      .join('  ');
+  console.log(
+    `${set} (held-out test half: ${test.length} lookups; fitted on ${fit.length})\n` +
+      `  built-in:             ${f(report.builtIn)}; AUC ${report.auc.builtIn.toFixed(3)}\n` +
+      `  fit, ranking only:    ${f(report.fittedRankOnly)}; AUC ${report.auc.fittedRankOnly.toFixed(3)}\n` +
+      `  fit, answerability:   ${f(report.fitted)}; AUC ${report.auc.fitted.toFixed(3)}\n` +
+      `  curve (target: right refused / wrong not INSUFFICIENT / unanswerable refused, %), ranking only: ${c(report.curve.fittedRankOnly)}\n` +
+      `  curve, answerability: ${c(report.curve.fitted)}\n` +
+      `  answerability weights ${JSON.stringify(report.answerabilityWeights)}`,
+  );
+  return report;
+}
+
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
 
 async function main(): Promise<void> {
@@ -102,7 +212,8 @@ async function main(): Promise<void> {
   await app.listen({ port: 0, host: '127.0.0.1' });
   const base = await app.getUrl();
   const reports: SetReport[] = [];
-  const fitLookups: (LabelledLookup & { set: string })[] = [];
+  const fitLookups: Collected[] = [];
+  const gradingReports: GradingReport[] = [];
   try {
     for (const set of sets) {
       const created = await fetch(`${base}/admin/tenants`, {
@@ -127,17 +238,38 @@ async function main(): Promise<void> {
       }
       const ingestSeconds = (performance.now() - t0) / 1000;
 
-      if (fitMode) {
+      if (fitMode || gradingMode) {
         const search = app.get(HybridSearchService);
         const settings = await app.get(RetrievalSettingsService).get(asTenantId(tenant.id));
         const lexical = app.get(LexicalRepository);
-        for (const q of set.questions.filter((x) => x.split === 'fit')) {
+        const collected: Record<'fit' | 'test', Collected[]> = { fit: [], test: [] };
+        const dumped: { text: string; label: string; split: string; candidates: string[] }[] = [];
+        for (const q of set.questions.filter((x) => gradingMode || x.split === 'fit')) {
           const vector = await search.embed(q.text);
           const translatedVector = await search.embedTranslation(q.text);
           const found = await lexical.transaction((tx) => search.search(asTenantId(tenant.id), { query: q.text, vector, translatedVector }, settings, tx));
-          fitLookups.push({ set: set.name, candidates: found.candidates.map((c) => ({ evidence: c.evidence, right: labelOf.get(c.filePath) === q.label })) });
+          dumped.push({
+            text: q.text,
+            label: q.label,
+            split: q.split,
+            candidates: found.candidates.slice(0, 3).map((c) => labelOf.get(c.filePath) ?? c.filePath),
+          });
+          collected[q.split].push({
+            set: set.name,
+            answerable: q.answerable,
+            candidates: found.candidates.map((c) => ({
+              evidence: c.evidence,
+              agreement: c.agreement,
+              documentId: c.documentId,
+              right: labelOf.get(c.filePath) === q.label,
+            })),
+          });
         }
-        console.log(`${set.name}: ${set.documents.length} documents, fit questions collected`);
+        fitLookups.push(...collected.fit);
+        if (gradingMode) gradingReports.push(gradingReport(set.name, collected.fit, collected.test, settings.calibration));
+        // BENCH_DUMP=<dir>: the collected lookups, to study the grade offline (never committed).
+        if (process.env.BENCH_DUMP) writeFileSync(path.join(process.env.BENCH_DUMP, `${set.name}.json`), JSON.stringify({ ...collected, questions: dumped }));
+        console.log(`${set.name}: ${set.documents.length} documents, questions collected`);
         continue;
       }
 
@@ -239,7 +371,7 @@ async function main(): Promise<void> {
       console.log(
         `${set.name} (${set.language}, ${report.documents} docs, ${report.answerableTest} answerable + ${absent} unanswerable test questions, ingest ${ingestSeconds.toFixed(1)} s)\n` +
           `  arbiter hit@1 ${a.hitAt1.toFixed(1)} hit@5 ${a.hitAt5.toFixed(1)} MRR@10 ${a.mrrAt10.toFixed(3)} | BM25 (MiniSearch) hit@1 ${report.bm25.hitAt1.toFixed(1)} hit@5 ${report.bm25.hitAt5.toFixed(1)} MRR@10 ${report.bm25.mrrAt10.toFixed(3)}\n` +
-          `  grading: right top-1 INSUFFICIENT ${a.rightInsufficient.toFixed(1)} % (<= 15), unanswerable INSUFFICIENT ${a.absentInsufficient.toFixed(1)} % (>= 70), wrong top-1 graded PRECISE/HIGHLY_RELEVANT ${a.wrongStrong.toFixed(1)} % (<= 10), wrong top-1 not INSUFFICIENT ${a.wrongAnswered.toFixed(1)} %\n` +
+          `  grading: right top-1 INSUFFICIENT ${a.rightInsufficient.toFixed(1)} % (<= 15), unanswerable INSUFFICIENT ${a.absentInsufficient.toFixed(1)} % (>= 75, issue 23), wrong top-1 graded PRECISE/HIGHLY_RELEVANT ${a.wrongStrong.toFixed(1)} % (<= 10), wrong top-1 not INSUFFICIENT ${a.wrongAnswered.toFixed(1)} % (<= 15, issue 23)\n` +
           `  levels ${JSON.stringify(levels)}; lookup p50 ${a.lookupP50Ms.toFixed(1)} ms p95 ${a.lookupP95Ms.toFixed(1)} ms (sequential)` +
           (report.chat
             ? `\n  chat: answered with the right document ${report.chat.answeredRight.toFixed(1)} %, answered wrongly ${report.chat.answeredWrong.toFixed(1)} %, refused ${report.chat.refused.toFixed(1)} % (unanswerable refused ${report.chat.absentRefused.toFixed(1)} %)`
@@ -251,7 +383,15 @@ async function main(): Promise<void> {
       const demo = fitLookups.filter((l) => l.set === 'demo-kb').length;
       const demoWeight = demo ? (0.25 * (fitLookups.length - demo)) / demo : 1;
       for (const l of fitLookups) if (l.set === 'demo-kb') l.weight = demoWeight;
-      const fit = fitCalibration(fitLookups);
+      // The ranking model stays the built-in one (the order, hit@1 and the identifier rule unchanged); the
+      // answerability model is fitted over it (docs/retrieval.md "Answerability").
+      // Without the rival margin: its near-duplicate bar was chosen on the intent-derived sets, whose entries
+      // of one intent are near-duplicates by construction, and the built-in model serves every tenant
+      // (docs/retrieval.md "Answerability"); a tenant's own fit weighs it.
+      const fit = fitCalibration(fitLookups, undefined, {
+        ranking: process.argv.includes('--refit-ranking') ? undefined : DEFAULT_CALIBRATION,
+        exclude: ['rivalMargin'],
+      });
       const m = evaluateGrading(
         fitLookups.map((l) => ({ ...l, answerable: l.candidates.some((c) => c.right) })),
         fit.calibration,
@@ -271,8 +411,17 @@ async function main(): Promise<void> {
             reference: Math.round(fit.calibration.cuts.reference * 10000) / 10000,
             highlyRelevant: Math.round(fit.calibration.cuts.highlyRelevant * 10000) / 10000,
           },
+          answerability: fit.calibration.answerability && {
+            weights: fit.calibration.answerability.weights.map((w) => Math.round(w * 10000) / 10000),
+            cuts: {
+              reference: Math.round(fit.calibration.answerability.cuts.reference * 10000) / 10000,
+              highlyRelevant: Math.round(fit.calibration.answerability.cuts.highlyRelevant * 10000) / 10000,
+            },
+          },
         }),
       );
+    } else if (gradingMode) {
+      console.log(`results: ${writeResult('retrieval-grading', { db: target.kind, gradingReports })}`);
     } else {
       console.log(`results: ${writeResult('retrieval-quality', { db: target.kind, reports })}`);
     }

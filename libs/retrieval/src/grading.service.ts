@@ -5,6 +5,7 @@ import { HybridSearchService } from './hybrid-search.service.js';
 import { AuditLog } from '@arbiter/tenancy';
 import { KnowledgeRepository } from './knowledge.repository.js';
 import { LexicalRepository } from './lexical.repository.js';
+import { ANSWERABILITY_FEATURE_NAMES } from './lexical/answerability.js';
 import { type Calibration, FEATURE_NAMES, type StoredGrading } from './lexical/calibration.js';
 import { DEFAULT_GRADE_TARGETS, evaluateGrading, fitCalibration, type GradingMetrics, type LabelledLookup } from './lexical/calibration-fit.js';
 import { RetrievalErrorCode, RetrievalException } from './retrieval.exception.js';
@@ -20,6 +21,7 @@ export interface GradingView {
   source: 'default' | 'fitted';
   embedder: string;
   features: string[];
+  answerabilityFeatures: string[];
   calibration: Calibration;
   fittedAt: string | null;
   metrics: GradingMetrics | null;
@@ -58,6 +60,7 @@ export class GradingService {
       source: effective.calibrationSource,
       embedder: this.search.space.model,
       features: [...FEATURE_NAMES],
+      answerabilityFeatures: [...ANSWERABILITY_FEATURE_NAMES],
       calibration: effective.calibration,
       fittedAt: fitted ? (stored.fittedAt ?? null) : null,
       metrics: fitted ? ((stored.metrics as GradingMetrics | undefined) ?? null) : null,
@@ -106,7 +109,12 @@ export class GradingService {
       const found = await this.lexical.transaction((tx) => this.search.search(tenantId, { query, vector, translatedVector }, settings, tx));
       lookups.push({
         answerable: pair.filePath !== null && pair.filePath !== undefined,
-        candidates: found.candidates.map((c) => ({ evidence: c.evidence, right: c.filePath === pair.filePath })),
+        candidates: found.candidates.map((c) => ({
+          evidence: c.evidence,
+          agreement: c.agreement,
+          documentId: c.documentId,
+          right: c.filePath === pair.filePath,
+        })),
       });
     }
     const targets = { ...DEFAULT_GRADE_TARGETS, ...(dto.targets ?? {}) };
@@ -118,6 +126,7 @@ export class GradingService {
       source: 'fitted',
       embedder: this.search.space.model,
       features: [...FEATURE_NAMES],
+      answerabilityFeatures: [...ANSWERABILITY_FEATURE_NAMES],
       calibration: report.calibration,
       fittedAt,
       metrics: after,

@@ -12,6 +12,7 @@ export * from './lexical/bm25.js';
 export * from './lexical/fusion.js';
 export * from './lexical/fusion-settings.js';
 export * from './lexical/calibration.js';
+export * from './lexical/answerability.js';
 export * from './lexical/calibration-fit.js';
 export * from './lexical/default-calibration.js';
 export * from './lexical/hybrid.js';

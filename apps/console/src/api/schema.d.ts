@@ -1870,10 +1870,19 @@ export interface components {
       /** @description Probability mapped to highlyRelevantThreshold */
       highlyRelevant: number;
     };
-    GradingCalibrationDto: {
-      /** @description Logistic weights in the order of `features` */
+    AnswerabilityModelDto: {
+      /** @description Logistic weights in the order of `answerabilityFeatures` */
       weights: number[];
+      /** @description The cuts grades are read with */
       cuts: components['schemas']['CalibrationCutsDto'];
+    };
+    GradingCalibrationDto: {
+      /** @description Logistic weights of the ranking model, in the order of `features` */
+      weights: number[];
+      /** @description Cuts on the ranking probability (they grade only when there is no answerability model) */
+      cuts: components['schemas']['CalibrationCutsDto'];
+      /** @description Answer-or-refuse model over question–passage agreement (docs/retrieval.md "Answerability"); absent in calibrations fitted before it */
+      answerability?: components['schemas']['AnswerabilityModelDto'];
     };
     GradingMetricsDto: {
       lookups: number;
@@ -1894,7 +1903,10 @@ export interface components {
       source: 'default' | 'fitted';
       /** @description Embedder the calibration applies to */
       embedder: string;
+      /** @description The ranking model's features */
       features: string[];
+      /** @description The answerability model's features */
+      answerabilityFeatures: string[];
       calibration: components['schemas']['GradingCalibrationDto'];
       /** Format: date-time */
       fittedAt: string | null;

@@ -175,9 +175,21 @@ export class CalibrationCutsDto {
   @ApiProperty({ description: 'Probability mapped to highlyRelevantThreshold' }) highlyRelevant: number;
 }
 
+export class AnswerabilityModelDto {
+  @ApiProperty({ type: [Number], description: 'Logistic weights in the order of `answerabilityFeatures`' }) weights: number[];
+  @ApiProperty({ type: CalibrationCutsDto, description: 'The cuts grades are read with' }) cuts: CalibrationCutsDto;
+}
+
 export class GradingCalibrationDto {
-  @ApiProperty({ type: [Number], description: 'Logistic weights in the order of `features`' }) weights: number[];
-  @ApiProperty({ type: CalibrationCutsDto }) cuts: CalibrationCutsDto;
+  @ApiProperty({ type: [Number], description: 'Logistic weights of the ranking model, in the order of `features`' }) weights: number[];
+  @ApiProperty({ type: CalibrationCutsDto, description: 'Cuts on the ranking probability (they grade only when there is no answerability model)' })
+  cuts: CalibrationCutsDto;
+  @ApiProperty({
+    type: AnswerabilityModelDto,
+    required: false,
+    description: 'Answer-or-refuse model over question–passage agreement (docs/retrieval.md "Answerability"); absent in calibrations fitted before it',
+  })
+  answerability?: AnswerabilityModelDto;
 }
 
 export class GradingMetricsDto {
@@ -193,7 +205,8 @@ export class GradingMetricsDto {
 export class GradingViewDto {
   @ApiProperty({ enum: ['default', 'fitted'] }) source: string;
   @ApiProperty({ description: 'Embedder the calibration applies to' }) embedder: string;
-  @ApiProperty({ type: [String] }) features: string[];
+  @ApiProperty({ type: [String], description: "The ranking model's features" }) features: string[];
+  @ApiProperty({ type: [String], description: "The answerability model's features" }) answerabilityFeatures: string[];
   @ApiProperty({ type: GradingCalibrationDto }) calibration: GradingCalibrationDto;
   @ApiProperty({ nullable: true, type: String, format: 'date-time' }) fittedAt: string | null;
   @ApiProperty({ nullable: true, type: GradingMetricsDto, description: 'Metrics of the stored fit on its labelled questions' })

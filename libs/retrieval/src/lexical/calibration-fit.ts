@@ -1,4 +1,14 @@
-import { type Calibration, type CalibrationCuts, features, FEATURE_NAMES, type RelevanceEvidence, sigmoid } from './calibration.js';
+import { type AgreementEvidence, ANSWERABILITY_FEATURE_NAMES, answerabilityFeatures, rankContexts } from './answerability.js';
+import {
+  type Calibration,
+  type CalibrationCuts,
+  features,
+  FEATURE_NAMES,
+  logisticProbability,
+  logitOfRight,
+  type RelevanceEvidence,
+  sigmoid,
+} from './calibration.js';
 
 /**
  * Fitting a {@link Calibration} from labelled lookups (docs/retrieval.md "Fitting the grade").
@@ -10,6 +20,10 @@ export interface LabelledCandidate {
   evidence: RelevanceEvidence;
   /** This candidate is the document the question is about. */
   right: boolean;
+  /** Its document (margins are over other documents); defaults to a document of its own. */
+  documentId?: string;
+  /** Question–passage agreement (docs/retrieval.md "Answerability"); without it no answerability model is fitted. */
+  agreement?: AgreementEvidence;
 }
 
 /** One labelled lookup: its candidates in retrieval order (empty when nothing was found). */
@@ -134,8 +148,47 @@ export function rerank<T extends { evidence: RelevanceEvidence }>(
     .map(({ i: _i, ...rest }) => rest as unknown as T & { probability: number });
 }
 
-/** Grading quality of `calibration` on labelled lookups (answerable = any candidate is right). */
-export function evaluateGrading(lookups: readonly (LabelledLookup & { answerable: boolean })[], calibration: Calibration): GradingMetrics {
+/** One lookup's top candidate under `calibration`: whether it is right, and the probability its grade is read from. */
+export interface TopGrade {
+  right: boolean;
+  answerable: boolean;
+  /** Probability of the top candidate (answerability model when the calibration has one), null when nothing was found. */
+  probability: number | null;
+}
+
+/**
+ * The grade probability of each candidate of a lookup, in `rerank` order: the answerability model's
+ * (over the candidates' agreement evidence and their ranking logits) when the calibration has one and
+ * the candidates carry agreement evidence, else the ranking model's.
+ */
+export function gradeProbabilities<T extends LabelledCandidate>(calibration: Calibration, candidates: readonly T[]): { candidate: T; probability: number }[] {
+  const ranked = rerank(calibration, candidates);
+  const model = calibration.answerability;
+  if (!model || ranked.some((c) => !c.agreement)) return ranked.map((c) => ({ candidate: c, probability: c.probability }));
+  const contexts = rankContexts(
+    ranked.map((c, i) => ({ logit: logitOfRight(calibration, c.evidence), documentId: c.documentId ?? `#${i}`, overlaps: c.agreement?.overlaps })),
+  );
+  return ranked.map((c, i) => ({
+    candidate: c,
+    probability: logisticProbability(model.weights, answerabilityFeatures(contexts[i], c.evidence, c.agreement as AgreementEvidence)),
+  }));
+}
+
+/** The top candidate of each lookup under `calibration` with its grade probability. */
+export function topGrades(lookups: readonly (LabelledLookup & { answerable: boolean })[], calibration: Calibration): TopGrade[] {
+  return lookups.map((l) => {
+    const top = gradeProbabilities(calibration, l.candidates.slice(0, CANDIDATES_PER_LOOKUP))[0];
+    return { right: top?.candidate.right ?? false, answerable: l.answerable, probability: top ? top.probability : null };
+  });
+}
+
+/** The cuts grades are read with: the answerability model's when there is one. */
+export function gradeCuts(calibration: Calibration): CalibrationCuts {
+  return calibration.answerability?.cuts ?? calibration.cuts;
+}
+
+/** Grading rates of top grades at the given cuts. */
+export function gradingMetricsAt(tops: readonly TopGrade[], cuts: CalibrationCuts): GradingMetrics {
   let right = 0;
   let rightInsufficient = 0;
   let wrong = 0;
@@ -143,11 +196,10 @@ export function evaluateGrading(lookups: readonly (LabelledLookup & { answerable
   let wrongNotInsufficient = 0;
   let absent = 0;
   let absentInsufficient = 0;
-  for (const l of lookups) {
-    const top = rerank(calibration, l.candidates)[0];
-    const sufficient = top ? top.probability >= calibration.cuts.reference : false;
-    const strong = top ? top.probability >= calibration.cuts.highlyRelevant : false;
-    if (top?.right) {
+  for (const t of tops) {
+    const sufficient = t.probability !== null && t.probability >= cuts.reference;
+    const strong = t.probability !== null && t.probability >= cuts.highlyRelevant;
+    if (t.right) {
       right++;
       if (!sufficient) rightInsufficient++;
     } else {
@@ -155,21 +207,26 @@ export function evaluateGrading(lookups: readonly (LabelledLookup & { answerable
       if (strong) wrongAnswered++;
       if (sufficient) wrongNotInsufficient++;
     }
-    if (!l.answerable) {
+    if (!t.answerable) {
       absent++;
       if (!sufficient) absentInsufficient++;
     }
   }
   const share = (a: number, b: number) => (b ? a / b : 0);
   return {
-    lookups: lookups.length,
-    answerable: lookups.length - absent,
-    hitAt1: share(right, lookups.length - absent),
+    lookups: tops.length,
+    answerable: tops.length - absent,
+    hitAt1: share(right, tops.length - absent),
     rightInsufficient: share(rightInsufficient, right),
     wrongAnswered: share(wrongAnswered, wrong),
     wrongNotInsufficient: share(wrongNotInsufficient, wrong),
     absentInsufficient: share(absentInsufficient, absent),
   };
+}
+
+/** Grading quality of `calibration` on labelled lookups (answerable = any candidate is right). */
+export function evaluateGrading(lookups: readonly (LabelledLookup & { answerable: boolean })[], calibration: Calibration): GradingMetrics {
+  return gradingMetricsAt(topGrades(lookups, calibration), gradeCuts(calibration));
 }
 
 /**
@@ -192,13 +249,24 @@ export interface FitReport {
   wrong: number;
 }
 
+export interface FitOptions {
+  /** Fit the answerability model too when every candidate carries agreement evidence (default true). */
+  answerability?: boolean;
+  /** Keep this ranking model (weights and cuts) and fit only the answerability model over it (the built-in fit: the order stays as it was). */
+  ranking?: Pick<Calibration, 'weights' | 'cuts'>;
+  /** Answerability features left out (their weight stays 0). */
+  exclude?: readonly (typeof ANSWERABILITY_FEATURE_NAMES)[number][];
+}
+
 /**
  * Learns which candidates are right (pointwise logistic model over all candidates of all lookups),
- * then places the cuts on the probabilities of the top candidates: the highly-relevant cut so that at
- * most `maxWrongAnswered` of the wrong ones reach it, the reference cut (never above it) so that at
- * most `maxRightInsufficient` of the right ones fall below it.
+ * then, when the candidates carry agreement evidence, whether each lookup's top candidate answers it
+ * (the answerability model, on the top candidates only: right vs wrong or unanswerable; docs/retrieval.md
+ * "Answerability"). The cuts are placed on the probabilities grades are read from: the highly-relevant
+ * cut so that at most `maxWrongAnswered` of the wrong tops reach it, the reference cut (never above it) so
+ * that at most `maxRightInsufficient` of the right ones fall below it.
  */
-export function fitCalibration(lookups: readonly LabelledLookup[], targets: GradeTargets = DEFAULT_GRADE_TARGETS): FitReport {
+export function fitCalibration(lookups: readonly LabelledLookup[], targets: GradeTargets = DEFAULT_GRADE_TARGETS, options: FitOptions = {}): FitReport {
   const x: number[][] = [];
   const y: number[] = [];
   const sampleWeights: number[] = [];
@@ -209,15 +277,57 @@ export function fitCalibration(lookups: readonly LabelledLookup[], targets: Grad
       sampleWeights.push(l.weight ?? 1);
     }
   }
-  const weights = x.length ? fitLogistic(x, y, 1e-2, 50, sampleWeights) : new Array<number>(FEATURE_NAMES.length).fill(0);
-  const wrongTop: number[] = [];
-  const rightTop: number[] = [];
-  for (const l of lookups) {
+  const weights = options.ranking
+    ? [...options.ranking.weights]
+    : x.length
+      ? fitLogistic(x, y, 1e-2, 50, sampleWeights)
+      : new Array<number>(FEATURE_NAMES.length).fill(0);
+  const placeCuts = (tops: readonly { right: boolean; probability: number }[]): CalibrationCuts => {
+    const highlyRelevant = cutForWrongShare(
+      tops.filter((t) => !t.right).map((t) => t.probability),
+      targets.maxWrongAnswered,
+    );
+    return {
+      reference: Math.min(
+        highlyRelevant,
+        cutForRightShare(
+          tops.filter((t) => t.right).map((t) => t.probability),
+          targets.maxRightInsufficient,
+        ),
+      ),
+      highlyRelevant,
+    };
+  };
+  const rankTops = lookups.flatMap((l) => {
     const top = rerank({ weights }, l.candidates.slice(0, CANDIDATES_PER_LOOKUP))[0];
-    if (top) (top.right ? rightTop : wrongTop).push(top.probability);
+    return top ? [{ right: top.right, probability: top.probability }] : [];
+  });
+  const calibration: Calibration = { weights, cuts: options.ranking ? { ...options.ranking.cuts } : placeCuts(rankTops) };
+  const withAgreement = lookups.length > 0 && lookups.every((l) => l.candidates.every((c) => c.agreement));
+  if ((options.answerability ?? true) && withAgreement) {
+    const ax: number[][] = [];
+    const ay: number[] = [];
+    const aw: number[] = [];
+    for (const l of lookups) {
+      const ranked = rerank({ weights }, l.candidates.slice(0, CANDIDATES_PER_LOOKUP));
+      if (!ranked.length) continue;
+      const contexts = rankContexts(
+        ranked.map((c, i) => ({ logit: logitOfRight({ weights }, c.evidence), documentId: c.documentId ?? `#${i}`, overlaps: c.agreement?.overlaps })),
+      );
+      const row = answerabilityFeatures(contexts[0], ranked[0].evidence, ranked[0].agreement as AgreementEvidence);
+      for (const name of options.exclude ?? []) row[ANSWERABILITY_FEATURE_NAMES.indexOf(name)] = 0;
+      ax.push(row);
+      ay.push(ranked[0].right ? 1 : 0);
+      aw.push(l.weight ?? 1);
+    }
+    // One sample per lookup, far fewer than the ranking model's: the ridge is at least 0.3 in all (0.3/n per
+    // sample), so a tenant's 20-question fit stays tame while a few hundred questions speak for themselves.
+    const aWeights = ax.length
+      ? fitLogistic(ax, ay, Math.max(1e-3, 0.3 / Math.max(1, ax.length)), 50, aw)
+      : new Array<number>(ANSWERABILITY_FEATURE_NAMES.length).fill(0);
+    const tops = ax.map((row, i) => ({ right: ay[i] === 1, probability: logisticProbability(aWeights, row) }));
+    calibration.answerability = { weights: aWeights, cuts: placeCuts(tops) };
   }
-  const highlyRelevant = cutForWrongShare(wrongTop, targets.maxWrongAnswered);
-  const cuts: CalibrationCuts = { reference: Math.min(highlyRelevant, cutForRightShare(rightTop, targets.maxRightInsufficient)), highlyRelevant };
   const right = y.filter((v) => v === 1).length;
-  return { calibration: { weights, cuts }, samples: y.length, right, wrong: y.length - right };
+  return { calibration, samples: y.length, right, wrong: y.length - right };
 }

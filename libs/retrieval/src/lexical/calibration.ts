@@ -1,4 +1,5 @@
 import type { CompletenessHint, RelevanceLevel, RetrievalNormalizationConfig } from '../relevance.js';
+import { ANSWERABILITY_FEATURE_NAMES, type AnswerabilityModel } from './answerability.js';
 
 /**
  * Calibrated relevance (docs/retrieval.md "Grading"): the probability that a result is the right
@@ -81,19 +82,41 @@ export interface CalibrationCuts {
 }
 
 export interface Calibration {
-  /** Logistic weights, in {@link FEATURE_NAMES} order. */
+  /** Logistic weights of the ranking model, in {@link FEATURE_NAMES} order. */
   weights: number[];
+  /**
+   * Cuts on the ranking model's probability. They grade when there is no answerability model; with one,
+   * they only place the exact-identifier rule's promotion and cap in the order (docs/retrieval.md "Exact identifiers").
+   */
   cuts: CalibrationCuts;
+  /**
+   * The answerability model (docs/retrieval.md "Answerability"): grades from the question–passage
+   * agreement of the candidate, with cuts of its own. Absent in calibrations fitted before it: the
+   * ranking model's probability grades, as before.
+   */
+  answerability?: AnswerabilityModel & { cuts: CalibrationCuts };
 }
 
 export function sigmoid(z: number): number {
   return z >= 0 ? 1 / (1 + Math.exp(-z)) : Math.exp(z) / (1 + Math.exp(z));
 }
 
-export function probabilityOfRight(calibration: Calibration, e: RelevanceEvidence): number {
+/** The ranking model's logit (log-odds that this is the right document). */
+export function logitOfRight(calibration: Pick<Calibration, 'weights'>, e: RelevanceEvidence): number {
   const x = features(e);
   let z = 0;
   for (let i = 0; i < x.length; i++) z += (calibration.weights[i] ?? 0) * x[i];
+  return z;
+}
+
+export function probabilityOfRight(calibration: Pick<Calibration, 'weights'>, e: RelevanceEvidence): number {
+  return sigmoid(logitOfRight(calibration, e));
+}
+
+/** A logistic model's probability for a feature vector. */
+export function logisticProbability(weights: readonly number[], x: readonly number[]): number {
+  let z = 0;
+  for (let i = 0; i < x.length; i++) z += (weights[i] ?? 0) * x[i];
   return sigmoid(z);
 }
 
@@ -147,6 +170,24 @@ export interface StoredGrading {
   [key: string]: unknown;
 }
 
+const isCuts = (cuts: unknown): cuts is CalibrationCuts => {
+  const c = cuts as CalibrationCuts | null;
+  return typeof c === 'object' && c !== null && [c.reference, c.highlyRelevant].every((x) => typeof x === 'number' && x >= 0 && x <= 1);
+};
+
+function isAnswerability(value: unknown): boolean {
+  if (value === undefined) return true;
+  const a = value as Calibration['answerability'] | null;
+  return (
+    typeof a === 'object' &&
+    a !== null &&
+    Array.isArray(a.weights) &&
+    a.weights.length === ANSWERABILITY_FEATURE_NAMES.length &&
+    a.weights.every((w) => typeof w === 'number' && Number.isFinite(w)) &&
+    isCuts(a.cuts)
+  );
+}
+
 function isCalibration(value: unknown): value is Calibration {
   const c = value as Calibration | null;
   return (
@@ -155,9 +196,8 @@ function isCalibration(value: unknown): value is Calibration {
     Array.isArray(c.weights) &&
     c.weights.length === FEATURE_NAMES.length &&
     c.weights.every((w) => typeof w === 'number' && Number.isFinite(w)) &&
-    typeof c.cuts === 'object' &&
-    c.cuts !== null &&
-    [c.cuts.reference, c.cuts.highlyRelevant].every((x) => typeof x === 'number' && x >= 0 && x <= 1)
+    isCuts(c.cuts) &&
+    isAnswerability(c.answerability)
   );
 }
 

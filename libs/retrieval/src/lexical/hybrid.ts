@@ -1,7 +1,8 @@
 import { chunkContextText } from './chunk-context.js';
 import { normalizeSimilarity, type RetrievalNormalizationConfig } from '../relevance.js';
 import { bm25Idf, bm25MaxScore, DEFAULT_BM25 } from './bm25.js';
-import { type Calibration, probabilityOfRight, type RelevanceEvidence, toSeedScale } from './calibration.js';
+import { agreementEvidence, type AgreementEvidence, answerabilityFeatures, OVERLAP_CANDIDATES, rankContexts, titleCoverage } from './answerability.js';
+import { type Calibration, logisticProbability, logitOfRight, type RelevanceEvidence, sigmoid, toSeedScale } from './calibration.js';
 import { reciprocalRankFusion } from './fusion.js';
 import { analyzeText, CJK_BIGRAM_PREFIX } from './text-analyzer.js';
 import {
@@ -110,12 +111,19 @@ export interface HybridCandidate extends CandidateLocation {
   source: 'L0' | 'L1';
   /** Calibrated relevance on the seed scale, 0..1. */
   relevance: number;
-  /** Calibrated probability that this is the right document. */
+  /**
+   * Calibrated probability that the question is answered by this candidate: the answerability model's
+   * (docs/retrieval.md "Answerability"), or the ranking model's when the calibration has none.
+   */
   probability: number;
+  /** The ranking model's probability that this is the right document (the order of the candidates). */
+  rankProbability: number;
   lexicalScore: number;
   /** Chunks of this candidate (document, or section of a file) the lexical index matched (docs/spec/evaluation.md §2's `matches`: more than one is "multiple references"). */
   matches: number;
   evidence: RelevanceEvidence;
+  /** Question–passage agreement, the answerability model's evidence besides the ranking (docs/retrieval.md "Answerability"). */
+  agreement: AgreementEvidence;
   /** What the exact-identifier rule did to this candidate (docs/retrieval.md "Exact identifiers"). */
   identifier: IdentifierVerdict;
 }
@@ -226,7 +234,7 @@ export function assembleCandidates(input: HybridInput): HybridCandidate[] {
       maxL2Distance,
     ),
   );
-  const candidates = fused.map((f, i): HybridCandidate => {
+  const scored = fused.map((f, i) => {
     const { lexicalRank, vectorRank, chunk, lexicalScore } = chunks[i];
     const distance = nearest(chunk.distance ?? vectorBest.get(f.id)?.hit.distance ?? null, translatedDistance(f.id)) ?? maxL2Distance;
     const similarity = similarities[i];
@@ -239,7 +247,8 @@ export function assembleCandidates(input: HybridInput): HybridCandidate[] {
     const text = `${chunk.title}\n${keywords}\n${chunkContextText(chunk.content, chunk.section)}`.normalize('NFKC').toLowerCase();
     const contains = (t: string) => text.includes(t.startsWith(CJK_BIGRAM_PREFIX) ? t.slice(CJK_BIGRAM_PREFIX.length) : t);
     const present = (t: string) => contains(t) || knownAlternatives(t).some(contains);
-    const coverage = queryMass > 0 ? queryTerms.reduce((s, t) => s + (present(t) ? idfOf(t) : 0), 0) / queryMass : 0;
+    const presence = queryTerms.map(present);
+    const coverage = queryMass > 0 ? queryTerms.reduce((s, t, k) => s + (presence[k] ? idfOf(t) : 0), 0) / queryMass : 0;
     const evidence: RelevanceEvidence = {
       coverage,
       unknownShare,
@@ -264,31 +273,79 @@ export function assembleCandidates(input: HybridInput): HybridCandidate[] {
       const restCoverage = restMass > 0 ? rest.reduce((s, t) => s + (present(t) ? idfOf(t) : 0), 0) / restMass : 0;
       verdict = identifierVerdict({ places, restCoverage, restHasTerms: restMass > 0 });
     }
-    const probability = applyIdentifierVerdict(probabilityOfRight(input.calibration, evidence), verdict, input.calibration.cuts.highlyRelevant);
+    const logit = logitOfRight(input.calibration, evidence);
+    const rankProbability = applyIdentifierVerdict(sigmoid(logit), verdict, input.calibration.cuts.highlyRelevant);
+    return { f, chunk, distance, similarity, lexicalRank, vectorRank, lexicalScore, evidence, verdict, logit, rankProbability, presence, text };
+  });
+  // Answerability (docs/retrieval.md "Answerability"): how the question and each passage agree, read
+  // against the other candidates (rare-term coverage, margins, agreement of the lists, question type).
+  const questionTerms = new Set([...input.queryTerms, ...input.queryTerms.flatMap((t) => input.translation?.alternatives[t] ?? [])]);
+  const titleTerms = new Map<string, string[]>();
+  const titleTermsOf = (title: string) => {
+    let terms = titleTerms.get(title);
+    if (!terms) titleTerms.set(title, (terms = analyzeText(title)));
+    return terms;
+  };
+  const agreement = agreementEvidence({
+    query: input.query ?? '',
+    idf: queryTerms.map(idfOf),
+    known: queryTerms.map(known),
+    candidates: scored.map((c, i) => ({
+      documentId: c.chunk.documentId,
+      present: c.presence,
+      coverage: c.evidence.coverage,
+      lexicalRank: c.lexicalRank,
+      vectorRank: c.vectorRank,
+      passage: c.text,
+      titleCoverage: titleCoverage(titleTermsOf(c.chunk.title), questionTerms),
+      // Compared in fused order (independent of the calibration, so a fit reads what a lookup reads).
+      terms: i < OVERLAP_CANDIDATES ? new Set(analyzeText(c.text)) : null,
+    })),
+  });
+  const answerability = input.calibration.answerability;
+  const contexts = rankContexts(scored.map((c, i) => ({ logit: c.logit, documentId: c.chunk.documentId, overlaps: agreement[i].overlaps })));
+  const candidates = scored.map((c, i): HybridCandidate => {
+    const gradeCuts = answerability?.cuts ?? input.calibration.cuts;
+    const probability = answerability
+      ? applyIdentifierVerdict(
+          logisticProbability(answerability.weights, answerabilityFeatures(contexts[i], c.evidence, agreement[i])),
+          c.verdict,
+          gradeCuts.highlyRelevant,
+        )
+      : c.rankProbability;
     return {
-      documentId: chunk.documentId,
-      filePath: chunk.filePath,
-      title: chunk.title,
-      domain: chunk.domain,
-      content: chunk.content,
-      distance,
-      similarity,
+      documentId: c.chunk.documentId,
+      filePath: c.chunk.filePath,
+      title: c.chunk.title,
+      domain: c.chunk.domain,
+      content: c.chunk.content,
+      distance: c.distance,
+      similarity: c.similarity,
       // A rare identifier in its title, keywords or section is an exact hit too.
-      source: exactDocuments.has(chunk.documentId) || verdict === 'promote' ? 'L0' : 'L1',
-      relevance: toSeedScale(probability, input.calibration.cuts, input.normalization),
+      source: exactDocuments.has(c.chunk.documentId) || c.verdict === 'promote' ? 'L0' : 'L1',
+      relevance: toSeedScale(probability, gradeCuts, input.normalization),
       probability,
-      lexicalScore,
-      matches: matchedChunks.get(f.id) ?? translatedMatches.get(f.id) ?? 0,
-      evidence,
-      identifier: verdict,
-      ...locationOf(chunk),
+      rankProbability: c.rankProbability,
+      lexicalScore: c.lexicalScore,
+      matches: matchedChunks.get(c.f.id) ?? translatedMatches.get(c.f.id) ?? 0,
+      evidence: c.evidence,
+      agreement: agreement[i],
+      identifier: c.verdict,
+      ...locationOf(c.chunk),
     };
   });
   // Stable: equal probabilities keep the fused order.
-  return candidates
+  const ordered = candidates
     .map((c, i) => ({ c, i }))
-    .sort((a, b) => b.c.probability - a.c.probability || a.i - b.i)
+    .sort((a, b) => b.c.rankProbability - a.c.rankProbability || a.i - b.i)
     .map(({ c }) => c);
+  // The answerability model reads each candidate against the others (margins), so a lower-ranked one
+  // could read higher than one above it: a result is never graded above a result ranked before it.
+  if (answerability)
+    for (let i = 1; i < ordered.length; i++)
+      if (ordered[i].probability > ordered[i - 1].probability)
+        ordered[i] = { ...ordered[i], probability: ordered[i - 1].probability, relevance: ordered[i - 1].relevance };
+  return ordered;
 }
 
 /**
