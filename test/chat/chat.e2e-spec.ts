@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { DEMO_KNOWLEDGE } from '@arbiter/retrieval';
-import { roundTripCounter } from '../support/round-trips.js';
+import { isBackgroundStatement, roundTripCounter } from '../support/round-trips.js';
 import { createTestApp, type TestApp, type TestTenant } from '../support/test-app.js';
 
 /** Deterministic rules (keyword hits → `rule_high_confidence`) so each branch is reached on purpose. */
@@ -471,16 +471,8 @@ describe('POST /ai/chat offline (e2e)', () => {
   describe('database round trips of one turn (docs/hot-paths.md "Chat turn")', () => {
     /** Steady state (API key and intent rules cached): at most this many round trips per turn kind. */
     const BUDGET = { knowledge: 6, clarify: 2, rule_answer: 2, transfer: 2 } as const;
-    /**
-     * The intent cache's and the case index's cross-replica version polls run on a timer, not for the turn; so
-     * does the decision log's batch INSERT (one statement per ~100 ms for every decision of the process,
-     * docs/decision-log.md), and the API key directory's version check (at most one a second for the whole
-     * process, in the background of a valid key's request, docs/http-edge.md "Keys").
-     */
-    const background = (sql: string) =>
-      /FROM intent_tenant_config WHERE tenant_id = ANY|FROM case_library_version WHERE tenant_id = ANY|^\s*INSERT INTO decision_log |max\("revoked_at"\) as "revoked" from "api_key"/.test(
-        sql,
-      );
+    /** Timers and background checks of the process are not the turn's (`isBackgroundStatement`). */
+    const background = isBackgroundStatement;
 
     it.each([
       ['knowledge', 'acme', { message: '机械臂报警 E105 怎么处理？' }, false],

@@ -1,32 +1,19 @@
-import { mkdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it as jestIt } from '@jest/globals';
+import { readFileSync } from 'node:fs';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect } from '@jest/globals';
 import Papa from 'papaparse';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 import { apiCall, launchChromium, seedDemoTraffic, seriousA11yViolations, signIn, startConsoleApi, type ConsoleApi } from './support/console-harness.js';
+import { itSavingScreenshots } from './support/failure-screenshots.js';
 import { containsText, hasCount, hasValue, visible } from './support/waits.js';
 
 // Access in the console (docs/console.md "Sign-in and keys", "API keys", "Audit log"): the API keys page (create →
 // the secret shown once → listed; rotate; revoke), the audit page (entries of the writes, filters, load more, CSV
 // export, retention) and a viewer's console (who is signed in, no write control, try-it and lookups still work),
 // against the real API on the embedded database. On failure the page is saved under test/console/screenshots/.
-const SCREENSHOTS = path.resolve('test/console/screenshots');
 let activePage: Page | null = null;
 
-function it(name: string, test: () => Promise<void>): void {
-  jestIt(name, async () => {
-    try {
-      await test();
-    } catch (error) {
-      mkdirSync(SCREENSHOTS, { recursive: true });
-      await activePage
-        ?.screenshot({ path: path.join(SCREENSHOTS, `access-${name.replace(/[^\w.-]+/g, '_').slice(0, 110)}.png`), fullPage: true })
-        .catch(() => undefined);
-      throw error;
-    }
-  });
-}
+const it = itSavingScreenshots('access-', () => activePage);
 
 interface Key {
   id: string;

@@ -1,6 +1,5 @@
-import { mkdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it as jestIt } from '@jest/globals';
+import { readFileSync } from 'node:fs';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect } from '@jest/globals';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import {
   apiCall,
@@ -12,28 +11,16 @@ import {
   type ConsoleApi,
   type SeededData,
 } from './support/console-harness.js';
+import { itSavingScreenshots } from './support/failure-screenshots.js';
 import { containsText, hasCount, hasValue, visible } from './support/waits.js';
 
 // The operator console in a real browser (Debian's chromium) against the real API on the embedded database
 // (docs/console.md "Tests"). On failure the page is saved under test/console/screenshots/.
-const SCREENSHOTS = path.resolve('test/console/screenshots');
 
 /** The page a test is driving, for the screenshot of a failure. */
 let activePage: Page | null = null;
 
-/** jest's `it`, saving a screenshot of the active page under test/console/screenshots/ when the test fails. */
-function it(name: string, test: () => Promise<void>): void {
-  jestIt(name, async () => {
-    try {
-      await test();
-    } catch (error) {
-      mkdirSync(SCREENSHOTS, { recursive: true });
-      const file = path.join(SCREENSHOTS, `${name.replace(/[^\w.-]+/g, '_').slice(0, 120)}.png`);
-      await activePage?.screenshot({ path: file, fullPage: true }).catch(() => undefined);
-      throw error;
-    }
-  });
-}
+const it = itSavingScreenshots('', () => activePage);
 const PAGES = ['overview', 'gaps', 'review', 'conversations', 'intents', 'knowledge', 'jobs'] as const;
 
 describe('operator console (browser)', () => {

@@ -1,29 +1,16 @@
-import { mkdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it as jestIt } from '@jest/globals';
+import { readFileSync } from 'node:fs';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect } from '@jest/globals';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { apiCall, launchChromium, seriousA11yViolations, signIn, startConsoleApi, uploadAndImport, type ConsoleApi } from './support/console-harness.js';
+import { itSavingScreenshots } from './support/failure-screenshots.js';
 import { containsText, hasCount, hasValue, visible } from './support/waits.js';
 
 // A document's view in the console (docs/console.md "Knowledge"): a real PDF uploaded through the API, its chunks
 // with pages and sections, edited and disabled in the browser and checked through the API (Debian's chromium
 // against the real API on the embedded database). On failure the page is saved under test/console/screenshots/.
-const SCREENSHOTS = path.resolve('test/console/screenshots');
 let activePage: Page | null = null;
 
-function it(name: string, test: () => Promise<void>): void {
-  jestIt(name, async () => {
-    try {
-      await test();
-    } catch (error) {
-      mkdirSync(SCREENSHOTS, { recursive: true });
-      await activePage
-        ?.screenshot({ path: path.join(SCREENSHOTS, `chunks-${name.replace(/[^\w.-]+/g, '_').slice(0, 110)}.png`), fullPage: true })
-        .catch(() => undefined);
-      throw error;
-    }
-  });
-}
+const it = itSavingScreenshots('chunks-', () => activePage);
 
 /** Pages 40–43 of the Debian Reference (§1.2.6–1.2.11, with its outline): libs/documents/test-fixtures/README.md. */
 const PDF_NAME = 'debian-reference-p40-43.en.pdf';

@@ -1,31 +1,17 @@
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it as jestIt } from '@jest/globals';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect } from '@jest/globals';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 import { apiCall, launchChromium, seriousA11yViolations, signIn, startConsoleApi, type ConsoleApi } from './support/console-harness.js';
+import { itSavingScreenshots } from './support/failure-screenshots.js';
 import { containsText, hasCount, visible } from './support/waits.js';
 import { pollUntil } from '@arbiter/testing';
 
 // The console's Webhooks page (docs/console.md, docs/webhooks.md): subscriptions and their delivery log from the
 // real API on the embedded database, a webhook disabled by a failing local receiver, re-enabled and redelivered in
 // the browser, checked through the API and at the receiver. On failure the page is saved under test/console/screenshots/.
-const SCREENSHOTS = path.resolve('test/console/screenshots');
 let activePage: Page | null = null;
 
-function it(name: string, test: () => Promise<void>): void {
-  jestIt(name, async () => {
-    try {
-      await test();
-    } catch (error) {
-      mkdirSync(SCREENSHOTS, { recursive: true });
-      await activePage
-        ?.screenshot({ path: path.join(SCREENSHOTS, `webhooks-${name.replace(/[^\w.-]+/g, '_').slice(0, 110)}.png`), fullPage: true })
-        .catch(() => undefined);
-      throw error;
-    }
-  });
-}
+const it = itSavingScreenshots('webhooks-', () => activePage);
 
 interface Webhook {
   id: string;

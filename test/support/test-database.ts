@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { DataSource, type DataSourceOptions } from 'typeorm';
+import { DataSource, type DataSourceOptions, type Logger } from 'typeorm';
 import { startEmbeddedPostgres } from '@arbiter/database';
 import { postgresAdminUrl, testDbKind, withDatabase } from './test-db-env.js';
 import { ensureTemplate } from './template.js';
@@ -68,9 +68,23 @@ export async function createTestDatabase(): Promise<TestDatabase> {
 }
 
 /**
- * A TypeORM connection to a test database for integration tests of one repository (entities only, no
- * schema changes, a pool of two): the one place such a spec builds a `DataSource`.
+ * A TypeORM connection to a test database for integration tests (entities only, no schema changes, the
+ * app's uuid extension, a pool of two unless `max` says otherwise): the one place a spec builds a `DataSource`.
  */
-export function connectDataSource(url: string, entities: NonNullable<DataSourceOptions['entities']>): Promise<DataSource> {
-  return new DataSource({ type: 'postgres', url, entities, synchronize: false, installExtensions: false, logging: false, extra: { max: 2 } }).initialize();
+export function connectDataSource(
+  url: string,
+  entities: NonNullable<DataSourceOptions['entities']> = [],
+  options: { max?: number; logger?: Logger } = {},
+): Promise<DataSource> {
+  return new DataSource({
+    type: 'postgres',
+    url,
+    entities,
+    synchronize: false,
+    installExtensions: false,
+    uuidExtension: 'pgcrypto',
+    logging: false,
+    ...(options.logger ? { logger: options.logger } : {}),
+    extra: { max: options.max ?? 2 },
+  }).initialize();
 }

@@ -1,8 +1,8 @@
 import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { DataSource } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { asTenantId, type TenantId } from '@arbiter/common';
-import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
+import { connectDataSource, createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
 import { runSetBasedCoverageBackfill, type SetBasedBackfillStorage } from './coverage-backfill.js';
 import { CoverageBackfillRepository } from './coverage-backfill.repository.js';
 import { decideStoredSession } from './coverage-decider.js';
@@ -60,7 +60,7 @@ describe('set-based coverage backfill = evaluator v1', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    ds = await new DataSource({ type: 'postgres', url: db.url, entities: [], synchronize: false, installExtensions: false, logging: false, extra: { max: 4 } }).initialize();
+    ds = await connectDataSource(db.url, [], { max: 4 });
     const t = await db.pool.query<{ id: string }>(`INSERT INTO tenant (name) VALUES ('cov-set-a'), ('cov-set-b') RETURNING id`);
     a = asTenantId(t.rows[0]!.id);
     b = asTenantId(t.rows[1]!.id);

@@ -1,11 +1,11 @@
 import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { DataSource } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { asTenantId, type TenantId } from '@arbiter/common';
 import { detectSchemaDrift } from '@arbiter/database';
 import { ConversationEntity, DiagnosisSessionEntity, ToolInvocationEntity, addAttribution, dominantLayer, emptyLayerCounts, factsFromRow } from '@arbiter/sessions';
 import { ApiKeyEntity, TenantEntity } from '@arbiter/tenancy';
-import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
+import { connectDataSource, createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
 import { runCoverageBackfill, type BackfillState, type BackfillStorage } from './coverage-backfill.js';
 import { CoverageDecisionEntity } from './coverage-decision.entity.js';
 import { CoverageRepository, type FailureFactsGroup } from './coverage.repository.js';
@@ -64,7 +64,7 @@ describe(`coverage repository (${process.env.TEST_DB ?? 'pglite'})`, () => {
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    ds = await new DataSource({ type: 'postgres', url: db.url, entities: ENTITIES, synchronize: false, installExtensions: false, logging: false, extra: { max: 3 } }).initialize();
+    ds = await connectDataSource(db.url, ENTITIES, { max: 3 });
     repo = new CoverageRepository(ds);
   }, 180_000);
   afterAll(async () => {

@@ -1,9 +1,9 @@
 import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { Column, DataSource, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 import { ApiKeyEntity, TenantEntity } from '@arbiter/tenancy';
 import { ConversationEntity, DiagnosisSessionEntity, ToolInvocationEntity } from '@arbiter/sessions';
-import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
+import { connectDataSource, createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
 import { SchemaDriftError, assertSchemaInSync, detectSchemaDrift } from './schema-check.js';
 
 /** The same table as the real entity plus a column no migration created. */
@@ -21,11 +21,6 @@ class DriftedTenantEntity {
 
 const FOUNDATION_ENTITIES = [TenantEntity, ApiKeyEntity, ConversationEntity, DiagnosisSessionEntity, ToolInvocationEntity];
 
-async function connect(url: string, entities: DataSource['options']['entities']): Promise<DataSource> {
-  const ds = new DataSource({ type: 'postgres', url, entities, synchronize: false, installExtensions: false, uuidExtension: 'pgcrypto', logging: false });
-  return ds.initialize();
-}
-
 describe('validate-only schema check', () => {
   let db: TestDatabase;
   beforeAll(async () => {
@@ -36,7 +31,7 @@ describe('validate-only schema check', () => {
   });
 
   it('finds no drift between the foundation migrations and entities', async () => {
-    const ds = await connect(db.url, FOUNDATION_ENTITIES);
+    const ds = await connectDataSource(db.url, FOUNDATION_ENTITIES);
     try {
       expect(await detectSchemaDrift(ds)).toEqual([]);
       await expect(assertSchemaInSync(ds)).resolves.toBeUndefined();
@@ -46,7 +41,7 @@ describe('validate-only schema check', () => {
   });
 
   it('names an entity column that no migration created', async () => {
-    const ds = await connect(db.url, [DriftedTenantEntity]);
+    const ds = await connectDataSource(db.url, [DriftedTenantEntity]);
     try {
       const error = await assertSchemaInSync(ds).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(SchemaDriftError);

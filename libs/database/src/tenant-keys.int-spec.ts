@@ -3,7 +3,6 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type pg from 'pg';
-import { DataSource } from 'typeorm';
 import { CoverageDecisionEntity } from '@arbiter/coverage';
 import { BadCaseLabelEntity, CaseLibraryEntity, CaseLibrarySettingsEntity, CaseLibraryVersionEntity, SessionFeedbackEntity } from '@arbiter/feedback';
 import { INTENT_ENTITIES } from '@arbiter/intent';
@@ -12,7 +11,7 @@ import { LEARNING_ENTITIES } from '@arbiter/learning';
 import { RETRIEVAL_ENTITIES } from '@arbiter/retrieval';
 import { ConversationEntity, DiagnosisSessionEntity, ToolInvocationEntity } from '@arbiter/sessions';
 import { ApiKeyEntity, TenantEntity } from '@arbiter/tenancy';
-import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
+import { connectDataSource, createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
 import { readMigrations } from './migrator.js';
 
 /**
@@ -246,7 +245,7 @@ describe('distribution-ready schema (catalog)', () => {
       JobRunEntity,
       ...LEARNING_ENTITIES,
     ];
-    const ds = await new DataSource({ type: 'postgres', url: db.url, entities, synchronize: false, installExtensions: false, logging: false }).initialize();
+    const ds = await connectDataSource(db.url, entities);
     try {
       const declared: CatalogKey[] = [];
       for (const m of ds.entityMetadatas) {

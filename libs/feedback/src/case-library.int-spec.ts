@@ -1,10 +1,10 @@
 import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { DataSource } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { asTenantId, type TenantId } from '@arbiter/common';
 import { detectSchemaDrift } from '@arbiter/database';
 import { ConversationEntity, DiagnosisSessionEntity, SessionFeedbackState, ToolInvocationEntity } from '@arbiter/sessions';
-import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
+import { connectDataSource, createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
 import { BadCaseLabelEntity } from './bad-case-label.entity.js';
 import { CaseLibrarySettingsEntity, CaseLibraryVersionEntity } from './case-library-settings.entity.js';
 import { CaseLibraryEntity } from './case-library.entity.js';
@@ -40,10 +40,9 @@ describe('CaseLibraryRepository on a real database (migration 0150)', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    ds = await new DataSource({
-      type: 'postgres',
-      url: db.url,
-      entities: [
+    ds = await connectDataSource(
+      db.url,
+      [
         ConversationEntity,
         DiagnosisSessionEntity,
         ToolInvocationEntity,
@@ -53,10 +52,8 @@ describe('CaseLibraryRepository on a real database (migration 0150)', () => {
         CaseLibraryVersionEntity,
         BadCaseLabelEntity,
       ],
-      synchronize: false,
-      installExtensions: false,
-      extra: { max: 4 },
-    }).initialize();
+      { max: 4 },
+    );
     repo = new CaseLibraryRepository(ds);
     feedback = new FeedbackRepository(ds, new SessionFeedbackState());
     const t = await db.pool.query<{ id: string }>(`INSERT INTO tenant (name) VALUES ('cl-a'), ('cl-b') RETURNING id`);

@@ -1,10 +1,10 @@
 import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { DataSource, type Logger } from 'typeorm';
+import type { DataSource, Logger } from 'typeorm';
 import { asTenantId, type TenantId } from '@arbiter/common';
 import { detectSchemaDrift } from '@arbiter/database';
 import { ConversationEntity, DiagnosisSessionEntity, SessionFeedbackState, ToolInvocationEntity, attributeFailure, factsFromRow } from '@arbiter/sessions';
-import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
+import { connectDataSource, createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
 import { CaseLibraryEntity } from './case-library.entity.js';
 import { FeedbackRepository } from './feedback.repository.js';
 import { SessionFeedbackEntity } from './session-feedback.entity.js';
@@ -58,15 +58,10 @@ describe('FeedbackRepository on a real database', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    ds = await new DataSource({
-      type: 'postgres',
-      url: db.url,
-      entities: [ConversationEntity, DiagnosisSessionEntity, ToolInvocationEntity, SessionFeedbackEntity, CaseLibraryEntity],
-      synchronize: false,
-      installExtensions: false,
+    ds = await connectDataSource(db.url, [ConversationEntity, DiagnosisSessionEntity, ToolInvocationEntity, SessionFeedbackEntity, CaseLibraryEntity], {
+      max: 8,
       logger: countingLogger,
-      extra: { max: 8 },
-    }).initialize();
+    });
     repo = new FeedbackRepository(ds, new SessionFeedbackState());
     const t = await db.pool.query<{ id: string }>(`INSERT INTO tenant (name) VALUES ('fb-a'), ('fb-b') RETURNING id`);
     tenant = asTenantId(t.rows[0].id);

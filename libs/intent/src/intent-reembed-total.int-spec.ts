@@ -1,9 +1,9 @@
 import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { DataSource } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { asTenantId, type TenantId } from '@arbiter/common';
 import { walkBatches } from '../../../test/support/batch-walk.js';
-import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
+import { connectDataSource, createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
 import { INTENT_ENTITIES } from './entities/index.js';
 import { IntentRepository } from './intent.repository.js';
 
@@ -38,16 +38,7 @@ describe('intent.reembed total agrees with its batch query (integration)', () =>
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    ds = await new DataSource({
-      type: 'postgres',
-      url: db.url,
-      entities: INTENT_ENTITIES,
-      synchronize: false,
-      installExtensions: false,
-      uuidExtension: 'pgcrypto',
-      logging: false,
-      extra: { max: db.kind === 'pglite' ? 1 : 8 },
-    }).initialize();
+    ds = await connectDataSource(db.url, INTENT_ENTITIES, { max: db.kind === 'pglite' ? 1 : 8 });
     repo = new IntentRepository(ds);
     // T1: counted are 1 (never embedded), 7 (embedded for 2 of its 3 examples), 9 (only in the old space).
     await seedRule(T1, 1, 2);

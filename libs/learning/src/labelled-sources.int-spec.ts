@@ -1,8 +1,8 @@
 import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { DataSource } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { asTenantId, type TenantId } from '@arbiter/common';
-import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
+import { connectDataSource, createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
 import { LabelledSourcesRepository } from './labelled-sources.repository.js';
 
 /** The read model of `bad_case_label` (docs/CONVENTIONS.md): a review without an intent (migration 0170) is no label. */
@@ -24,7 +24,7 @@ describe('LabelledSourcesRepository.badCases on a real database', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    ds = await new DataSource({ type: 'postgres', url: db.url, entities: [], synchronize: false, installExtensions: false, extra: { max: 2 } }).initialize();
+    ds = await connectDataSource(db.url, [], { max: 2 });
     repo = new LabelledSourcesRepository(ds);
     const t = await db.pool.query<{ id: string }>(`INSERT INTO tenant (name) VALUES ('ls-a'), ('ls-b') RETURNING id`);
     tenant = asTenantId(t.rows[0].id);

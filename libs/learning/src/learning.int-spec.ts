@@ -1,9 +1,9 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { DataSource } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { asTenantId, decodeCursor, pageRequest, type TenantId } from '@arbiter/common';
-import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
+import { connectDataSource, createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
 import { DecisionLogRepository, DEFAULT_DECISION_RETENTION_DAYS, type DecisionLogRow } from './decision-log.repository.js';
 import { LEARNING_ENTITIES } from './entities/index.js';
 import { LabelledSetRepository } from './labelled-set.repository.js';
@@ -50,15 +50,7 @@ describe('learning repositories (decision log, labelled sets) on a real database
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    ds = await new DataSource({
-      type: 'postgres',
-      url: db.url,
-      entities: LEARNING_ENTITIES,
-      synchronize: false,
-      installExtensions: false,
-      uuidExtension: 'pgcrypto',
-      logging: false,
-    }).initialize();
+    ds = await connectDataSource(db.url, LEARNING_ENTITIES, { max: 10 });
     decisions = new DecisionLogRepository(ds);
     sets = new LabelledSetRepository(ds);
   });

@@ -1,8 +1,8 @@
 import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { DataSource } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { detectSchemaDrift } from '@arbiter/database';
-import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
+import { connectDataSource, createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
 import { LEARNING_ENTITIES } from './entities/index.js';
 
 describe('learning schema', () => {
@@ -10,15 +10,7 @@ describe('learning schema', () => {
   let ds: DataSource;
   beforeAll(async () => {
     db = await createTestDatabase();
-    ds = await new DataSource({
-      type: 'postgres',
-      url: db.url,
-      entities: LEARNING_ENTITIES,
-      synchronize: false,
-      installExtensions: false,
-      uuidExtension: 'pgcrypto',
-      logging: false,
-    }).initialize();
+    ds = await connectDataSource(db.url, LEARNING_ENTITIES);
   });
   afterAll(async () => {
     await ds?.destroy();

@@ -1,8 +1,8 @@
 import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { DataSource } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { asTenantId, type TenantId } from '@arbiter/common';
-import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
+import { connectDataSource, createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
 import type { AgreementTable } from './agreement.js';
 import { MonitoringRepository } from './monitoring.repository.js';
 
@@ -86,7 +86,7 @@ describe('MonitoringRepository.agreementTables', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    ds = await new DataSource({ type: 'postgres', url: db.url, entities: [], synchronize: false, installExtensions: false }).initialize();
+    ds = await connectDataSource(db.url, [], { max: 10 });
     repo = new MonitoringRepository(ds);
     const t = await db.pool.query<{ id: string }>(`INSERT INTO tenant (name) VALUES ('agree-a'), ('agree-b') RETURNING id`);
     a = asTenantId(t.rows[0]!.id);

@@ -1,8 +1,8 @@
 import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { DataSource } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { asTenantId, type TenantId } from '@arbiter/common';
-import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
+import { connectDataSource, createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
 import { MonitoringRepository } from './monitoring.repository.js';
 import { assembleStats } from './stats-assembler.js';
 import { StatsRollupRepository } from './stats-rollup.repository.js';
@@ -89,15 +89,7 @@ describe('stats from rollups = direct aggregate', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    ds = await new DataSource({
-      type: 'postgres',
-      url: db.url,
-      entities: [],
-      synchronize: false,
-      installExtensions: false,
-      logging: false,
-      extra: { max: 4 },
-    }).initialize();
+    ds = await connectDataSource(db.url, [], { max: 4 });
     direct = new MonitoringRepository(ds);
     rollup = new StatsRollupRepository(ds);
     const t = await db.pool.query<{ id: string }>(`INSERT INTO tenant (name, time_zone) VALUES ('stats-a', $1), ('stats-b', $1) RETURNING id`, [ZONE]);

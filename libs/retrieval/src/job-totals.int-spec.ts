@@ -1,9 +1,9 @@
 import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { DataSource } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { asTenantId, type TenantId } from '@arbiter/common';
 import { walkBatches } from '../../../test/support/batch-walk.js';
-import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
+import { connectDataSource, createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
 import { RETRIEVAL_ENTITIES } from './entities/index.js';
 import { KnowledgeImportRepository } from './knowledge-import.repository.js';
 import { KnowledgeRepository, type NewDocument, type VectorSpace } from './knowledge.repository.js';
@@ -42,16 +42,7 @@ describe('job totals of the retrieval jobs agree with their batch queries (integ
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    ds = await new DataSource({
-      type: 'postgres',
-      url: db.url,
-      entities: RETRIEVAL_ENTITIES,
-      synchronize: false,
-      installExtensions: false,
-      uuidExtension: 'pgcrypto',
-      logging: false,
-      extra: { max: db.kind === 'pglite' ? 1 : 8 },
-    }).initialize();
+    ds = await connectDataSource(db.url, RETRIEVAL_ENTITIES, { max: db.kind === 'pglite' ? 1 : 8 });
     knowledge = new KnowledgeRepository(ds);
     lexical = new LexicalRepository(ds);
     imports = new KnowledgeImportRepository(ds);

@@ -1,11 +1,11 @@
 import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { DataSource } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { asTenantId } from '@arbiter/common';
 import { BackgroundGate, Database } from '@arbiter/database';
 import { LocalEmbeddingProvider } from '@arbiter/llm';
 import { SqlParams } from '@arbiter/sessions';
-import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
+import { connectDataSource, createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
 import { noAudit } from '../../../test/support/no-audit.js';
 import { ActionMemoryRepository, ClaimLostError } from './action-memory.repository.js';
 import { RETRIEVAL_ENTITIES } from './entities/index.js';
@@ -34,16 +34,7 @@ describe('knowledge store on pgvector (integration)', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    ds = await new DataSource({
-      type: 'postgres',
-      url: db.url,
-      entities: RETRIEVAL_ENTITIES,
-      synchronize: false,
-      installExtensions: false,
-      uuidExtension: 'pgcrypto',
-      logging: false,
-      extra: { max: db.kind === 'pglite' ? 1 : 8 },
-    }).initialize();
+    ds = await connectDataSource(db.url, RETRIEVAL_ENTITIES, { max: db.kind === 'pglite' ? 1 : 8 });
     repo = new KnowledgeRepository(ds);
     settings = new RetrievalSettingsService(new RetrievalSettingsRepository(ds), provider, noAudit());
     lexical = new LexicalRepository(ds);

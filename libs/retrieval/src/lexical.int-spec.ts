@@ -1,9 +1,9 @@
 import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { DataSource } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { asTenantId } from '@arbiter/common';
 import { LocalEmbeddingProvider } from '@arbiter/llm';
-import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
+import { connectDataSource, createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
 import { noAudit } from '../../../test/support/no-audit.js';
 import { RETRIEVAL_ENTITIES } from './entities/index.js';
 import { KnowledgeRepository } from './knowledge.repository.js';
@@ -25,16 +25,7 @@ describe('lexical index statistics (integration)', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    ds = await new DataSource({
-      type: 'postgres',
-      url: db.url,
-      entities: RETRIEVAL_ENTITIES,
-      synchronize: false,
-      installExtensions: false,
-      uuidExtension: 'pgcrypto',
-      logging: false,
-      extra: { max: db.kind === 'pglite' ? 1 : 8 },
-    }).initialize();
+    ds = await connectDataSource(db.url, RETRIEVAL_ENTITIES, { max: db.kind === 'pglite' ? 1 : 8 });
     const repo = new KnowledgeRepository(ds);
     lexical = new LexicalRepository(ds);
     knowledge = new KnowledgeService(

@@ -1,12 +1,12 @@
 import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createHash, randomUUID } from 'node:crypto';
-import { DataSource } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { asTenantId, type TenantId } from '@arbiter/common';
 import { BackgroundGate, Database } from '@arbiter/database';
 import { LocalEmbeddingProvider } from '@arbiter/llm';
 import { SqlParams } from '@arbiter/sessions';
-import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
+import { connectDataSource, createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
 import { noAudit } from '../../../test/support/no-audit.js';
 import { sectionKey } from './action-memory.js';
 import { ActionMemoryRepository } from './action-memory.repository.js';
@@ -45,16 +45,7 @@ describe('lookup over files: filters, sections, chunk edits (integration)', () =
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    ds = await new DataSource({
-      type: 'postgres',
-      url: db.url,
-      entities: RETRIEVAL_ENTITIES,
-      synchronize: false,
-      installExtensions: false,
-      uuidExtension: 'pgcrypto',
-      logging: false,
-      extra: { max: db.kind === 'pglite' ? 1 : 8 },
-    }).initialize();
+    ds = await connectDataSource(db.url, RETRIEVAL_ENTITIES, { max: db.kind === 'pglite' ? 1 : 8 });
     repo = new KnowledgeRepository(ds);
     lexical = new LexicalRepository(ds);
     settings = new RetrievalSettingsService(new RetrievalSettingsRepository(ds), provider, noAudit());

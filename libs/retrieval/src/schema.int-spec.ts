@@ -1,8 +1,8 @@
 import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { DataSource } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { detectSchemaDrift } from '@arbiter/database';
-import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
+import { connectDataSource, createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
 import { RETRIEVAL_ENTITIES } from './entities/index.js';
 import { createHnswIndexSql } from './vector-sql.js';
 
@@ -11,15 +11,7 @@ describe('retrieval schema', () => {
   let ds: DataSource;
   beforeAll(async () => {
     db = await createTestDatabase();
-    ds = await new DataSource({
-      type: 'postgres',
-      url: db.url,
-      entities: RETRIEVAL_ENTITIES,
-      synchronize: false,
-      installExtensions: false,
-      uuidExtension: 'pgcrypto',
-      logging: false,
-    }).initialize();
+    ds = await connectDataSource(db.url, RETRIEVAL_ENTITIES);
   });
   afterAll(async () => {
     await ds?.destroy();

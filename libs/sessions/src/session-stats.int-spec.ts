@@ -1,8 +1,8 @@
 import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { DataSource } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { asTenantId, type TenantId } from '@arbiter/common';
-import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
+import { connectDataSource, createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
 import { SessionStatsRepository, type SessionDayWindow } from './session-stats.repository.js';
 
 const ZONE = 'Asia/Shanghai';
@@ -69,15 +69,7 @@ describe('SessionStatsRepository', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    ds = await new DataSource({
-      type: 'postgres',
-      url: db.url,
-      entities: [],
-      synchronize: false,
-      installExtensions: false,
-      logging: false,
-      extra: { max: 2 },
-    }).initialize();
+    ds = await connectDataSource(db.url, [], { max: 2 });
     repo = new SessionStatsRepository(ds);
     const t = await db.pool.query<{ id: string }>(`INSERT INTO tenant (name, time_zone) VALUES ('console-a', $1), ('console-b', $1) RETURNING id`, [ZONE]);
     a = asTenantId(t.rows[0].id);

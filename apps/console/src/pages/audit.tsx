@@ -241,8 +241,8 @@ function RetentionForm({ days, onSaved }: { days: number; onSaved(): void }) {
     setSaved(false);
     const text = draft.trim();
     try {
-      // Sent as typed when not a whole number: the API's 400 names retentionDays.
-      await call(api.PUT('/admin/audit/settings', { body: { retentionDays: /^\d+$/.test(text) ? Number(text) : (text as never) } }));
+      // Not a whole number → NaN, sent as null: the API's 400 names retentionDays.
+      await call(api.PUT('/admin/audit/settings', { body: { retentionDays: Number(text) } }));
       setSaved(true);
       onSaved();
     } catch (reason) {
