@@ -55,10 +55,11 @@ export function roundTripCounter(app: INestApplicationContext): RoundTripCounter
 /**
  * Statements that run on a timer or in the background, not for the request being measured: the intent
  * cache's and the case index's cross-replica version polls, the decision log's batch INSERT (docs/decision-log.md)
- * and the API key directory's version check (at most one a second per process, docs/http-edge.md "Keys").
+ * and the API key directory's version check and, when it found a change, its reload of the keys (at most one
+ * a second per process, docs/http-edge.md "Keys").
  */
 export function isBackgroundStatement(sql: string): boolean {
-  return /FROM intent_tenant_config WHERE tenant_id = ANY|FROM case_library_version WHERE tenant_id = ANY|^\s*INSERT INTO decision_log |max\("changed_at"\) as "changed" from "api_key"/.test(
+  return /FROM intent_tenant_config WHERE tenant_id = ANY|FROM case_library_version WHERE tenant_id = ANY|^\s*INSERT INTO decision_log |max\("changed_at"\) as "changed" from "api_key"|"allowed_origins" from "api_key"/.test(
     sql,
   );
 }
