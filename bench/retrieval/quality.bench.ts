@@ -247,7 +247,9 @@ async function main(): Promise<void> {
         for (const q of set.questions.filter((x) => gradingMode || x.split === 'fit')) {
           const vector = await search.embed(q.text);
           const translatedVector = await search.embedTranslation(q.text);
-          const found = await lexical.transaction((tx) => search.search(asTenantId(tenant.id), { query: q.text, vector, translatedVector }, settings, tx));
+          const found = await lexical.transaction((tx) =>
+            search.search(asTenantId(tenant.id), { query: q.text, vector, translatedVector, collectOverlaps: true }, settings, tx),
+          );
           dumped.push({
             text: q.text,
             label: q.label,

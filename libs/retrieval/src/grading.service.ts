@@ -106,7 +106,9 @@ export class GradingService {
       const query = pair.query.trim();
       const vector = await this.search.embed(query);
       const translatedVector = await this.search.embedTranslation(query);
-      const found = await this.lexical.transaction((tx) => this.search.search(tenantId, { query, vector, translatedVector }, settings, tx));
+      const found = await this.lexical.transaction((tx) =>
+        this.search.search(tenantId, { query, vector, translatedVector, collectOverlaps: true }, settings, tx),
+      );
       lookups.push({
         answerable: pair.filePath !== null && pair.filePath !== undefined,
         candidates: found.candidates.map((c) => ({

@@ -25,6 +25,8 @@ export interface HybridSearchRequest {
   domain?: string;
   /** Metadata filter applied before ranking (docs/retrieval.md "Metadata filters"). */
   filter?: MetadataFilter;
+  /** A grade fit's lookup: collect the near-duplicate overlaps whatever the active model reads of them. */
+  collectOverlaps?: boolean;
 }
 
 export interface HybridSearchOutcome {
@@ -112,6 +114,7 @@ export class HybridSearchService {
       fusion: settings.fusion,
       calibration: settings.calibration,
       normalization: settings.normalization,
+      collectOverlaps: request.collectOverlaps,
     });
     return {
       candidates,

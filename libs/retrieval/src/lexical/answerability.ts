@@ -170,6 +170,17 @@ export interface AnswerabilityModel {
   weights: number[];
 }
 
+const RIVAL_MARGIN = ANSWERABILITY_FEATURE_NAMES.indexOf('rivalMargin');
+
+/**
+ * Whether a model reads the near-duplicate overlaps of the candidates (through `rivalMargin`). Comparing
+ * the passages' term sets is the costliest part of the agreement evidence: a lookup whose model gives it
+ * no weight skips it; a fit, which may give it one, always collects it.
+ */
+export function readsOverlaps(model: AnswerabilityModel | undefined): boolean {
+  return model !== undefined && (model.weights[RIVAL_MARGIN] ?? 0) !== 0;
+}
+
 /**
  * Share of a title's analyzed terms that the question holds, directly or through one of its terms'
  * translations (`questionTerms` already includes them). 0 for a title without terms.

@@ -40,7 +40,7 @@ const only = (name: (typeof ANSWERABILITY_FEATURE_NAMES)[number], weight: number
 
 describe('answerability in the hybrid assembly', () => {
   it('computes the agreement evidence of each candidate', () => {
-    const [fee, pin] = assembleCandidates(base(DEFAULT_CALIBRATION));
+    const [fee, pin] = assembleCandidates({ ...base(DEFAULT_CALIBRATION), collectOverlaps: true });
     expect(fee.documentId).toBe('fee');
     expect(fee.agreement).toEqual({
       rareCoverage: 1, // both terms are at or above the (lower) median IDF, 0.5, and both are in the passage
@@ -59,6 +59,21 @@ describe('answerability in the hybrid assembly', () => {
     expect(pin.agreement.typeAnswered).toBe(false);
     expect(pin.agreement.listsAgree).toBe(false);
     expect(pin.agreement.titleCoverage).toBe(0.5);
+  });
+
+  it.each([
+    { name: 'the built-in model (rivalMargin weighs 0)', calibration: DEFAULT_CALIBRATION, collectOverlaps: false, compared: false },
+    { name: 'the built-in model in a fit', calibration: DEFAULT_CALIBRATION, collectOverlaps: true, compared: true },
+    { name: 'a ranking model only', calibration: { ...DEFAULT_CALIBRATION, answerability: undefined }, collectOverlaps: false, compared: false },
+    {
+      name: 'a model reading rivalMargin',
+      calibration: { ...DEFAULT_CALIBRATION, answerability: { weights: only('rivalMargin', 1), cuts: { reference: 0.5, highlyRelevant: 0.8 } } },
+      collectOverlaps: false,
+      compared: true,
+    },
+  ])('compares passages for near-duplicates only when read: $name', ({ calibration, collectOverlaps, compared }) => {
+    const [fee] = assembleCandidates({ ...base(calibration), collectOverlaps });
+    expect(fee.agreement.overlaps).toEqual(compared ? [{ documentId: 'pin', overlap: 0.125 }] : []);
   });
 
   it.each([

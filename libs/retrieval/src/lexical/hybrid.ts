@@ -1,7 +1,15 @@
 import { chunkContextText } from './chunk-context.js';
 import { normalizeSimilarity, type RetrievalNormalizationConfig } from '../relevance.js';
 import { bm25Idf, bm25MaxScore, DEFAULT_BM25 } from './bm25.js';
-import { agreementEvidence, type AgreementEvidence, answerabilityFeatures, OVERLAP_CANDIDATES, rankContexts, titleCoverage } from './answerability.js';
+import {
+  agreementEvidence,
+  type AgreementEvidence,
+  answerabilityFeatures,
+  OVERLAP_CANDIDATES,
+  rankContexts,
+  readsOverlaps,
+  titleCoverage,
+} from './answerability.js';
 import { type Calibration, logisticProbability, logitOfRight, type RelevanceEvidence, sigmoid, toSeedScale } from './calibration.js';
 import { reciprocalRankFusion } from './fusion.js';
 import { analyzeText, CJK_BIGRAM_PREFIX } from './text-analyzer.js';
@@ -97,6 +105,11 @@ export interface HybridInput {
   fusion: FusionSettings;
   calibration: Calibration;
   normalization: RetrievalNormalizationConfig;
+  /**
+   * Compare the first candidates' passages for near-duplicates even when the calibration's answerability
+   * model gives them no weight: a grade fit collects them ({@link readsOverlaps}).
+   */
+  collectOverlaps?: boolean;
 }
 
 export interface HybridCandidate extends CandidateLocation {
@@ -286,6 +299,7 @@ export function assembleCandidates(input: HybridInput): HybridCandidate[] {
     if (!terms) titleTerms.set(title, (terms = analyzeText(title)));
     return terms;
   };
+  const compareTexts = input.collectOverlaps === true || readsOverlaps(input.calibration.answerability);
   const agreement = agreementEvidence({
     query: input.query ?? '',
     idf: queryTerms.map(idfOf),
@@ -299,7 +313,7 @@ export function assembleCandidates(input: HybridInput): HybridCandidate[] {
       passage: c.text,
       titleCoverage: titleCoverage(titleTermsOf(c.chunk.title), questionTerms),
       // Compared in fused order (independent of the calibration, so a fit reads what a lookup reads).
-      terms: i < OVERLAP_CANDIDATES ? new Set(analyzeText(c.text)) : null,
+      terms: compareTexts && i < OVERLAP_CANDIDATES ? new Set(analyzeText(c.text)) : null,
     })),
   });
   const answerability = input.calibration.answerability;
