@@ -1,5 +1,6 @@
 import { expect } from '@jest/globals';
 import { DEMO_KNOWLEDGE } from '@arbiter/retrieval';
+import { pollUntil } from '@arbiter/testing';
 import type { TestApp, TestTenant } from './test-app.js';
 
 /** Two intents: faults looked up in the knowledge base, a greeting answered by its rule. */
@@ -43,5 +44,18 @@ export async function seededChatTenant(t: TestApp, name: string): Promise<TestTe
     payload: DEMO_KNOWLEDGE as unknown as Record<string, unknown>[],
   });
   expect(bulk.statusCode).toBe(200);
+  // The rules' classifier trains in the background: until it has, the semantic matcher's confidence differs
+  // from one turn to the next (a CI run saw 0.87 then 0.99 for the same message).
+  await pollUntil(
+    `the classifier of ${name} settled`,
+    async () =>
+      (await t.request({ method: 'GET', url: '/admin/intent/status', headers: { 'x-api-key': tenant.operatorKey } })).json<{
+        training: { state: string };
+        classifierVersion: string | null;
+        rulesVersion: string;
+      }>(),
+    (status) => status.training.state === 'idle' && status.classifierVersion === status.rulesVersion,
+    { deadlineMs: 60_000, intervalMs: 100 },
+  );
   return tenant;
 }
