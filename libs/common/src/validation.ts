@@ -1,5 +1,6 @@
-import { BadRequestException, ValidationPipe, type ValidationError } from '@nestjs/common';
+import { ValidationPipe, type ValidationError } from '@nestjs/common';
 import { Matches, type ValidationOptions } from 'class-validator';
+import { DomainException } from './domain.exception.js';
 
 export interface FieldError {
   field: string;
@@ -23,13 +24,17 @@ export function NotBlank(options: ValidationOptions = {}): PropertyDecorator {
   return Matches(/\S/, { message: '$property must not be blank', ...options });
 }
 
-/** The 400 every input check answers with: the message and `details.fields` name each offending field. */
-export function invalidRequest(details: FieldError[]): BadRequestException {
-  const fields = [...new Set(details.map((d) => d.field))];
-  return new BadRequestException({
-    message: `Invalid request: ${details.map((d) => `${d.field}: ${d.errors.join('; ')}`).join(' | ')}`,
-    details: { fields, errors: details },
-  });
+/** The 400 every input check answers with (code `VALIDATION_FAILED`): the message and `details.fields` name each offending field. */
+export class InvalidRequestException extends DomainException<'VALIDATION_FAILED'> {
+  constructor(errors: FieldError[]) {
+    const fields = [...new Set(errors.map((d) => d.field))];
+    super('VALIDATION_FAILED', 400, `Invalid request: ${errors.map((d) => `${d.field}: ${d.errors.join('; ')}`).join(' | ')}`, { fields, errors });
+  }
+}
+
+/** The 400 of a failed input check, naming every offending field ({@link InvalidRequestException}). */
+export function invalidRequest(details: FieldError[]): InvalidRequestException {
+  return new InvalidRequestException(details);
 }
 
 /** Whitelist + forbid unknown fields + transform; the 400 names every offending field. */

@@ -1,13 +1,14 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsBoolean, IsOptional, IsString, MaxLength } from 'class-validator';
 import { ChannelField, ConversationIdField, MediaDto, MediaListField, UserRefField } from '@arbiter/sessions';
+import { NotBlank } from '@arbiter/common';
 
 export const MAX_CHAT_MESSAGE_LENGTH = 4000;
 
 export class ChatRequestDto {
   @ApiProperty({ description: 'The user message (Chinese or English)', maxLength: MAX_CHAT_MESSAGE_LENGTH, example: '机械臂报警 E201 怎么处理？' })
   @IsString()
-  @Matches(/\S/, { message: 'message must not be empty' })
+  @NotBlank({ message: 'message must not be empty' })
   @MaxLength(MAX_CHAT_MESSAGE_LENGTH)
   message: string;
 

@@ -11,14 +11,13 @@ import {
   IsObject,
   IsOptional,
   IsString,
-  Matches,
   Max,
   MaxLength,
   Min,
   MinLength,
   ValidateNested,
 } from 'class-validator';
-import { PageQueryDto } from '@arbiter/common';
+import { NotBlank, PageQueryDto } from '@arbiter/common';
 import { CONFIDENCE_PROFILES } from '../retrieval-confidence.js';
 import { FILTER_KEY_PATTERN, MAX_FILTER_KEYS } from '../metadata-filter.js';
 
@@ -36,24 +35,22 @@ const METADATA_FILTER_SCHEMA = {
   example: { model: ['RX-200', 'RX-300'], language: 'en' },
 };
 
-const NOT_BLANK = /\S/;
-
 export class UpsertDocumentDto {
   @ApiProperty({ example: 'robot-arm', maxLength: 100 })
   @IsString()
-  @Matches(NOT_BLANK, { message: 'domain must not be blank' })
+  @NotBlank({ message: 'domain must not be blank' })
   @MaxLength(100)
   domain: string;
 
   @ApiProperty({ example: 'robot-arm/reset.md', description: 'Unique per tenant; re-posting the same path replaces the document.', maxLength: 1000 })
   @IsString()
-  @Matches(NOT_BLANK, { message: 'filePath must not be empty' })
+  @NotBlank({ message: 'filePath must not be empty' })
   @MaxLength(1000)
   filePath: string;
 
   @ApiProperty({ example: '机械臂复位步骤', maxLength: 500 })
   @IsString()
-  @Matches(NOT_BLANK, { message: 'title must not be blank' })
+  @NotBlank({ message: 'title must not be blank' })
   @MaxLength(500)
   title: string;
 
@@ -88,20 +85,20 @@ export class ListDocumentsQueryDto extends PageQueryDto {
 export class LookupDto {
   @ApiProperty({ description: 'The agent run (session) this lookup belongs to; its action memory dedups results.', maxLength: 200 })
   @IsString()
-  @Matches(NOT_BLANK, { message: 'sessionId must not be blank' })
+  @NotBlank({ message: 'sessionId must not be blank' })
   @MaxLength(200)
   sessionId: string;
 
   @ApiProperty({ example: '机械臂无法复位怎么办', maxLength: 4000 })
   @IsString()
-  @Matches(NOT_BLANK, { message: 'query must not be empty' })
+  @NotBlank({ message: 'query must not be empty' })
   @MaxLength(4000)
   query: string;
 
   @ApiPropertyOptional({ description: 'Restrict L0 and L1 to this domain', maxLength: 100 })
   @IsOptional()
   @IsString()
-  @Matches(NOT_BLANK, { message: 'domain must not be blank' })
+  @NotBlank({ message: 'domain must not be blank' })
   @MaxLength(100)
   domain?: string;
 
@@ -142,7 +139,7 @@ export class EditChunkDto {
   @ApiPropertyOptional({ maxLength: MAX_CHUNK_CONTENT, description: "The chunk's corrected text: re-embedded and re-indexed in the same transaction" })
   @IsOptional()
   @IsString()
-  @Matches(NOT_BLANK, { message: 'content must not be blank' })
+  @NotBlank({ message: 'content must not be blank' })
   @MaxLength(MAX_CHUNK_CONTENT)
   content?: string;
 
@@ -240,7 +237,7 @@ export class RetrievalSettingsDto {
 export class LabelledQueryDto {
   @ApiProperty({ example: '示教器屏幕不亮了', maxLength: 4000 })
   @IsString()
-  @Matches(NOT_BLANK, { message: 'query must not be blank' })
+  @NotBlank({ message: 'query must not be blank' })
   @MaxLength(4000)
   query: string;
 
@@ -252,7 +249,7 @@ export class LabelledQueryDto {
   })
   @IsOptional()
   @IsString()
-  @Matches(NOT_BLANK, { message: 'filePath must not be blank' })
+  @NotBlank({ message: 'filePath must not be blank' })
   @MaxLength(1000)
   filePath: string | null;
 }
