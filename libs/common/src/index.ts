@@ -18,3 +18,4 @@ export * from './input-safety.js';
 export * from './client-safe-error.js';
 export * from './periodic-poll.js';
 export * from './multipart.js';
+export * from './parsed-body.js';

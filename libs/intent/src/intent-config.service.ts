@@ -29,6 +29,22 @@ export function configErrorDetails(errors: ConfigValidationError[]): { fields: s
  * `If-Match` → a config version: `"3"`, `W/"3"` or `3`; absent or `*` → undefined (no precondition).
  * Anything else → 400 naming the header.
  */
+/** A config override as a 400 (INVALID_CONFIG) names it; `base`: the config it lands on (null: the override alone). */
+function checkConfig(patch: unknown, base: Readonly<IntentConfig> | null): IntentConfigOverride {
+  const checked = validateIntentConfig(patch, base);
+  if (checked.ok) return checked.value;
+  throw new IntentException(
+    IntentErrorCode.INVALID_CONFIG,
+    checked.errors.map((e) => (e.field !== '' ? `${e.field}: ${e.message}` : e.message)).join('; '),
+    configErrorDetails(checked.errors),
+  );
+}
+
+/** The body of `PUT /admin/intent-config`: a partial override, checked on its own before the stored config is read. */
+export function parseIntentConfigPatch(body: unknown): IntentConfigOverride {
+  return checkConfig(body, null);
+}
+
 export function parseConfigVersion(header: string | undefined): string | undefined {
   if (header === undefined || header.trim() === '' || header.trim() === '*') return undefined;
   const match = /^(?:W\/)?"?(\d{1,18})"?$/.exec(header.trim());
@@ -62,20 +78,14 @@ export class IntentConfigService {
    * `ifMatch`: the version the caller saw (e.g. a fit's `configVersion`); a newer stored version → 412.
    * Without it, a concurrent edit between the read and the write is retried on the new state.
    */
-  async update(tenantId: TenantId, body: unknown, ifMatch?: string): Promise<{ config: IntentConfig; version: string }> {
+  async update(tenantId: TenantId, patch: IntentConfigOverride, ifMatch?: string): Promise<{ config: IntentConfig; version: string }> {
     for (let attempt = 0; ; attempt++) {
       const state = await this.repository.getConfigState(tenantId);
       if (ifMatch !== undefined && ifMatch !== state.version) throw this.stale(ifMatch, state.version);
       const base = mergeIntentConfig(DEFAULT_INTENT_CONFIG, state.overrides);
-      const checked = validateIntentConfig(body, base);
-      if (!checked.ok) {
-        throw new IntentException(
-          IntentErrorCode.INVALID_CONFIG,
-          checked.errors.map((e) => (e.field !== '' ? `${e.field}: ${e.message}` : e.message)).join('; '),
-          configErrorDetails(checked.errors),
-        );
-      }
-      const next = mergeOverrides(state.overrides, checked.value);
+      // The body's shape was checked by parseIntentConfigPatch; what is left depends on the stored config (the weights' sum).
+      const checked = checkConfig(patch, base);
+      const next = mergeOverrides(state.overrides, checked);
       const version = await this.repository.putOverrides(tenantId, next, state.version, (manager, newVersion) =>
         this.audit.record(this.database.within(manager), tenantId, {
           action: 'update',

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { clientSafeError, type TenantId } from '@arbiter/common';
-import { parseEvaluateBody } from './dto/labelled-examples.js';
+import type { EvaluateRequest } from './dto/labelled-examples.js';
 import { IntentConfigService } from './intent-config.service.js';
 import { IntentDecisionHooks, type RoutingDecisionOrigin } from './intent-decision-hooks.js';
 import { IntentErrorCode, IntentException } from './intent.exception.js';
@@ -100,8 +100,7 @@ export class IntentService {
   }
 
   /** Routes labelled examples with the tenant's rules (and optionally a trial config) → evaluation report. */
-  async evaluate(tenantId: TenantId, body: unknown): Promise<EvaluationReport & { config: IntentConfig }> {
-    const { examples, ...dto } = parseEvaluateBody(body);
+  async evaluate(tenantId: TenantId, { examples, ...dto }: EvaluateRequest): Promise<EvaluationReport & { config: IntentConfig }> {
     const routing = await this.cache.get(tenantId);
     const cfg = dto.config !== undefined ? this.configs.resolve(routing.config, dto.config) : routing.config;
     await Promise.race([routing.trained, new Promise((resolve) => setTimeout(resolve, EVALUATION_TRAINING_WAIT_MS).unref())]);

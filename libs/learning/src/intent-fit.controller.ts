@@ -1,9 +1,9 @@
-import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
+import { Controller, Get, HttpCode, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBadRequestResponse, ApiBody, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { PageQueryDto, type TenantId } from '@arbiter/common';
+import { PageQueryDto, ParsedBody, type TenantId } from '@arbiter/common';
 import { Auth, CurrentTenant } from '@arbiter/tenancy';
 import { IntentFitDto, IntentFitPageDto, IntentFitRequestDto } from './dto/intent-fit.dto.js';
-import { IntentFitService } from './intent-fit.service.js';
+import { type FitRequest, IntentFitService, parseFitRequest } from './intent-fit.service.js';
 
 @ApiTags('learning')
 @Controller('admin/intent-config')
@@ -25,8 +25,8 @@ export class IntentFitController {
     description: 'Bad body (fields named), fewer than 2 examples per intent or no out-of-scope example, or labels naming unknown intents',
   })
   @ApiNotFoundResponse({ description: 'No such labelled set in this tenant' })
-  // `unknown`: checked by parseFitRequest so every problem is named in one 400.
-  request(@CurrentTenant() tenantId: TenantId, @Body() body: unknown) {
+  // Checked by parseFitRequest so every problem is named in one 400.
+  request(@CurrentTenant() tenantId: TenantId, @ParsedBody(parseFitRequest) body: FitRequest) {
     return this.fits.request(tenantId, body);
   }
 

@@ -12,8 +12,14 @@ import { LearningErrorCode, LearningException, unknownIntentsError } from './lea
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const TARGET_KEYS = ['minOutOfScopeRecall', 'maxClarifyRate'] as const;
 
+/** The body of `POST /admin/intent-config/fit`, once checked. */
+export interface FitRequest {
+  labelledSetId: string;
+  targets: FitTargets;
+}
+
 /** The body of `POST /admin/intent-config/fit`, checked by hand so every problem is named at once. */
-export function parseFitRequest(body: unknown): { labelledSetId: string; targets: FitTargets } {
+export function parseFitRequest(body: unknown): FitRequest {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw invalidRequest([{ field: 'body', errors: ['body must be an object {labelledSetId, targets?}'] }]);
   }
@@ -56,8 +62,7 @@ export class IntentFitService {
    * Checks the request and the labelled set (exists, ≥ 2 examples per intent, ≥ 1 out of scope, no unknown
    * intents) before anything is written, then records the fit and enqueues its job.
    */
-  async request(tenantId: TenantId, body: unknown): Promise<StoredIntentFit> {
-    const { labelledSetId, targets } = parseFitRequest(body);
+  async request(tenantId: TenantId, { labelledSetId, targets }: FitRequest): Promise<StoredIntentFit> {
     const set = await this.sets.get(tenantId, labelledSetId);
     if (set === null) throw new LearningException(LearningErrorCode.LABELLED_SET_NOT_FOUND);
     const examples = await this.fits.examples(tenantId, set.id);

@@ -1,10 +1,10 @@
-import { Body, Controller, Get, Param, ParseUUIDPipe, Post, Query, Res } from '@nestjs/common';
+import { Controller, Get, Param, ParseUUIDPipe, Post, Query, Res } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBadRequestResponse, ApiBody, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { PageQueryDto, type TenantId } from '@arbiter/common';
+import { PageQueryDto, ParsedBody, type TenantId } from '@arbiter/common';
 import { Auth, CurrentTenant } from '@arbiter/tenancy';
 import { IntentReplayDto, IntentReplayPageDto, IntentReplayRequestDto } from './dto/intent-replay.dto.js';
-import { IntentReplayService } from './intent-replay.service.js';
+import { IntentReplayService, parseReplayRequest, type ReplayRequest } from './intent-replay.service.js';
 
 @ApiTags('learning')
 @Controller('admin/intent')
@@ -22,8 +22,12 @@ export class IntentReplayController {
   @ApiAcceptedResponse({ type: IntentReplayDto, description: 'Queued; GET /admin/intent/replays/:id for the report' })
   @ApiOkResponse({ type: IntentReplayDto, description: 'Nothing in scope: finished with zero counts' })
   @ApiBadRequestResponse({ description: 'Bad window or ids, or an invalid candidate (config.<key> / rules[i].<field> named)' })
-  // `unknown`: checked by parseReplayRequest and the intent lib's sandbox so every problem is named in one 400.
-  async request(@CurrentTenant() tenantId: TenantId, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
+  // Checked by parseReplayRequest (and the candidate rules by the intent lib's sandbox) so every problem is named in one 400.
+  async request(
+    @CurrentTenant() tenantId: TenantId,
+    @ParsedBody((body) => parseReplayRequest(body)) body: ReplayRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
     const { replay, queued } = await this.replays.request(tenantId, body);
     void reply.status(queued ? 202 : 200);
     return replay;

@@ -69,8 +69,7 @@ export class IntentReplayService {
    * Checks the body and the candidate (400 naming `config.<key>` / `rules[i].<field>`) before anything is
    * written. An empty scope is answered at once (`status: succeeded`, zero counts, `queued: false`).
    */
-  async request(tenantId: TenantId, body: unknown): Promise<{ replay: StoredIntentReplay; queued: boolean }> {
-    const { scope, candidate } = parseReplayRequest(body);
+  async request(tenantId: TenantId, { scope, candidate }: ReplayRequest): Promise<{ replay: StoredIntentReplay; queued: boolean }> {
     await this.sandbox.check(tenantId, candidate);
     const decisions = await this.replays.countDecisions(tenantId, scope);
     const record = (em: EntityManager, replayId: string) =>

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiBody,
@@ -10,7 +10,7 @@ import {
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
-import { PageQueryDto, type TenantId } from '@arbiter/common';
+import { PageQueryDto, ParsedBody, type TenantId } from '@arbiter/common';
 import { Auth, CurrentTenant } from '@arbiter/tenancy';
 import {
   LabelledSetDetailDto,
@@ -22,8 +22,8 @@ import {
   ListLabelledSetsQueryDto,
   UploadLabelledSetDto,
 } from './dto/labelled-set.dto.js';
-import { LabelledSetsService } from './labelled-sets.service.js';
-import { LabelledSnapshotService } from './labelled-snapshot.service.js';
+import { type LabelledUploadBody, LabelledSetsService, parseLabelledUploadBody } from './labelled-sets.service.js';
+import { LabelledSnapshotService, parseSnapshotRequest, type SnapshotRequest } from './labelled-snapshot.service.js';
 
 @ApiTags('learning')
 @Controller('admin/intent/labelled-sets')
@@ -44,7 +44,7 @@ export class LabelledSetsController {
   @ApiBody({ type: LabelledSnapshotRequestDto })
   @ApiCreatedResponse({ type: LabelledSnapshotDto })
   @ApiBadRequestResponse({ description: 'Bad name or sources, or nothing to take' })
-  snapshot(@CurrentTenant() tenantId: TenantId, @Body() body: unknown) {
+  snapshot(@CurrentTenant() tenantId: TenantId, @ParsedBody(parseSnapshotRequest) body: SnapshotRequest) {
     return this.snapshots.snapshot(tenantId, body);
   }
 
@@ -62,10 +62,9 @@ export class LabelledSetsController {
     description:
       'Invalid name or examples (each bad JSONL line is named `line N`, each array item `examples[i]`), or labels naming unknown intents (UNKNOWN_INTENTS lists them)',
   })
-  // `unknown`: a JSONL body is a string; a JSON body of 50,000 examples is checked by hand (labelled-data.ts), not by the validation pipe.
-  upload(@CurrentTenant() tenantId: TenantId, @Query() query: LabelledSetNameQueryDto, @Body() body: unknown) {
-    const queryName = query.name !== undefined ? { queryName: query.name } : {};
-    return this.sets.upload(tenantId, typeof body === 'string' ? { kind: 'jsonl', body, ...queryName } : { kind: 'json', body, ...queryName });
+  // Not the validation pipe: a JSONL body is a string; a JSON body of 50,000 examples is checked by hand (labelled-data.ts).
+  upload(@CurrentTenant() tenantId: TenantId, @Query() query: LabelledSetNameQueryDto, @ParsedBody(parseLabelledUploadBody) body: LabelledUploadBody) {
+    return this.sets.upload(tenantId, body, query.name);
   }
 
   @Get()

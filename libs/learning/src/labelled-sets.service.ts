@@ -14,8 +14,31 @@ import {
 import { LabelledSetRepository, type StoredLabelledExample, type StoredLabelledSet } from './labelled-set.repository.js';
 import { LearningErrorCode, LearningException, unknownIntentsError } from './learning.exception.js';
 
-/** An upload as it arrived: a JSON body (`{name, examples}`) or a JSONL text body, plus the `?name=` query. */
-export type LabelledUpload = { kind: 'json'; body: unknown; queryName?: string } | { kind: 'jsonl'; body: string; queryName?: string };
+/**
+ * An upload's body as parsed (`POST /admin/intent/labelled-sets`): a JSON body (`{name, examples}`) or a
+ * JSONL text body. Its problems are collected, not thrown, so that one 400 names them with the name's
+ * (which may come from `?name=`).
+ */
+export interface LabelledUploadBody {
+  /** The name a JSON body gives. */
+  name?: string;
+  parsed: ParsedExamples;
+  /** Unknown fields of a JSON body, and a name that is no string. */
+  errors: FieldError[];
+}
+
+/** Parses an upload's body: JSONL text, or a JSON object; anything else is a 400 at once. */
+export function parseLabelledUploadBody(body: unknown): LabelledUploadBody {
+  if (typeof body === 'string') return { parsed: parseLabelledJsonl(body), errors: [] };
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw invalidRequest([{ field: 'body', errors: ['body must be an object {name, examples: [{text, intent}]} (or JSONL as application/x-ndjson)'] }]);
+  }
+  const errors: FieldError[] = [];
+  const { name, examples, ...rest } = body as Record<string, unknown>;
+  for (const key of Object.keys(rest)) errors.push({ field: key.slice(0, 100), errors: [`property ${key.slice(0, 100)} should not exist`] });
+  if (name !== undefined && typeof name !== 'string') errors.push({ field: 'name', errors: ['name must be a string'] });
+  return { ...(typeof name === 'string' ? { name } : {}), parsed: checkLabelledArray(examples), errors };
+}
 
 /** Labelled sets: uploads (versioned by name), the review set, listing, examples, deletion. */
 @Injectable()
@@ -30,26 +53,13 @@ export class LabelledSetsService {
    * Validates every example (400 naming each bad line / position) and every label's intent (400 listing the
    * unknown ones) before anything is written, then stores the upload as the next version of its name.
    */
-  async upload(tenantId: TenantId, upload: LabelledUpload): Promise<StoredLabelledSet> {
-    const errors: FieldError[] = [];
-    let name: string | undefined = upload.queryName;
-    let parsed: ParsedExamples;
-    if (upload.kind === 'jsonl') {
-      parsed = parseLabelledJsonl(upload.body);
-    } else {
-      const body = upload.body;
-      if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-        throw invalidRequest([{ field: 'body', errors: ['body must be an object {name, examples: [{text, intent}]} (or JSONL as application/x-ndjson)'] }]);
-      }
-      const { name: bodyName, examples, ...rest } = body as Record<string, unknown>;
-      for (const key of Object.keys(rest)) errors.push({ field: key.slice(0, 100), errors: [`property ${key.slice(0, 100)} should not exist`] });
-      if (bodyName !== undefined) {
-        if (typeof bodyName !== 'string') errors.push({ field: 'name', errors: ['name must be a string'] });
-        else if (name !== undefined && name !== bodyName)
-          errors.push({ field: 'name', errors: ['name is given twice (body and query) with different values'] });
-        else name = bodyName;
-      }
-      parsed = checkLabelledArray(examples);
+  async upload(tenantId: TenantId, body: LabelledUploadBody, queryName?: string): Promise<StoredLabelledSet> {
+    const { parsed } = body;
+    const errors: FieldError[] = [...body.errors];
+    let name: string | undefined = queryName;
+    if (body.name !== undefined) {
+      if (name !== undefined && name !== body.name) errors.push({ field: 'name', errors: ['name is given twice (body and query) with different values'] });
+      else name = body.name;
     }
     if (name === undefined) errors.unshift({ field: 'name', errors: ['name is required (in the JSON body, or ?name= for JSONL)'] });
     else if (!LABELLED_SET_NAME.test(name))

@@ -11,8 +11,14 @@ export interface SnapshotResult extends Omit<SnapshotMerge, 'examples'> {
   set: StoredLabelledSet;
 }
 
+/** The body of `POST /admin/intent/labelled-sets/snapshot`, once checked. */
+export interface SnapshotRequest {
+  name: string;
+  sources: LabelSource[];
+}
+
 /** The body of `POST /admin/intent/labelled-sets/snapshot`. */
-export function parseSnapshotRequest(body: unknown): { name: string; sources: LabelSource[] } {
+export function parseSnapshotRequest(body: unknown): SnapshotRequest {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw invalidRequest([{ field: 'body', errors: ['body must be an object {name, sources}'] }]);
   }
@@ -42,8 +48,7 @@ export class LabelledSnapshotService {
     private readonly audit: AuditLog,
   ) {}
 
-  async snapshot(tenantId: TenantId, body: unknown): Promise<SnapshotResult> {
-    const { name, sources } = parseSnapshotRequest(body);
+  async snapshot(tenantId: TenantId, { name, sources }: SnapshotRequest): Promise<SnapshotResult> {
     const limit = LABELLED_LIMITS.examples;
     const read = async (source: LabelSource) => {
       switch (source) {

@@ -1,10 +1,11 @@
-import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Post } from '@nestjs/common';
+import { Controller, Get, HttpCode, Param, ParseUUIDPipe, Post } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBody, ApiConsumes, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { TenantId } from '@arbiter/common';
+import { BulkBody, type BulkItem, type TenantId } from '@arbiter/common';
 import { Auth, CurrentTenant } from '@arbiter/tenancy';
 import { ImportStartedDto, ImportStatusDto } from './dto/knowledge-response.dto.js';
-import { parseBulkBody } from './knowledge.controller.js';
-import { KnowledgeImportService } from './knowledge-import.service.js';
+import { UpsertDocumentDto } from './dto/knowledge.dto.js';
+import { BULK_BODY_SCHEMA, invalidBulkBody } from './knowledge.controller.js';
+import { KnowledgeImportService, MAX_IMPORT_ITEMS } from './knowledge-import.service.js';
 
 @ApiTags('knowledge')
 @Controller('admin/knowledge/imports')
@@ -20,10 +21,22 @@ export class KnowledgeImportController {
       'Validates every item at once (refused items are listed), stores the rest and answers 202; the `retrieval.import` job writes them in batches. Follow it with GET /admin/knowledge/imports/:id.',
   })
   @ApiConsumes('application/json', 'application/x-ndjson')
-  @ApiBody({ schema: { type: 'array', items: { $ref: '#/components/schemas/UpsertDocumentDto' } } })
+  @ApiBody({ schema: BULK_BODY_SCHEMA })
   @ApiAcceptedResponse({ type: ImportStartedDto })
-  start(@CurrentTenant() tenantId: TenantId, @Body() body: unknown) {
-    return this.imports.start(tenantId, parseBulkBody(body));
+  start(
+    @CurrentTenant() tenantId: TenantId,
+    @BulkBody({
+      dto: UpsertDocumentDto,
+      key: 'documents',
+      invalid: invalidBulkBody,
+      checkCount: (count) => {
+        if (!count) throw invalidBulkBody('the import holds no documents');
+        if (count > MAX_IMPORT_ITEMS) throw invalidBulkBody(`at most ${MAX_IMPORT_ITEMS} documents per import, got ${count}`);
+      },
+    })
+    items: BulkItem<UpsertDocumentDto>[],
+  ) {
+    return this.imports.start(tenantId, items);
   }
 
   @Get(':id')

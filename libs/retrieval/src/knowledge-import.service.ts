@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DomainException, type TenantId } from '@arbiter/common';
+import { type BulkItem, DomainException, type TenantId } from '@arbiter/common';
 import { BackgroundGate } from '@arbiter/database';
 import { JobHandler, JobsService, type JobContext, type JobRunner, type JobRunStatus } from '@arbiter/jobs';
 import { IMPORT_JOB } from './knowledge-import.job-name.js';
@@ -10,6 +10,7 @@ import { KnowledgeFilesRepository } from './files/knowledge-files.repository.js'
 import { AuditLog } from '@arbiter/tenancy';
 import { type BulkItemResult, checkBulkItems, KnowledgeService } from './knowledge.service.js';
 import type { NewDocument } from './knowledge.repository.js';
+import type { UpsertDocumentDto } from './dto/knowledge.dto.js';
 import { RetrievalErrorCode, RetrievalException } from './retrieval.exception.js';
 
 export { IMPORT_JOB };
@@ -62,10 +63,8 @@ export class KnowledgeImportService {
     private readonly audit: AuditLog,
   ) {}
 
-  async start(tenantId: TenantId, items: readonly unknown[]): Promise<ImportStarted> {
-    if (!items.length) throw new RetrievalException(RetrievalErrorCode.INVALID_BULK_BODY, 'the import holds no documents');
-    if (items.length > MAX_IMPORT_ITEMS)
-      throw new RetrievalException(RetrievalErrorCode.INVALID_BULK_BODY, `at most ${MAX_IMPORT_ITEMS} documents per import, got ${items.length}`);
+  /** `items`: validated by `BulkBody` (1 to {@link MAX_IMPORT_ITEMS}, checked there before any item is validated). */
+  async start(tenantId: TenantId, items: readonly BulkItem<UpsertDocumentDto>[]): Promise<ImportStarted> {
     const { results, valid } = await checkBulkItems(items);
     const documents = new Map(valid.map((v) => [v.index, v.doc]));
     const rows = results.map((failed, seq) => ({

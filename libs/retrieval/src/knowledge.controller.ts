@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post, Put, Query } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiCreatedResponse, ApiNoContentResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { TenantId } from '@arbiter/common';
+import { BulkBody, type BulkItem, type TenantId } from '@arbiter/common';
 import { Auth, CurrentTenant } from '@arbiter/tenancy';
 import { FitGradingDto, ListDocumentsQueryDto, LookupDto, RetrievalSettingsDto, UpsertDocumentDto } from './dto/knowledge.dto.js';
 import {
@@ -13,7 +13,7 @@ import {
   RetrievalSettingsViewDto,
   UpsertResultDto,
 } from './dto/knowledge-response.dto.js';
-import { KnowledgeService } from './knowledge.service.js';
+import { KnowledgeService, MAX_BULK_ITEMS } from './knowledge.service.js';
 import { LookupService, type LookupResult } from './lookup.service.js';
 import { RetrievalErrorCode, RetrievalException } from './retrieval.exception.js';
 import { type EffectiveRetrievalSettings, RetrievalSettingsService } from './retrieval-settings.service.js';
@@ -32,24 +32,17 @@ function settingsView(s: EffectiveRetrievalSettings) {
   };
 }
 
-/** Parses a bulk body: a JSON array, `{documents: [...]}`, or NDJSON text (one document per line). */
-export function parseBulkBody(body: unknown): unknown[] {
-  if (Array.isArray(body)) return body;
-  if (body && typeof body === 'object' && Array.isArray((body as { documents?: unknown }).documents)) return (body as { documents: unknown[] }).documents;
-  if (typeof body === 'string') {
-    const items: unknown[] = [];
-    for (const [i, line] of body.split(/\r?\n/).entries()) {
-      if (!line.trim()) continue;
-      try {
-        items.push(JSON.parse(line));
-      } catch {
-        throw new RetrievalException(RetrievalErrorCode.INVALID_BULK_BODY, `line ${i + 1} is not valid JSON`);
-      }
-    }
-    return items;
-  }
-  throw new RetrievalException(RetrievalErrorCode.INVALID_BULK_BODY);
-}
+/** The three forms a bulk or import body takes (docs/http-edge.md "Bodies"): an array, `{documents: [...]}`, NDJSON text. */
+export const BULK_BODY_SCHEMA = {
+  oneOf: [
+    { type: 'array', items: { $ref: '#/components/schemas/UpsertDocumentDto' } },
+    { type: 'object', required: ['documents'], properties: { documents: { type: 'array', items: { $ref: '#/components/schemas/UpsertDocumentDto' } } } },
+    { type: 'string', description: 'NDJSON (application/x-ndjson): one document per line' },
+  ],
+};
+
+/** A bulk or import body's client error (docs/http-edge.md "Bodies"). */
+export const invalidBulkBody = (detail?: string) => new RetrievalException(RetrievalErrorCode.INVALID_BULK_BODY, detail);
 
 @ApiTags('knowledge')
 @Controller()
@@ -76,9 +69,20 @@ export class KnowledgeController {
   @ApiOperation({ summary: 'Import many documents: JSON array, {documents: [...]}, or NDJSON (application/x-ndjson); per-item results' })
   @ApiConsumes('application/json', 'application/x-ndjson')
   @ApiOkResponse({ type: BulkImportResultDto, description: 'One result per item, in order' })
-  @ApiBody({ schema: { type: 'array', items: { $ref: '#/components/schemas/UpsertDocumentDto' } } })
-  bulk(@CurrentTenant() tenantId: TenantId, @Body() body: unknown) {
-    return this.knowledge.bulk(tenantId, parseBulkBody(body));
+  @ApiBody({ schema: BULK_BODY_SCHEMA })
+  bulk(
+    @CurrentTenant() tenantId: TenantId,
+    @BulkBody({
+      dto: UpsertDocumentDto,
+      key: 'documents',
+      invalid: invalidBulkBody,
+      checkCount: (count) => {
+        if (count > MAX_BULK_ITEMS) throw invalidBulkBody(`at most ${MAX_BULK_ITEMS} documents per request, got ${count}`);
+      },
+    })
+    items: BulkItem<UpsertDocumentDto>[],
+  ) {
+    return this.knowledge.bulk(tenantId, items);
   }
 
   @Get('admin/knowledge/documents')

@@ -1,8 +1,6 @@
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import { plainToInstance } from 'class-transformer';
-import { validate } from 'class-validator';
-import { DomainException, flattenValidationErrors, mapSliced, type Page, type TenantId, TimeSlice } from '@arbiter/common';
+import { type BulkItem, DomainException, mapSliced, type Page, type TenantId, TimeSlice } from '@arbiter/common';
 import { EMBEDDING_PROVIDER, type EmbeddingProvider } from '@arbiter/llm';
 import type { EntityManager } from 'typeorm';
 import { chunkText } from './chunker.js';
@@ -120,29 +118,31 @@ export function normalizeDocument(dto: UpsertDocumentDto): NewDocument {
 }
 
 /**
- * Validates and normalises the items of a bulk body or an import: per item a failed result (validation,
- * a `filePath` repeated within the body) or a document to write. `results` holds null where valid.
+ * Normalises the validated items of a bulk body or an import (`BulkBody`, docs/http-edge.md "Bodies"):
+ * per item a failed result (validation, a `filePath` repeated within the body, too large) or a document to
+ * write. `results` holds null where valid.
  */
-export async function checkBulkItems(items: readonly unknown[]): Promise<{ results: (BulkItemResult | null)[]; valid: { index: number; doc: NewDocument }[] }> {
+export async function checkBulkItems(
+  items: readonly BulkItem<UpsertDocumentDto>[],
+): Promise<{ results: (BulkItemResult | null)[]; valid: { index: number; doc: NewDocument }[] }> {
   const results: (BulkItemResult | null)[] = [];
   const seen = new Set<string>();
   const valid: { index: number; doc: NewDocument }[] = [];
+  // Hashing thousands of documents of up to 2 MiB is long work: yield between items.
   const slice = new TimeSlice();
-  for (const [index, raw] of items.entries()) {
+  for (const item of items) {
     await slice.pause();
+    const { index, raw } = item;
     const filePath = typeof (raw as { filePath?: unknown } | null)?.filePath === 'string' ? (raw as { filePath: string }).filePath.trim() || null : null;
-    const dto = plainToInstance(UpsertDocumentDto, raw ?? {});
-    const errors = typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? await validate(dto, { whitelist: true, forbidNonWhitelisted: true }) : null;
-    if (errors === null || errors.length) {
-      const details = errors ? flattenValidationErrors(errors) : [{ field: '', errors: ['item must be an object'] }];
+    if (item.errors) {
       results.push({
         index,
         filePath,
         status: 'failed',
         error: {
           code: 'VALIDATION_FAILED',
-          message: details.map((d) => `${d.field}: ${d.errors.join('; ')}`).join(' | '),
-          fields: details.map((d) => d.field),
+          message: item.errors.map((d) => `${d.field}: ${d.errors.join('; ')}`).join(' | '),
+          fields: item.errors.map((d) => d.field),
         },
       });
       continue;
@@ -158,7 +158,7 @@ export async function checkBulkItems(items: readonly unknown[]): Promise<{ resul
     }
     if (filePath) seen.add(filePath);
     try {
-      valid.push({ index, doc: normalizeDocument(dto) });
+      valid.push({ index, doc: normalizeDocument(item.value) });
       results.push(null);
     } catch (error) {
       results.push(failedItem(index, filePath, error));
@@ -334,9 +334,11 @@ export class KnowledgeService implements OnModuleInit {
   }
 
   /** Imports many documents; each item succeeds or fails on its own (per-item results, in order). */
-  async bulk(tenantId: TenantId, items: readonly unknown[]): Promise<{ results: BulkItemResult[]; summary: Record<UpsertStatus | 'failed', number> }> {
-    if (items.length > MAX_BULK_ITEMS)
-      throw new RetrievalException(RetrievalErrorCode.INVALID_BULK_BODY, `at most ${MAX_BULK_ITEMS} documents per request, got ${items.length}`);
+  /** `items`: validated by `BulkBody` (at most {@link MAX_BULK_ITEMS}, checked there before any item is validated). */
+  async bulk(
+    tenantId: TenantId,
+    items: readonly BulkItem<UpsertDocumentDto>[],
+  ): Promise<{ results: BulkItemResult[]; summary: Record<UpsertStatus | 'failed', number> }> {
     const { results, valid } = await checkBulkItems(items);
     // One entry per write transaction (a bulk body is written in groups): its counts and paths.
     const written = await this.upsertMany(

@@ -1,11 +1,12 @@
 import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { DataSource } from 'typeorm';
-import { asTenantId } from '@arbiter/common';
+import { asTenantId, validateBulkItems } from '@arbiter/common';
 import { LocalEmbeddingProvider } from '@arbiter/llm';
 import { connectDataSource, createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
 import { noAudit } from '../../../test/support/no-audit.js';
 import { RETRIEVAL_ENTITIES } from './entities/index.js';
+import { UpsertDocumentDto } from './dto/knowledge.dto.js';
 import { KnowledgeRepository } from './knowledge.repository.js';
 import { KnowledgeService } from './knowledge.service.js';
 import { LexicalRepository } from './lexical.repository.js';
@@ -87,12 +88,12 @@ describe('lexical index statistics (integration)', () => {
     const words = ['reset', 'encoder', 'battery', 'grease', 'alarm', '报警', '复位', '电池'];
     await Promise.all(
       Array.from({ length: 12 }, (_, i) =>
-        knowledge.bulk(
-          T1,
+        validateBulkItems(
+          UpsertDocumentDto,
           Array.from({ length: 5 }, (_, k) =>
             doc(`bulk/${i}-${k}.md`, `${words[(i + k) % words.length]} ${words[(i * 3 + k) % words.length]} shared text ${i}-${k}`),
           ),
-        ),
+        ).then((items) => knowledge.bulk(T1, items)),
       ),
     );
     await expectConsistent(T1);

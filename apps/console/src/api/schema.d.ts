@@ -2649,7 +2649,7 @@ export interface components {
       /** @example 故障诊断 */
       intent: string;
       /** @example 机械臂报警、故障排查 / fault diagnosis */
-      description?: Record<string, never> | null;
+      description?: string | null;
       /**
        * @description Case-insensitive substrings
        * @example [
@@ -2680,7 +2680,7 @@ export interface components {
       /** @default true */
       enabled: boolean;
       /** @description Canned reply (action "answer") */
-      reply?: Record<string, never> | null;
+      reply?: string | null;
       /**
        * @default knowledge
        * @enum {string}
@@ -2847,14 +2847,14 @@ export interface components {
     };
     UpdateIntentRuleDto: {
       intent?: string;
-      description?: Record<string, never> | null;
+      description?: string | null;
       keywords?: string[];
       patterns?: string[];
       semanticExamples?: string[];
       intentVector?: number[] | null;
       priority?: number;
       enabled?: boolean;
-      reply?: Record<string, never> | null;
+      reply?: string | null;
       /** @enum {string} */
       action?: 'knowledge' | 'answer' | 'transfer';
       /** @enum {string} */
@@ -4534,8 +4534,18 @@ export interface operations {
     };
     requestBody: {
       content: {
-        'application/json': components['schemas']['UpsertDocumentDto'][];
-        'application/x-ndjson': components['schemas']['UpsertDocumentDto'][];
+        'application/json':
+          | components['schemas']['UpsertDocumentDto'][]
+          | {
+              documents: components['schemas']['UpsertDocumentDto'][];
+            }
+          | string;
+        'application/x-ndjson':
+          | components['schemas']['UpsertDocumentDto'][]
+          | {
+              documents: components['schemas']['UpsertDocumentDto'][];
+            }
+          | string;
       };
     };
     responses: {
@@ -4860,8 +4870,18 @@ export interface operations {
     };
     requestBody: {
       content: {
-        'application/json': components['schemas']['UpsertDocumentDto'][];
-        'application/x-ndjson': components['schemas']['UpsertDocumentDto'][];
+        'application/json':
+          | components['schemas']['UpsertDocumentDto'][]
+          | {
+              documents: components['schemas']['UpsertDocumentDto'][];
+            }
+          | string;
+        'application/x-ndjson':
+          | components['schemas']['UpsertDocumentDto'][]
+          | {
+              documents: components['schemas']['UpsertDocumentDto'][];
+            }
+          | string;
       };
     };
     responses: {

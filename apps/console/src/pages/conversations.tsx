@@ -5,6 +5,7 @@ import { Async } from '../components/states';
 import { RouteTraceTimeline } from '../components/route-trace';
 import { useI18n } from '../i18n/i18n';
 import { formatDateTime, formatDuration, formatScore, lastDays, truncate } from '../lib/format';
+import { choiceOf } from '../lib/choice';
 import { href } from '../lib/route';
 import { readFollowUp } from '../lib/route-trace';
 import { useApi } from '../lib/use-api';
@@ -16,7 +17,7 @@ interface ListFilter {
   from: string;
   to: string;
   channel: string;
-  status: string;
+  status: (typeof STATUSES)[number];
   intent: string;
 }
 
@@ -39,7 +40,7 @@ function ConversationList() {
               from: filter.from || undefined,
               to: filter.to || undefined,
               channel: filter.channel || undefined,
-              status: (filter.status || undefined) as never,
+              status: filter.status || undefined,
               intent: filter.intent || undefined,
               limit: 25,
               cursor,
@@ -72,7 +73,7 @@ function ConversationList() {
         </label>
         <label>
           {t('conversations.status')}
-          <select value={draft.status} onChange={(event) => setDraft({ ...draft, status: event.target.value })}>
+          <select value={draft.status} onChange={(event) => setDraft({ ...draft, status: choiceOf(STATUSES, event.target.value, '') })}>
             {STATUSES.map((value) => (
               <option key={value} value={value}>
                 {value || t('filter.all')}

@@ -7,6 +7,7 @@ import { codeKey } from '../i18n/messages';
 import { jobProgress } from '../lib/chart-data';
 import { formatCount, formatDateTime } from '../lib/format';
 import { useApi } from '../lib/use-api';
+import { choiceOf } from '../lib/choice';
 import { TableHead } from '../components/table-head';
 
 const STATUSES = ['', 'queued', 'running', 'succeeded', 'failed'] as const;
@@ -14,13 +15,10 @@ const STATUSES = ['', 'queued', 'running', 'succeeded', 'failed'] as const;
 /** Job runs, newest first, with progress and errors; refreshes on demand. */
 export function JobsPage() {
   const { t, language } = useI18n();
-  const [status, setStatus] = useState('');
+  const [status, setStatus] = useState<(typeof STATUSES)[number]>('');
   const [cursors, setCursors] = useState<string[]>([]);
   const cursor = cursors.at(-1);
-  const state = useApi(
-    () => call(api.GET('/admin/jobs', { params: { query: { limit: 25, cursor, status: (status || undefined) as never } } })),
-    [status, cursor],
-  );
+  const state = useApi(() => call(api.GET('/admin/jobs', { params: { query: { limit: 25, cursor, status: status || undefined } } })), [status, cursor]);
   return (
     <section aria-labelledby="page-title">
       <h1 id="page-title">{t('nav.jobs')}</h1>
@@ -30,7 +28,7 @@ export function JobsPage() {
           <select
             value={status}
             onChange={(event) => {
-              setStatus(event.target.value);
+              setStatus(choiceOf(STATUSES, event.target.value, ''));
               setCursors([]);
             }}
           >

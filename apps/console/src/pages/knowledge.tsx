@@ -172,8 +172,8 @@ function UploadBulk({ onUploaded }: { onUploaded(): void }) {
       // The file goes to the API as written: the API checks every item and answers per item.
       const result = await call(
         api.POST('/admin/knowledge/documents/bulk', {
-          body: text as never,
-          bodySerializer: (body: unknown) => body as string,
+          body: text,
+          bodySerializer: (body) => (typeof body === 'string' ? body : JSON.stringify(body)),
           headers: { 'content-type': ndjson ? 'application/x-ndjson' : 'application/json' },
         }),
       );

@@ -7,6 +7,7 @@ import { useI18n } from '../i18n/i18n';
 import { formatDateTime, formatScore } from '../lib/format';
 import { href } from '../lib/route';
 import { useApi } from '../lib/use-api';
+import { choiceOf } from '../lib/choice';
 import { BadCaseReview, type BadCase } from './review/bad-case-review';
 import { CaseLibrary } from './review/case-library';
 import { useCanWrite } from '../lib/identity';
@@ -17,14 +18,11 @@ const STATUSES = ['OPEN', 'RESOLVED', ''] as const;
 export function ReviewPage() {
   const { t } = useI18n();
   const canWrite = useCanWrite();
-  const [status, setStatus] = useState<string>('OPEN');
+  const [status, setStatus] = useState<(typeof STATUSES)[number]>('OPEN');
   const [cursors, setCursors] = useState<string[]>([]);
   const [open, setOpen] = useState<string | null>(null);
   const cursor = cursors.at(-1);
-  const badCases = useApi(
-    () => call(api.GET('/admin/bad-cases', { params: { query: { limit: 20, cursor, status: (status || undefined) as never } } })),
-    [status, cursor],
-  );
+  const badCases = useApi(() => call(api.GET('/admin/bad-cases', { params: { query: { limit: 20, cursor, status: status || undefined } } })), [status, cursor]);
   return (
     <section aria-labelledby="page-title">
       <h1 id="page-title">{t('nav.review')}</h1>
@@ -36,7 +34,7 @@ export function ReviewPage() {
             <select
               value={status}
               onChange={(event) => {
-                setStatus(event.target.value);
+                setStatus(choiceOf(STATUSES, event.target.value, ''));
                 setCursors([]);
                 setOpen(null);
               }}

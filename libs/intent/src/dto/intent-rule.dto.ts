@@ -13,28 +13,26 @@ import {
   IsObject,
   IsOptional,
   IsString,
-  Matches,
   Max,
   MaxLength,
   Min,
   MinLength,
   ValidateIf,
 } from 'class-validator';
-import { PageQueryDto } from '@arbiter/common';
+import { NotBlank, PageQueryDto } from '@arbiter/common';
 import { INTENT_ACTIONS, INTENT_CONFIDENCE_PROFILES, INTENT_LIMITS } from '../intent.types.js';
 
-const NOT_BLANK = /\S/;
 const L = INTENT_LIMITS;
 
 /** `POST /admin/intent-rules`. At least one keyword, pattern, example or vector (checked after DTO validation). */
 export class CreateIntentRuleDto {
   @ApiProperty({ example: '故障诊断', maxLength: L.intentLength })
   @IsString()
-  @Matches(NOT_BLANK, { message: 'intent must not be blank' })
+  @NotBlank({ message: 'intent must not be blank' })
   @MaxLength(L.intentLength)
   intent: string;
 
-  @ApiPropertyOptional({ example: '机械臂报警、故障排查 / fault diagnosis', maxLength: L.descriptionLength, nullable: true })
+  @ApiPropertyOptional({ type: String, example: '机械臂报警、故障排查 / fault diagnosis', maxLength: L.descriptionLength, nullable: true })
   @IsOptional()
   @IsString()
   @MaxLength(L.descriptionLength)
@@ -63,7 +61,7 @@ export class CreateIntentRuleDto {
   @IsArray()
   @ArrayMaxSize(L.semanticExamples)
   @IsString({ each: true })
-  @Matches(NOT_BLANK, { each: true, message: 'each semantic example must not be blank' })
+  @NotBlank({ each: true, message: 'each semantic example must not be blank' })
   @MaxLength(L.exampleLength, { each: true })
   semanticExamples?: string[];
 
@@ -86,7 +84,7 @@ export class CreateIntentRuleDto {
   @IsBoolean()
   enabled?: boolean;
 
-  @ApiPropertyOptional({ maxLength: L.replyLength, nullable: true, description: 'Canned reply (action "answer")' })
+  @ApiPropertyOptional({ type: String, maxLength: L.replyLength, nullable: true, description: 'Canned reply (action "answer")' })
   @IsOptional()
   @IsString()
   @MaxLength(L.replyLength)
@@ -108,11 +106,11 @@ export class UpdateIntentRuleDto {
   @ApiPropertyOptional({ maxLength: L.intentLength })
   @IsOptional()
   @IsString()
-  @Matches(NOT_BLANK, { message: 'intent must not be blank' })
+  @NotBlank({ message: 'intent must not be blank' })
   @MaxLength(L.intentLength)
   intent?: string;
 
-  @ApiPropertyOptional({ maxLength: L.descriptionLength, nullable: true })
+  @ApiPropertyOptional({ type: String, maxLength: L.descriptionLength, nullable: true })
   @ValidateIf((o: UpdateIntentRuleDto) => o.description !== undefined && o.description !== null)
   @IsString()
   @MaxLength(L.descriptionLength)
@@ -141,7 +139,7 @@ export class UpdateIntentRuleDto {
   @IsArray()
   @ArrayMaxSize(L.semanticExamples)
   @IsString({ each: true })
-  @Matches(NOT_BLANK, { each: true, message: 'each semantic example must not be blank' })
+  @NotBlank({ each: true, message: 'each semantic example must not be blank' })
   @MaxLength(L.exampleLength, { each: true })
   semanticExamples?: string[];
 
@@ -164,7 +162,7 @@ export class UpdateIntentRuleDto {
   @IsBoolean()
   enabled?: boolean;
 
-  @ApiPropertyOptional({ maxLength: L.replyLength, nullable: true })
+  @ApiPropertyOptional({ type: String, maxLength: L.replyLength, nullable: true })
   @ValidateIf((o: UpdateIntentRuleDto) => o.reply !== undefined && o.reply !== null)
   @IsString()
   @MaxLength(L.replyLength)
@@ -192,7 +190,7 @@ export class ListIntentRulesQueryDto extends PageQueryDto {
 export class RouteIntentDto {
   @ApiProperty({ example: '机械臂报警 E102 怎么处理', maxLength: L.messageLength })
   @IsString()
-  @Matches(NOT_BLANK, { message: 'message must not be empty or whitespace-only' })
+  @NotBlank({ message: 'message must not be empty or whitespace-only' })
   @MaxLength(L.messageLength)
   message: string;
 }
@@ -200,7 +198,7 @@ export class RouteIntentDto {
 export class EvaluationExampleDto {
   @ApiProperty({ maxLength: L.messageLength })
   @IsString()
-  @Matches(NOT_BLANK, { message: 'text must not be blank' })
+  @NotBlank({ message: 'text must not be blank' })
   @MaxLength(L.messageLength)
   text: string;
 

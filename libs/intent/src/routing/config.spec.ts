@@ -61,6 +61,14 @@ describe('validateIntentConfig', () => {
     if (!res.ok) expect(res.errors).toContainEqual(expect.objectContaining({ field, code }));
   });
 
+  it('without a base checks the override alone: the weights’ sum waits for the stored config', () => {
+    const zero = { weights: { rule: 0, semantic: 0, llm: 0 } };
+    expect(validateIntentConfig(zero, null)).toEqual({ ok: true, value: zero });
+    const res = validateIntentConfig({ ...zero, semanticThreshold: 2 }, null);
+    expect(res.ok).toBe(false);
+    if (!res.ok) expect(res.errors.map((e) => e.code)).toEqual(['out_of_range']);
+  });
+
   it('rejects a non-object', () => {
     expect(validateIntentConfig(null).ok).toBe(false);
     expect(validateIntentConfig([]).ok).toBe(false);

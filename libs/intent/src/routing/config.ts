@@ -89,9 +89,10 @@ function isFiniteNumber(v: unknown): v is number {
 
 /**
  * Validates a partial tenant override (e.g. the body of `PUT /admin/intent-config`).
- * Thresholds in [0, 1]; weights in [0, 1] with a positive sum once merged onto `base`; unknown keys rejected.
+ * Thresholds in [0, 1]; weights in [0, 1] with a positive sum once merged onto `base` (`null`: the
+ * override alone, its sum checked once the base is known); unknown keys rejected.
  */
-export function validateIntentConfig(partial: unknown, base: Readonly<IntentConfig> = DEFAULT_INTENT_CONFIG): ConfigValidationResult {
+export function validateIntentConfig(partial: unknown, base: Readonly<IntentConfig> | null = DEFAULT_INTENT_CONFIG): ConfigValidationResult {
   const errors: ConfigValidationError[] = [];
   const err = (field: string, code: ConfigErrorCode, message: string): void => {
     errors.push({ field, code, message });
@@ -149,7 +150,8 @@ export function validateIntentConfig(partial: unknown, base: Readonly<IntentConf
           weightsOk = false;
         }
       }
-      if (weightsOk) {
+      // Without a base (a body checked before the stored config is read) the sum is checked later, on it.
+      if (weightsOk && base !== null) {
         const merged = { ...base.weights, ...(w as Partial<FusionWeights>) };
         if (merged.rule + merged.semantic + merged.llm <= 0) {
           err('weights', 'weights_sum_not_positive', 'weights must have a positive sum');

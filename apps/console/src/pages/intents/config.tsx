@@ -4,6 +4,7 @@ import { Async, ErrorNotice } from '../../components/states';
 import { useI18n } from '../../i18n/i18n';
 import { useApi } from '../../lib/use-api';
 import { useCanWrite } from '../../lib/identity';
+import type { operations } from '../../api/schema';
 
 const NUMBER_KEYS = [
   'semanticThreshold',
@@ -19,6 +20,7 @@ const NUMBER_KEYS = [
 const BOOLEAN_KEYS = ['llmJudgeEnabled', 'semanticMatcherEnabled'] as const;
 type NumberKey = (typeof NUMBER_KEYS)[number];
 type BooleanKey = (typeof BOOLEAN_KEYS)[number];
+type ConfigBody = operations['IntentAdminController_putConfig']['requestBody']['content']['application/json'];
 
 async function loadConfig() {
   // The ETag is the config's version: sent back as If-Match so a concurrent change is a 412, not a lost edit.
@@ -50,15 +52,15 @@ function ConfigForm({ initial, etag, onSaved }: { initial: Record<string, unknow
     event.preventDefault();
     setError(null);
     setSaved(false);
-    const body: Record<string, unknown> = {};
+    const body: ConfigBody = {};
     for (const key of NUMBER_KEYS) {
       const text = String(draft[key]).trim();
       // Sent as typed when not a number: the API's 400 names the key.
-      body[key] = text !== '' && !Number.isNaN(Number(text)) ? Number(text) : text;
+      body[key] = (text !== '' && !Number.isNaN(Number(text)) ? Number(text) : text) as number;
     }
     for (const key of BOOLEAN_KEYS) body[key] = draft[key] === true;
     try {
-      await call(api.PUT('/admin/intent-config', { body: body as never, params: { header: etag ? { 'If-Match': etag } : {} } }));
+      await call(api.PUT('/admin/intent-config', { body, params: { header: etag ? { 'If-Match': etag } : {} } }));
       setSaved(true);
       onSaved();
     } catch (reason) {

@@ -8,7 +8,7 @@ import { TableHead } from '../../components/table-head';
 
 type Report = Awaited<ReturnType<typeof evaluate>>;
 const evaluate = (examples: { text: string; intent: string | null }[]) =>
-  call(api.POST('/admin/intent-rules/evaluate', { body: { examples: examples as never, topConfusions: 10 } }));
+  call(api.POST('/admin/intent-rules/evaluate', { body: { examples, topConfusions: 10 } }));
 
 /** Upload a labelled file (JSONL or JSON) and see P/R/F1 per intent and the confusion table. */
 export function EvaluationPanel() {

@@ -56,7 +56,7 @@ export function RuleEditor({ rule, onDone }: { rule: Rule | null; onDone(saved: 
       priority: (draft.priority.trim() === '' || Number.isNaN(Number(draft.priority)) ? draft.priority : Number(draft.priority)) as number,
       enabled: draft.enabled,
       action: draft.action,
-      reply: (draft.reply.trim() ? draft.reply : null) as never,
+      reply: draft.reply.trim() ? draft.reply : null,
     };
     try {
       if (rule) await call(api.PATCH('/admin/intent-rules/{id}', { params: { path: { id: rule.id } }, body }));

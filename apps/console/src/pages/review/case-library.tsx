@@ -6,6 +6,7 @@ import { Async, ErrorNotice } from '../../components/states';
 import { useI18n } from '../../i18n/i18n';
 import { formatDateTime, truncate } from '../../lib/format';
 import { useApi } from '../../lib/use-api';
+import { choiceOf } from '../../lib/choice';
 import { TableHead } from '../../components/table-head';
 import { useCanWrite } from '../../lib/identity';
 
@@ -16,13 +17,13 @@ const SOURCES = ['', 'AUTO', 'MANUAL'] as const;
 export function CaseLibrary() {
   const { t } = useI18n();
   const canWrite = useCanWrite();
-  const [sourceType, setSourceType] = useState('');
+  const [sourceType, setSourceType] = useState<(typeof SOURCES)[number]>('');
   const [cursors, setCursors] = useState<string[]>([]);
   const [editing, setEditing] = useState<string | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
   const cursor = cursors.at(-1);
   const cases = useApi(
-    () => call(api.GET('/admin/case-library', { params: { query: { limit: 20, cursor, sourceType: (sourceType || undefined) as never } } })),
+    () => call(api.GET('/admin/case-library', { params: { query: { limit: 20, cursor, sourceType: sourceType || undefined } } })),
     [sourceType, cursor],
   );
   const retract = async (item: Case) => {
@@ -44,7 +45,7 @@ export function CaseLibrary() {
           <select
             value={sourceType}
             onChange={(event) => {
-              setSourceType(event.target.value);
+              setSourceType(choiceOf(SOURCES, event.target.value, ''));
               setCursors([]);
             }}
           >
