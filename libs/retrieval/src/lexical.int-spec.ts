@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { DataSource } from 'typeorm';
 import { asTenantId } from '@arbiter/common';
+import { Database } from '@arbiter/database';
 import { LocalEmbeddingProvider } from '@arbiter/llm';
 import { connectDataSource, createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
 import { noAudit } from '../../../test/support/no-audit.js';
@@ -30,7 +31,7 @@ describe('lexical index statistics (integration)', () => {
     lexical = new LexicalRepository(ds);
     knowledge = new KnowledgeService(
       repo,
-      new RetrievalSettingsService(new RetrievalSettingsRepository(ds), provider, noAudit()),
+      new RetrievalSettingsService(new RetrievalSettingsRepository(new Database(ds)), provider, noAudit()),
       lexical,
       provider,
       noAudit(),

@@ -69,7 +69,7 @@ describe('KnowledgeFilesRepository (integration)', () => {
     const repo = new KnowledgeRepository(ds);
     knowledge = new KnowledgeService(
       repo,
-      new RetrievalSettingsService(new RetrievalSettingsRepository(ds), provider, noAudit()),
+      new RetrievalSettingsService(new RetrievalSettingsRepository(new Database(ds)), provider, noAudit()),
       new LexicalRepository(ds),
       provider,
       noAudit(),
