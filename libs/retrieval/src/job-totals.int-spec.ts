@@ -44,8 +44,8 @@ describe('job totals of the retrieval jobs agree with their batch queries (integ
   beforeAll(async () => {
     db = await createTestDatabase();
     ds = await connectDataSource(db.url, RETRIEVAL_ENTITIES, { max: db.kind === 'pglite' ? 1 : 8 });
-    knowledge = new KnowledgeRepository(ds);
-    lexical = new LexicalRepository(ds);
+    knowledge = new KnowledgeRepository(new Database(ds));
+    lexical = new LexicalRepository(new Database(ds));
     imports = new KnowledgeImportRepository(new Database(ds));
     const V = LEXICAL_ANALYZER_VERSION;
     // T1: re-embed counts 1, 5, 9, 11 (chunked, none in NEW); lexical re-index counts 3, 5, 7, 11 (version <> V).

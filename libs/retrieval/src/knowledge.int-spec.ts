@@ -34,9 +34,9 @@ describe('knowledge store on pgvector (integration)', () => {
   beforeAll(async () => {
     db = await createTestDatabase();
     ds = await connectDataSource(db.url, RETRIEVAL_ENTITIES, { max: db.kind === 'pglite' ? 1 : 8 });
-    repo = new KnowledgeRepository(ds);
+    repo = new KnowledgeRepository(new Database(ds));
     settings = new RetrievalSettingsService(new RetrievalSettingsRepository(new Database(ds)), provider, noAudit());
-    lexical = new LexicalRepository(ds);
+    lexical = new LexicalRepository(new Database(ds));
     knowledge = new KnowledgeService(repo, settings, lexical, provider, noAudit());
     index = new VectorIndexService(repo, provider);
     await index.onModuleInit();

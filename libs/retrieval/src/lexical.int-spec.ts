@@ -27,8 +27,8 @@ describe('lexical index statistics (integration)', () => {
   beforeAll(async () => {
     db = await createTestDatabase();
     ds = await connectDataSource(db.url, RETRIEVAL_ENTITIES, { max: db.kind === 'pglite' ? 1 : 8 });
-    const repo = new KnowledgeRepository(ds);
-    lexical = new LexicalRepository(ds);
+    const repo = new KnowledgeRepository(new Database(ds));
+    lexical = new LexicalRepository(new Database(ds));
     knowledge = new KnowledgeService(
       repo,
       new RetrievalSettingsService(new RetrievalSettingsRepository(new Database(ds)), provider, noAudit()),

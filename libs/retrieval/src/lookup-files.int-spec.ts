@@ -45,8 +45,8 @@ describe('lookup over files: filters, sections, chunk edits (integration)', () =
   beforeAll(async () => {
     db = await createTestDatabase();
     ds = await connectDataSource(db.url, RETRIEVAL_ENTITIES, { max: db.kind === 'pglite' ? 1 : 8 });
-    repo = new KnowledgeRepository(ds);
-    lexical = new LexicalRepository(ds);
+    repo = new KnowledgeRepository(new Database(ds));
+    lexical = new LexicalRepository(new Database(ds));
     settings = new RetrievalSettingsService(new RetrievalSettingsRepository(new Database(ds)), provider, noAudit());
     knowledge = new KnowledgeService(repo, settings, lexical, provider, noAudit());
     chunkRepo = new KnowledgeChunkRepository(new Database(ds));
