@@ -16,7 +16,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
-import { pgAsDatabase, pgAsDataSource } from '../support/pg-data-source.js';
+import { pgAsDatabase } from '../support/pg-data-source.js';
 import { directStats } from '../../test/monitoring/direct-stats.js';
 import { noAudit } from '../../test/support/no-audit.js';
 import { asTenantId, type TenantId } from '@arbiter/common';
@@ -222,7 +222,7 @@ async function main(): Promise<void> {
     const database = pgAsDatabase(pool);
     const config = { coverage: { evaluatorVersion: 'v1' } } as AppConfig;
     const monitoring = new MonitoringRepository(database);
-    const rollups = new StatsRollupRepository(pgAsDataSource(pool));
+    const rollups = new StatsRollupRepository(database);
     const service = new MonitoringService(monitoring, rollups, config, noAudit());
     // The backfill: the whole tenant's rollup recomputed from its sessions and coverage decisions.
     const t = performance.now();
@@ -281,7 +281,7 @@ async function main(): Promise<void> {
     const cpuPool = new pg.Pool({ connectionString: url, options: '-c max_parallel_workers_per_gather=0', max: 1, idleTimeoutMillis: 0 });
     const backendPid = (await cpuPool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
     const cpuDatabase = pgAsDatabase(cpuPool);
-    const cpuService = new MonitoringService(new MonitoringRepository(cpuDatabase), new StatsRollupRepository(pgAsDataSource(cpuPool)), config, noAudit());
+    const cpuService = new MonitoringService(new MonitoringRepository(cpuDatabase), new StatsRollupRepository(cpuDatabase), config, noAudit());
     const cpu = {
       detail: await cpuTime('conversation detail', samples, backendPid, (i) => cpuService.conversation(tenant, pick(i).id)),
       listFirst: await cpuTime('list first page (limit 50)', samples, backendPid, () => cpuService.listConversations(tenant, { limit: 50 })),

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { DataSource } from 'typeorm';
 import { asTenantId, type TenantId } from '@arbiter/common';
+import { Database } from '@arbiter/database';
 import { directStats } from '../../../test/monitoring/direct-stats.js';
 import { connectDataSource, createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
 import { assembleStats } from './stats-assembler.js';
@@ -89,7 +90,7 @@ describe('stats from rollups = direct aggregate', () => {
   beforeAll(async () => {
     db = await createTestDatabase();
     ds = await connectDataSource(db.url, [], { max: 4 });
-    rollup = new StatsRollupRepository(ds);
+    rollup = new StatsRollupRepository(new Database(ds));
     const t = await db.pool.query<{ id: string }>(`INSERT INTO tenant (name, time_zone) VALUES ('stats-a', $1), ('stats-b', $1) RETURNING id`, [ZONE]);
     a = asTenantId(t.rows[0].id);
     b = asTenantId(t.rows[1].id);
