@@ -16,7 +16,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
-import { pgAsDataSource } from '../support/pg-data-source.js';
+import { pgAsDatabase } from '../support/pg-data-source.js';
+import { directStats } from '../../test/monitoring/direct-stats.js';
 import { noAudit } from '../../test/support/no-audit.js';
 import { asTenantId, type TenantId } from '@arbiter/common';
 import type { AppConfig } from '@arbiter/config';
@@ -218,12 +219,11 @@ async function main(): Promise<void> {
     ).rows[0]!;
     console.error(`data: ${JSON.stringify(counts)}`);
 
-    // The repository only needs query() and transaction(); a pg pool stands in for the TypeORM DataSource.
-    const executor = pgAsDataSource(pool);
+    const database = pgAsDatabase(pool);
     const config = { coverage: { evaluatorVersion: 'v1' } } as AppConfig;
-    const direct = new MonitoringRepository(executor);
-    const rollups = new StatsRollupRepository(executor);
-    const service = new MonitoringService(direct, rollups, config, noAudit());
+    const monitoring = new MonitoringRepository(database);
+    const rollups = new StatsRollupRepository(database);
+    const service = new MonitoringService(monitoring, rollups, config, noAudit());
     // The backfill: the whole tenant's rollup recomputed from its sessions and coverage decisions.
     const t = performance.now();
     const rebuilt = await rollups.rebuild(tenant);
@@ -264,21 +264,24 @@ async function main(): Promise<void> {
     const stats30Totals = await time('stats 30 days, totals only', statsSamples, () => service.stats(tenant, {}));
     const sample = await service.stats(tenant, { groupBy: 'day' });
     // Same-run baseline: the direct aggregate over the window's sessions (what the endpoint ran before the rollup).
-    const window30 = await direct.resolveWindow(tenant, null, null, 30);
+    const window30 = await monitoring.resolveWindow(tenant, null, null, 30);
     const w30 = { timeZone: window30!.timeZone, fromTs: window30!.fromTs!, toTs: window30!.toTs! };
-    const directByDay = await time('baseline: direct aggregate, 30 days, groupBy=day', Math.min(statsSamples, 10), () => direct.stats(tenant, w30, 'v1', true));
-    const directTotals = await time('baseline: direct aggregate, 30 days, totals', Math.min(statsSamples, 10), () => direct.stats(tenant, w30, 'v1', false));
-    const want = await direct.stats(tenant, w30, 'v1', true);
+    const directByDay = await time('baseline: direct aggregate, 30 days, groupBy=day', Math.min(statsSamples, 10), () =>
+      directStats(pool, tenant, w30, 'v1', true),
+    );
+    const directTotals = await time('baseline: direct aggregate, 30 days, totals', Math.min(statsSamples, 10), () =>
+      directStats(pool, tenant, w30, 'v1', false),
+    );
+    const want = await directStats(pool, tenant, w30, 'v1', true);
     const got = await rollups.stats(tenant, w30, 'v1', true);
     const rollupEqualsDirect = JSON.stringify(assembleStats(got.sessions, got.coverage)) === JSON.stringify(assembleStats(want.sessions, want.coverage));
     console.error(`rollup figures equal the direct aggregate's: ${rollupEqualsDirect}`);
 
-    // Same calls through one dedicated connection with parallel query off, measured in CPU time.
-    const cpuClient = new pg.Client({ connectionString: url, options: '-c max_parallel_workers_per_gather=0' });
-    await cpuClient.connect();
-    const backendPid = (await cpuClient.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
-    const cpuExecutor = pgAsDataSource(cpuClient);
-    const cpuService = new MonitoringService(new MonitoringRepository(cpuExecutor), new StatsRollupRepository(cpuExecutor), config, noAudit());
+    // Same calls through one dedicated connection (a pool of one that never closes it) with parallel query off, measured in CPU time.
+    const cpuPool = new pg.Pool({ connectionString: url, options: '-c max_parallel_workers_per_gather=0', max: 1, idleTimeoutMillis: 0 });
+    const backendPid = (await cpuPool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+    const cpuDatabase = pgAsDatabase(cpuPool);
+    const cpuService = new MonitoringService(new MonitoringRepository(cpuDatabase), new StatsRollupRepository(cpuDatabase), config, noAudit());
     const cpu = {
       detail: await cpuTime('conversation detail', samples, backendPid, (i) => cpuService.conversation(tenant, pick(i).id)),
       listFirst: await cpuTime('list first page (limit 50)', samples, backendPid, () => cpuService.listConversations(tenant, { limit: 50 })),
@@ -291,7 +294,7 @@ async function main(): Promise<void> {
       stats30: await cpuTime('stats 30 days, groupBy=day', statsSamples, backendPid, () => cpuService.stats(tenant, { groupBy: 'day' })),
       stats30Totals: await cpuTime('stats 30 days, totals only', statsSamples, backendPid, () => cpuService.stats(tenant, {})),
     };
-    await cpuClient.end();
+    await cpuPool.end();
 
     const explain = async (sql: string, params: unknown[]) =>
       (await pool.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) ${sql}`, params)).rows.map((r) => r['QUERY PLAN']).join('\n');

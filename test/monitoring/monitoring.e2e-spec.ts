@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { DataSource } from 'typeorm';
 import { DEMO_KNOWLEDGE } from '@arbiter/retrieval';
+import { isBackgroundStatement, roundTripCounter } from '../support/round-trips.js';
 import { createTestApp, type TestApp, type TestTenant } from '../support/test-app.js';
 
 interface SessionBody {
@@ -331,28 +331,17 @@ describe('monitoring (e2e)', () => {
          SELECT tenant_id, id, 'knowledge_lookup', 'PRECISE' FROM diagnosis_session WHERE conversation_id = ANY($1::uuid[])`,
         [[one.conversationId, many.conversationId]],
       );
-      const ds = t.app.get(DataSource);
-      const original = ds.createQueryRunner.bind(ds);
-      const statements: string[] = [];
-      ds.createQueryRunner = ((mode?: 'master' | 'slave') => {
-        const runner = original(mode);
-        const query = runner.query.bind(runner);
-        runner.query = ((sql: string, ...rest: unknown[]) => {
-          statements.push(sql);
-          return (query as (...a: unknown[]) => unknown)(sql, ...rest);
-        }) as typeof runner.query;
-        return runner;
-      }) as typeof ds.createQueryRunner;
+      // Every round trip on the app's pool counts, whichever layer sends it (docs/data-layer.md).
+      const counter = roundTripCounter(t.app);
       try {
         const count = async (conversationId: string, sessions: number) => {
           await op(`/admin/monitoring/conversations/${conversationId}`); // warm the API-key cache
-          statements.length = 0;
-          const res = await op(`/admin/monitoring/conversations/${conversationId}`);
+          const { result: res, trips } = await counter.measure(() => op(`/admin/monitoring/conversations/${conversationId}`));
           expect(res.statusCode).toBe(200);
           const body = res.json<{ sessions: { toolInvocations: unknown[] }[] }>();
           expect(body.sessions).toHaveLength(sessions);
           expect(body.sessions.every((x) => x.toolInvocations.length === 1)).toBe(true);
-          return statements.length;
+          return trips.statements.filter((sql) => !isBackgroundStatement(sql)).length;
         };
         const forOne = await count(one.conversationId, 1);
         const forTwenty = await count(many.conversationId, 20);
@@ -360,7 +349,7 @@ describe('monitoring (e2e)', () => {
         expect(forTwenty).toBe(forOne);
         expect(forTwenty).toBeLessThanOrEqual(3);
       } finally {
-        ds.createQueryRunner = original;
+        counter.restore();
       }
     });
 

@@ -1,8 +1,8 @@
-import { HttpException, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { isUUID } from 'class-validator';
-import { invalidRequest, toOpenAiErrorBody, type TenantId } from '@arbiter/common';
+import { DomainException, invalidRequest, toOpenAiErrorBody, type TenantId } from '@arbiter/common';
 import { AppConfig } from '@arbiter/config';
 import { SseResponse } from './chat-sse.js';
 import { sseData } from './chat-stream.js';
@@ -94,7 +94,8 @@ export class OpenAiCompatService {
     if (!mapped.ok) {
       const error = invalidRequest(mapped.errors);
       if (mapped.status === 400) throw error;
-      throw new HttpException(error.getResponse(), 413);
+      // Too long a history: the same named fields, as 413.
+      throw new DomainException('HISTORY_TOO_LARGE', 413, error.message, error.details);
     }
     const header = Array.isArray(conversationHeader) ? conversationHeader[0] : conversationHeader;
     if (header === undefined || header === '') return { turn: mapped.turn };

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { DataSource } from 'typeorm';
 import { asTenantId, type TenantId } from '@arbiter/common';
+import { Database } from '@arbiter/database';
 import { connectDataSource, createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
 import type { AgreementTable } from './agreement.js';
 import { MonitoringRepository } from './monitoring.repository.js';
@@ -87,7 +88,7 @@ describe('MonitoringRepository.agreementTables', () => {
   beforeAll(async () => {
     db = await createTestDatabase();
     ds = await connectDataSource(db.url, [], { max: 10 });
-    repo = new MonitoringRepository(ds);
+    repo = new MonitoringRepository(new Database(ds));
     const t = await db.pool.query<{ id: string }>(`INSERT INTO tenant (name) VALUES ('agree-a'), ('agree-b') RETURNING id`);
     a = asTenantId(t.rows[0]!.id);
     b = asTenantId(t.rows[1]!.id);

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { DatabaseModule } from '@arbiter/database';
 import { TenancyModule } from '@arbiter/tenancy';
 import { MonitoringController } from './monitoring.controller.js';
 import { MonitoringRepository } from './monitoring.repository.js';
@@ -7,7 +8,7 @@ import { StatsRollupRepository } from './stats-rollup.repository.js';
 
 /** Operator monitoring (conversation traces, stats). */
 @Module({
-  imports: [TenancyModule],
+  imports: [DatabaseModule, TenancyModule],
   controllers: [MonitoringController],
   providers: [MonitoringRepository, StatsRollupRepository, MonitoringService],
   exports: [MonitoringService],

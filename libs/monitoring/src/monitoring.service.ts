@@ -124,8 +124,8 @@ export class MonitoringService {
   /** The backfill: recomputes this tenant's stats rollup from its sessions and coverage decisions. */
   async rebuildStats(tenantId: TenantId): Promise<StatsRebuildDto> {
     const started = performance.now();
-    const result = await this.rollups.rebuild(tenantId, (em, rebuilt) =>
-      this.audit.record(em, tenantId, { action: 'rebuild', resourceType: 'stats_rollup', label: 'stats rollups', summary: { ...rebuilt } }),
+    const result = await this.rollups.rebuild(tenantId, (tx, rebuilt) =>
+      this.audit.record(tx, tenantId, { action: 'rebuild', resourceType: 'stats_rollup', label: 'stats rollups', summary: { ...rebuilt } }),
     );
     return { ...result, durationMs: Math.round(performance.now() - started) };
   }

@@ -2,8 +2,9 @@ import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { DataSource } from 'typeorm';
 import { asTenantId, type TenantId } from '@arbiter/common';
+import { Database } from '@arbiter/database';
+import { directStats } from '../../../test/monitoring/direct-stats.js';
 import { connectDataSource, createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
-import { MonitoringRepository } from './monitoring.repository.js';
 import { assembleStats } from './stats-assembler.js';
 import { StatsRollupRepository } from './stats-rollup.repository.js';
 
@@ -26,7 +27,6 @@ const STATUSES = ['SUCCESS', 'SUCCESS', 'FAILED', 'BAD_CASE', 'RUNNING', 'PENDIN
 describe('stats from rollups = direct aggregate', () => {
   let db: TestDatabase;
   let ds: DataSource;
-  let direct: MonitoringRepository;
   let rollup: StatsRollupRepository;
   let a: TenantId;
   let b: TenantId;
@@ -71,7 +71,7 @@ describe('stats from rollups = direct aggregate', () => {
     for (const w of windows) {
       for (const byDay of [false, true]) {
         const window = { timeZone: ZONE, fromTs: w.fromTs, toTs: w.toTs };
-        const want = await direct.stats(tenant, window, 'v1', byDay);
+        const want = await directStats(db.pool, tenant, window, 'v1', byDay);
         const got = await rollup.stats(tenant, window, 'v1', byDay);
         const context = `${label}, ${w.name}, byDay=${byDay}`;
         const wanted = assembleStats(want.sessions, want.coverage);
@@ -90,8 +90,7 @@ describe('stats from rollups = direct aggregate', () => {
   beforeAll(async () => {
     db = await createTestDatabase();
     ds = await connectDataSource(db.url, [], { max: 4 });
-    direct = new MonitoringRepository(ds);
-    rollup = new StatsRollupRepository(ds);
+    rollup = new StatsRollupRepository(new Database(ds));
     const t = await db.pool.query<{ id: string }>(`INSERT INTO tenant (name, time_zone) VALUES ('stats-a', $1), ('stats-b', $1) RETURNING id`, [ZONE]);
     a = asTenantId(t.rows[0].id);
     b = asTenantId(t.rows[1].id);

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource, EntityManager } from 'typeorm';
 import type { TenantId } from '@arbiter/common';
+import { Database, type RawBuilder, sql, type Tx } from '@arbiter/database';
 import type { CoverageStatsRow, SessionStatsRow } from './monitoring.repository.js';
 
 /** Counter columns shared by session_stats_rollup, session_stats_delta and session_stats_vector (migration 0090). */
@@ -33,22 +32,23 @@ const COUNTERS = [
 ] as const;
 const REASON_COLUMNS = COUNTERS.filter((c) => c.startsWith('reason_'));
 
-const list = (f: (c: string) => string, sep = ', '): string => COUNTERS.map(f).join(sep);
+/** The counter columns, each through `f` (column names and SQL of this file only, never input). */
+const list = (f: (c: string) => string): RawBuilder<unknown> => sql.raw(COUNTERS.map(f).join(', '));
 /** A delta's latency as a signed multiset entry: v added, -(v + 1) removed (stats_latency_multiset). */
-const SIGNED_LATENCY = `CASE WHEN latency_count > 0 THEN latency_ms ELSE -latency_ms - 1 END`;
+const SIGNED_LATENCY = sql.raw(`CASE WHEN latency_count > 0 THEN latency_ms ELSE -latency_ms - 1 END`);
 
 /** The window [f, t) split into whole 15-minute buckets [lo, hi) and the edges [f, lo) and [hi, t) read from the source. */
-const WINDOW_CTE = `w AS (
+const windowCte = (fromTs: string, toTs: string) => sql`w AS (
   SELECT b.f, b.t, CASE WHEN b.cf < b.ft THEN b.cf ELSE b.t END AS lo, CASE WHEN b.cf < b.ft THEN b.ft ELSE b.t END AS hi
-  FROM (SELECT $2::timestamptz AS f, $3::timestamptz AS t,
-               CASE WHEN stats_bucket($2::timestamptz) = $2::timestamptz THEN $2::timestamptz
-                    ELSE stats_bucket($2::timestamptz) + interval '15 minutes' END AS cf,
-               stats_bucket($3::timestamptz) AS ft) b)`;
+  FROM (SELECT ${fromTs}::timestamptz AS f, ${toTs}::timestamptz AS t,
+               CASE WHEN stats_bucket(${fromTs}::timestamptz) = ${fromTs}::timestamptz THEN ${fromTs}::timestamptz
+                    ELSE stats_bucket(${fromTs}::timestamptz) + interval '15 minutes' END AS cf,
+               stats_bucket(${toTs}::timestamptz) AS ft) b)`;
 
 /** The two partial-bucket edges of the window, read from the source rows: [f, lo) and [hi, t). */
 const EDGES = [
-  ['f', 'lo'],
-  ['hi', 't'],
+  [sql.raw('f'), sql.raw('lo')],
+  [sql.raw('hi'), sql.raw('t')],
 ] as const;
 
 export interface FoldResult {
@@ -65,12 +65,12 @@ export interface RebuildResult {
  * The stats rollups of migration 0090 (docs/hot-paths.md, "Stats"): folding the deltas the triggers
  * append, rebuilding a tenant's rollup from the source tables, and the stats read (rollup + unfolded
  * deltas + the window's partial-bucket edges from the source, one statement per figure family). Rows
- * come back in the shape of the direct aggregate (`MonitoringRepository.stats`) so one assembler serves
- * both. Every statement is scoped by the tenant it takes first.
+ * come back in the shape of the direct aggregate over the sessions (the test oracle, test/monitoring/direct-stats.ts)
+ * so one assembler serves both. Every statement is scoped by the tenant it takes first. On the typed data layer (docs/data-layer.md).
  */
 @Injectable()
 export class StatsRollupRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(private readonly database: Database) {}
 
   /**
    * Moves the tenant's pending deltas into the rollup: each family in one statement (DELETE … RETURNING
@@ -78,33 +78,29 @@ export class StatsRollupRepository {
    * rows the first deleted) and a reader sees either both the delta or its folded effect, never both.
    */
   async fold(tenantId: TenantId): Promise<FoldResult> {
-    const sessionRows: { n: number }[] = await this.dataSource.query(
-      `WITH d AS (DELETE FROM session_stats_delta WHERE tenant_id = $1 RETURNING *),
+    const { rows: sessionRows } = await sql<{ n: number }>`
+      WITH d AS (DELETE FROM session_stats_delta WHERE tenant_id = ${tenantId} RETURNING *),
        agg AS (
          SELECT bucket, ${list((c) => `sum(${c}) AS ${c}`)}, count(*) AS deltas,
                 COALESCE(array_agg(${SIGNED_LATENCY}) FILTER (WHERE latency_count <> 0), '{}') AS lat
          FROM d GROUP BY bucket),
        up AS (
          INSERT INTO session_stats_rollup AS r (tenant_id, bucket, ${list((c) => c)}, latencies)
-         SELECT $1, bucket, ${list((c) => c)}, stats_latency_multiset(lat) FROM agg
+         SELECT ${tenantId}::uuid, bucket, ${list((c) => c)}, stats_latency_multiset(lat) FROM agg
          ON CONFLICT (tenant_id, bucket) DO UPDATE SET
            ${list((c) => `${c} = r.${c} + EXCLUDED.${c}`)},
            latencies = stats_latency_multiset(r.latencies || (SELECT agg.lat FROM agg WHERE agg.bucket = EXCLUDED.bucket))
          RETURNING 1)
-       SELECT COALESCE((SELECT sum(deltas) FROM agg), 0)::int AS n, (SELECT count(*) FROM up) AS buckets`,
-      [tenantId],
-    );
-    const coverageRows: { n: number }[] = await this.dataSource.query(
-      `WITH d AS (DELETE FROM coverage_stats_delta WHERE tenant_id = $1 RETURNING *),
+       SELECT COALESCE((SELECT sum(deltas) FROM agg), 0)::int AS n, (SELECT count(*) FROM up) AS buckets`.execute(this.database.db);
+    const { rows: coverageRows } = await sql<{ n: number }>`
+      WITH d AS (DELETE FROM coverage_stats_delta WHERE tenant_id = ${tenantId} RETURNING *),
        agg AS (SELECT bucket, evaluator_version, sum(decisions) AS decisions, sum(covered) AS covered, count(*) AS deltas FROM d GROUP BY 1, 2),
        up AS (
          INSERT INTO coverage_stats_rollup AS r (tenant_id, bucket, evaluator_version, decisions, covered)
-         SELECT $1, bucket, evaluator_version, decisions, covered FROM agg
+         SELECT ${tenantId}::uuid, bucket, evaluator_version, decisions, covered FROM agg
          ON CONFLICT (tenant_id, bucket, evaluator_version) DO UPDATE SET decisions = r.decisions + EXCLUDED.decisions, covered = r.covered + EXCLUDED.covered
          RETURNING 1)
-       SELECT COALESCE((SELECT sum(deltas) FROM agg), 0)::int AS n, (SELECT count(*) FROM up) AS buckets`,
-      [tenantId],
-    );
+       SELECT COALESCE((SELECT sum(deltas) FROM agg), 0)::int AS n, (SELECT count(*) FROM up) AS buckets`.execute(this.database.db);
     return { sessionDeltas: Number(sessionRows[0]?.n ?? 0), coverageDeltas: Number(coverageRows[0]?.n ?? 0) };
   }
 
@@ -114,51 +110,50 @@ export class StatsRollupRepository {
    * keeps its delta, one committed before is in the recomputed rows and its delta is deleted). A
    * concurrent fold can make the transaction fail to serialize; it is retried.
    */
-  async rebuild(tenantId: TenantId, record?: (em: EntityManager, result: RebuildResult) => Promise<void>): Promise<RebuildResult> {
+  async rebuild(tenantId: TenantId, record?: (tx: Tx, result: RebuildResult) => Promise<void>): Promise<RebuildResult> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.dataSource.transaction('REPEATABLE READ', async (em) => {
-          const result = await this.rebuildIn(em, tenantId);
-          // The operator's rebuild in the audit log, in its transaction (docs/http-edge.md "Audit log").
-          if (record) await record(em, result);
-          return result;
-        });
+        return await this.database.db
+          .transaction()
+          .setIsolationLevel('repeatable read')
+          .execute(async (tx) => {
+            const result = await this.rebuildIn(tx, tenantId);
+            // The operator's rebuild in the audit log, in its transaction (docs/http-edge.md "Audit log").
+            if (record) await record(tx, result);
+            return result;
+          });
       } catch (error) {
         if (attempt >= 5 || !isSerializationFailure(error)) throw error;
       }
     }
   }
 
-  private async rebuildIn(em: EntityManager, tenantId: TenantId): Promise<RebuildResult> {
-    await em.query(`DELETE FROM session_stats_delta WHERE tenant_id = $1`, [tenantId]);
-    await em.query(`DELETE FROM session_stats_rollup WHERE tenant_id = $1`, [tenantId]);
-    await em.query(`DELETE FROM coverage_stats_delta WHERE tenant_id = $1`, [tenantId]);
-    await em.query(`DELETE FROM coverage_stats_rollup WHERE tenant_id = $1`, [tenantId]);
-    const sessions: { n: number }[] = await em.query(
-      `WITH ins AS (
+  private async rebuildIn(tx: Tx, tenantId: TenantId): Promise<RebuildResult> {
+    await tx.deleteFrom('session_stats_delta').where('tenant_id', '=', tenantId).execute();
+    await tx.deleteFrom('session_stats_rollup').where('tenant_id', '=', tenantId).execute();
+    await tx.deleteFrom('coverage_stats_delta').where('tenant_id', '=', tenantId).execute();
+    await tx.deleteFrom('coverage_stats_rollup').where('tenant_id', '=', tenantId).execute();
+    const { rows: sessions } = await sql<{ n: number }>`
+      WITH ins AS (
          INSERT INTO session_stats_rollup (tenant_id, bucket, ${list((c) => c)}, latencies)
-         SELECT $1, v.bucket, ${list((c) => `sum(v.${c})`)},
+         SELECT ${tenantId}::uuid, v.bucket, ${list((c) => `sum(v.${c})`)},
                 COALESCE(array_agg(v.latency_ms ORDER BY v.latency_ms) FILTER (WHERE v.latency_ms IS NOT NULL), '{}')
            FROM diagnosis_session s
            CROSS JOIN LATERAL session_stats_vector(s.tenant_id, s.created_at, s.status, s.feedback, s.route_trace, s.self_evaluation, s.latency_ms, 1) v
-          WHERE s.tenant_id = $1
+          WHERE s.tenant_id = ${tenantId}
           GROUP BY v.bucket
           ORDER BY v.bucket
          RETURNING 1)
-       SELECT count(*)::int AS n FROM ins`,
-      [tenantId],
-    );
-    const coverage: { n: number }[] = await em.query(
-      `WITH ins AS (
+       SELECT count(*)::int AS n FROM ins`.execute(tx);
+    const { rows: coverage } = await sql<{ n: number }>`
+      WITH ins AS (
          INSERT INTO coverage_stats_rollup (tenant_id, bucket, evaluator_version, decisions, covered)
-         SELECT $1, stats_bucket(d.session_created_at), d.evaluator_version, count(*), count(*) FILTER (WHERE d.verdict = 'covered')
-           FROM coverage_decision d WHERE d.tenant_id = $1
+         SELECT ${tenantId}::uuid, stats_bucket(d.session_created_at), d.evaluator_version, count(*), count(*) FILTER (WHERE d.verdict = 'covered')
+           FROM coverage_decision d WHERE d.tenant_id = ${tenantId}
           GROUP BY 2, 3
           ORDER BY 2, 3
          RETURNING 1)
-       SELECT count(*)::int AS n FROM ins`,
-      [tenantId],
-    );
+       SELECT count(*)::int AS n FROM ins`.execute(tx);
     return { sessionBuckets: sessions[0]?.n ?? 0, coverageBuckets: coverage[0]?.n ?? 0 };
   }
 
@@ -173,76 +168,78 @@ export class StatsRollupRepository {
     evaluatorVersion: string,
     byDay: boolean,
   ): Promise<{ sessions: SessionStatsRow[]; coverage: CoverageStatsRow[] }> {
-    const day = (col: string) => (byDay ? `(${col} AT TIME ZONE $4::text)::date` : 'NULL::date');
-    const groupBy = byDay ? 'GROUP BY ROLLUP (day)' : '';
+    const day = (col: string) => (byDay ? sql`(${sql.raw(col)} AT TIME ZONE ${window.timeZone}::text)::date` : sql`NULL::date`);
+    const groupBy = byDay ? sql`GROUP BY ROLLUP (day)` : sql``;
     // Buckets whose counts cancelled out are no day of the window (the direct aggregate has no row for them).
-    const having = (n: string) => (byDay ? `HAVING GROUPING(day) = 1 OR sum(${n}) <> 0` : '');
-    const zone = byDay ? [window.timeZone] : [];
+    const having = (n: string) => (byDay ? sql.raw(`HAVING GROUPING(day) = 1 OR sum(${n}) <> 0`) : sql``);
     const int = (c: string) => `COALESCE(sum(${c}), 0)::int`;
-    const sessions: SessionStatsRow[] = await this.dataSource.query(
-      `WITH ${WINDOW_CTE},
+    const i = (c: string) => sql.raw(int(c));
+    const dayColumn = byDay ? sql`day` : sql`NULL::date AS day`;
+    const w = windowCte(window.fromTs, window.toTs);
+    const { rows: sessions } = await sql<SessionStatsRow>`
+      WITH ${w},
        r AS (
          SELECT r.bucket, ${list((c) => `r.${c}`)}, r.latencies
-         FROM session_stats_rollup r WHERE r.tenant_id = $1 AND r.bucket >= (SELECT lo FROM w) AND r.bucket < (SELECT hi FROM w)),
+         FROM session_stats_rollup r WHERE r.tenant_id = ${tenantId} AND r.bucket >= (SELECT lo FROM w) AND r.bucket < (SELECT hi FROM w)),
        p AS (
          SELECT d.bucket, ${list((c) => `sum(d.${c}) AS ${c}`)},
                 array_agg(CASE WHEN d.latency_count > 0 THEN d.latency_ms ELSE -d.latency_ms - 1 END) FILTER (WHERE d.latency_count <> 0) AS lat
-         FROM session_stats_delta d WHERE d.tenant_id = $1 AND d.bucket >= (SELECT lo FROM w) AND d.bucket < (SELECT hi FROM w)
+         FROM session_stats_delta d WHERE d.tenant_id = ${tenantId} AND d.bucket >= (SELECT lo FROM w) AND d.bucket < (SELECT hi FROM w)
          GROUP BY d.bucket),
        units AS (
          SELECT COALESCE(r.bucket, p.bucket) AS ts, ${list((c) => `COALESCE(r.${c}, 0) + COALESCE(p.${c}, 0) AS ${c}`)},
                 CASE WHEN p.lat IS NULL THEN COALESCE(r.latencies, '{}') ELSE stats_latency_multiset(COALESCE(r.latencies, '{}') || p.lat) END AS latencies
          FROM r FULL JOIN p ON p.bucket = r.bucket
          UNION ALL
-         ${EDGES.map(
-           ([from, to]) => `SELECT s.created_at, ${list((c) => `v.${c}`)}, CASE WHEN v.latency_ms IS NULL THEN '{}'::int[] ELSE ARRAY[v.latency_ms] END
+         ${sql.join(
+           EDGES.map(
+             ([from, to]) => sql`SELECT s.created_at, ${list((c) => `v.${c}`)}, CASE WHEN v.latency_ms IS NULL THEN '{}'::int[] ELSE ARRAY[v.latency_ms] END
          FROM diagnosis_session s
          CROSS JOIN LATERAL session_stats_vector(s.tenant_id, s.created_at, s.status, s.feedback, s.route_trace, s.self_evaluation, s.latency_ms, 1) v
-         WHERE s.tenant_id = $1 AND s.created_at >= (SELECT ${from} FROM w) AND s.created_at < (SELECT ${to} FROM w)`,
-         ).join('\n         UNION ALL\n         ')}),
+         WHERE s.tenant_id = ${tenantId} AND s.created_at >= (SELECT ${from} FROM w) AND s.created_at < (SELECT ${to} FROM w)`,
+           ),
+           sql`\n         UNION ALL\n         `,
+         )}),
        ud AS MATERIALIZED (SELECT ${day('ts')} AS day, * FROM units),
        counts AS (
-         SELECT ${byDay ? 'day' : 'NULL::date AS day'}, ${int('sessions')} AS n, ${int('pending')} AS pending, ${int('running')} AS running, ${int('success')} AS success,
-                ${int('failed')} AS failed, ${int('bad_case')} AS "badCase",
-                ARRAY[${REASON_COLUMNS.map(int).join(', ')}] AS reasons,
-                ${int('routed')} AS routed, ${int('clarify')} AS clarify, ${int('judge_calls')} AS "judgeCalls",
+         SELECT ${dayColumn}, ${i('sessions')} AS n, ${i('pending')} AS pending, ${i('running')} AS running, ${i('success')} AS success,
+                ${i('failed')} AS failed, ${i('bad_case')} AS "badCase",
+                ARRAY[${sql.raw(REASON_COLUMNS.map(int).join(', '))}] AS reasons,
+                ${i('routed')} AS routed, ${i('clarify')} AS clarify, ${i('judge_calls')} AS "judgeCalls",
                 sum(judge_tokens) AS "judgeTokens",
-                ${int('llm_count')} AS "llmCount", CASE WHEN sum(llm_count) > 0 THEN sum(llm_sum) / sum(llm_count) END AS "llmMean",
-                ${int('rule_count')} AS "ruleCount", CASE WHEN sum(rule_count) > 0 THEN sum(rule_sum) / sum(rule_count) END AS "ruleMean",
-                ${int('useful')} AS useful, ${int('not_useful')} AS "notUseful", ${int('latency_count')} AS "latencyCount"
+                ${i('llm_count')} AS "llmCount", CASE WHEN sum(llm_count) > 0 THEN sum(llm_sum) / sum(llm_count) END AS "llmMean",
+                ${i('rule_count')} AS "ruleCount", CASE WHEN sum(rule_count) > 0 THEN sum(rule_sum) / sum(rule_count) END AS "ruleMean",
+                ${i('useful')} AS useful, ${i('not_useful')} AS "notUseful", ${i('latency_count')} AS "latencyCount"
          FROM ud ${groupBy} ${having('sessions')}),
        pct AS (
-         SELECT ${byDay ? 'day' : 'NULL::date AS day'}, percentile_cont(ARRAY[0.5, 0.95]) WITHIN GROUP (ORDER BY v) AS latency
+         SELECT ${dayColumn}, percentile_cont(ARRAY[0.5, 0.95]) WITHIN GROUP (ORDER BY v) AS latency
          FROM (SELECT ud.day, unnest(ud.latencies) AS v FROM ud) l ${groupBy})
        SELECT to_char(c.day, 'YYYY-MM-DD') AS day, c.n, c.pending, c.running, c.success, c.failed, c."badCase", c.reasons, c.routed, c.clarify,
               c."judgeCalls", c."judgeTokens", c."llmCount", c."llmMean", c."ruleCount", c."ruleMean", c.useful, c."notUseful", c."latencyCount",
               pct.latency
-       FROM counts c LEFT JOIN pct ON pct.day IS NOT DISTINCT FROM c.day`,
-      [tenantId, window.fromTs, window.toTs, ...zone],
-    );
-    const versionParam = byDay ? '$5' : '$4';
-    const coverage: CoverageStatsRow[] = await this.dataSource.query(
-      `WITH ${WINDOW_CTE},
+       FROM counts c LEFT JOIN pct ON pct.day IS NOT DISTINCT FROM c.day`.execute(this.database.db);
+    const { rows: coverage } = await sql<CoverageStatsRow>`
+      WITH ${w},
        units AS (
          SELECT r.bucket AS ts, r.decisions AS n, r.covered FROM coverage_stats_rollup r
-          WHERE r.tenant_id = $1 AND r.evaluator_version = ${versionParam} AND r.bucket >= (SELECT lo FROM w) AND r.bucket < (SELECT hi FROM w)
+          WHERE r.tenant_id = ${tenantId} AND r.evaluator_version = ${evaluatorVersion} AND r.bucket >= (SELECT lo FROM w) AND r.bucket < (SELECT hi FROM w)
          UNION ALL
          SELECT d.bucket, d.decisions, d.covered FROM coverage_stats_delta d
-          WHERE d.tenant_id = $1 AND d.evaluator_version = ${versionParam} AND d.bucket >= (SELECT lo FROM w) AND d.bucket < (SELECT hi FROM w)
-         ${EDGES.map(
-           ([from, to]) => `UNION ALL
+          WHERE d.tenant_id = ${tenantId} AND d.evaluator_version = ${evaluatorVersion} AND d.bucket >= (SELECT lo FROM w) AND d.bucket < (SELECT hi FROM w)
+         ${sql.join(
+           EDGES.map(
+             ([from, to]) => sql`UNION ALL
          SELECT d.session_created_at, 1, CASE WHEN d.verdict = 'covered' THEN 1 ELSE 0 END FROM coverage_decision d
-          WHERE d.tenant_id = $1 AND d.evaluator_version = ${versionParam} AND d.session_created_at >= (SELECT ${from} FROM w) AND d.session_created_at < (SELECT ${to} FROM w)`,
-         ).join('\n         ')})
-       SELECT ${byDay ? `to_char(day, 'YYYY-MM-DD')` : 'NULL::text'} AS day, ${int('n')} AS n, ${int('covered')} AS covered
-       FROM (SELECT ${day('ts')} AS day, n, covered FROM units) c ${groupBy} ${having('n')}`,
-      [tenantId, window.fromTs, window.toTs, ...zone, evaluatorVersion],
-    );
+          WHERE d.tenant_id = ${tenantId} AND d.evaluator_version = ${evaluatorVersion} AND d.session_created_at >= (SELECT ${from} FROM w) AND d.session_created_at < (SELECT ${to} FROM w)`,
+           ),
+           sql`\n         `,
+         )})
+       SELECT ${byDay ? sql`to_char(day, 'YYYY-MM-DD')` : sql`NULL::text`} AS day, ${i('n')} AS n, ${i('covered')} AS covered
+       FROM (SELECT ${day('ts')} AS day, n, covered FROM units) c ${groupBy} ${having('n')}`.execute(this.database.db);
     return { sessions, coverage };
   }
 }
 
 function isSerializationFailure(error: unknown): boolean {
-  const e = error as { code?: unknown; driverError?: { code?: unknown } } | null;
-  return e?.code === '40001' || e?.driverError?.code === '40001';
+  return (error as { code?: unknown } | null)?.code === '40001';
 }

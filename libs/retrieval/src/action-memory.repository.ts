@@ -1,8 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
 import type { TenantId } from '@arbiter/common';
-import type { SqlParams } from '@arbiter/sessions';
+import { Database, type Expression, sql } from '@arbiter/database';
 import { memoryKey, type MemoryMark, type SessionMemoryState } from './action-memory.js';
 import { isStrongRelevance, type RelevanceLevel } from './relevance.js';
 
@@ -38,27 +36,25 @@ function memoryState(rows: readonly MemoryRow[]): SessionMemoryState {
   return { docs, domains };
 }
 
-/** SQL of the persisted action memory (`retrieval_memory`). Scoped by tenant, then session. */
+/** SQL of the persisted action memory (`retrieval_memory`). Scoped by tenant, then session. On the typed data layer (docs/data-layer.md). */
 @Injectable()
 export class ActionMemoryRepository {
-  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+  constructor(private readonly database: Database) {}
 
   /**
    * The lookup's first statement (docs/hot-paths.md "Chat turn"): the session's live memory and, when
-   * `settingsJson` is given (a scalar subquery of the settings row as json, `$1` = the tenant), the
-   * tenant's retrieval settings — one round trip.
+   * `settingsJson` is given (a scalar subquery of the tenant's settings row as json,
+   * `RetrievalSettingsRepository.jsonSubquery`), the tenant's retrieval settings — one round trip.
    */
-  async readForLookup(
+  async readForLookup<S = never>(
     tenantId: TenantId,
     sessionId: string,
-    settingsJson?: (tenantPlaceholder: string) => string,
-  ): Promise<{ memory: SessionMemoryState; settings: unknown }> {
-    const rows: { memory: MemoryRow[] | null; settings: unknown }[] = await this.ds.query(
-      `SELECT (SELECT json_agg(json_build_object('domain', m.domain, 'file_path', m.file_path, 'section_key', m.section_key, 'relevance_level', m.relevance_level) ORDER BY m.created_at, m.id)
-                 FROM retrieval_memory m WHERE m.tenant_id = $1 AND m.session_id = $2 AND m.expires_at > now()) AS memory,
-              ${settingsJson ? settingsJson('$1') : 'NULL::json'} AS settings`,
-      [tenantId, sessionId],
-    );
+    settingsJson?: Expression<S | null>,
+  ): Promise<{ memory: SessionMemoryState; settings: S | null }> {
+    const { rows } = await sql<{ memory: MemoryRow[] | null; settings: S | null }>`
+      SELECT (SELECT json_agg(json_build_object('domain', m.domain, 'file_path', m.file_path, 'section_key', m.section_key, 'relevance_level', m.relevance_level) ORDER BY m.created_at, m.id)
+                FROM retrieval_memory m WHERE m.tenant_id = ${tenantId} AND m.session_id = ${sessionId} AND m.expires_at > now()) AS memory,
+             ${settingsJson ?? sql`NULL::json`} AS settings`.execute(this.database.db);
     return { memory: memoryState(rows[0]?.memory ?? []), settings: rows[0]?.settings ?? null };
   }
 
@@ -70,54 +66,33 @@ export class ActionMemoryRepository {
    * session makes the claim fail, and then the whole statement fails (nothing written) with
    * {@link ClaimLostError}: the caller reads the memory again and decides again.
    */
-  async commitLookup(
-    tenantId: TenantId,
-    sessionId: string,
-    marks: readonly MemoryMark[],
-    ttlSeconds: number,
-    p: SqlParams,
-    extraCtes?: (p: SqlParams) => string,
-  ): Promise<void> {
-    const tenant = p.add(tenantId, 'uuid');
-    const session = p.add(sessionId);
-    const ttl = p.add(ttlSeconds, 'int');
-    const files = p.add(
-      marks.map((m) => m.filePath),
-      'varchar[]',
-    );
-    const sections = p.add(
-      marks.map((m) => m.sectionKey),
-      'varchar[]',
-    );
-    const sql = `WITH claimed AS (
+  async commitLookup(tenantId: TenantId, sessionId: string, marks: readonly MemoryMark[], ttlSeconds: number, extraCtes?: Expression<unknown>): Promise<void> {
+    const files = marks.map((m) => m.filePath);
+    const sections = marks.map((m) => m.sectionKey);
+    const statement = sql`WITH claimed AS (
          INSERT INTO retrieval_memory (tenant_id, session_id, domain, file_path, section_key, relevance_level, expires_at)
-         SELECT ${tenant}, ${session}, m.domain, m.file_path, m.section_key, m.level, now() + make_interval(secs => ${ttl})
-           FROM unnest(${p.add(
-             marks.map((m) => m.domain),
-             'varchar[]',
-           )}, ${files}, ${sections}, ${p.add(
-             marks.map((m) => m.level),
-             'varchar[]',
-           )}) AS m(domain, file_path, section_key, level)
+         SELECT ${tenantId}::uuid, ${sessionId}, m.domain, m.file_path, m.section_key, m.level, now() + make_interval(secs => ${ttlSeconds}::int)
+           FROM unnest(${marks.map((m) => m.domain)}::varchar[], ${files}::varchar[], ${sections}::varchar[], ${marks.map((m) => m.level)}::varchar[])
+                AS m(domain, file_path, section_key, level)
          ON CONFLICT ON CONSTRAINT uq_retrieval_memory_doc DO UPDATE SET
            domain = EXCLUDED.domain, relevance_level = EXCLUDED.relevance_level, expires_at = EXCLUDED.expires_at, created_at = now()
            WHERE retrieval_memory.expires_at <= now()
          RETURNING 1),
        slid AS (
-         UPDATE retrieval_memory SET expires_at = now() + make_interval(secs => ${ttl})
-          WHERE tenant_id = ${tenant} AND session_id = ${session} AND expires_at > now()
-            AND NOT EXISTS (SELECT 1 FROM unnest(${files}, ${sections}) AS n(file_path, section_key)
+         UPDATE retrieval_memory SET expires_at = now() + make_interval(secs => ${ttlSeconds}::int)
+          WHERE tenant_id = ${tenantId}::uuid AND session_id = ${sessionId} AND expires_at > now()
+            AND NOT EXISTS (SELECT 1 FROM unnest(${files}::varchar[], ${sections}::varchar[]) AS n(file_path, section_key)
                              WHERE n.file_path = retrieval_memory.file_path AND n.section_key = retrieval_memory.section_key)
          RETURNING 1)${
            extraCtes
-             ? `,
-${extraCtes(p)}`
-             : ''
+             ? sql`,
+       ${extraCtes}`
+             : sql``
          }
-       SELECT CASE WHEN (SELECT count(*) FROM claimed) = ${p.add(marks.length, 'int')} THEN 1
-                   ELSE ((SELECT count(*) FROM claimed)::text || ' ${CLAIM_LOST}')::int END AS ok`;
+       SELECT CASE WHEN (SELECT count(*) FROM claimed) = ${marks.length}::int THEN 1
+                   ELSE ((SELECT count(*) FROM claimed)::text || ${sql.lit(` ${CLAIM_LOST}`)})::int END AS ok`;
     try {
-      await this.ds.query(sql, p.values);
+      await statement.execute(this.database.db);
     } catch (error) {
       if (error instanceof Error && error.message.includes(CLAIM_LOST)) throw new ClaimLostError();
       throw error;
@@ -126,15 +101,28 @@ ${extraCtes(p)}`
 
   /** Deletes up to `limit` expired rows of the tenant; returns how many (expiry job, in batches). */
   async purgeExpired(tenantId: TenantId, limit = 5000): Promise<number> {
-    const res: [unknown[], number] = await this.ds.query(
-      `DELETE FROM retrieval_memory WHERE tenant_id = $1 AND id IN (SELECT id FROM retrieval_memory WHERE tenant_id = $1 AND expires_at <= now() LIMIT $2)`,
-      [tenantId, limit],
-    );
-    return res[1];
+    const result = await this.database.db
+      .deleteFrom('retrieval_memory')
+      .where('tenant_id', '=', tenantId)
+      .where('id', 'in', (q) =>
+        q
+          .selectFrom('retrieval_memory')
+          .select('id')
+          .where('tenant_id', '=', tenantId)
+          .where('expires_at', '<=', sql<Date>`now()`)
+          .limit(limit),
+      )
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
   }
 
   /** Test/ops helper: ages a session so it is expired. */
   async expireSession(tenantId: TenantId, sessionId: string): Promise<void> {
-    await this.ds.query(`UPDATE retrieval_memory SET expires_at = now() - interval '1 second' WHERE tenant_id = $1 AND session_id = $2`, [tenantId, sessionId]);
+    await this.database.db
+      .updateTable('retrieval_memory')
+      .set({ expires_at: sql<Date>`now() - interval '1 second'` })
+      .where('tenant_id', '=', tenantId)
+      .where('session_id', '=', sessionId)
+      .execute();
   }
 }

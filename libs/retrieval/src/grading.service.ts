@@ -70,8 +70,8 @@ export class GradingService {
   async reset(tenantId: TenantId): Promise<GradingView> {
     const stored = await this.settingsRepository.get(tenantId);
     const had = stored.grading as Partial<StoredGrading>;
-    await this.settingsRepository.put(tenantId, { ...stored, grading: {} }, (em) =>
-      this.audit.record(em, tenantId, {
+    await this.settingsRepository.put(tenantId, { ...stored, grading: {} }, (tx) =>
+      this.audit.record(tx, tenantId, {
         action: 'reset',
         resourceType: 'retrieval_grading',
         label: 'grade calibration',
@@ -145,8 +145,8 @@ export class GradingService {
         pairs: dto.pairs.length,
       };
       const had = stored.grading as Partial<StoredGrading>;
-      await this.settingsRepository.put(tenantId, { ...stored, grading: value }, (em) =>
-        this.audit.record(em, tenantId, {
+      await this.settingsRepository.put(tenantId, { ...stored, grading: value }, (tx) =>
+        this.audit.record(tx, tenantId, {
           action: 'apply',
           resourceType: 'retrieval_grading',
           resourceId: fittedAt,

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 import type { TenantId } from '@arbiter/common';
+import type { Tx } from '@arbiter/database';
 import { EMBEDDING_PROVIDER, type EmbeddingProvider } from '@arbiter/llm';
 import { KnowledgeRepository, type ChunkHit, type VectorSpace } from './knowledge.repository.js';
 import { LexicalRepository } from './lexical.repository.js';
@@ -67,7 +67,7 @@ export class HybridSearchService {
   }
 
   /** `tx`: read in the caller's transaction; without it, each index is one statement of its own (the lookup). */
-  async search(tenantId: TenantId, request: HybridSearchRequest, settings: EffectiveRetrievalSettings, tx?: EntityManager): Promise<HybridSearchOutcome> {
+  async search(tenantId: TenantId, request: HybridSearchRequest, settings: EffectiveRetrievalSettings, tx?: Tx): Promise<HybridSearchOutcome> {
     const space = this.space;
     const ordered = analyzeText(request.query);
     const terms = [...new Set(ordered)];

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { DataSource } from 'typeorm';
 import { asTenantId, type TenantId } from '@arbiter/common';
+import { Database } from '@arbiter/database';
 import { walkBatches } from '../../../test/support/batch-walk.js';
 import { connectDataSource, createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
 import { RETRIEVAL_ENTITIES } from './entities/index.js';
@@ -43,9 +44,9 @@ describe('job totals of the retrieval jobs agree with their batch queries (integ
   beforeAll(async () => {
     db = await createTestDatabase();
     ds = await connectDataSource(db.url, RETRIEVAL_ENTITIES, { max: db.kind === 'pglite' ? 1 : 8 });
-    knowledge = new KnowledgeRepository(ds);
-    lexical = new LexicalRepository(ds);
-    imports = new KnowledgeImportRepository(ds);
+    knowledge = new KnowledgeRepository(new Database(ds));
+    lexical = new LexicalRepository(new Database(ds));
+    imports = new KnowledgeImportRepository(new Database(ds));
     const V = LEXICAL_ANALYZER_VERSION;
     // T1: re-embed counts 1, 5, 9, 11 (chunked, none in NEW); lexical re-index counts 3, 5, 7, 11 (version <> V).
     await seedDocument(T1, 1, { chunkCount: 2, chunks: [OLD], lexicalVersion: V });

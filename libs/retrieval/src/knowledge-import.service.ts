@@ -75,8 +75,8 @@ export class KnowledgeImportService {
     }));
     const failed = results.filter((r): r is BulkItemResult => r !== null);
     // The request's acceptance, with its counts, is the audit entry (docs/http-edge.md "Audit log"); the job's writes follow from it.
-    const { id } = await this.imports.create(tenantId, rows, (em, importId) =>
-      this.audit.record(em, tenantId, {
+    const { id } = await this.imports.create(tenantId, rows, (tx, importId) =>
+      this.audit.record(tx, tenantId, {
         action: 'import',
         resourceType: 'knowledge_import',
         resourceId: importId,

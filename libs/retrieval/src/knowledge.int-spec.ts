@@ -4,7 +4,6 @@ import type { DataSource } from 'typeorm';
 import { asTenantId } from '@arbiter/common';
 import { BackgroundGate, Database } from '@arbiter/database';
 import { LocalEmbeddingProvider } from '@arbiter/llm';
-import { SqlParams } from '@arbiter/sessions';
 import { connectDataSource, createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
 import { noAudit } from '../../../test/support/no-audit.js';
 import { ActionMemoryRepository, ClaimLostError } from './action-memory.repository.js';
@@ -35,13 +34,13 @@ describe('knowledge store on pgvector (integration)', () => {
   beforeAll(async () => {
     db = await createTestDatabase();
     ds = await connectDataSource(db.url, RETRIEVAL_ENTITIES, { max: db.kind === 'pglite' ? 1 : 8 });
-    repo = new KnowledgeRepository(ds);
-    settings = new RetrievalSettingsService(new RetrievalSettingsRepository(ds), provider, noAudit());
-    lexical = new LexicalRepository(ds);
+    repo = new KnowledgeRepository(new Database(ds));
+    settings = new RetrievalSettingsService(new RetrievalSettingsRepository(new Database(ds)), provider, noAudit());
+    lexical = new LexicalRepository(new Database(ds));
     knowledge = new KnowledgeService(repo, settings, lexical, provider, noAudit());
     index = new VectorIndexService(repo, provider);
     await index.onModuleInit();
-    memoryRepo = new ActionMemoryRepository(ds);
+    memoryRepo = new ActionMemoryRepository(new Database(ds));
   }, 60_000);
   afterAll(async () => {
     await ds?.destroy();
@@ -126,7 +125,7 @@ describe('knowledge store on pgvector (integration)', () => {
 
   it('persisted action memory: per tenant, a live document claimed once, expiry and purge', async () => {
     const mark = (tenantId: typeof T1, sessionId: string, domain: string, filePath: string, level: 'REFERENCE' | 'PRECISE') =>
-      memoryRepo.commitLookup(tenantId, sessionId, [{ domain, filePath, sectionKey: '', level }], 3600, new SqlParams());
+      memoryRepo.commitLookup(tenantId, sessionId, [{ domain, filePath, sectionKey: '', level }], 3600);
     const load = async (tenantId: typeof T1, sessionId: string) => (await memoryRepo.readForLookup(tenantId, sessionId)).memory;
     await mark(T1, 'sess', 'arm', 'a.md', 'REFERENCE');
     await mark(T1, 'sess', 'pay', 'b.md', 'PRECISE');

@@ -1,15 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource, EntityManager } from 'typeorm';
-
-/** Where a read runs: the pool, or a transaction of the caller (e.g. the grade fit's). */
-export type Db = DataSource | EntityManager;
-import { Keyset, type KeysetRow, type Page, pageRequest, type TenantId, toPage } from '@arbiter/common';
-
-/** Newest first (docs: one page builder for every list). */
-const DOCUMENT_KEYSET = new Keyset('created_at', 'id');
-import { distanceSql, toVectorLiteral } from './vector-sql.js';
-import { type MetadataFilter, metadataFilterSql } from './metadata-filter.js';
+import { exactTimestampSql, type KeysetRow, type Page, pageRequest, type TenantId, toPage } from '@arbiter/common';
+import { Database, type Db, sql, type Tx } from '@arbiter/database';
+import type { MetadataFilter } from './metadata-filter.js';
+import { fileNameOf, metadataCondition, vectorDistance } from './search-sql.js';
+import { createHnswIndexSql, toVectorLiteral } from './vector-sql.js';
 
 export interface DocumentRow {
   id: string;
@@ -97,12 +91,6 @@ export interface HitLocation {
   section: string[] | null;
 }
 
-/**
- * The uploaded file's name of a document row `d` in a statement whose `$1` is the tenant (null for JSON
- * documents): the file's, not the document's path — the rows of an FAQ sheet are documents `<file>#<row>`.
- */
-export const FILE_NAME_SQL = '(SELECT f.file_name FROM knowledge_file f WHERE f.tenant_id = $1 AND f.id = d.file_id)';
-
 /** One chunk hit of a vector search, with its document. */
 export interface ChunkHit extends HitLocation {
   documentId: string;
@@ -135,8 +123,23 @@ interface RawDocument {
   updated_at: Date;
 }
 
-const DOC_COLUMNS =
-  'id, domain, file_path, title, keywords, metadata, content_hash, chunk_count, version, file_id, media_type, page_count, created_at, updated_at';
+const DOC_COLUMN_NAMES = [
+  'id',
+  'domain',
+  'file_path',
+  'title',
+  'keywords',
+  'metadata',
+  'content_hash',
+  'chunk_count',
+  'version',
+  'file_id',
+  'media_type',
+  'page_count',
+  'created_at',
+  'updated_at',
+] as const;
+const DOC_COLUMNS = sql.raw(DOC_COLUMN_NAMES.join(', '));
 
 function toSummary(r: RawDocument): DocumentSummary {
   return {
@@ -197,23 +200,20 @@ const toHit = (r: RawHit): ChunkHit => ({
  * Deletes those of these uploaded files no document uses any more (docs/documents.md "Storage"): the rows of
  * an FAQ sheet share its file, which goes with the last of them.
  */
-async function deleteUnreferencedFiles(em: EntityManager, tenantId: TenantId, fileIds: readonly string[]): Promise<void> {
-  await em.query(
-    `DELETE FROM knowledge_file f WHERE f.tenant_id = $1 AND f.id = ANY($2::uuid[])
-        AND NOT EXISTS (SELECT 1 FROM knowledge_document d WHERE d.tenant_id = f.tenant_id AND d.file_id = f.id)`,
-    [tenantId, fileIds],
-  );
+async function deleteUnreferencedFiles(tx: Tx, tenantId: TenantId, fileIds: readonly string[]): Promise<void> {
+  await sql`DELETE FROM knowledge_file f WHERE f.tenant_id = ${tenantId} AND f.id = ANY(${fileIds}::uuid[])
+        AND NOT EXISTS (SELECT 1 FROM knowledge_document d WHERE d.tenant_id = f.tenant_id AND d.file_id = f.id)`.execute(tx);
 }
 
-/** All knowledge-base SQL. Every method is scoped by the tenant id it takes first. */
+/** All knowledge-base SQL. Every method is scoped by the tenant id it takes first. On the typed data layer (docs/data-layer.md). */
 @Injectable()
 export class KnowledgeRepository {
-  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+  constructor(private readonly database: Database) {}
 
   async findByPath(tenantId: TenantId, filePath: string): Promise<DocumentSummary | null> {
-    const rows: RawDocument[] = await this.ds.query(
-      `SELECT ${DOC_COLUMNS}, length(content) AS content_length FROM knowledge_document WHERE tenant_id = $1 AND file_path = $2`,
-      [tenantId, filePath],
+    const { rows } = await sql<RawDocument>`
+      SELECT ${DOC_COLUMNS}, length(content) AS content_length FROM knowledge_document WHERE tenant_id = ${tenantId} AND file_path = ${filePath}`.execute(
+      this.database.db,
     );
     return rows[0] ? toSummary(rows[0]) : null;
   }
@@ -221,27 +221,23 @@ export class KnowledgeRepository {
   /** Id, title and file path of those of these documents the tenant holds (others are left out). */
   async documentRefs(tenantId: TenantId, ids: readonly string[]): Promise<DocumentRef[]> {
     if (!ids.length) return [];
-    const rows: { id: string; title: string; file_path: string }[] = await this.ds.query(
-      'SELECT id, title, file_path FROM knowledge_document WHERE tenant_id = $1 AND id = ANY($2::uuid[])',
-      [tenantId, ids],
-    );
+    const { rows } = await sql<{ id: string; title: string; file_path: string }>`
+      SELECT id, title, file_path FROM knowledge_document WHERE tenant_id = ${tenantId} AND id = ANY(${ids}::uuid[])`.execute(this.database.db);
     return rows.map((r) => ({ id: r.id, title: r.title, filePath: r.file_path }));
   }
 
   /** Which of these file paths the tenant's knowledge base holds. */
   async existingPaths(tenantId: TenantId, filePaths: readonly string[]): Promise<string[]> {
     if (!filePaths.length) return [];
-    const rows: { file_path: string }[] = await this.ds.query('SELECT file_path FROM knowledge_document WHERE tenant_id = $1 AND file_path = ANY($2::text[])', [
-      tenantId,
-      filePaths,
-    ]);
+    const { rows } = await sql<{ file_path: string }>`
+      SELECT file_path FROM knowledge_document WHERE tenant_id = ${tenantId} AND file_path = ANY(${filePaths}::text[])`.execute(this.database.db);
     return rows.map((r) => r.file_path);
   }
 
   async get(tenantId: TenantId, id: string): Promise<(DocumentSummary & { content: string }) | null> {
-    const rows: RawDocument[] = await this.ds.query(
-      `SELECT ${DOC_COLUMNS}, content, length(content) AS content_length FROM knowledge_document WHERE tenant_id = $1 AND id = $2`,
-      [tenantId, id],
+    const { rows } = await sql<RawDocument>`
+      SELECT ${DOC_COLUMNS}, content, length(content) AS content_length FROM knowledge_document WHERE tenant_id = ${tenantId} AND id = ${id}`.execute(
+      this.database.db,
     );
     return rows[0] ? { ...toSummary(rows[0]), content: rows[0].content ?? '' } : null;
   }
@@ -254,24 +250,16 @@ export class KnowledgeRepository {
    */
   async unchanged(tenantId: TenantId, docs: readonly NewDocument[], space: VectorSpace): Promise<Map<string, DocumentSummary>> {
     if (!docs.length) return new Map();
-    const rows: RawDocument[] = await this.ds.query(
-      `SELECT ${DOC_COLUMNS.split(', ')
-        .map((c) => `d.${c}`)
-        .join(', ')}, length(d.content) AS content_length
-         FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::jsonb[], $7::jsonb[]) AS n(file_path, content_hash, domain, title, keywords, metadata)
-         JOIN knowledge_document d ON d.tenant_id = $1 AND d.file_path = ANY($2::text[]) AND d.file_path = n.file_path AND d.content_hash = n.content_hash AND d.domain = n.domain
+    const paths = docs.map((d) => d.filePath);
+    const { rows } = await sql<RawDocument>`
+      SELECT ${sql.raw(DOC_COLUMN_NAMES.map((c) => `d.${c}`).join(', '))}, length(d.content) AS content_length
+         FROM unnest(${paths}::text[], ${docs.map((d) => d.contentHash)}::text[], ${docs.map((d) => d.domain)}::text[], ${docs.map((d) => d.title)}::text[],
+                     ${docs.map((d) => JSON.stringify(d.keywords))}::jsonb[], ${docs.map((d) => JSON.stringify(d.metadata))}::jsonb[])
+              AS n(file_path, content_hash, domain, title, keywords, metadata)
+         JOIN knowledge_document d ON d.tenant_id = ${tenantId} AND d.file_path = ANY(${paths}::text[]) AND d.file_path = n.file_path AND d.content_hash = n.content_hash AND d.domain = n.domain
                                   AND d.title = n.title AND d.keywords = n.keywords AND d.metadata = n.metadata
-        WHERE d.chunk_count = 0 OR EXISTS (SELECT 1 FROM knowledge_chunk c WHERE c.tenant_id = d.tenant_id AND c.document_id = d.id AND c.embedding_model = $8)`,
-      [
-        tenantId,
-        docs.map((d) => d.filePath),
-        docs.map((d) => d.contentHash),
-        docs.map((d) => d.domain),
-        docs.map((d) => d.title),
-        docs.map((d) => JSON.stringify(d.keywords)),
-        docs.map((d) => JSON.stringify(d.metadata)),
-        space.model,
-      ],
+        WHERE d.chunk_count = 0 OR EXISTS (SELECT 1 FROM knowledge_chunk c WHERE c.tenant_id = d.tenant_id AND c.document_id = d.id AND c.embedding_model = ${space.model})`.execute(
+      this.database.db,
     );
     return new Map(rows.map((r) => [r.file_path, toSummary(r)]));
   }
@@ -287,17 +275,22 @@ export class KnowledgeRepository {
     tenantId: TenantId,
     items: readonly { doc: NewDocument; chunks: readonly NewChunk[] }[],
     space: VectorSpace,
-    indexLexically: (em: EntityManager, ids: ReadonlyMap<string, string>) => Promise<void>,
-    record?: (em: EntityManager, written: readonly { document: DocumentSummary; created: boolean }[]) => Promise<void>,
+    indexLexically: (tx: Tx, ids: ReadonlyMap<string, string>) => Promise<void>,
+    record?: (tx: Tx, written: readonly { document: DocumentSummary; created: boolean }[]) => Promise<void>,
   ): Promise<{ document: DocumentSummary; created: boolean }[]> {
     const sorted = [...items].sort((a, b) => (a.doc.filePath < b.doc.filePath ? -1 : a.doc.filePath > b.doc.filePath ? 1 : 0));
-    return this.ds.transaction(async (em) => {
+    const paths = sorted.map((i) => i.doc.filePath);
+    return this.database.transaction(async (tx) => {
       // `old` reads the documents being replaced as the statement's snapshot saw them (their files): a file no document uses any more is deleted below.
-      const rows: (RawDocument & { inserted: boolean; replaced_file_id: string | null })[] = await em.query(
-        `WITH old AS (SELECT id, file_id FROM knowledge_document WHERE tenant_id = $1 AND file_path = ANY($3::text[]))
+      const { rows } = await sql<RawDocument & { inserted: boolean; replaced_file_id: string | null }>`
+        WITH old AS (SELECT id, file_id FROM knowledge_document WHERE tenant_id = ${tenantId} AND file_path = ANY(${paths}::text[]))
          INSERT INTO knowledge_document (tenant_id, domain, file_path, title, content, keywords, metadata, content_hash, chunk_count, file_id, media_type, page_count)
-         SELECT $1, n.domain, n.file_path, n.title, n.content, n.keywords, n.metadata, n.content_hash, n.chunk_count, n.file_id, n.media_type, n.page_count
-           FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::jsonb[], $7::jsonb[], $8::text[], $9::int[], $10::uuid[], $11::text[], $12::int[])
+         SELECT ${tenantId}::uuid, n.domain, n.file_path, n.title, n.content, n.keywords, n.metadata, n.content_hash, n.chunk_count, n.file_id, n.media_type, n.page_count
+           FROM unnest(${sorted.map((i) => i.doc.domain)}::text[], ${paths}::text[], ${sorted.map((i) => i.doc.title)}::text[],
+                       ${sorted.map((i) => i.doc.content)}::text[], ${sorted.map((i) => JSON.stringify(i.doc.keywords))}::jsonb[],
+                       ${sorted.map((i) => JSON.stringify(i.doc.metadata))}::jsonb[], ${sorted.map((i) => i.doc.contentHash)}::text[],
+                       ${sorted.map((i) => i.chunks.length)}::int[], ${sorted.map((i) => i.doc.source?.fileId ?? null)}::uuid[],
+                       ${sorted.map((i) => i.doc.source?.mediaType ?? null)}::text[], ${sorted.map((i) => i.doc.source?.pageCount ?? null)}::int[])
                 AS n(domain, file_path, title, content, keywords, metadata, content_hash, chunk_count, file_id, media_type, page_count)
          ON CONFLICT ON CONSTRAINT uq_knowledge_document_path DO UPDATE SET
            domain = EXCLUDED.domain, title = EXCLUDED.title, content = EXCLUDED.content, keywords = EXCLUDED.keywords,
@@ -305,42 +298,27 @@ export class KnowledgeRepository {
            file_id = EXCLUDED.file_id, media_type = EXCLUDED.media_type, page_count = EXCLUDED.page_count,
            version = knowledge_document.version + 1, updated_at = now()
          RETURNING ${DOC_COLUMNS}, length(content) AS content_length, (xmax = 0) AS inserted,
-                   (SELECT o.file_id FROM old o WHERE o.id = knowledge_document.id) AS replaced_file_id`,
-        [
-          tenantId,
-          sorted.map((i) => i.doc.domain),
-          sorted.map((i) => i.doc.filePath),
-          sorted.map((i) => i.doc.title),
-          sorted.map((i) => i.doc.content),
-          sorted.map((i) => JSON.stringify(i.doc.keywords)),
-          sorted.map((i) => JSON.stringify(i.doc.metadata)),
-          sorted.map((i) => i.doc.contentHash),
-          sorted.map((i) => i.chunks.length),
-          sorted.map((i) => i.doc.source?.fileId ?? null),
-          sorted.map((i) => i.doc.source?.mediaType ?? null),
-          sorted.map((i) => i.doc.source?.pageCount ?? null),
-        ],
-      );
+                   (SELECT o.file_id FROM old o WHERE o.id = knowledge_document.id) AS replaced_file_id`.execute(tx);
       const replacedFiles = rows.filter((r) => r.replaced_file_id && r.replaced_file_id !== r.file_id).map((r) => r.replaced_file_id as string);
-      if (replacedFiles.length) await deleteUnreferencedFiles(em, tenantId, replacedFiles);
+      if (replacedFiles.length) await deleteUnreferencedFiles(tx, tenantId, replacedFiles);
       const ids = new Map(rows.map((r) => [r.file_path, r.id]));
-      await em.query('DELETE FROM knowledge_chunk WHERE tenant_id = $1 AND document_id = ANY($2::uuid[])', [tenantId, rows.map((r) => r.id)]);
+      await sql`DELETE FROM knowledge_chunk WHERE tenant_id = ${tenantId} AND document_id = ANY(${rows.map((r) => r.id)}::uuid[])`.execute(tx);
       await this.insertChunksOf(
-        em,
+        tx,
         tenantId,
         sorted.map((i) => ({ documentId: ids.get(i.doc.filePath) as string, domain: i.doc.domain, chunks: i.chunks })),
         space,
       );
-      await indexLexically(em, ids);
+      await indexLexically(tx, ids);
       const byPath = new Map(rows.map((r) => [r.file_path, { document: toSummary(r), created: r.inserted }]));
       const written = items.map((i) => byPath.get(i.doc.filePath) as { document: DocumentSummary; created: boolean });
-      if (record) await record(em, written);
+      if (record) await record(tx, written);
       return written;
     });
   }
 
   private async insertChunksOf(
-    em: EntityManager,
+    tx: Tx,
     tenantId: TenantId,
     docs: readonly { documentId: string; domain: string; chunks: readonly NewChunk[] }[],
     space: VectorSpace,
@@ -350,34 +328,26 @@ export class KnowledgeRepository {
     const flat = docs.flatMap((d) => d.chunks.map((c, index) => ({ documentId: d.documentId, domain: d.domain, index, c })));
     for (let i = 0; i < flat.length; i += BATCH) {
       const batch = flat.slice(i, i + BATCH);
-      await em.query(
-        `INSERT INTO knowledge_chunk (tenant_id, document_id, domain, chunk_index, content, embedding, embedding_model, embedding_dim, page, page_end, section, disabled_at)
-         SELECT $1, t.doc, t.domain, t.idx, t.content, t.emb::vector, $2, $3, t.page, t.page_end, t.section, CASE WHEN t.disabled THEN now() END
-           FROM unnest($4::uuid[], $5::text[], $6::int[], $7::text[], $8::text[], $9::int[], $10::int[], $11::jsonb[], $12::boolean[])
-                AS t(doc, domain, idx, content, emb, page, page_end, section, disabled)`,
-        [
-          tenantId,
-          space.model,
-          space.dim,
-          batch.map((b) => b.documentId),
-          batch.map((b) => b.domain),
-          batch.map((b) => b.index),
-          batch.map((b) => b.c.content),
-          batch.map((b) => toVectorLiteral(b.c.embedding)),
-          batch.map((b) => b.c.page ?? null),
-          batch.map((b) => b.c.pageEnd ?? b.c.page ?? null),
-          batch.map((b) => (b.c.section ? JSON.stringify(b.c.section) : null)),
-          batch.map((b) => b.c.disabled === true),
-        ],
-      );
+      await sql`INSERT INTO knowledge_chunk (tenant_id, document_id, domain, chunk_index, content, embedding, embedding_model, embedding_dim, page, page_end, section, disabled_at)
+         SELECT ${tenantId}::uuid, t.doc, t.domain, t.idx, t.content, t.emb::vector, ${space.model}, ${space.dim}::int, t.page, t.page_end, t.section, CASE WHEN t.disabled THEN now() END
+           FROM unnest(${batch.map((b) => b.documentId)}::uuid[], ${batch.map((b) => b.domain)}::text[], ${batch.map((b) => b.index)}::int[],
+                       ${batch.map((b) => b.c.content)}::text[], ${batch.map((b) => toVectorLiteral(b.c.embedding))}::text[],
+                       ${batch.map((b) => b.c.page ?? null)}::int[], ${batch.map((b) => b.c.pageEnd ?? b.c.page ?? null)}::int[],
+                       ${batch.map((b) => (b.c.section ? JSON.stringify(b.c.section) : null))}::jsonb[], ${batch.map((b) => b.c.disabled === true)}::boolean[])
+                AS t(doc, domain, idx, content, emb, page, page_end, section, disabled)`.execute(tx);
     }
   }
 
   /** Adds chunks of another vector space to an existing document (re-embedding), replacing that space's chunks. */
   async replaceChunksInSpace(tenantId: TenantId, documentId: string, domain: string, chunks: readonly NewChunk[], space: VectorSpace): Promise<void> {
-    await this.ds.transaction(async (em) => {
-      await em.query('DELETE FROM knowledge_chunk WHERE tenant_id = $1 AND document_id = $2 AND embedding_model = $3', [tenantId, documentId, space.model]);
-      await this.insertChunksOf(em, tenantId, [{ documentId, domain, chunks }], space);
+    await this.database.transaction(async (tx) => {
+      await tx
+        .deleteFrom('knowledge_chunk')
+        .where('tenant_id', '=', tenantId)
+        .where('document_id', '=', documentId)
+        .where('embedding_model', '=', space.model)
+        .execute();
+      await this.insertChunksOf(tx, tenantId, [{ documentId, domain, chunks }], space);
     });
   }
 
@@ -388,46 +358,44 @@ export class KnowledgeRepository {
     afterId: string | null,
     limit: number,
   ): Promise<{ id: string; domain: string; title: string; content: string }[]> {
-    return this.ds.query(
-      `SELECT d.id, d.domain, d.title, d.content FROM knowledge_document d
-        WHERE d.tenant_id = $1 AND d.chunk_count > 0 AND ($2::uuid IS NULL OR d.id > $2::uuid)
-          AND NOT EXISTS (SELECT 1 FROM knowledge_chunk c WHERE c.tenant_id = d.tenant_id AND c.document_id = d.id AND c.embedding_model = $3)
-        ORDER BY d.id LIMIT $4`,
-      [tenantId, afterId, space.model, limit],
-    );
+    const { rows } = await sql<{ id: string; domain: string; title: string; content: string }>`
+      SELECT d.id, d.domain, d.title, d.content FROM knowledge_document d
+        WHERE d.tenant_id = ${tenantId} AND d.chunk_count > 0 AND (${afterId}::uuid IS NULL OR d.id > ${afterId}::uuid)
+          AND NOT EXISTS (SELECT 1 FROM knowledge_chunk c WHERE c.tenant_id = d.tenant_id AND c.document_id = d.id AND c.embedding_model = ${space.model})
+        ORDER BY d.id LIMIT ${limit}`.execute(this.database.db);
+    return rows;
   }
 
   /** How many documents `documentsMissingSpace` would still return after `afterId` (the re-embed job's progress total). */
   async countDocumentsMissingSpace(tenantId: TenantId, space: VectorSpace, afterId: string | null): Promise<number> {
-    const rows: { n: number }[] = await this.ds.query(
-      `SELECT count(*)::int AS n FROM knowledge_document d
-        WHERE d.tenant_id = $1 AND d.chunk_count > 0 AND ($2::uuid IS NULL OR d.id > $2::uuid)
-          AND NOT EXISTS (SELECT 1 FROM knowledge_chunk c WHERE c.tenant_id = d.tenant_id AND c.document_id = d.id AND c.embedding_model = $3)`,
-      [tenantId, afterId, space.model],
+    const { rows } = await sql<{ n: number }>`
+      SELECT count(*)::int AS n FROM knowledge_document d
+        WHERE d.tenant_id = ${tenantId} AND d.chunk_count > 0 AND (${afterId}::uuid IS NULL OR d.id > ${afterId}::uuid)
+          AND NOT EXISTS (SELECT 1 FROM knowledge_chunk c WHERE c.tenant_id = d.tenant_id AND c.document_id = d.id AND c.embedding_model = ${space.model})`.execute(
+      this.database.db,
     );
     return Number(rows[0]?.n ?? 0);
   }
 
   /** Drops chunks of other vector spaces once every document has chunks in `space`. */
   async dropOtherSpaces(tenantId: TenantId, space: VectorSpace): Promise<number> {
-    const res: [unknown[], number] = await this.ds.query('DELETE FROM knowledge_chunk WHERE tenant_id = $1 AND embedding_model <> $2', [tenantId, space.model]);
-    return res[1];
+    const result = await this.database.db
+      .deleteFrom('knowledge_chunk')
+      .where('tenant_id', '=', tenantId)
+      .where('embedding_model', '<>', space.model)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
   }
 
+  /** A page of the tenant's documents, newest first (keyset over created_at, id). */
   async list(tenantId: TenantId, options: { domain?: string; cursor?: string; limit?: number }): Promise<Page<DocumentSummary>> {
     const page = pageRequest(options);
-    const params: unknown[] = [tenantId];
-    let where = 'tenant_id = $1';
-    if (options.domain) {
-      params.push(options.domain);
-      where += ` AND domain = $${params.length}`;
-    }
-    const rows: (RawDocument & KeysetRow)[] = await this.ds.query(
-      `SELECT ${DOC_COLUMNS}, length(content) AS content_length, ${DOCUMENT_KEYSET.columns} FROM knowledge_document
-        WHERE ${where} AND ${DOCUMENT_KEYSET.where(params, page.after)}
-        ORDER BY ${DOCUMENT_KEYSET.orderBy} LIMIT ${DOCUMENT_KEYSET.limit(params, page.limit)}`,
-      params,
-    );
+    const { rows } = await sql<RawDocument & KeysetRow>`
+      SELECT ${DOC_COLUMNS}, length(content) AS content_length, ${sql.raw(exactTimestampSql('created_at'))} AS "cursorTs", id::text AS "cursorId"
+        FROM knowledge_document
+       WHERE tenant_id = ${tenantId}${options.domain ? sql` AND domain = ${options.domain}` : sql``}
+         AND ${page.after ? sql`(created_at, id) < (${page.after.createdAt}::timestamptz, ${page.after.id}::uuid)` : sql`TRUE`}
+       ORDER BY created_at DESC, id DESC LIMIT ${page.limit + 1}`.execute(this.database.db);
     return toPage(rows, page.limit, toSummary);
   }
 
@@ -438,20 +406,23 @@ export class KnowledgeRepository {
   async delete(
     tenantId: TenantId,
     id: string,
-    unindex: (em: EntityManager) => Promise<void>,
-    record: (em: EntityManager, deleted: { title: string; filePath: string; domain: string; chunkCount: number }) => Promise<void>,
+    unindex: (tx: Tx) => Promise<void>,
+    record: (tx: Tx, deleted: { title: string; filePath: string; domain: string; chunkCount: number }) => Promise<void>,
   ): Promise<boolean> {
-    return this.ds.transaction(async (em) => {
-      const locked: { file_id: string | null; title: string; file_path: string; domain: string; chunk_count: number }[] = await em.query(
-        'SELECT file_id, title, file_path, domain, chunk_count FROM knowledge_document WHERE tenant_id = $1 AND id = $2 FOR UPDATE',
-        [tenantId, id],
-      );
-      if (!locked.length) return false;
-      await unindex(em);
-      await record(em, { title: locked[0].title, filePath: locked[0].file_path, domain: locked[0].domain, chunkCount: Number(locked[0].chunk_count) });
-      await em.query('DELETE FROM knowledge_document WHERE tenant_id = $1 AND id = $2', [tenantId, id]);
+    return this.database.transaction(async (tx) => {
+      const locked = await tx
+        .selectFrom('knowledge_document')
+        .select(['file_id', 'title', 'file_path', 'domain', 'chunk_count'])
+        .where('tenant_id', '=', tenantId)
+        .where('id', '=', id)
+        .forUpdate()
+        .executeTakeFirst();
+      if (!locked) return false;
+      await unindex(tx);
+      await record(tx, { title: locked.title, filePath: locked.file_path, domain: locked.domain, chunkCount: Number(locked.chunk_count) });
+      await tx.deleteFrom('knowledge_document').where('tenant_id', '=', tenantId).where('id', '=', id).execute();
       // The document's uploaded file goes with it (docs/documents.md "Storage").
-      if (locked[0].file_id) await deleteUnreferencedFiles(em, tenantId, [locked[0].file_id]);
+      if (locked.file_id) await deleteUnreferencedFiles(tx, tenantId, [locked.file_id]);
       return true;
     });
   }
@@ -471,37 +442,29 @@ export class KnowledgeRepository {
     vector: readonly number[],
     limit: number,
     scope: SearchScope = {},
-    db: DataSource | EntityManager = this.ds,
+    db: Db = this.database.db,
   ): Promise<ChunkHit[]> {
-    const dist = distanceSql(space.dim, '$3');
     // Enough candidates for the tenant/model filter applied during the index scan; pgvector >= 0.8 keeps scanning.
-    const efSearch = Math.min(1000, Math.max(100, limit * 4));
+    const efSearch = sql.lit(String(Math.min(1000, Math.max(100, limit * 4))));
     const settings = (await this.iterativeScanSupported())
-      ? `set_config('hnsw.ef_search', '${efSearch}', true) || set_config('hnsw.iterative_scan', 'relaxed_order', true)`
-      : `set_config('hnsw.ef_search', '${efSearch}', true)`;
-    const params: unknown[] = [tenantId, space.model, toVectorLiteral(vector), limit];
-    let conditions = '';
-    if (scope.domain) {
-      params.push(scope.domain);
-      conditions += ` AND c.domain = $${params.length}`;
-    }
-    const filter = metadataFilterSql(scope.filter, 'fd', params);
-    const filtered = filter ? `, fd AS MATERIALIZED (SELECT fd.id FROM knowledge_document fd WHERE fd.tenant_id = $1 AND ${filter})` : '';
-    if (filter) conditions += ' AND c.document_id IN (SELECT id FROM fd)';
-    const rows: RawHit[] = await db.query(
-      `WITH hnsw AS MATERIALIZED (SELECT ${settings} AS applied)${filtered}
+      ? sql`set_config('hnsw.ef_search', ${efSearch}, true) || set_config('hnsw.iterative_scan', 'relaxed_order', true)`
+      : sql`set_config('hnsw.ef_search', ${efSearch}, true)`;
+    const filter = metadataCondition(scope.filter, 'fd');
+    const filtered = filter ? sql`, fd AS MATERIALIZED (SELECT fd.id FROM knowledge_document fd WHERE fd.tenant_id = ${tenantId} AND ${filter})` : sql``;
+    const conditions = sql`${scope.domain ? sql` AND c.domain = ${scope.domain}` : sql``}${filter ? sql` AND c.document_id IN (SELECT id FROM fd)` : sql``}`;
+    // The inner ORDER BY names the select-list distance: one vector parameter, the expression the HNSW index of the dimension orders by.
+    const { rows } = await sql<RawHit>`
+      WITH hnsw AS MATERIALIZED (SELECT ${settings} AS applied)${filtered}
        SELECT h.document_id, d.file_path, d.title, d.keywords, h.domain, h.chunk_index, h.content, h.distance,
-              ${FILE_NAME_SQL} AS file_name, h.page, h.page_end, h.section
-         FROM (SELECT c.document_id, c.domain, c.chunk_index, c.content, c.page, c.page_end, c.section, ${dist} AS distance
+              ${fileNameOf(tenantId)} AS file_name, h.page, h.page_end, h.section
+         FROM (SELECT c.document_id, c.domain, c.chunk_index, c.content, c.page, c.page_end, c.section, ${vectorDistance(space.dim, vector)} AS distance
                  FROM knowledge_chunk c
                 WHERE (SELECT applied FROM hnsw) IS NOT NULL
-                  AND c.embedding_dim = ${space.dim} AND c.tenant_id = $1 AND c.embedding_model = $2 AND c.disabled_at IS NULL${conditions}
-                ORDER BY ${dist}
-                LIMIT $4) h
-         JOIN knowledge_document d ON d.id = h.document_id AND d.tenant_id = $1
-        ORDER BY h.distance`,
-      params,
-    );
+                  AND c.embedding_dim = ${sql.lit(space.dim)} AND c.tenant_id = ${tenantId} AND c.embedding_model = ${space.model} AND c.disabled_at IS NULL${conditions}
+                ORDER BY distance
+                LIMIT ${limit}) h
+         JOIN knowledge_document d ON d.id = h.document_id AND d.tenant_id = ${tenantId}
+        ORDER BY h.distance`.execute(db);
     return rows.map(toHit);
   }
 
@@ -509,12 +472,11 @@ export class KnowledgeRepository {
 
   /** Whether the server knows `hnsw.iterative_scan` (pgvector >= 0.8): probed once, by a statement of its own. */
   private iterativeScanSupported(): Promise<boolean> {
-    this.iterativeScan ??= this.ds.query(`SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true)`).then(
+    this.iterativeScan ??= sql`SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true)`.execute(this.database.db).then(
       () => true,
-      (error: { code?: string; driverError?: { code?: string } }) => {
-        const code = error.code ?? error.driverError?.code;
+      (error: { code?: string }) => {
         // An unknown parameter or value: an older pgvector. Anything else (e.g. the database is away): ask again next time.
-        if (code !== '42704' && code !== '22023') this.iterativeScan = undefined;
+        if (error.code !== '42704' && error.code !== '22023') this.iterativeScan = undefined;
         return false;
       },
     );
@@ -523,27 +485,25 @@ export class KnowledgeRepository {
 
   /** Exact (no index) nearest chunks: the recall baseline of the benchmark. */
   async nearestChunksExact(tenantId: TenantId, space: VectorSpace, vector: readonly number[], limit: number): Promise<ChunkHit[]> {
-    return this.ds.transaction(async (em) => {
-      await em.query(`SELECT set_config('enable_indexscan', 'off', true)`);
-      const rows: RawHit[] = await em.query(
-        `SELECT c.document_id, d.file_path, d.title, c.domain, c.chunk_index, c.content, ${distanceSql(space.dim, '$3')} AS distance,
-                ${FILE_NAME_SQL} AS file_name, c.page, c.page_end, c.section
+    return this.database.transaction(async (tx) => {
+      await sql`SELECT set_config('enable_indexscan', 'off', true)`.execute(tx);
+      const { rows } = await sql<RawHit>`
+        SELECT c.document_id, d.file_path, d.title, c.domain, c.chunk_index, c.content, ${vectorDistance(space.dim, vector)} AS distance,
+                ${fileNameOf(tenantId)} AS file_name, c.page, c.page_end, c.section
            FROM knowledge_chunk c JOIN knowledge_document d ON d.tenant_id = c.tenant_id AND d.id = c.document_id
-          WHERE c.embedding_dim = ${space.dim} AND c.tenant_id = $1 AND c.embedding_model = $2 AND c.disabled_at IS NULL
-          ORDER BY distance LIMIT $4`,
-        [tenantId, space.model, toVectorLiteral(vector), limit],
-      );
+          WHERE c.embedding_dim = ${sql.lit(space.dim)} AND c.tenant_id = ${tenantId} AND c.embedding_model = ${space.model} AND c.disabled_at IS NULL
+          ORDER BY distance LIMIT ${limit}`.execute(tx);
       return rows.map(toHit);
     });
   }
 
-  /** Executes the per-dimension HNSW index DDL (VectorIndexService). */
-  async execute(sql: string): Promise<void> {
-    await this.ds.query(sql);
+  /** Creates the HNSW index of chunks of dimension `dim` if it is missing (VectorIndexService): the one DDL run after boot's migrations. */
+  async createVectorIndex(dim: number): Promise<void> {
+    await sql`${sql.raw(createHnswIndexSql(dim))}`.execute(this.database.db);
   }
 
   async indexExists(name: string): Promise<boolean> {
-    const rows: unknown[] = await this.ds.query(`SELECT 1 FROM pg_indexes WHERE indexname = $1`, [name]);
+    const { rows } = await sql`SELECT 1 FROM pg_indexes WHERE indexname = ${name}`.execute(this.database.db);
     return rows.length > 0;
   }
 }

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { type BulkItem, DomainException, mapSliced, type Page, type TenantId, TimeSlice } from '@arbiter/common';
 import { EMBEDDING_PROVIDER, type EmbeddingProvider } from '@arbiter/llm';
-import type { EntityManager } from 'typeorm';
+import type { Tx } from '@arbiter/database';
 import { chunkText } from './chunker.js';
 import { UpsertDocumentDto } from './dto/knowledge.dto.js';
 import {
@@ -77,7 +77,7 @@ export interface UpsertManyOptions {
    * Writes the audit entry of each write transaction in it, given what it wrote (an operator's request,
    * docs/http-edge.md "Audit log"; an import's job does not pass one: its acceptance was recorded).
    */
-  record?: (em: EntityManager, written: readonly { document: DocumentSummary; created: boolean }[]) => Promise<void>;
+  record?: (tx: Tx, written: readonly { document: DocumentSummary; created: boolean }[]) => Promise<void>;
 }
 
 /** A chunk's text with where it came from, before it is embedded. */
@@ -201,9 +201,9 @@ export class KnowledgeService implements OnModuleInit {
   /** Upserts by filePath: chunk + embed outside the transaction, then replace document and chunks atomically. */
   async upsert(tenantId: TenantId, dto: UpsertDocumentDto): Promise<UpsertResult> {
     const [result] = await this.upsertMany(tenantId, [normalizeDocument(dto)], {
-      record: async (em, written) => {
+      record: async (tx, written) => {
         for (const { document, created } of written)
-          await this.audit.record(em, tenantId, {
+          await this.audit.record(tx, tenantId, {
             action: created ? 'create' : 'update',
             resourceType: 'knowledge_document',
             resourceId: document.id,
@@ -289,9 +289,9 @@ export class KnowledgeService implements OnModuleInit {
           tenantId,
           group.map((g) => ({ doc: g.doc, chunks: g.chunks })),
           this.space,
-          (em, ids) =>
+          (tx, ids) =>
             this.lexical.replaceDocuments(
-              em,
+              tx,
               tenantId,
               group.map((g) => ({ documentId: ids.get(g.doc.filePath) as string, domain: g.doc.domain, chunks: g.indexed })),
               LEXICAL_ANALYZER_VERSION,
@@ -345,9 +345,9 @@ export class KnowledgeService implements OnModuleInit {
       tenantId,
       valid.map((v) => v.doc),
       {
-        record: (em, group) => {
+        record: (tx, group) => {
           const created = group.filter((w) => w.created).length;
-          return this.audit.record(em, tenantId, {
+          return this.audit.record(tx, tenantId, {
             action: 'bulk_upsert',
             resourceType: 'knowledge_document',
             resourceId: group.length === 1 ? group[0]!.document.id : null,
@@ -399,9 +399,9 @@ export class KnowledgeService implements OnModuleInit {
     const deleted = await this.repository.delete(
       tenantId,
       id,
-      (em) => this.lexical.removeDocument(em, tenantId, id),
-      (em, doc) =>
-        this.audit.record(em, tenantId, {
+      (tx) => this.lexical.removeDocument(tx, tenantId, id),
+      (tx, doc) =>
+        this.audit.record(tx, tenantId, {
           action: 'delete',
           resourceType: 'knowledge_document',
           resourceId: id,

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { DataSource } from 'typeorm';
 import { asTenantId, validateBulkItems } from '@arbiter/common';
+import { Database } from '@arbiter/database';
 import { LocalEmbeddingProvider } from '@arbiter/llm';
 import { connectDataSource, createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
 import { noAudit } from '../../../test/support/no-audit.js';
@@ -27,11 +28,11 @@ describe('lexical index statistics (integration)', () => {
   beforeAll(async () => {
     db = await createTestDatabase();
     ds = await connectDataSource(db.url, RETRIEVAL_ENTITIES, { max: db.kind === 'pglite' ? 1 : 8 });
-    const repo = new KnowledgeRepository(ds);
-    lexical = new LexicalRepository(ds);
+    const repo = new KnowledgeRepository(new Database(ds));
+    lexical = new LexicalRepository(new Database(ds));
     knowledge = new KnowledgeService(
       repo,
-      new RetrievalSettingsService(new RetrievalSettingsRepository(ds), provider, noAudit()),
+      new RetrievalSettingsService(new RetrievalSettingsRepository(new Database(ds)), provider, noAudit()),
       lexical,
       provider,
       noAudit(),

@@ -1,12 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource, EntityManager } from 'typeorm';
 import type { TenantId } from '@arbiter/common';
-import { distanceSql, toVectorLiteral } from './vector-sql.js';
-import { FILE_NAME_SQL, type HitLocation, type SearchScope, toLocation, type VectorSpace } from './knowledge.repository.js';
-import { metadataFilterSql } from './metadata-filter.js';
-
-type Db = DataSource | EntityManager;
+import { Database, type Db, sql, type Tx } from '@arbiter/database';
+import { type HitLocation, type SearchScope, toLocation, type VectorSpace } from './knowledge.repository.js';
+import { fileNameOf, metadataCondition, vectorDistance } from './search-sql.js';
 
 /** Postings of one chunk: distinct terms with their BM25 impacts, and its length in terms. */
 export interface ChunkTerms {
@@ -50,19 +46,16 @@ export const POSTINGS_PER_TERM = 200;
 /**
  * The BM25 lexical index (migrations/0070_retrieval_lexical.sql): postings with their impacts,
  * document frequencies and length statistics per tenant. Writes run inside the caller's transaction
- * (the document upsert), so the index always matches the stored documents.
+ * (the document upsert), so the index always matches the stored documents. On the typed data layer (docs/data-layer.md).
  */
 @Injectable()
 export class LexicalRepository {
-  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+  constructor(private readonly database: Database) {}
 
-  async stats(tenantId: TenantId, db: Db = this.ds): Promise<LexicalStats> {
-    const rows: { chunk_count: string; total_length: number }[] = await db.query(
-      'SELECT chunk_count, total_length FROM knowledge_lexical_stats WHERE tenant_id = $1',
-      [tenantId],
-    );
-    const n = Number(rows[0]?.chunk_count ?? 0);
-    return { chunkCount: n, averageLength: n > 0 ? Number(rows[0].total_length) / n : 0 };
+  async stats(tenantId: TenantId, db: Db = this.database.db): Promise<LexicalStats> {
+    const row = await db.selectFrom('knowledge_lexical_stats').select(['chunk_count', 'total_length']).where('tenant_id', '=', tenantId).executeTakeFirst();
+    const n = Number(row?.chunk_count ?? 0);
+    return { chunkCount: n, averageLength: n > 0 && row ? Number(row.total_length) / n : 0 };
   }
 
   /**
@@ -71,22 +64,21 @@ export class LexicalRepository {
    * then document frequencies in term order, so concurrent imports of one tenant cannot deadlock.
    */
   async replaceDocuments(
-    em: EntityManager,
+    tx: Tx,
     tenantId: TenantId,
     docs: readonly { documentId: string; domain: string; chunks: readonly ChunkTerms[] }[],
     lexicalVersion: number,
   ): Promise<void> {
     if (!docs.length) return;
     const ids = docs.map((d) => d.documentId);
-    const previous: { lexical_length: number; chunks: number }[] = await em.query(
-      `SELECT lexical_length, CASE WHEN lexical_version > 0 THEN chunk_count ELSE 0 END AS chunks FROM knowledge_document WHERE tenant_id = $1 AND id = ANY($2::uuid[])`,
-      [tenantId, ids],
-    );
+    const { rows: previous } = await sql<{ lexical_length: number; chunks: number }>`
+      SELECT lexical_length, CASE WHEN lexical_version > 0 THEN chunk_count ELSE 0 END AS chunks
+        FROM knowledge_document WHERE tenant_id = ${tenantId} AND id = ANY(${ids}::uuid[])`.execute(tx);
     const oldLength = previous.reduce((s, r) => s + Number(r.lexical_length), 0);
     const oldChunks = previous.reduce((s, r) => s + Number(r.chunks), 0);
     const lengths = docs.map((d) => d.chunks.reduce((s, c) => s + c.length, 0));
     const newChunks = docs.reduce((s, d) => s + d.chunks.length, 0);
-    await this.adjustStats(em, tenantId, newChunks - oldChunks, lengths.reduce((a, b) => a + b, 0) - oldLength);
+    await this.adjustStats(tx, tenantId, newChunks - oldChunks, lengths.reduce((a, b) => a + b, 0) - oldLength);
     const terms: string[] = [];
     const impacts: number[] = [];
     const indexes: number[] = [];
@@ -107,48 +99,32 @@ export class LexicalRepository {
     // distinct term, not per posting, keeps the statement and its serialisation small).
     const added = new Map<string, number>();
     for (const t of terms) added.set(t, (added.get(t) ?? 0) + 1);
-    await em.query(
-      `WITH old AS (DELETE FROM knowledge_term WHERE tenant_id = $1 AND document_id = ANY($2::uuid[]) RETURNING term),
-            delta AS (SELECT term, sum(d)::int AS d FROM (SELECT term, -1 AS d FROM old UNION ALL SELECT t, n FROM unnest($3::text[], $4::int[]) AS a(t, n)) x GROUP BY term HAVING sum(d) <> 0)
-       INSERT INTO knowledge_term_df (tenant_id, term, df) SELECT $1, term, d FROM delta ORDER BY term
-       ON CONFLICT ON CONSTRAINT pk_knowledge_term_df DO UPDATE SET df = knowledge_term_df.df + EXCLUDED.df`,
-      [tenantId, ids, [...added.keys()], [...added.values()]],
-    );
+    await sql`WITH old AS (DELETE FROM knowledge_term WHERE tenant_id = ${tenantId} AND document_id = ANY(${ids}::uuid[]) RETURNING term),
+            delta AS (SELECT term, sum(d)::int AS d FROM (SELECT term, -1 AS d FROM old UNION ALL SELECT t, n FROM unnest(${[...added.keys()]}::text[], ${[...added.values()]}::int[]) AS a(t, n)) x GROUP BY term HAVING sum(d) <> 0)
+       INSERT INTO knowledge_term_df (tenant_id, term, df) SELECT ${tenantId}::uuid, term, d FROM delta ORDER BY term
+       ON CONFLICT ON CONSTRAINT pk_knowledge_term_df DO UPDATE SET df = knowledge_term_df.df + EXCLUDED.df`.execute(tx);
     // Statements of bounded size: the driver serialises each on the API's thread (README, Faults and outages).
     const BATCH = 5_000;
     for (let i = 0; i < terms.length; i += BATCH) {
-      await em.query(
-        `INSERT INTO knowledge_term (tenant_id, term, impact, document_id, chunk_index, domain)
-         SELECT $1, t.term, t.impact, t.doc, t.idx, t.domain FROM unnest($2::text[], $3::real[], $4::uuid[], $5::int[], $6::text[]) AS t(term, impact, doc, idx, domain)`,
-        [
-          tenantId,
-          terms.slice(i, i + BATCH),
-          impacts.slice(i, i + BATCH),
-          owners.slice(i, i + BATCH),
-          indexes.slice(i, i + BATCH),
-          domains.slice(i, i + BATCH),
-        ],
-      );
+      await sql`INSERT INTO knowledge_term (tenant_id, term, impact, document_id, chunk_index, domain)
+         SELECT ${tenantId}::uuid, t.term, t.impact, t.doc, t.idx, t.domain
+           FROM unnest(${terms.slice(i, i + BATCH)}::text[], ${impacts.slice(i, i + BATCH)}::real[], ${owners.slice(i, i + BATCH)}::uuid[],
+                       ${indexes.slice(i, i + BATCH)}::int[], ${domains.slice(i, i + BATCH)}::text[]) AS t(term, impact, doc, idx, domain)`.execute(tx);
     }
-    await em.query(
-      `UPDATE knowledge_document d SET lexical_version = $2, lexical_length = n.len FROM unnest($3::uuid[], $4::float8[]) AS n(id, len) WHERE d.tenant_id = $1 AND d.id = n.id`,
-      [tenantId, lexicalVersion, ids, lengths],
-    );
+    await sql`UPDATE knowledge_document d SET lexical_version = ${lexicalVersion}, lexical_length = n.len
+                FROM unnest(${ids}::uuid[], ${lengths}::float8[]) AS n(id, len) WHERE d.tenant_id = ${tenantId} AND d.id = n.id`.execute(tx);
   }
 
   /** Removes a document's postings and their statistics (before the document row is deleted). */
-  async removeDocument(em: EntityManager, tenantId: TenantId, documentId: string): Promise<void> {
-    await this.replaceDocuments(em, tenantId, [{ documentId, domain: '', chunks: [] }], 0);
+  async removeDocument(tx: Tx, tenantId: TenantId, documentId: string): Promise<void> {
+    await this.replaceDocuments(tx, tenantId, [{ documentId, domain: '', chunks: [] }], 0);
   }
 
-  private async adjustStats(em: EntityManager, tenantId: TenantId, chunks: number, length: number): Promise<void> {
-    await em.query(
-      `INSERT INTO knowledge_lexical_stats (tenant_id, chunk_count, total_length) VALUES ($1, GREATEST($2::bigint, 0), GREATEST($3::float8, 0))
+  private async adjustStats(tx: Tx, tenantId: TenantId, chunks: number, length: number): Promise<void> {
+    await sql`INSERT INTO knowledge_lexical_stats (tenant_id, chunk_count, total_length) VALUES (${tenantId}, GREATEST(${chunks}::bigint, 0), GREATEST(${length}::float8, 0))
        ON CONFLICT ON CONSTRAINT pk_knowledge_lexical_stats DO UPDATE SET
-         chunk_count = GREATEST(knowledge_lexical_stats.chunk_count + $2::bigint, 0),
-         total_length = GREATEST(knowledge_lexical_stats.total_length + $3::float8, 0)`,
-      [tenantId, chunks, length],
-    );
+         chunk_count = GREATEST(knowledge_lexical_stats.chunk_count + ${chunks}::bigint, 0),
+         total_length = GREATEST(knowledge_lexical_stats.total_length + ${length}::float8, 0)`.execute(tx);
   }
 
   /**
@@ -165,7 +141,7 @@ export class LexicalRepository {
     vector: readonly number[],
     limit: number,
     scope: SearchScope = {},
-    db: Db = this.ds,
+    db: Db = this.database.db,
   ): Promise<LexicalSearchResult> {
     return (await this.searchWithTranslation(tenantId, terms, null, space, vector, limit, scope, db)).own;
   }
@@ -183,53 +159,49 @@ export class LexicalRepository {
     vector: readonly number[],
     limit: number,
     scope: SearchScope = {},
-    db: Db = this.ds,
+    db: Db = this.database.db,
   ): Promise<{ own: LexicalSearchResult; translated: LexicalSearchResult | null }> {
     const other = translation?.terms.length ? translation : null;
     if (!terms.length && !other) {
       const chunkCount = (await this.stats(tenantId, db)).chunkCount;
       return { own: { hits: [], idf: {}, chunkCount }, translated: null };
     }
-    const params: unknown[] = [tenantId, limit, space.model, space.dim];
-    let conditions = '';
-    if (scope.domain) {
-      params.push(scope.domain);
-      conditions += ` AND k.domain = $${params.length}`;
-    }
-    const filter = metadataFilterSql(scope.filter, 'fd', params);
-    const filtered = filter ? `fd AS MATERIALIZED (SELECT fd.id FROM knowledge_document fd WHERE fd.tenant_id = $1 AND ${filter}),\n            ` : '';
-    if (filter) conditions += ' AND k.document_id IN (SELECT id FROM fd)';
+    const filter = metadataCondition(scope.filter, 'fd');
+    const filtered = filter
+      ? sql`fd AS MATERIALIZED (SELECT fd.id FROM knowledge_document fd WHERE fd.tenant_id = ${tenantId} AND ${filter}),\n            `
+      : sql``;
+    const conditions = sql`${scope.domain ? sql` AND k.domain = ${scope.domain}` : sql``}${filter ? sql` AND k.document_id IN (SELECT id FROM fd)` : sql``}`;
     // One ranked list per term set: q (IDF), p (summed impacts, best `limit` chunks), h (document and vector).
     const list = (name: string, termList: readonly string[], listVector: readonly number[]) => {
-      params.push(termList, toVectorLiteral(listVector));
-      const t = `$${params.length - 1}`;
-      const v = `$${params.length}`;
-      return `q${name} AS (SELECT f.term, ln(1 + (s.n - f.df + 0.5) / (f.df + 0.5)) AS idf
-                    FROM knowledge_term_df f, s WHERE f.tenant_id = $1 AND f.term = ANY(${t}::varchar[]) AND f.df > 0),
-            p${name} AS (SELECT t.document_id, t.chunk_index, sum(t.impact * q.idf) AS score
-                    FROM q${name} q CROSS JOIN LATERAL (
+      const q = sql.raw(`q${name}`);
+      const p = sql.raw(`p${name}`);
+      const h = sql.raw(`h${name}`);
+      return sql`${q} AS (SELECT f.term, ln(1 + (s.n - f.df + 0.5) / (f.df + 0.5)) AS idf
+                    FROM knowledge_term_df f, s WHERE f.tenant_id = ${tenantId} AND f.term = ANY(${termList}::varchar[]) AND f.df > 0),
+            ${p} AS (SELECT t.document_id, t.chunk_index, sum(t.impact * q.idf) AS score
+                    FROM ${q} q CROSS JOIN LATERAL (
                       SELECT k.document_id, k.chunk_index, k.impact FROM knowledge_term k
-                       WHERE k.tenant_id = $1 AND k.term = q.term${conditions}
-                       ORDER BY k.impact DESC LIMIT ${POSTINGS_PER_TERM}) t
+                       WHERE k.tenant_id = ${tenantId} AND k.term = q.term${conditions}
+                       ORDER BY k.impact DESC LIMIT ${sql.lit(POSTINGS_PER_TERM)}) t
                    GROUP BY t.document_id, t.chunk_index
-                   ORDER BY score DESC, t.document_id, t.chunk_index LIMIT $2),
-            h${name} AS (SELECT p.document_id, p.chunk_index, p.score, d.file_path, d.title, d.domain, d.keywords,
+                   ORDER BY score DESC, t.document_id, t.chunk_index LIMIT ${limit}),
+            ${h} AS (SELECT p.document_id, p.chunk_index, p.score, d.file_path, d.title, d.domain, d.keywords,
                          coalesce(c.content, left(d.content, 2000)) AS content, c.distance,
-                         ${FILE_NAME_SQL} AS file_name, c.page, c.page_end, c.section
-                    FROM p${name} p
-                    CROSS JOIN LATERAL (SELECT file_path, title, domain, content, keywords, file_id FROM knowledge_document WHERE id = p.document_id AND tenant_id = $1) d
-                    LEFT JOIN LATERAL (SELECT c.content, c.page, c.page_end, c.section, ${distanceSql(space.dim, v)} AS distance FROM knowledge_chunk c
-                                        WHERE c.document_id = p.document_id AND c.embedding_model = $3 AND c.chunk_index = p.chunk_index AND c.embedding_dim = $4) c ON TRUE)`;
+                         ${fileNameOf(tenantId)} AS file_name, c.page, c.page_end, c.section
+                    FROM ${p} p
+                    CROSS JOIN LATERAL (SELECT file_path, title, domain, content, keywords, file_id FROM knowledge_document WHERE id = p.document_id AND tenant_id = ${tenantId}) d
+                    LEFT JOIN LATERAL (SELECT c.content, c.page, c.page_end, c.section, ${vectorDistance(space.dim, listVector)} AS distance FROM knowledge_chunk c
+                                        WHERE c.document_id = p.document_id AND c.embedding_model = ${space.model} AND c.chunk_index = p.chunk_index AND c.embedding_dim = ${space.dim}) c ON TRUE)`;
     };
     const lists = [list('o', terms, vector), ...(other ? [list('t', other.terms, other.vector)] : [])];
     const select = (name: string) =>
-      `(SELECT json_object_agg(term, idf) FROM q${name}) AS idf_${name}, (SELECT json_agg(h ORDER BY h.score DESC, h.document_id, h.chunk_index) FROM h${name} h) AS hits_${name}`;
-    const rows: Record<string, unknown>[] = await db.query(
-      `WITH ${filtered}s AS (SELECT chunk_count::float8 AS n FROM knowledge_lexical_stats WHERE tenant_id = $1),
-            ${lists.join(',\n            ')}
-       SELECT (SELECT n FROM s) AS n, ${select('o')}${other ? `, ${select('t')}` : ''}`,
-      params,
-    );
+      sql.raw(
+        `(SELECT json_object_agg(term, idf) FROM q${name}) AS idf_${name}, (SELECT json_agg(h ORDER BY h.score DESC, h.document_id, h.chunk_index) FROM h${name} h) AS hits_${name}`,
+      );
+    const { rows } = await sql<Record<string, unknown>>`
+      WITH ${filtered}s AS (SELECT chunk_count::float8 AS n FROM knowledge_lexical_stats WHERE tenant_id = ${tenantId}),
+            ${sql.join(lists, sql`,\n            `)}
+       SELECT (SELECT n FROM s) AS n, ${select('o')}${other ? sql`, ${select('t')}` : sql``}`.execute(db);
     const r = rows[0] ?? {};
     const chunkCount = Number(r.n ?? 0);
     const result = (name: string): LexicalSearchResult => ({
@@ -258,32 +230,38 @@ export class LexicalRepository {
     afterId: string | null,
     limit: number,
   ): Promise<{ id: string; domain: string; title: string; content: string; keywords: string[] }[]> {
-    return this.ds.query(
-      `SELECT id, domain, title, content, keywords FROM knowledge_document
-        WHERE tenant_id = $1 AND lexical_version <> $2 AND ($3::uuid IS NULL OR id > $3::uuid) ORDER BY id LIMIT $4`,
-      [tenantId, lexicalVersion, afterId, limit],
+    const { rows } = await sql<{ id: string; domain: string; title: string; content: string; keywords: string[] }>`
+      SELECT id, domain, title, content, keywords FROM knowledge_document
+        WHERE tenant_id = ${tenantId} AND lexical_version <> ${lexicalVersion} AND (${afterId}::uuid IS NULL OR id > ${afterId}::uuid) ORDER BY id LIMIT ${limit}`.execute(
+      this.database.db,
     );
+    return rows;
   }
 
   /** How many documents `staleDocuments` would still return after `afterId` (the re-index job's progress total). */
   async countStaleDocuments(tenantId: TenantId, lexicalVersion: number, afterId: string | null): Promise<number> {
-    const rows: { n: number }[] = await this.ds.query(
-      `SELECT count(*)::int AS n FROM knowledge_document WHERE tenant_id = $1 AND lexical_version <> $2 AND ($3::uuid IS NULL OR id > $3::uuid)`,
-      [tenantId, lexicalVersion, afterId],
+    const { rows } = await sql<{ n: number }>`
+      SELECT count(*)::int AS n FROM knowledge_document
+        WHERE tenant_id = ${tenantId} AND lexical_version <> ${lexicalVersion} AND (${afterId}::uuid IS NULL OR id > ${afterId}::uuid)`.execute(
+      this.database.db,
     );
     return Number(rows[0]?.n ?? 0);
   }
 
   /** Tenants with documents whose postings are missing or stale (boot check). */
   async tenantsWithStaleDocuments(lexicalVersion: number): Promise<string[]> {
-    const rows: { tenant_id: string }[] = await this.ds.query('SELECT DISTINCT tenant_id FROM knowledge_document WHERE lexical_version <> $1', [
-      lexicalVersion,
-    ]);
+    const rows = await this.database.db
+      .selectFrom('knowledge_document')
+      .select('tenant_id')
+      .distinct()
+      .where('lexical_version', '<>', lexicalVersion)
+      .execute();
     return rows.map((r) => r.tenant_id);
   }
 
-  transaction<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
-    return this.ds.transaction(work);
+  /** Runs `work` in one transaction: the writes of a re-index, or reads that must see one snapshot (the grade fit's searches). */
+  transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    return this.database.transaction(work);
   }
 }
 

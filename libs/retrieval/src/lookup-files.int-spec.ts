@@ -5,7 +5,6 @@ import type { DataSource } from 'typeorm';
 import { asTenantId, type TenantId } from '@arbiter/common';
 import { BackgroundGate, Database } from '@arbiter/database';
 import { LocalEmbeddingProvider } from '@arbiter/llm';
-import { SqlParams } from '@arbiter/sessions';
 import { connectDataSource, createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
 import { noAudit } from '../../../test/support/no-audit.js';
 import { sectionKey } from './action-memory.js';
@@ -46,9 +45,9 @@ describe('lookup over files: filters, sections, chunk edits (integration)', () =
   beforeAll(async () => {
     db = await createTestDatabase();
     ds = await connectDataSource(db.url, RETRIEVAL_ENTITIES, { max: db.kind === 'pglite' ? 1 : 8 });
-    repo = new KnowledgeRepository(ds);
-    lexical = new LexicalRepository(ds);
-    settings = new RetrievalSettingsService(new RetrievalSettingsRepository(ds), provider, noAudit());
+    repo = new KnowledgeRepository(new Database(ds));
+    lexical = new LexicalRepository(new Database(ds));
+    settings = new RetrievalSettingsService(new RetrievalSettingsRepository(new Database(ds)), provider, noAudit());
     knowledge = new KnowledgeService(repo, settings, lexical, provider, noAudit());
     chunkRepo = new KnowledgeChunkRepository(new Database(ds));
     chunks = new KnowledgeChunksService(chunkRepo, lexical, provider, noAudit());
@@ -302,11 +301,11 @@ describe('lookup over files: filters, sections, chunk edits (integration)', () =
     });
 
     it('the action memory keys on (file, section): two sections of one manual are claimed side by side', async () => {
-      const memory = new ActionMemoryRepository(ds);
+      const memory = new ActionMemoryRepository(new Database(ds));
       const a = sectionKey({ fileName: 'Manual.pdf', section: ['1 Getting started', '1.4.7 Setting a default editor'] });
       const b = sectionKey({ fileName: 'Manual.pdf', section: ['1 Getting started', '1.4.8 Fonts'] });
-      await memory.commitLookup(T2, 's1', [{ domain: 'manuals', filePath: 'Manual.pdf', sectionKey: a, level: 'PRECISE' }], 3600, new SqlParams());
-      await memory.commitLookup(T2, 's1', [{ domain: 'manuals', filePath: 'Manual.pdf', sectionKey: b, level: 'PRECISE' }], 3600, new SqlParams());
+      await memory.commitLookup(T2, 's1', [{ domain: 'manuals', filePath: 'Manual.pdf', sectionKey: a, level: 'PRECISE' }], 3600);
+      await memory.commitLookup(T2, 's1', [{ domain: 'manuals', filePath: 'Manual.pdf', sectionKey: b, level: 'PRECISE' }], 3600);
       const state = (await memory.readForLookup(T2, 's1')).memory;
       expect([...state.docs].sort()).toEqual([`Manual.pdf\u0000${a}`, `Manual.pdf\u0000${b}`].sort());
     });

@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { FAST_LATENCY_BUCKETS, MetricsService, type TenantId } from '@arbiter/common';
+import { type RawBuilder, sql } from '@arbiter/database';
 import { SessionToolTrace, SqlParams, type TracedInvocation } from '@arbiter/sessions';
 import { decideRetrieval, type DedupReason, type RetrievalCandidate } from './action-memory.js';
 import { ActionMemoryRepository, ClaimLostError } from './action-memory.repository.js';
@@ -9,7 +10,7 @@ import { gradeCalibrated } from './lexical/calibration.js';
 import type { HybridCandidate } from './lexical/hybrid.js';
 import type { CompletenessHint, RelevanceLevel } from './relevance.js';
 import { calculateRetrievalConfidence, DEFAULT_CONFIDENCE_PROFILE, isConfidenceProfile, type RetrievalConfidence } from './retrieval-confidence.js';
-import { RetrievalSettingsRepository, storedSettings, type StoredSettingsRow } from './retrieval-settings.repository.js';
+import { RetrievalSettingsRepository, storedSettings } from './retrieval-settings.repository.js';
 import { RetrievalSettingsService } from './retrieval-settings.service.js';
 import { checkMetadataFilter, isEmptyFilter, type MetadataFilter } from './metadata-filter.js';
 import { RetrievalErrorCode, RetrievalException } from './retrieval.exception.js';
@@ -18,6 +19,21 @@ export const LOOKUP_TOOL_NAME = 'lookup_knowledge';
 
 /** Write attempts of one lookup whose memory claims keep losing to concurrent lookups of its session. */
 const MAX_CLAIM_ROUNDS = 50;
+
+/**
+ * SQL built on the sessions lib's numbered placeholders (`SqlParams`: `$1`, `$2::uuid`, ...) as a `sql` fragment whose
+ * values Kysely numbers within the statement that embeds it (docs/data-layer.md): the bridge for `SessionToolTrace`'s
+ * CTEs, which still number their own placeholders.
+ */
+function numberedFragment(build: (p: SqlParams) => string): RawBuilder<unknown> {
+  const p = new SqlParams();
+  // split() with a capturing group: text, placeholder number, text, ...
+  const parts = build(p).split(/\$(\d+)/);
+  return sql.join(
+    parts.map((part, k) => (k % 2 === 1 ? sql.val(p.values[Number(part) - 1]) : sql.raw(part))),
+    sql.raw(''),
+  );
+}
 
 /**
  * One returned document — or section of a file (docs/retrieval.md "Sections of files") —: its best chunk (`content`), the seed's
@@ -131,8 +147,8 @@ export class LookupService {
     // The translation's vector alongside (docs/retrieval.md "Cross-language retrieval"): a remote
     // provider gets both calls at once, so the lookup waits for one round trip.
     const [vector, translatedVector] = await Promise.all([this.search.embed(query), this.search.embedTranslation(query)]);
-    const first = await this.memory.readForLookup(tenantId, dto.sessionId, (tenant) => this.settingsRepository.jsonSubquery(tenant));
-    const settings = this.settings.effective(storedSettings(first.settings as StoredSettingsRow | null));
+    const first = await this.memory.readForLookup(tenantId, dto.sessionId, this.settingsRepository.jsonSubquery(tenantId));
+    const settings = this.settings.effective(storedSettings(first.settings));
     // Each index is read by one statement (a document being replaced is seen wholly old or wholly new).
     const filter = asked ?? (options.tenantDefaultFilter ? settings.defaultFilter : undefined);
     const found = await this.search.search(tenantId, { query, vector, translatedVector, domain: domainFilter, filter }, settings);
@@ -163,8 +179,12 @@ export class LookupService {
       };
       const durationMs = Math.round(performance.now() - started);
       try {
-        await this.memory.commitLookup(tenantId, dto.sessionId, decision.marks, settings.memoryTtlSeconds, new SqlParams(), (p) =>
-          this.toolTrace.invocationCtes(p, tenantId, dto.sessionId, query, this.invocation(dto, result, durationMs, filter)),
+        await this.memory.commitLookup(
+          tenantId,
+          dto.sessionId,
+          decision.marks,
+          settings.memoryTtlSeconds,
+          numberedFragment((p) => this.toolTrace.invocationCtes(p, tenantId, dto.sessionId, query, this.invocation(dto, result, durationMs, filter))),
         );
       } catch (error) {
         if (!(error instanceof ClaimLostError) || round >= MAX_CLAIM_ROUNDS) throw error;

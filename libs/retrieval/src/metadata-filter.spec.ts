@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { checkMetadataFilter, containmentGroups, MAX_FILTER_KEYS, metadataFilterSql, type MetadataFilter } from './metadata-filter.js';
+import { checkMetadataFilter, containmentGroups, MAX_FILTER_KEYS, type MetadataFilter } from './metadata-filter.js';
 
 describe('checkMetadataFilter (docs/retrieval.md "Metadata filters")', () => {
   const many = Object.fromEntries(Array.from({ length: MAX_FILTER_KEYS + 1 }, (_, i) => [`k${i}`, 'v']));
@@ -63,20 +63,5 @@ describe('the filter in SQL', () => {
     },
   ] as { name: string; filter: MetadataFilter; groups: string[][] }[])('$name', ({ filter, groups }) => {
     expect(containmentGroups(filter)).toEqual(groups);
-  });
-
-  it('numbers parameters after those already there, one OR group per key joined by AND', () => {
-    const params: unknown[] = ['tenant', 'model'];
-    const sql = metadataFilterSql({ model: ['A', 'B'], lang: 'en' }, 'fd', params);
-    expect(sql).toBe(
-      '(fd.metadata @> $3::jsonb OR fd.metadata @> $4::jsonb) AND (fd.metadata @> $5::jsonb OR fd.metadata @> $6::jsonb OR fd.metadata @> $7::jsonb OR fd.metadata @> $8::jsonb)',
-    );
-    expect(params).toEqual(['tenant', 'model', '{"lang":"en"}', '{"lang":["en"]}', '{"model":"A"}', '{"model":["A"]}', '{"model":"B"}', '{"model":["B"]}']);
-  });
-
-  it.each([undefined, {}])('no condition and no parameter for the empty filter (%p)', (filter) => {
-    const params: unknown[] = [1];
-    expect(metadataFilterSql(filter, 'fd', params)).toBeNull();
-    expect(params).toEqual([1]);
   });
 });

@@ -79,21 +79,3 @@ export function containmentGroups(filter: MetadataFilter): string[][] {
       return values.flatMap((x) => [JSON.stringify({ [key]: x }), JSON.stringify({ [key]: [x] })]);
     });
 }
-
-/**
- * The SQL condition of a filter on `<alias>.metadata` for positional parameters: each containment document
- * is pushed onto `params` and named `$n::jsonb`. `metadata @> …` is answered by the GIN index
- * idx_knowledge_document_metadata (jsonb_path_ops). Null for the empty filter.
- */
-export function metadataFilterSql(filter: MetadataFilter | undefined, alias: string, params: unknown[]): string | null {
-  if (!filter || isEmptyFilter(filter)) return null;
-  return containmentGroups(filter)
-    .map((group) => {
-      const ors = group.map((doc) => {
-        params.push(doc);
-        return `${alias}.metadata @> $${params.length}::jsonb`;
-      });
-      return `(${ors.join(' OR ')})`;
-    })
-    .join(' AND ');
-}

@@ -73,8 +73,8 @@ export class RetrievalJobs {
         );
         // One document's transaction, one turn at the gate: requests go first (docs/hot-paths.md "Imports: foreground first").
         await this.gate.run(tenantId, () =>
-          this.lexical.transaction((em) =>
-            this.lexical.replaceDocuments(em, tenantId, [{ documentId: doc.id, domain: doc.domain, chunks: indexed }], LEXICAL_ANALYZER_VERSION),
+          this.lexical.transaction((tx) =>
+            this.lexical.replaceDocuments(tx, tenantId, [{ documentId: doc.id, domain: doc.domain, chunks: indexed }], LEXICAL_ANALYZER_VERSION),
           ),
         );
       }

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource, EntityManager } from 'typeorm';
 import type { TenantId } from '@arbiter/common';
+import { Database, type Db, type RawBuilder, sql, type Tx } from '@arbiter/database';
 import type { RetrievalNormalizationConfig } from './relevance.js';
 
 export interface StoredRetrievalSettings {
@@ -25,7 +24,9 @@ export const DEFAULT_STORED_SETTINGS: Readonly<StoredRetrievalSettings> = Object
   chunkOverlap: 64,
 });
 
-const SETTINGS_SELECT = 'SELECT normalization, fusion, grading, default_filter, memory_ttl_seconds, chunk_size, chunk_overlap FROM retrieval_settings';
+/** The tenant's settings row, the columns {@link StoredSettingsRow} names. */
+const settingsSelect = (tenantId: TenantId) =>
+  sql<StoredSettingsRow>`SELECT normalization, fusion, grading, default_filter, memory_ttl_seconds, chunk_size, chunk_overlap FROM retrieval_settings WHERE tenant_id = ${tenantId}`;
 
 export interface StoredSettingsRow {
   normalization: Partial<RetrievalNormalizationConfig>;
@@ -52,46 +53,37 @@ export function storedSettings(r: StoredSettingsRow | null | undefined): StoredR
     : { ...DEFAULT_STORED_SETTINGS };
 }
 
+/** The tenant's retrieval settings (`retrieval_settings`). On the typed data layer (docs/data-layer.md). */
 @Injectable()
 export class RetrievalSettingsRepository {
-  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+  constructor(private readonly database: Database) {}
 
-  async get(tenantId: TenantId, db: DataSource | EntityManager = this.ds): Promise<StoredRetrievalSettings> {
-    const rows: StoredSettingsRow[] = await db.query(`${SETTINGS_SELECT} WHERE tenant_id = $1`, [tenantId]);
+  /** `db`: read inside the caller's transaction. */
+  async get(tenantId: TenantId, db: Db = this.database.db): Promise<StoredRetrievalSettings> {
+    const { rows } = await settingsSelect(tenantId).execute(db);
     return storedSettings(rows[0]);
   }
 
   /** A scalar subquery of the tenant's settings row as json (null when none): for a statement that reads more than the settings. */
-  jsonSubquery(tenantPlaceholder: string): string {
-    return `(SELECT row_to_json(r) FROM (${SETTINGS_SELECT} WHERE tenant_id = ${tenantPlaceholder}) r)`;
+  jsonSubquery(tenantId: TenantId): RawBuilder<StoredSettingsRow | null> {
+    return sql<StoredSettingsRow | null>`(SELECT row_to_json(r) FROM (${settingsSelect(tenantId)}) r)`;
   }
 
   /** Stores the settings in one transaction with `record`, the change's audit entry (docs/http-edge.md "Audit log"). */
-  async put(tenantId: TenantId, s: StoredRetrievalSettings, record: (em: EntityManager) => Promise<void>): Promise<void> {
-    await this.ds.transaction(async (em) => {
-      await this.write(em, tenantId, s);
-      await record(em);
+  async put(tenantId: TenantId, s: StoredRetrievalSettings, record: (tx: Tx) => Promise<void>): Promise<void> {
+    await this.database.transaction(async (tx) => {
+      await this.write(tx, tenantId, s);
+      await record(tx);
     });
   }
 
-  private async write(em: EntityManager, tenantId: TenantId, s: StoredRetrievalSettings): Promise<void> {
-    await em.query(
-      `INSERT INTO retrieval_settings (tenant_id, normalization, memory_ttl_seconds, chunk_size, chunk_overlap, fusion, grading, default_filter)
-       VALUES ($1, $2::jsonb, $3, $4, $5, $6::jsonb, $7::jsonb, $8::jsonb)
+  private async write(tx: Tx, tenantId: TenantId, s: StoredRetrievalSettings): Promise<void> {
+    await sql`INSERT INTO retrieval_settings (tenant_id, normalization, memory_ttl_seconds, chunk_size, chunk_overlap, fusion, grading, default_filter)
+       VALUES (${tenantId}, ${JSON.stringify(s.normalization)}::jsonb, ${s.memoryTtlSeconds}, ${s.chunkSize}, ${s.chunkOverlap},
+               ${JSON.stringify(s.fusion)}::jsonb, ${JSON.stringify(s.grading)}::jsonb, ${JSON.stringify(s.defaultFilter)}::jsonb)
        ON CONFLICT ON CONSTRAINT uq_retrieval_settings_tenant DO UPDATE SET
          normalization = EXCLUDED.normalization, fusion = EXCLUDED.fusion, grading = EXCLUDED.grading, default_filter = EXCLUDED.default_filter,
          memory_ttl_seconds = EXCLUDED.memory_ttl_seconds,
-         chunk_size = EXCLUDED.chunk_size, chunk_overlap = EXCLUDED.chunk_overlap, updated_at = now()`,
-      [
-        tenantId,
-        JSON.stringify(s.normalization),
-        s.memoryTtlSeconds,
-        s.chunkSize,
-        s.chunkOverlap,
-        JSON.stringify(s.fusion),
-        JSON.stringify(s.grading),
-        JSON.stringify(s.defaultFilter),
-      ],
-    );
+         chunk_size = EXCLUDED.chunk_size, chunk_overlap = EXCLUDED.chunk_overlap, updated_at = now()`.execute(tx);
   }
 }

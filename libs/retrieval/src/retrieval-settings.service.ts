@@ -4,7 +4,7 @@ import { type Calibration, storedCalibration } from './lexical/calibration.js';
 import { DEFAULT_CALIBRATION } from './lexical/default-calibration.js';
 import { DEFAULT_FUSION, effectiveFusion, type FusionSettings } from './lexical/fusion-settings.js';
 import type { TenantId } from '@arbiter/common';
-import type { EntityManager } from 'typeorm';
+import type { Db } from '@arbiter/database';
 import { validateChunkerOptions } from './chunker.js';
 import type { RetrievalSettingsDto } from './dto/knowledge.dto.js';
 import { DEFAULT_RETRIEVAL_NORMALIZATION, type RetrievalNormalizationConfig, validateNormalizationConfig } from './relevance.js';
@@ -48,7 +48,7 @@ export class RetrievalSettingsService {
   ) {}
 
   /** `tx`: read inside the caller's transaction (lookups). */
-  async get(tenantId: TenantId, tx?: EntityManager): Promise<EffectiveRetrievalSettings> {
+  async get(tenantId: TenantId, tx?: Db): Promise<EffectiveRetrievalSettings> {
     return this.effective(await this.repository.get(tenantId, tx));
   }
 
@@ -114,8 +114,8 @@ export class RetrievalSettingsService {
       chunkSize,
       chunkOverlap,
     };
-    await this.repository.put(tenantId, next, (em) =>
-      this.audit.record(em, tenantId, {
+    await this.repository.put(tenantId, next, (tx) =>
+      this.audit.record(tx, tenantId, {
         action: 'update',
         resourceType: 'retrieval_settings',
         label: 'retrieval settings',

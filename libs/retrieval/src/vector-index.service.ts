@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { EMBEDDING_PROVIDER, type EmbeddingProvider } from '@arbiter/llm';
 import { KnowledgeRepository } from './knowledge.repository.js';
-import { createHnswIndexSql, hnswIndexName } from './vector-sql.js';
+import { hnswIndexName } from './vector-sql.js';
 
 /** pgvector's HNSW supports `vector` up to 2000 dimensions; beyond, lookups scan exactly. */
 export const MAX_HNSW_DIMENSION = 2000;
@@ -32,7 +32,7 @@ export class VectorIndexService implements OnModuleInit {
     const name = hnswIndexName(dim);
     if (await this.repository.indexExists(name)) return true;
     try {
-      await this.repository.execute(createHnswIndexSql(dim));
+      await this.repository.createVectorIndex(dim);
       this.logger.log({ msg: 'created HNSW index', index: name });
     } catch (error) {
       // Another replica created it at the same moment.

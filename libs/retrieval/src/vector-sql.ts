@@ -28,12 +28,6 @@ export function createHnswIndexSql(dim: number, options: { concurrently?: boolea
   );
 }
 
-/** The distance expression matching the index of `dim` (`$param` holds the query vector text). */
-export function distanceSql(dim: number, param: string, alias = 'c'): string {
-  const d = assertDimension(dim);
-  return `(${alias}.embedding::vector(${d})) <-> ${param}::vector(${d})`;
-}
-
 /** pgvector's text form of a vector. */
 export function toVectorLiteral(vector: readonly number[]): string {
   for (const x of vector) if (!Number.isFinite(x)) throw new RangeError('vector components must be finite numbers');

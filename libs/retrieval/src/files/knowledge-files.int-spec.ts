@@ -66,11 +66,11 @@ describe('KnowledgeFilesRepository (integration)', () => {
     db = await createTestDatabase();
     ds = await connectDataSource(db.url, RETRIEVAL_ENTITIES);
     files = new KnowledgeFilesRepository(new Database(ds));
-    const repo = new KnowledgeRepository(ds);
+    const repo = new KnowledgeRepository(new Database(ds));
     knowledge = new KnowledgeService(
       repo,
-      new RetrievalSettingsService(new RetrievalSettingsRepository(ds), provider, noAudit()),
-      new LexicalRepository(ds),
+      new RetrievalSettingsService(new RetrievalSettingsRepository(new Database(ds)), provider, noAudit()),
+      new LexicalRepository(new Database(ds)),
       provider,
       noAudit(),
     );
