@@ -46,7 +46,7 @@ describe('fit and replay repositories on a real database', () => {
     const database = new Database(ds);
     decisions = new DecisionLogRepository(database);
     sets = new LabelledSetRepository(ds);
-    fits = new IntentFitRepository(ds);
+    fits = new IntentFitRepository(database);
     replays = new IntentReplayRepository(ds);
   });
   afterAll(async () => {
