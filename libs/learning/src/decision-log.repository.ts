@@ -68,10 +68,6 @@ export function decisionsWithLabels(db: Db) {
     );
 }
 
-/** The same join for statements still on TypeORM (the replay's read). */
-export const LABEL_JOIN = `LEFT JOIN labelled_set rs ON rs.tenant_id = d.tenant_id AND rs.name = '${REVIEW_SET_NAME}' AND rs.version = 1 AND rs.kind = 'review'
-  LEFT JOIN labelled_example le ON le.tenant_id = d.tenant_id AND le.set_id = rs.id AND le.decision_id = d.id`;
-
 const COLUMNS = [
   'd.id',
   'd.created_at',

@@ -47,7 +47,7 @@ describe('fit and replay repositories on a real database', () => {
     decisions = new DecisionLogRepository(database);
     sets = new LabelledSetRepository(ds);
     fits = new IntentFitRepository(database);
-    replays = new IntentReplayRepository(ds);
+    replays = new IntentReplayRepository(database);
   });
   afterAll(async () => {
     await ds?.destroy();
