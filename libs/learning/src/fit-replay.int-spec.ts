@@ -45,7 +45,7 @@ describe('fit and replay repositories on a real database', () => {
     ds = await connectDataSource(db.url, LEARNING_ENTITIES, { max: 10 });
     const database = new Database(ds);
     decisions = new DecisionLogRepository(database);
-    sets = new LabelledSetRepository(ds);
+    sets = new LabelledSetRepository(database);
     fits = new IntentFitRepository(database);
     replays = new IntentReplayRepository(database);
   });

@@ -54,7 +54,7 @@ describe('learning repositories (decision log, labelled sets) on a real database
     ds = await connectDataSource(db.url, LEARNING_ENTITIES, { max: 10 });
     const database = new Database(ds);
     decisions = new DecisionLogRepository(database);
-    sets = new LabelledSetRepository(ds);
+    sets = new LabelledSetRepository(database);
   });
   afterAll(async () => {
     await ds?.destroy();
