@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import type { TenantId } from '@arbiter/common';
-import { Database } from '@arbiter/database';
 import { AuditLog } from '@arbiter/tenancy';
 import { IntentErrorCode, IntentException } from './intent.exception.js';
 import { IntentRepository } from './intent.repository.js';
@@ -44,7 +43,6 @@ export class IntentConfigService {
     private readonly repository: IntentRepository,
     private readonly cache: IntentRouterCache,
     private readonly audit: AuditLog,
-    private readonly database: Database,
   ) {}
 
   async effective(tenantId: TenantId): Promise<IntentConfig> {
@@ -76,8 +74,8 @@ export class IntentConfigService {
         );
       }
       const next = mergeOverrides(state.overrides, checked.value);
-      const version = await this.repository.putOverrides(tenantId, next, state.version, (manager, newVersion) =>
-        this.audit.record(this.database.within(manager), tenantId, {
+      const version = await this.repository.putOverrides(tenantId, next, state.version, (tx, newVersion) =>
+        this.audit.record(tx, tenantId, {
           action: 'update',
           resourceType: 'intent_config',
           resourceId: newVersion,
