@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import type { TenantId } from '@arbiter/common';
-import { Database } from '@arbiter/database';
 import { AuditLog } from '@arbiter/tenancy';
 import { IntentErrorCode, IntentException } from './intent.exception.js';
 import { IntentRepository } from './intent.repository.js';
@@ -60,7 +59,6 @@ export class IntentConfigService {
     private readonly repository: IntentRepository,
     private readonly cache: IntentRouterCache,
     private readonly audit: AuditLog,
-    private readonly database: Database,
   ) {}
 
   async effective(tenantId: TenantId): Promise<IntentConfig> {
@@ -86,8 +84,8 @@ export class IntentConfigService {
       // The body's shape was checked by parseIntentConfigPatch; what is left depends on the stored config (the weights' sum).
       const checked = checkConfig(patch, base);
       const next = mergeOverrides(state.overrides, checked);
-      const version = await this.repository.putOverrides(tenantId, next, state.version, (manager, newVersion) =>
-        this.audit.record(this.database.within(manager), tenantId, {
+      const version = await this.repository.putOverrides(tenantId, next, state.version, (tx, newVersion) =>
+        this.audit.record(tx, tenantId, {
           action: 'update',
           resourceType: 'intent_config',
           resourceId: newVersion,

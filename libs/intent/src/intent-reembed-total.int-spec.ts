@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { DataSource } from 'typeorm';
 import { asTenantId, type TenantId } from '@arbiter/common';
+import { Database } from '@arbiter/database';
 import { walkBatches } from '../../../test/support/batch-walk.js';
 import { connectDataSource, createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
 import { INTENT_ENTITIES } from './entities/index.js';
@@ -39,7 +40,7 @@ describe('intent.reembed total agrees with its batch query (integration)', () =>
   beforeAll(async () => {
     db = await createTestDatabase();
     ds = await connectDataSource(db.url, INTENT_ENTITIES, { max: db.kind === 'pglite' ? 1 : 8 });
-    repo = new IntentRepository(ds);
+    repo = new IntentRepository(new Database(ds));
     // T1: counted are 1 (never embedded), 7 (embedded for 2 of its 3 examples), 9 (only in the old space).
     await seedRule(T1, 1, 2);
     await seedRule(T1, 3, 2, { [NEW]: 2 });

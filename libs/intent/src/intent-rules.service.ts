@@ -1,6 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { invalidRequest, pageRequest, type Page, type TenantId } from '@arbiter/common';
-import { Database } from '@arbiter/database';
 import { JobsService, type JobName } from '@arbiter/jobs';
 import { EMBEDDING_PROVIDER, type EmbeddingProvider } from '@arbiter/llm';
 import { AuditLog } from '@arbiter/tenancy';
@@ -74,16 +73,14 @@ export class IntentRulesService {
     @Inject(EMBEDDING_PROVIDER) private readonly provider: EmbeddingProvider,
     private readonly jobs: JobsService,
     private readonly audit: AuditLog,
-    private readonly database: Database,
   ) {}
 
   /** The audit entry of a rule change, in the change's transaction (docs/http-edge.md "Audit log"). */
   private ruleAudit(tenantId: TenantId, action: string, summary: Record<string, unknown> = {}): AuditInTransaction<StoredIntentRule[]> {
-    return async (manager, rules) => {
-      const within = this.database.within(manager);
+    return async (tx, rules) => {
       if (rules.length === 1) {
         const rule = rules[0]!;
-        await this.audit.record(within, tenantId, {
+        await this.audit.record(tx, tenantId, {
           action,
           resourceType: 'intent_rule',
           resourceId: rule.id,
@@ -92,7 +89,7 @@ export class IntentRulesService {
         });
         return;
       }
-      await this.audit.record(within, tenantId, {
+      await this.audit.record(tx, tenantId, {
         action,
         resourceType: 'intent_rule',
         label: `${rules.length} rules`,

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource, EntityManager } from 'typeorm';
-import { Keyset, toPage, type KeysetRow, type Page, type PageRequest, type TenantId } from '@arbiter/common';
+import { toPage, type Page, type PageRequest, type TenantId } from '@arbiter/common';
+import { Database, sql, typedKeyset, type Db, type IntentRule, type Selectable } from '@arbiter/database';
 import type { IntentAction, IntentConfigOverride } from './routing/index.js';
 
 /** A rule row as stored (camelCase). */
@@ -44,89 +43,115 @@ export interface IntentVersions {
   config: string;
 }
 
-interface RuleRow {
-  id: string;
-  tenant_id: string;
-  intent: string;
-  description: string | null;
-  keywords: string[];
-  patterns: string[];
-  semantic_examples: string[];
-  intent_vector: number[] | null;
-  priority: number;
-  enabled: boolean;
-  reply: string | null;
-  action: IntentAction;
-  confidence_profile: string;
-  created_at: Date;
-  updated_at: Date;
-}
+const RULE_COLUMNS = [
+  'id',
+  'tenant_id',
+  'intent',
+  'description',
+  'keywords',
+  'patterns',
+  'semantic_examples',
+  'intent_vector',
+  'priority',
+  'enabled',
+  'reply',
+  'action',
+  'confidence_profile',
+  'created_at',
+  'updated_at',
+] as const;
 
-const RULE_COLUMNS =
-  'id, tenant_id, intent, description, keywords, patterns, semantic_examples, intent_vector, priority, enabled, reply, action, confidence_profile, created_at, updated_at';
-
-function toRule(r: RuleRow): StoredIntentRule {
+function toRule(r: Selectable<IntentRule>): StoredIntentRule {
   return {
     id: r.id,
     tenantId: r.tenant_id,
     intent: r.intent,
     description: r.description,
-    keywords: r.keywords,
-    patterns: r.patterns,
-    semanticExamples: r.semantic_examples,
-    intentVector: r.intent_vector,
+    keywords: r.keywords as string[],
+    patterns: r.patterns as string[],
+    semanticExamples: r.semantic_examples as string[],
+    intentVector: r.intent_vector as number[] | null,
     priority: r.priority,
     enabled: r.enabled,
     reply: r.reply,
-    action: r.action,
+    action: r.action as IntentAction,
     confidenceProfile: r.confidence_profile,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
   };
 }
 
-type Db = DataSource | EntityManager;
+/** The stored form of a rule's fields (jsonb columns as JSON text). */
+function ruleValues(f: IntentRuleFields) {
+  return {
+    intent: f.intent,
+    description: f.description,
+    keywords: JSON.stringify(f.keywords),
+    patterns: JSON.stringify(f.patterns),
+    semantic_examples: JSON.stringify(f.semanticExamples),
+    intent_vector: f.intentVector === null ? null : JSON.stringify(f.intentVector),
+    priority: f.priority,
+    enabled: f.enabled,
+    reply: f.reply,
+    action: f.action,
+    confidence_profile: f.confidenceProfile,
+  };
+}
 
-const RULE_KEYSET = new Keyset('created_at', 'id');
+/**
+ * Rules (`r`) with examples lacking embeddings of their count in `model`'s space: one condition for the batch, its
+ * count and the tenant list, matching the embedding by the rule's key (tenant_id, id) as the count always did.
+ */
+const staleIn = (model: string) => sql<boolean>`jsonb_array_length(r.semantic_examples) > 0
+  AND NOT EXISTS (SELECT 1 FROM intent_rule_embedding e
+                   WHERE e.tenant_id = r.tenant_id AND e.rule_id = r.id AND e.embedding_model = ${model}
+                     AND e.example_count = jsonb_array_length(r.semantic_examples))`;
 
-/** SQL of the intent module: rules, example embeddings, the tenant config override and cache versions. */
+const RULE_KEYSET = typedKeyset('created_at', 'id');
+
 /** Writes the audit entry of a change inside the change's transaction (docs/http-edge.md "Audit log"). */
-export type AuditInTransaction<T> = (manager: EntityManager, changed: T) => Promise<void>;
+export type AuditInTransaction<T> = (tx: Db, changed: T) => Promise<void>;
 
+/** SQL of the intent module: rules, example embeddings, the tenant config override and cache versions. On the typed data layer (docs/data-layer.md). */
 @Injectable()
 export class IntentRepository {
-  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+  constructor(private readonly database: Database) {}
 
   async find(tenantId: TenantId, id: string): Promise<StoredIntentRule | null> {
-    const rows: RuleRow[] = await this.ds.query(`SELECT ${RULE_COLUMNS} FROM intent_rule WHERE tenant_id = $1 AND id = $2`, [tenantId, id]);
-    return rows[0] ? toRule(rows[0]) : null;
+    const row = await this.database.db.selectFrom('intent_rule').select(RULE_COLUMNS).where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+    return row ? toRule(row) : null;
   }
 
   /** Every rule of the tenant (enabled or not) in creation order, for compiling its router. */
   async all(tenantId: TenantId): Promise<StoredIntentRule[]> {
-    const rows: RuleRow[] = await this.ds.query(`SELECT ${RULE_COLUMNS} FROM intent_rule WHERE tenant_id = $1 ORDER BY created_at, id`, [tenantId]);
+    const rows = await this.database.db
+      .selectFrom('intent_rule')
+      .select(RULE_COLUMNS)
+      .where('tenant_id', '=', tenantId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
     return rows.map(toRule);
   }
 
   async count(tenantId: TenantId): Promise<number> {
-    const rows: { n: number }[] = await this.ds.query('SELECT count(*)::int AS n FROM intent_rule WHERE tenant_id = $1', [tenantId]);
-    return rows[0]?.n ?? 0;
+    const row = await this.database.db
+      .selectFrom('intent_rule')
+      .select(sql<number>`count(*)::int`.as('n'))
+      .where('tenant_id', '=', tenantId)
+      .executeTakeFirst();
+    return row?.n ?? 0;
   }
 
   /** Newest first, keyset over (created_at, id) at the column's microsecond precision. */
   async list(tenantId: TenantId, filter: { intent?: string }, page: PageRequest): Promise<Page<StoredIntentRule>> {
-    const params: unknown[] = [tenantId];
-    let where = 'tenant_id = $1';
-    if (filter.intent !== undefined) {
-      params.push(filter.intent);
-      where += ` AND intent = $${params.length}`;
-    }
-    const rows: (RuleRow & KeysetRow)[] = await this.ds.query(
-      `SELECT ${RULE_COLUMNS}, ${RULE_KEYSET.columns} FROM intent_rule
-        WHERE ${where} AND ${RULE_KEYSET.where(params, page.after)}
-        ORDER BY ${RULE_KEYSET.orderBy} LIMIT ${RULE_KEYSET.limit(params, page.limit)}`,
-      params,
-    );
+    let query = this.database.db.selectFrom('intent_rule').select(RULE_COLUMNS).select(RULE_KEYSET.cursor).where('tenant_id', '=', tenantId);
+    if (filter.intent !== undefined) query = query.where('intent', '=', filter.intent);
+    const rows = await query
+      .where(RULE_KEYSET.after(page.after))
+      .orderBy(RULE_KEYSET.orderBy)
+      .limit(page.limit + 1)
+      .execute();
     return toPage(rows, page.limit, toRule);
   }
 
@@ -137,17 +162,10 @@ export class IntentRepository {
     embedding: StoredEmbedding | null,
     audit?: AuditInTransaction<StoredIntentRule[]>,
   ): Promise<StoredIntentRule> {
-    return this.ds.transaction(async (m) => {
-      const rows: RuleRow[] = await m.query(
-        `INSERT INTO intent_rule (tenant_id, intent, description, keywords, patterns, semantic_examples, intent_vector, priority, enabled, reply, action, confidence_profile)
-         VALUES ($1, $2, $3, $4::jsonb, $5::jsonb, $6::jsonb, $7::jsonb, $8, $9, $10, $11, $12)
-         RETURNING ${RULE_COLUMNS}`,
-        [tenantId, ...fieldParams(fields)],
-      );
-      const rule = toRule(rows[0]);
-      if (embedding !== null) await this.writeEmbedding(m, tenantId, rule.id, embedding);
-      await this.bumpRules(m, tenantId);
-      await audit?.(m, [rule]);
+    return this.database.transaction(async (tx) => {
+      const rule = await this.insertRule(tx, tenantId, fields, embedding);
+      await this.bumpRules(tx, tenantId);
+      await audit?.(tx, [rule]);
       return rule;
     });
   }
@@ -158,21 +176,11 @@ export class IntentRepository {
     items: readonly { fields: IntentRuleFields; embedding: StoredEmbedding | null }[],
     audit?: AuditInTransaction<StoredIntentRule[]>,
   ): Promise<StoredIntentRule[]> {
-    return this.ds.transaction(async (m) => {
+    return this.database.transaction(async (tx) => {
       const rules: StoredIntentRule[] = [];
-      for (const { fields, embedding } of items) {
-        const rows: RuleRow[] = await m.query(
-          `INSERT INTO intent_rule (tenant_id, intent, description, keywords, patterns, semantic_examples, intent_vector, priority, enabled, reply, action, confidence_profile)
-           VALUES ($1, $2, $3, $4::jsonb, $5::jsonb, $6::jsonb, $7::jsonb, $8, $9, $10, $11, $12)
-           RETURNING ${RULE_COLUMNS}`,
-          [tenantId, ...fieldParams(fields)],
-        );
-        const rule = toRule(rows[0]);
-        if (embedding !== null) await this.writeEmbedding(m, tenantId, rule.id, embedding);
-        rules.push(rule);
-      }
-      await this.bumpRules(m, tenantId);
-      await audit?.(m, rules);
+      for (const { fields, embedding } of items) rules.push(await this.insertRule(tx, tenantId, fields, embedding));
+      await this.bumpRules(tx, tenantId);
+      await audit?.(tx, rules);
       return rules;
     });
   }
@@ -188,93 +196,83 @@ export class IntentRepository {
     embedding: StoredEmbedding | null | 'keep',
     audit?: AuditInTransaction<StoredIntentRule[]>,
   ): Promise<StoredIntentRule | null> {
-    return this.ds.transaction(async (m) => {
-      const rows: RuleRow[] = await m.query(
-        `UPDATE intent_rule SET intent = $3, description = $4, keywords = $5::jsonb, patterns = $6::jsonb, semantic_examples = $7::jsonb,
-           intent_vector = $8::jsonb, priority = $9, enabled = $10, reply = $11, action = $12, confidence_profile = $13, updated_at = now()
-         WHERE tenant_id = $1 AND id = $2
-         RETURNING ${RULE_COLUMNS}`,
-        [tenantId, id, ...fieldParams(fields)],
-      );
-      // node-postgres returns [rows, affected] for UPDATE ... RETURNING through TypeORM.
-      const updated = (Array.isArray(rows[0]) ? (rows[0] as unknown as RuleRow[]) : rows)[0];
+    return this.database.transaction(async (tx) => {
+      const updated = await tx
+        .updateTable('intent_rule')
+        .set({ ...ruleValues(fields), updated_at: sql<Date>`now()` })
+        .where('tenant_id', '=', tenantId)
+        .where('id', '=', id)
+        .returning(RULE_COLUMNS)
+        .executeTakeFirst();
       if (updated === undefined) return null;
       if (embedding !== 'keep') {
-        await m.query('DELETE FROM intent_rule_embedding WHERE tenant_id = $1 AND rule_id = $2', [tenantId, id]);
-        if (embedding !== null) await this.writeEmbedding(m, tenantId, id, embedding);
+        await tx.deleteFrom('intent_rule_embedding').where('tenant_id', '=', tenantId).where('rule_id', '=', id).execute();
+        if (embedding !== null) await this.writeEmbedding(tx, tenantId, id, embedding);
       }
-      await this.bumpRules(m, tenantId);
+      await this.bumpRules(tx, tenantId);
       const rule = toRule(updated);
-      await audit?.(m, [rule]);
+      await audit?.(tx, [rule]);
       return rule;
     });
   }
 
+  /** Deletes a rule (its embeddings go with it) and bumps the rules version; the audit entry gets the row as deleted. */
   async delete(tenantId: TenantId, id: string, audit?: AuditInTransaction<StoredIntentRule[]>): Promise<boolean> {
-    return this.ds.transaction(async (m) => {
-      const rows: RuleRow[] = await m.query(`SELECT ${RULE_COLUMNS} FROM intent_rule WHERE tenant_id = $1 AND id = $2`, [tenantId, id]);
-      const res: [unknown[], number] = await m.query('DELETE FROM intent_rule WHERE tenant_id = $1 AND id = $2', [tenantId, id]);
-      if (res[1] === 0) return false;
-      await this.bumpRules(m, tenantId);
-      await audit?.(m, rows.map(toRule));
+    return this.database.transaction(async (tx) => {
+      const deleted = await tx.deleteFrom('intent_rule').where('tenant_id', '=', tenantId).where('id', '=', id).returning(RULE_COLUMNS).executeTakeFirst();
+      if (deleted === undefined) return false;
+      await this.bumpRules(tx, tenantId);
+      await audit?.(tx, [toRule(deleted)]);
       return true;
     });
   }
 
   /** Stored embeddings of the tenant's rules in `model`'s space, by rule id. */
   async embeddings(tenantId: TenantId, model: string): Promise<Map<string, StoredEmbedding>> {
-    const rows: { rule_id: string; embedding_dim: number; example_count: number; vectors: Buffer }[] = await this.ds.query(
-      'SELECT rule_id, embedding_dim, example_count, vectors FROM intent_rule_embedding WHERE tenant_id = $1 AND embedding_model = $2',
-      [tenantId, model],
-    );
+    const rows = await this.database.db
+      .selectFrom('intent_rule_embedding')
+      .select(['rule_id', 'embedding_dim', 'example_count', 'vectors'])
+      .where('tenant_id', '=', tenantId)
+      .where('embedding_model', '=', model)
+      .execute();
     return new Map(rows.map((r) => [r.rule_id, { model, dim: r.embedding_dim, count: r.example_count, vectors: r.vectors }]));
   }
 
   async embeddingSummaries(tenantId: TenantId, ruleIds: string[], model: string): Promise<Map<string, EmbeddingSummary>> {
     if (ruleIds.length === 0) return new Map();
-    const rows: { rule_id: string; embedding_dim: number; example_count: number }[] = await this.ds.query(
-      'SELECT rule_id, embedding_dim, example_count FROM intent_rule_embedding WHERE tenant_id = $1 AND embedding_model = $2 AND rule_id = ANY($3::uuid[])',
-      [tenantId, model, ruleIds],
-    );
+    const rows = await this.database.db
+      .selectFrom('intent_rule_embedding')
+      .select(['rule_id', 'embedding_dim', 'example_count'])
+      .where('tenant_id', '=', tenantId)
+      .where('embedding_model', '=', model)
+      .where('rule_id', '=', sql<string>`ANY(${ruleIds}::uuid[])`)
+      .execute();
     return new Map(rows.map((r) => [r.rule_id, { model, dim: r.embedding_dim, count: r.example_count }]));
   }
 
   /** Tenants having rules with examples but no embeddings (of the right count) in `model`'s space. */
   async tenantsWithStaleEmbeddings(model: string): Promise<string[]> {
-    const rows: { tenant_id: string }[] = await this.ds.query(
-      `SELECT DISTINCT r.tenant_id FROM intent_rule r
-        WHERE jsonb_array_length(r.semantic_examples) > 0
-          AND NOT EXISTS (SELECT 1 FROM intent_rule_embedding e
-                           WHERE e.rule_id = r.id AND e.embedding_model = $1 AND e.example_count = jsonb_array_length(r.semantic_examples))`,
-      [model],
-    );
+    const rows = await this.database.db.selectFrom('intent_rule as r').select('r.tenant_id').distinct().where(staleIn(model)).execute();
     return rows.map((r) => r.tenant_id);
   }
 
   /** A batch of the tenant's rules lacking `model` embeddings, by id after `afterId`. */
   async rulesWithStaleEmbeddings(tenantId: TenantId, model: string, afterId: string | null, limit: number): Promise<StoredIntentRule[]> {
-    const rows: RuleRow[] = await this.ds.query(
-      `SELECT ${RULE_COLUMNS} FROM intent_rule r
-        WHERE r.tenant_id = $1 AND ($3::uuid IS NULL OR r.id > $3::uuid) AND jsonb_array_length(r.semantic_examples) > 0
-          AND NOT EXISTS (SELECT 1 FROM intent_rule_embedding e
-                           WHERE e.rule_id = r.id AND e.embedding_model = $2 AND e.example_count = jsonb_array_length(r.semantic_examples))
-        ORDER BY r.id LIMIT $4`,
-      [tenantId, model, afterId, limit],
-    );
+    let query = this.database.db.selectFrom('intent_rule as r').select(RULE_COLUMNS).where('r.tenant_id', '=', tenantId);
+    if (afterId !== null) query = query.where('r.id', '>', afterId);
+    const rows = await query.where(staleIn(model)).orderBy('r.id').limit(limit).execute();
     return rows.map(toRule);
   }
 
   /** How many rules `rulesWithStaleEmbeddings` would still return after `afterId` (the re-embed job's progress total). */
   async countRulesWithStaleEmbeddings(tenantId: TenantId, model: string, afterId: string | null): Promise<number> {
-    const rows: { n: number }[] = await this.ds.query(
-      `SELECT count(*)::int AS n FROM intent_rule r
-        WHERE r.tenant_id = $1 AND ($3::uuid IS NULL OR r.id > $3::uuid) AND jsonb_array_length(r.semantic_examples) > 0
-          AND NOT EXISTS (SELECT 1 FROM intent_rule_embedding e
-                           WHERE e.tenant_id = r.tenant_id AND e.rule_id = r.id AND e.embedding_model = $2
-                             AND e.example_count = jsonb_array_length(r.semantic_examples))`,
-      [tenantId, model, afterId],
-    );
-    return Number(rows[0]?.n ?? 0);
+    let query = this.database.db
+      .selectFrom('intent_rule as r')
+      .select(sql<number>`count(*)::int`.as('n'))
+      .where('r.tenant_id', '=', tenantId);
+    if (afterId !== null) query = query.where('r.id', '>', afterId);
+    const row = await query.where(staleIn(model)).executeTakeFirst();
+    return Number(row?.n ?? 0);
   }
 
   /**
@@ -282,25 +280,33 @@ export class IntentRepository {
    * changed them wrote fresh embeddings). Returns whether it was written.
    */
   async replaceEmbeddingIfCurrent(tenantId: TenantId, ruleId: string, examples: string[], embedding: StoredEmbedding): Promise<boolean> {
-    return this.ds.transaction(async (m) => {
-      const rows: { id: string }[] = await m.query('SELECT id FROM intent_rule WHERE tenant_id = $1 AND id = $2 AND semantic_examples = $3::jsonb FOR UPDATE', [
-        tenantId,
-        ruleId,
-        JSON.stringify(examples),
-      ]);
-      if (rows.length === 0) return false;
-      await m.query('DELETE FROM intent_rule_embedding WHERE tenant_id = $1 AND rule_id = $2 AND embedding_model = $3', [tenantId, ruleId, embedding.model]);
-      await this.writeEmbedding(m, tenantId, ruleId, embedding);
+    return this.database.transaction(async (tx) => {
+      const current = await tx
+        .selectFrom('intent_rule')
+        .select('id')
+        .where('tenant_id', '=', tenantId)
+        .where('id', '=', ruleId)
+        .where('semantic_examples', '=', sql<string>`${JSON.stringify(examples)}::jsonb`)
+        .forUpdate()
+        .executeTakeFirst();
+      if (current === undefined) return false;
+      await tx
+        .deleteFrom('intent_rule_embedding')
+        .where('tenant_id', '=', tenantId)
+        .where('rule_id', '=', ruleId)
+        .where('embedding_model', '=', embedding.model)
+        .execute();
+      await this.writeEmbedding(tx, tenantId, ruleId, embedding);
       return true;
     });
   }
 
   /** Drops embeddings of other spaces and bumps the rules version (replicas reload the vectors). */
   async finishReembed(tenantId: TenantId, model: string): Promise<number> {
-    return this.ds.transaction(async (m) => {
-      const res: [unknown[], number] = await m.query('DELETE FROM intent_rule_embedding WHERE tenant_id = $1 AND embedding_model <> $2', [tenantId, model]);
-      await this.bumpRules(m, tenantId);
-      return res[1];
+    return this.database.transaction(async (tx) => {
+      const result = await tx.deleteFrom('intent_rule_embedding').where('tenant_id', '=', tenantId).where('embedding_model', '<>', model).executeTakeFirst();
+      await this.bumpRules(tx, tenantId);
+      return Number(result.numDeletedRows);
     });
   }
 
@@ -310,11 +316,12 @@ export class IntentRepository {
 
   /** The stored override and its config version ("0" before the first write). */
   async getConfigState(tenantId: TenantId): Promise<{ overrides: IntentConfigOverride; version: string }> {
-    const rows: { overrides: IntentConfigOverride; version: string }[] = await this.ds.query(
-      'SELECT overrides, config_version::text AS version FROM intent_tenant_config WHERE tenant_id = $1',
-      [tenantId],
-    );
-    return { overrides: rows[0]?.overrides ?? {}, version: rows[0]?.version ?? '0' };
+    const row = await this.database.db
+      .selectFrom('intent_tenant_config')
+      .select(['overrides', sql<string>`config_version::text`.as('version')])
+      .where('tenant_id', '=', tenantId)
+      .executeTakeFirst();
+    return { overrides: (row?.overrides as IntentConfigOverride | undefined) ?? {}, version: row?.version ?? '0' };
   }
 
   /**
@@ -323,79 +330,69 @@ export class IntentRepository {
    * Returns the new version, or null when the stored version moved on.
    */
   async putOverrides(tenantId: TenantId, overrides: IntentConfigOverride, expected: string, audit?: AuditInTransaction<string>): Promise<string | null> {
-    return this.ds.transaction(async (m) => {
-      const version = await this.putOverridesOn(m, tenantId, overrides, expected);
-      if (version !== null) await audit?.(m, version);
+    return this.database.transaction(async (tx) => {
+      const version = await this.putOverridesOn(tx, tenantId, overrides, expected);
+      if (version !== null) await audit?.(tx, version);
       return version;
     });
   }
 
-  private async putOverridesOn(m: EntityManager, tenantId: TenantId, overrides: IntentConfigOverride, expected: string): Promise<string | null> {
+  private async putOverridesOn(tx: Db, tenantId: TenantId, overrides: IntentConfigOverride, expected: string): Promise<string | null> {
     const json = JSON.stringify(overrides);
     if (expected === '0') {
-      const inserted: { version: string }[] = await m.query(
-        `INSERT INTO intent_tenant_config (tenant_id, overrides, config_version) VALUES ($1, $2::jsonb, 1)
-         ON CONFLICT ON CONSTRAINT uq_intent_tenant_config_tenant
-         DO UPDATE SET overrides = EXCLUDED.overrides, config_version = 1, updated_at = now() WHERE intent_tenant_config.config_version = 0
-         RETURNING config_version::text AS version`,
-        [tenantId, json],
-      );
-      return inserted[0]?.version ?? null;
+      const inserted = await sql<{ version: string }>`
+        INSERT INTO intent_tenant_config (tenant_id, overrides, config_version) VALUES (${tenantId}, ${json}::jsonb, 1)
+        ON CONFLICT ON CONSTRAINT uq_intent_tenant_config_tenant
+        DO UPDATE SET overrides = EXCLUDED.overrides, config_version = 1, updated_at = now() WHERE intent_tenant_config.config_version = 0
+        RETURNING config_version::text AS version`.execute(tx);
+      return inserted.rows[0]?.version ?? null;
     }
-    // the driver answers an UPDATE with [rows, affected]
-    const [rows]: [{ version: string }[], number] = await m.query(
-      `UPDATE intent_tenant_config SET overrides = $2::jsonb, config_version = config_version + 1, updated_at = now()
-       WHERE tenant_id = $1 AND config_version = $3::bigint
-       RETURNING config_version::text AS version`,
-      [tenantId, json, expected],
-    );
-    return rows[0]?.version ?? null;
+    const updated = await tx
+      .updateTable('intent_tenant_config')
+      .set({ overrides: sql<string>`${json}::jsonb`, config_version: sql<string>`config_version + 1`, updated_at: sql<Date>`now()` })
+      .where('tenant_id', '=', tenantId)
+      .where('config_version', '=', sql<string>`${expected}::bigint`)
+      .returning(sql<string>`config_version::text`.as('version'))
+      .executeTakeFirst();
+    return updated?.version ?? null;
   }
 
   /** Current cache versions of the given tenants (absent row → "0"/"0"). */
   async versions(tenantIds: string[]): Promise<Map<string, IntentVersions>> {
     const out = new Map<string, IntentVersions>(tenantIds.map((t) => [t, { rules: '0', config: '0' }]));
     if (tenantIds.length === 0) return out;
-    const rows: { tenant_id: string; rules_version: string; config_version: string }[] = await this.ds.query(
-      'SELECT tenant_id, rules_version::text AS rules_version, config_version::text AS config_version FROM intent_tenant_config WHERE tenant_id = ANY($1::uuid[])',
-      [tenantIds],
+    // Kept as SQL text: round-trip budgets recognise this background poll by it (test/support/round-trips.ts).
+    const { rows } = await sql<{ tenant_id: string; rules_version: string; config_version: string }>`
+      SELECT tenant_id, rules_version::text AS rules_version, config_version::text AS config_version FROM intent_tenant_config WHERE tenant_id = ANY(${tenantIds}::uuid[])`.execute(
+      this.database.db,
     );
     for (const r of rows) out.set(r.tenant_id, { rules: r.rules_version, config: r.config_version });
     return out;
   }
 
-  private async writeEmbedding(m: Db, tenantId: TenantId, ruleId: string, e: StoredEmbedding): Promise<void> {
-    await m.query(
-      `INSERT INTO intent_rule_embedding (tenant_id, rule_id, embedding_model, embedding_dim, example_count, vectors)
-       VALUES ($1, $2, $3, $4, $5, $6)
-       ON CONFLICT ON CONSTRAINT uq_intent_rule_embedding_rule_model
-       DO UPDATE SET embedding_dim = EXCLUDED.embedding_dim, example_count = EXCLUDED.example_count, vectors = EXCLUDED.vectors, created_at = now()`,
-      [tenantId, ruleId, e.model, e.dim, e.count, e.vectors],
-    );
+  private async insertRule(tx: Db, tenantId: TenantId, fields: IntentRuleFields, embedding: StoredEmbedding | null): Promise<StoredIntentRule> {
+    const row = await tx
+      .insertInto('intent_rule')
+      .values({ tenant_id: tenantId, ...ruleValues(fields) })
+      .returning(RULE_COLUMNS)
+      .executeTakeFirstOrThrow();
+    const rule = toRule(row);
+    if (embedding !== null) await this.writeEmbedding(tx, tenantId, rule.id, embedding);
+    return rule;
   }
 
-  private async bumpRules(m: Db, tenantId: TenantId): Promise<void> {
-    await m.query(
-      `INSERT INTO intent_tenant_config (tenant_id, rules_version) VALUES ($1, 1)
-       ON CONFLICT ON CONSTRAINT uq_intent_tenant_config_tenant
-       DO UPDATE SET rules_version = intent_tenant_config.rules_version + 1, updated_at = now()`,
-      [tenantId],
-    );
+  private async writeEmbedding(tx: Db, tenantId: TenantId, ruleId: string, e: StoredEmbedding): Promise<void> {
+    await sql`
+      INSERT INTO intent_rule_embedding (tenant_id, rule_id, embedding_model, embedding_dim, example_count, vectors)
+      VALUES (${tenantId}, ${ruleId}, ${e.model}, ${e.dim}, ${e.count}, ${e.vectors})
+      ON CONFLICT ON CONSTRAINT uq_intent_rule_embedding_rule_model
+      DO UPDATE SET embedding_dim = EXCLUDED.embedding_dim, example_count = EXCLUDED.example_count, vectors = EXCLUDED.vectors, created_at = now()`.execute(tx);
   }
-}
 
-function fieldParams(f: IntentRuleFields): unknown[] {
-  return [
-    f.intent,
-    f.description,
-    JSON.stringify(f.keywords),
-    JSON.stringify(f.patterns),
-    JSON.stringify(f.semanticExamples),
-    f.intentVector === null ? null : JSON.stringify(f.intentVector),
-    f.priority,
-    f.enabled,
-    f.reply,
-    f.action,
-    f.confidenceProfile,
-  ];
+  private async bumpRules(tx: Db, tenantId: TenantId): Promise<void> {
+    await sql`
+      INSERT INTO intent_tenant_config (tenant_id, rules_version) VALUES (${tenantId}, 1)
+      ON CONFLICT ON CONSTRAINT uq_intent_tenant_config_tenant
+      DO UPDATE SET rules_version = intent_tenant_config.rules_version + 1, updated_at = now()`.execute(tx);
+  }
 }

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { DataSource } from 'typeorm';
-import { detectSchemaDrift } from '@arbiter/database';
+import { Database, detectSchemaDrift } from '@arbiter/database';
 import { connectDataSource, createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
 import { JobQueueRepository } from './job-queue.repository.js';
 import { JobRunEntity } from './job-run.entity.js';
@@ -24,7 +24,7 @@ describe('JobQueueRepository: the run total (migration 0180)', () => {
   beforeAll(async () => {
     db = await createTestDatabase();
     ds = await connectDataSource(db.url, [JobRunEntity]);
-    queue = new JobQueueRepository(ds);
+    queue = new JobQueueRepository(new Database(ds));
     const t = await db.pool.query<{ id: string }>(`INSERT INTO tenant (name) VALUES ('total-a'), ('total-b') RETURNING id`);
     tenant = t.rows[0]!.id;
     other = t.rows[1]!.id;

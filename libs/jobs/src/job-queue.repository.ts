@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
+import { Database, sql, type RawBuilder } from '@arbiter/database';
 import type { JobProgress } from './job.types.js';
 
 export interface ClaimedRun {
@@ -16,36 +15,23 @@ export interface ClaimedRun {
   maxAttempts: number;
 }
 
-/** What a progress update does to the lease: renew it ($10 = lease ms) or give the run back to the queue. */
-const RENEW_LEASE = 'locked_until = now() + make_interval(secs => $10::double precision / 1000)';
-const RELEASE = "status = 'queued', locked_by = NULL, locked_until = NULL, attempts = greatest(attempts - 1, 0)";
+/** What a progress update does to the lease: renew it for `leaseMs` or give the run back to the queue. */
+const renewLease = (leaseMs: number) => sql`locked_until = now() + make_interval(secs => ${leaseMs}::double precision / 1000)`;
+const RELEASE = sql`status = 'queued', locked_by = NULL, locked_until = NULL, attempts = greatest(attempts - 1, 0)`;
 
 /**
  * The worker's view of the queue. Unlike tenant repositories this is system scope on purpose:
- * a worker serves every tenant's runs, each handler then runs with the run's tenant id.
+ * a worker serves every tenant's runs, each handler then runs with the run's tenant id. On the typed data
+ * layer (docs/data-layer.md); the claim keeps its SQL (lock clause, SKIP LOCKED, order) as written.
  */
 @Injectable()
 export class JobQueueRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(private readonly database: Database) {}
 
   /** Claims the oldest runnable run (queued and due, or running with an expired lease) for this worker. */
   async claimNext(workerId: string, names: string[], leaseMs: number): Promise<ClaimedRun | null> {
     if (!names.length) return null;
-    const rows = (await this.dataSource.query(
-      `UPDATE job_run
-          SET status = 'running', locked_by = $1, locked_until = now() + make_interval(secs => $2::double precision / 1000),
-              attempts = attempts + 1, started_at = coalesce(started_at, now())
-        WHERE (tenant_id, id) = (
-          SELECT tenant_id, id FROM job_run
-           WHERE status IN ('queued', 'running') AND name = ANY($3::varchar[])
-             AND ((status = 'queued' AND run_after <= now()) OR (status = 'running' AND locked_until < now()))
-           ORDER BY run_after, created_at
-           FOR UPDATE SKIP LOCKED
-           LIMIT 1)
-      RETURNING id, tenant_id, name, payload, checkpoint, processed, total, attempts, max_attempts`,
-      [workerId, leaseMs, names],
-    )) as unknown[];
-    const list = flatten(rows) as {
+    const { rows } = await sql<{
       id: string;
       tenant_id: string;
       name: string;
@@ -55,8 +41,18 @@ export class JobQueueRepository {
       total: number | null;
       attempts: number;
       max_attempts: number;
-    }[];
-    const row = list[0];
+    }>`UPDATE job_run
+          SET status = 'running', locked_by = ${workerId}, locked_until = now() + make_interval(secs => ${leaseMs}::double precision / 1000),
+              attempts = attempts + 1, started_at = coalesce(started_at, now())
+        WHERE (tenant_id, id) = (
+          SELECT tenant_id, id FROM job_run
+           WHERE status IN ('queued', 'running') AND name = ANY(${names}::varchar[])
+             AND ((status = 'queued' AND run_after <= now()) OR (status = 'running' AND locked_until < now()))
+           ORDER BY run_after, created_at
+           FOR UPDATE SKIP LOCKED
+           LIMIT 1)
+      RETURNING id, tenant_id, name, payload, checkpoint, processed, total, attempts, max_attempts`.execute(this.database.db);
+    const row = rows[0];
     if (!row) return null;
     return {
       id: row.id,
@@ -79,7 +75,7 @@ export class JobQueueRepository {
    * (docs/SCALING.md "Jobs on a distributed cluster").
    */
   async progress(tenantId: string, runId: string, workerId: string, leaseMs: number, update: JobProgress): Promise<boolean> {
-    return this.saveProgress(tenantId, runId, workerId, update, RENEW_LEASE, [leaseMs]);
+    return this.saveProgress(tenantId, runId, workerId, update, renewLease(leaseMs));
   }
 
   /**
@@ -89,77 +85,60 @@ export class JobQueueRepository {
    * must not use up `max_attempts`. False when the lease was already lost.
    */
   async release(tenantId: string, runId: string, workerId: string, update: JobProgress): Promise<boolean> {
-    return this.saveProgress(tenantId, runId, workerId, update, RELEASE, []);
+    return this.saveProgress(tenantId, runId, workerId, update, RELEASE);
   }
 
-  private async saveProgress(
-    tenantId: string,
-    runId: string,
-    workerId: string,
-    update: JobProgress,
-    andSet: typeof RENEW_LEASE | typeof RELEASE,
-    extra: unknown[],
-  ): Promise<boolean> {
-    const rows = (await this.dataSource.query(
-      `UPDATE job_run
-          SET processed = processed + $3, failed = failed + $4,
-              total = CASE WHEN $8::int IS NOT NULL THEN greatest($8::int, processed + $3)
-                           WHEN total IS NOT NULL THEN greatest(total, processed + $3) END,
-              checkpoint = CASE WHEN $5::boolean THEN $6::jsonb ELSE checkpoint END,
-              details = CASE WHEN $7::jsonb IS NULL THEN details ELSE coalesce(details, '{}'::jsonb) || $7::jsonb END,
+  private async saveProgress(tenantId: string, runId: string, workerId: string, update: JobProgress, andSet: RawBuilder<unknown>): Promise<boolean> {
+    const processed = update.processed ?? 0;
+    const total = update.total ?? null;
+    const checkpoint = update.checkpoint === undefined ? null : JSON.stringify(update.checkpoint);
+    const details = update.details ? JSON.stringify(update.details) : null;
+    const { rows } = await sql<{ id: string }>`UPDATE job_run
+          SET processed = processed + ${processed}, failed = failed + ${update.failed ?? 0},
+              total = CASE WHEN ${total}::int IS NOT NULL THEN greatest(${total}::int, processed + ${processed})
+                           WHEN total IS NOT NULL THEN greatest(total, processed + ${processed}) END,
+              checkpoint = CASE WHEN ${update.checkpoint !== undefined}::boolean THEN ${checkpoint}::jsonb ELSE checkpoint END,
+              details = CASE WHEN ${details}::jsonb IS NULL THEN details ELSE coalesce(details, '{}'::jsonb) || ${details}::jsonb END,
               ${andSet}
-        WHERE tenant_id = $9 AND id = $1 AND locked_by = $2 AND status = 'running'
-      RETURNING id`,
-      [
-        runId,
-        workerId,
-        update.processed ?? 0,
-        update.failed ?? 0,
-        update.checkpoint !== undefined,
-        update.checkpoint === undefined ? null : JSON.stringify(update.checkpoint),
-        update.details ? JSON.stringify(update.details) : null,
-        update.total ?? null,
-        tenantId,
-        ...extra,
-      ],
-    )) as unknown[];
-    return flatten(rows).length > 0;
+        WHERE tenant_id = ${tenantId} AND id = ${runId} AND locked_by = ${workerId} AND status = 'running'
+      RETURNING id`.execute(this.database.db);
+    return rows.length > 0;
   }
 
   async succeed(tenantId: string, runId: string, workerId: string): Promise<void> {
-    await this.dataSource.query(
-      `UPDATE job_run SET status = 'succeeded', finished_at = now(), locked_by = NULL, locked_until = NULL, error = NULL
-        WHERE tenant_id = $3 AND id = $1 AND locked_by = $2`,
-      [runId, workerId, tenantId],
-    );
+    await this.database.db
+      .updateTable('job_run')
+      .set({ status: 'succeeded', finished_at: sql<Date>`now()`, locked_by: null, locked_until: null, error: null })
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', runId)
+      .where('locked_by', '=', workerId)
+      .execute();
   }
 
   /** Requeues with a delay while attempts remain, else marks the run failed with its error. */
   async fail(tenantId: string, runId: string, workerId: string, error: string, retryDelayMs: number | null): Promise<void> {
-    if (retryDelayMs === null) {
-      await this.dataSource.query(
-        `UPDATE job_run SET status = 'failed', finished_at = now(), locked_by = NULL, locked_until = NULL, error = $3
-          WHERE tenant_id = $4 AND id = $1 AND locked_by = $2`,
-        [runId, workerId, error, tenantId],
-      );
-      return;
-    }
-    await this.dataSource.query(
-      `UPDATE job_run SET status = 'queued', locked_by = NULL, locked_until = NULL, error = $3,
-              run_after = now() + make_interval(secs => $4::double precision / 1000)
-        WHERE tenant_id = $5 AND id = $1 AND locked_by = $2`,
-      [runId, workerId, error, retryDelayMs, tenantId],
-    );
+    await this.database.db
+      .updateTable('job_run')
+      .set(
+        retryDelayMs === null
+          ? { status: 'failed', finished_at: sql<Date>`now()`, locked_by: null, locked_until: null, error }
+          : {
+              status: 'queued',
+              locked_by: null,
+              locked_until: null,
+              error,
+              run_after: sql<Date>`now() + make_interval(secs => ${retryDelayMs}::double precision / 1000)`,
+            },
+      )
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', runId)
+      .where('locked_by', '=', workerId)
+      .execute();
   }
 
   /** Tenants a scheduled tick creates runs for. */
   async tenantIds(): Promise<string[]> {
-    const rows = (await this.dataSource.query('SELECT id FROM tenant ORDER BY created_at')) as { id: string }[];
+    const rows = await this.database.db.selectFrom('tenant').select('id').orderBy('created_at').execute();
     return rows.map((r) => r.id);
   }
-}
-
-function flatten(result: unknown[]): unknown[] {
-  // UPDATE ... RETURNING through TypeORM's postgres driver yields [rows, affectedCount].
-  return Array.isArray(result[0]) ? (result[0] as unknown[]) : result;
 }

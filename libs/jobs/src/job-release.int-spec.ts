@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { DataSource } from 'typeorm';
+import { Database } from '@arbiter/database';
 import { connectDataSource, createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
 import { JobQueueRepository } from './job-queue.repository.js';
 import { JobRunEntity } from './job-run.entity.js';
@@ -37,7 +38,7 @@ describe('JobQueueRepository.release', () => {
   beforeAll(async () => {
     db = await createTestDatabase();
     ds = await connectDataSource(db.url, [JobRunEntity]);
-    queue = new JobQueueRepository(ds);
+    queue = new JobQueueRepository(new Database(ds));
     tenant = (await db.pool.query<{ id: string }>(`INSERT INTO tenant (name) VALUES ('release-a') RETURNING id`)).rows[0]!.id;
   });
   afterAll(async () => {

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource, EntityManager } from 'typeorm';
-import { Keyset, toPage, type KeysetRow, type Page, type PageRequest, type TenantId } from '@arbiter/common';
+import { toPage, type Page, type PageRequest, type TenantId } from '@arbiter/common';
+import { Database, sql, typedKeyset, type Db, type IntentFit, type Selectable } from '@arbiter/database';
 import type { IntentFitStatus } from './entities/index.js';
 
 export interface StoredIntentFit {
@@ -18,33 +17,32 @@ export interface StoredIntentFit {
   finishedAt: string | null;
 }
 
-interface FitRow extends KeysetRow {
-  id: string;
-  status: IntentFitStatus;
-  labelled_set_id: string;
-  labelled_set_name: string;
-  labelled_set_version: number;
-  targets: Record<string, number>;
-  config_version: string | null;
-  result: Record<string, unknown> | null;
-  error: string | null;
-  job_run_id: string | null;
-  created_at: Date;
-  finished_at: Date | null;
-}
+const FIT_KEYSET = typedKeyset('f.created_at', 'f.id');
+const FIT_COLUMNS = [
+  'f.id',
+  'f.status',
+  'f.labelled_set_id',
+  'f.labelled_set_name',
+  'f.labelled_set_version',
+  'f.targets',
+  sql<string | null>`f.config_version::text`.as('config_version'),
+  'f.result',
+  'f.error',
+  'f.job_run_id',
+  'f.created_at',
+  'f.finished_at',
+] as const;
 
-const FIT_KEYSET = new Keyset('f.created_at', 'f.id');
-const FIT_COLUMNS = `f.id, f.status, f.labelled_set_id, f.labelled_set_name, f.labelled_set_version, f.targets,
-  f.config_version::text AS config_version, f.result, f.error, f.job_run_id, f.created_at, f.finished_at`;
+type FitRow = Omit<Selectable<IntentFit>, 'tenant_id' | 'config_version'> & { config_version: string | null };
 
-function toFit(r: Omit<FitRow, keyof KeysetRow>): StoredIntentFit {
+function toFit(r: FitRow): StoredIntentFit {
   return {
     id: r.id,
-    status: r.status,
+    status: r.status as IntentFitStatus,
     labelledSet: { id: r.labelled_set_id, name: r.labelled_set_name, version: r.labelled_set_version },
-    targets: r.targets,
+    targets: r.targets as Record<string, number>,
     configVersion: r.config_version,
-    result: r.result,
+    result: r.result as Record<string, unknown> | null,
     error: r.error,
     jobId: r.job_run_id,
     createdAt: r.created_at.toISOString(),
@@ -52,68 +50,100 @@ function toFit(r: Omit<FitRow, keyof KeysetRow>): StoredIntentFit {
   };
 }
 
-/** SQL of `intent_fit`. */
+/** SQL of `intent_fit`, on the typed data layer (docs/data-layer.md). */
 @Injectable()
 export class IntentFitRepository {
-  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+  constructor(private readonly database: Database) {}
 
   async create(
     tenantId: TenantId,
     set: { id: string; name: string; version: number },
     targets: Record<string, number>,
-    record?: (em: EntityManager, id: string) => Promise<void>,
+    record?: (tx: Db, id: string) => Promise<void>,
   ): Promise<string> {
-    return this.ds.transaction(async (em) => {
-      const rows: { id: string }[] = await em.query(
-        `INSERT INTO intent_fit (tenant_id, labelled_set_id, labelled_set_name, labelled_set_version, targets) VALUES ($1, $2, $3, $4, $5::jsonb) RETURNING id`,
-        [tenantId, set.id, set.name, set.version, JSON.stringify(targets)],
-      );
-      if (record) await record(em, rows[0]!.id);
-      return rows[0]!.id;
+    return this.database.transaction(async (tx) => {
+      const { id } = await tx
+        .insertInto('intent_fit')
+        .values({
+          tenant_id: tenantId,
+          labelled_set_id: set.id,
+          labelled_set_name: set.name,
+          labelled_set_version: set.version,
+          targets: JSON.stringify(targets),
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      if (record) await record(tx, id);
+      return id;
     });
   }
 
   async attachJob(tenantId: TenantId, id: string, jobRunId: string | null): Promise<void> {
-    await this.ds.query('UPDATE intent_fit SET job_run_id = $3 WHERE tenant_id = $1 AND id = $2', [tenantId, id, jobRunId]);
+    await this.database.db.updateTable('intent_fit').set({ job_run_id: jobRunId }).where('tenant_id', '=', tenantId).where('id', '=', id).execute();
   }
 
   async get(tenantId: TenantId, id: string): Promise<StoredIntentFit | null> {
-    const rows: FitRow[] = await this.ds.query(`SELECT ${FIT_COLUMNS} FROM intent_fit f WHERE f.tenant_id = $1 AND f.id = $2`, [tenantId, id]);
-    return rows[0] ? toFit(rows[0]) : null;
+    const row = await this.database.db
+      .selectFrom('intent_fit as f')
+      .select(FIT_COLUMNS)
+      .where('f.tenant_id', '=', tenantId)
+      .where('f.id', '=', id)
+      .executeTakeFirst();
+    return row ? toFit(row) : null;
   }
 
   /** Newest first. */
   async list(tenantId: TenantId, page: PageRequest): Promise<Page<StoredIntentFit>> {
-    const params: unknown[] = [tenantId];
-    const rows: FitRow[] = await this.ds.query(
-      `SELECT ${FIT_COLUMNS}, ${FIT_KEYSET.columns} FROM intent_fit f
-        WHERE f.tenant_id = $1 AND ${FIT_KEYSET.where(params, page.after)}
-        ORDER BY ${FIT_KEYSET.orderBy} LIMIT ${FIT_KEYSET.limit(params, page.limit)}`,
-      params,
-    );
+    const rows = await this.database.db
+      .selectFrom('intent_fit as f')
+      .select(FIT_COLUMNS)
+      .select(FIT_KEYSET.cursor)
+      .where('f.tenant_id', '=', tenantId)
+      .where(FIT_KEYSET.after(page.after))
+      .orderBy(FIT_KEYSET.orderBy)
+      .limit(page.limit + 1)
+      .execute();
     return toPage(rows, page.limit, toFit);
   }
 
   async markRunning(tenantId: TenantId, id: string): Promise<void> {
-    await this.ds.query(`UPDATE intent_fit SET status = 'running' WHERE tenant_id = $1 AND id = $2 AND status IN ('queued', 'running')`, [tenantId, id]);
+    await this.database.db
+      .updateTable('intent_fit')
+      .set({ status: 'running' })
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', id)
+      .where('status', 'in', ['queued', 'running'])
+      .execute();
   }
 
   async succeed(tenantId: TenantId, id: string, configVersion: string, result: unknown): Promise<void> {
-    await this.ds.query(
-      `UPDATE intent_fit SET status = 'succeeded', config_version = $3::bigint, result = $4::jsonb, error = NULL, finished_at = now() WHERE tenant_id = $1 AND id = $2`,
-      [tenantId, id, configVersion, JSON.stringify(result)],
-    );
+    await this.database.db
+      .updateTable('intent_fit')
+      .set({ status: 'succeeded', config_version: configVersion, result: JSON.stringify(result), error: null, finished_at: sql<Date>`now()` })
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', id)
+      .execute();
   }
 
   async fail(tenantId: TenantId, id: string, error: string): Promise<void> {
-    await this.ds.query(`UPDATE intent_fit SET status = 'failed', error = $3, finished_at = now() WHERE tenant_id = $1 AND id = $2`, [tenantId, id, error]);
+    await this.database.db
+      .updateTable('intent_fit')
+      .set({ status: 'failed', error, finished_at: sql<Date>`now()` })
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', id)
+      .execute();
   }
 
   /** Every example of a labelled set (text and label), in upload order. */
   async examples(tenantId: TenantId, setId: string): Promise<{ text: string; intent: string | null }[]> {
-    return this.ds.query(
-      'SELECT e.text, e.intent FROM labelled_example e WHERE e.tenant_id = $1 AND e.set_id = $2 ORDER BY e.line NULLS LAST, e.created_at, e.id',
-      [tenantId, setId],
-    );
+    return this.database.db
+      .selectFrom('labelled_example as e')
+      .select(['e.text', 'e.intent'])
+      .where('e.tenant_id', '=', tenantId)
+      .where('e.set_id', '=', setId)
+      .orderBy('e.line', (o) => o.nullsLast())
+      .orderBy('e.created_at')
+      .orderBy('e.id')
+      .execute();
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 import { invalidRequest, pageRequest, type FieldError, type Page, type PageQueryDto, type TenantId } from '@arbiter/common';
+import type { Db } from '@arbiter/database';
 import { IntentSandbox } from '@arbiter/intent';
 import { JobsService } from '@arbiter/jobs';
 import { AuditLog } from '@arbiter/tenancy';
@@ -72,8 +72,8 @@ export class IntentReplayService {
   async request(tenantId: TenantId, { scope, candidate }: ReplayRequest): Promise<{ replay: StoredIntentReplay; queued: boolean }> {
     await this.sandbox.check(tenantId, candidate);
     const decisions = await this.replays.countDecisions(tenantId, scope);
-    const record = (em: EntityManager, replayId: string) =>
-      this.audit.record(em, tenantId, {
+    const record = (tx: Db, replayId: string) =>
+      this.audit.record(tx, tenantId, {
         action: 'request',
         resourceType: 'intent_replay',
         resourceId: replayId,

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource, EntityManager } from 'typeorm';
-import { Keyset, toPage, type KeysetRow, type Page, type PageRequest, type TenantId } from '@arbiter/common';
+import { toPage, type Page, type PageRequest, type TenantId } from '@arbiter/common';
+import { Database, sql, typedKeyset, type Db, type LabelledExample, type LabelledSet, type Selectable } from '@arbiter/database';
 import type { LabelledSetKind } from './entities/index.js';
 import { REVIEW_SET_NAME, type LabelledExampleInput } from './labelled-data.js';
 
@@ -26,39 +25,31 @@ export interface StoredLabelledExample {
   createdAt: string;
 }
 
-interface SetRow extends KeysetRow {
-  id: string;
-  name: string;
-  version: number;
-  kind: LabelledSetKind;
-  example_count: number;
-  out_of_scope_count: number;
-  created_at: Date;
-  updated_at: Date;
-}
+const SET_KEYSET = typedKeyset('s.created_at', 's.id');
+const EXAMPLE_KEYSET = typedKeyset('e.created_at', 'e.id');
 
-interface ExampleRow extends KeysetRow {
-  id: string;
-  line: number | null;
-  text: string;
-  intent: string | null;
-  decision_id: string | null;
-  created_at: Date;
-}
+const SET_COLUMNS = [
+  's.id',
+  's.name',
+  's.version',
+  's.kind',
+  's.created_at',
+  's.updated_at',
+  sql<number>`(SELECT count(*)::int FROM labelled_example e WHERE e.tenant_id = s.tenant_id AND e.set_id = s.id)`.as('example_count'),
+  sql<number>`(SELECT count(*)::int FROM labelled_example e WHERE e.tenant_id = s.tenant_id AND e.set_id = s.id AND e.intent IS NULL)`.as('out_of_scope_count'),
+] as const;
 
-const SET_KEYSET = new Keyset('s.created_at', 's.id');
-const EXAMPLE_KEYSET = new Keyset('e.created_at', 'e.id');
+const EXAMPLE_COLUMNS = ['id', 'line', 'text', 'intent', 'decision_id', 'created_at'] as const;
 
-const SET_COLUMNS = `s.id, s.name, s.version, s.kind, s.created_at, s.updated_at,
-  (SELECT count(*)::int FROM labelled_example e WHERE e.tenant_id = s.tenant_id AND e.set_id = s.id) AS example_count,
-  (SELECT count(*)::int FROM labelled_example e WHERE e.tenant_id = s.tenant_id AND e.set_id = s.id AND e.intent IS NULL) AS out_of_scope_count`;
+type SetRow = Omit<Selectable<LabelledSet>, 'tenant_id'> & { example_count: number; out_of_scope_count: number };
+type ExampleRow = Pick<Selectable<LabelledExample>, (typeof EXAMPLE_COLUMNS)[number]>;
 
 function toSet(r: SetRow): StoredLabelledSet {
   return {
     id: r.id,
     name: r.name,
     version: r.version,
-    kind: r.kind,
+    kind: r.kind as LabelledSetKind,
     exampleCount: r.example_count,
     outOfScopeCount: r.out_of_scope_count,
     createdAt: r.created_at.toISOString(),
@@ -66,17 +57,17 @@ function toSet(r: SetRow): StoredLabelledSet {
   };
 }
 
-function toExample(r: Omit<ExampleRow, keyof KeysetRow>): StoredLabelledExample {
+function toExample(r: ExampleRow): StoredLabelledExample {
   return { id: r.id, line: r.line, text: r.text, intent: r.intent, decisionId: r.decision_id, createdAt: r.created_at.toISOString() };
 }
 
 /** Attempts of an upload whose version number a concurrent upload of the same name took. */
 const VERSION_ATTEMPTS = 5;
 
-/** SQL of labelled data (`labelled_set`, `labelled_example`). */
+/** SQL of labelled data (`labelled_set`, `labelled_example`), on the typed data layer (docs/data-layer.md). */
 @Injectable()
 export class LabelledSetRepository {
-  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+  constructor(private readonly database: Database) {}
 
   /**
    * Stores an upload as the next version of its name (1 for a new name), with its examples, in one
@@ -87,24 +78,33 @@ export class LabelledSetRepository {
     tenantId: TenantId,
     name: string,
     examples: readonly LabelledExampleInput[],
-    record?: (em: EntityManager, set: { id: string; version: number }) => Promise<void>,
+    record?: (tx: Db, set: { id: string; version: number }) => Promise<void>,
   ): Promise<StoredLabelledSet> {
     for (let attempt = 1; ; attempt++) {
       try {
-        const id = await this.ds.transaction(async (m) => {
-          const [set]: { id: string; version: number }[] = await m.query(
-            `INSERT INTO labelled_set (tenant_id, name, version, kind)
-             SELECT $1::uuid, $2::varchar, COALESCE(max(version), 0) + 1, 'upload' FROM labelled_set WHERE tenant_id = $1::uuid AND name = $2::varchar
-             RETURNING id, version`,
-            [tenantId, name],
+        const id = await this.database.transaction(async (tx) => {
+          const set = await tx
+            .insertInto('labelled_set')
+            .columns(['tenant_id', 'name', 'version', 'kind'])
+            .expression(
+              sql<{
+                tenant_id: string;
+                name: string;
+                version: number;
+                kind: string;
+              }>`SELECT ${tenantId}::uuid, ${name}::varchar, COALESCE(max(version), 0) + 1, 'upload'
+                FROM labelled_set WHERE tenant_id = ${tenantId}::uuid AND name = ${name}::varchar`,
+            )
+            .returning(['id', 'version'])
+            .executeTakeFirstOrThrow();
+          // One array parameter per column, whatever the number of examples.
+          await sql`INSERT INTO labelled_example (tenant_id, set_id, line, text, intent)
+            SELECT ${tenantId}::uuid, ${set.id}::uuid, u.line, u.text, u.intent
+              FROM unnest(${examples.map((e) => e.line)}::int[], ${examples.map((e) => e.text)}::text[], ${examples.map((e) => e.intent)}::text[]) AS u(line, text, intent)`.execute(
+            tx,
           );
-          await m.query(
-            `INSERT INTO labelled_example (tenant_id, set_id, line, text, intent)
-             SELECT $1::uuid, $2::uuid, u.line, u.text, u.intent FROM unnest($3::int[], $4::text[], $5::text[]) AS u(line, text, intent)`,
-            [tenantId, set!.id, examples.map((e) => e.line), examples.map((e) => e.text), examples.map((e) => e.intent)],
-          );
-          if (record) await record(m, set!);
-          return set!.id;
+          if (record) await record(tx, set);
+          return set.id;
         });
         return (await this.get(tenantId, id))!;
       } catch (error) {
@@ -115,51 +115,47 @@ export class LabelledSetRepository {
 
   /** Newest first; `name` filters to the versions of one name. */
   async list(tenantId: TenantId, filter: { name?: string }, page: PageRequest): Promise<Page<StoredLabelledSet>> {
-    const params: unknown[] = [tenantId];
-    let where = 's.tenant_id = $1';
-    if (filter.name !== undefined) {
-      params.push(filter.name);
-      where += ` AND s.name = $${params.length}`;
-    }
-    const rows: SetRow[] = await this.ds.query(
-      `SELECT ${SET_COLUMNS}, ${SET_KEYSET.columns} FROM labelled_set s
-        WHERE ${where} AND ${SET_KEYSET.where(params, page.after)}
-        ORDER BY ${SET_KEYSET.orderBy} LIMIT ${SET_KEYSET.limit(params, page.limit)}`,
-      params,
-    );
+    let query = this.database.db.selectFrom('labelled_set as s').select(SET_COLUMNS).select(SET_KEYSET.cursor).where('s.tenant_id', '=', tenantId);
+    if (filter.name !== undefined) query = query.where('s.name', '=', filter.name);
+    const rows = await query
+      .where(SET_KEYSET.after(page.after))
+      .orderBy(SET_KEYSET.orderBy)
+      .limit(page.limit + 1)
+      .execute();
     return toPage(rows, page.limit, toSet);
   }
 
   async get(tenantId: TenantId, id: string): Promise<StoredLabelledSet | null> {
-    const rows: SetRow[] = await this.ds.query(`SELECT ${SET_COLUMNS}, ${SET_KEYSET.columns} FROM labelled_set s WHERE s.tenant_id = $1 AND s.id = $2`, [
-      tenantId,
-      id,
-    ]);
-    return rows[0] ? toSet(rows[0]) : null;
+    const row = await this.database.db
+      .selectFrom('labelled_set as s')
+      .select(SET_COLUMNS)
+      .where('s.tenant_id', '=', tenantId)
+      .where('s.id', '=', id)
+      .executeTakeFirst();
+    return row ? toSet(row) : null;
   }
 
   /** A set's examples, newest first (an upload's examples share its time: then by id; `line` gives the upload order). */
   async examples(tenantId: TenantId, setId: string, page: PageRequest): Promise<Page<StoredLabelledExample>> {
-    const params: unknown[] = [tenantId, setId];
-    const rows: ExampleRow[] = await this.ds.query(
-      `SELECT e.id, e.line, e.text, e.intent, e.decision_id, e.created_at, ${EXAMPLE_KEYSET.columns} FROM labelled_example e
-        WHERE e.tenant_id = $1 AND e.set_id = $2 AND ${EXAMPLE_KEYSET.where(params, page.after)}
-        ORDER BY ${EXAMPLE_KEYSET.orderBy} LIMIT ${EXAMPLE_KEYSET.limit(params, page.limit)}`,
-      params,
-    );
+    const rows = await this.database.db
+      .selectFrom('labelled_example as e')
+      .select(EXAMPLE_COLUMNS)
+      .select(EXAMPLE_KEYSET.cursor)
+      .where('e.tenant_id', '=', tenantId)
+      .where('e.set_id', '=', setId)
+      .where(EXAMPLE_KEYSET.after(page.after))
+      .orderBy(EXAMPLE_KEYSET.orderBy)
+      .limit(page.limit + 1)
+      .execute();
     return toPage(rows, page.limit, toExample);
   }
 
   /** Deletes one set version with its examples, with `record` (its audit entry) in the transaction; false when the tenant has no such set. */
-  async delete(tenantId: TenantId, id: string, record?: (em: EntityManager, set: { name: string; version: number }) => Promise<void>): Promise<boolean> {
-    return this.ds.transaction(async (em) => {
-      // TypeORM answers a DELETE … RETURNING with [rows, affected].
-      const [rows]: [{ name: string; version: number }[], number] = await em.query(
-        'DELETE FROM labelled_set WHERE tenant_id = $1 AND id = $2 RETURNING name, version',
-        [tenantId, id],
-      );
-      if (rows[0] && record) await record(em, rows[0]);
-      return rows.length > 0;
+  async delete(tenantId: TenantId, id: string, record?: (tx: Db, set: { name: string; version: number }) => Promise<void>): Promise<boolean> {
+    return this.database.transaction(async (tx) => {
+      const set = await tx.deleteFrom('labelled_set').where('tenant_id', '=', tenantId).where('id', '=', id).returning(['name', 'version']).executeTakeFirst();
+      if (set && record) await record(tx, set);
+      return set !== undefined;
     });
   }
 
@@ -172,31 +168,28 @@ export class LabelledSetRepository {
     tenantId: TenantId,
     decisionId: string,
     intent: string | null,
-    record?: (em: EntityManager, example: StoredLabelledExample) => Promise<void>,
+    record?: (tx: Db, example: StoredLabelledExample) => Promise<void>,
   ): Promise<StoredLabelledExample | null> {
-    return this.ds.transaction(async (em) => {
-      const rows: Omit<ExampleRow, keyof KeysetRow>[] = await em.query(
-        `WITH d AS (SELECT id, message FROM decision_log WHERE tenant_id = $1 AND id = $2),
+    return this.database.transaction(async (tx) => {
+      const { rows } = await sql<ExampleRow>`
+        WITH d AS (SELECT id, message FROM decision_log WHERE tenant_id = ${tenantId} AND id = ${decisionId}),
             s AS (INSERT INTO labelled_set (tenant_id, name, version, kind)
-                  SELECT $1::uuid, '${REVIEW_SET_NAME}', 1, 'review' FROM d
+                  SELECT ${tenantId}::uuid, ${sql.lit(REVIEW_SET_NAME)}, 1, 'review' FROM d
                   ON CONFLICT (tenant_id, name, version) DO UPDATE SET updated_at = now()
                   RETURNING id)
        INSERT INTO labelled_example (tenant_id, set_id, text, intent, decision_id)
-       SELECT $1::uuid, s.id, d.message, $3::varchar, d.id FROM s, d
+       SELECT ${tenantId}::uuid, s.id, d.message, ${intent}::varchar, d.id FROM s, d
        ON CONFLICT (tenant_id, set_id, decision_id) DO UPDATE SET intent = EXCLUDED.intent, created_at = now()
-       RETURNING id, line, text, intent, decision_id, created_at`,
-        [tenantId, decisionId, intent],
-      );
+       RETURNING id, line, text, intent, decision_id, created_at`.execute(tx);
       const example = rows[0] ? toExample(rows[0]) : null;
-      if (example && record) await record(em, example);
+      if (example && record) await record(tx, example);
       return example;
     });
   }
 }
 
+/** The unique version constraint refused the insert (pg's error carries the code and the constraint). */
 function isVersionConflict(error: unknown): boolean {
-  const e = error as { code?: unknown; constraint?: unknown; driverError?: { code?: unknown; constraint?: unknown } };
-  const code = e.code ?? e.driverError?.code;
-  const constraint = e.constraint ?? e.driverError?.constraint;
-  return code === '23505' && constraint === 'uq_labelled_set_name_version';
+  const e = error as { code?: unknown; constraint?: unknown };
+  return e.code === '23505' && e.constraint === 'uq_labelled_set_name_version';
 }

@@ -1,37 +1,45 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
 import type { TenantId } from '@arbiter/common';
+import { Database } from '@arbiter/database';
 import { REVIEW_SET_NAME } from './labelled-data.js';
 import type { SourcedLabel } from './labelled-snapshot.js';
 
 /**
  * Reads the labels operators and users already gave (docs/learning.md "Labelled data"). `bad_case_label` and
  * `case_library` (feedback) and `diagnosis_session` (sessions) are read as documented read models
- * (docs/CONVENTIONS.md). Newest first, at most `limit` per source.
+ * (docs/CONVENTIONS.md). Newest first, at most `limit` per source. On the typed data layer (docs/data-layer.md).
  */
 @Injectable()
 export class LabelledSourcesRepository {
-  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+  constructor(private readonly database: Database) {}
 
   /** Operators' labels on logged decisions (the review set). */
   review(tenantId: TenantId, limit: number): Promise<SourcedLabel[]> {
-    return this.ds.query(
-      `SELECT e.text, e.intent FROM labelled_example e
-         JOIN labelled_set s ON s.tenant_id = e.tenant_id AND s.id = e.set_id AND s.name = '${REVIEW_SET_NAME}' AND s.kind = 'review'
-        WHERE e.tenant_id = $1 ORDER BY e.created_at DESC, e.id DESC LIMIT $2`,
-      [tenantId, limit],
-    );
+    return this.database.db
+      .selectFrom('labelled_example as e')
+      .innerJoin('labelled_set as s', (j) =>
+        j.onRef('s.tenant_id', '=', 'e.tenant_id').onRef('s.id', '=', 'e.set_id').on('s.name', '=', REVIEW_SET_NAME).on('s.kind', '=', 'review'),
+      )
+      .select(['e.text', 'e.intent'])
+      .where('e.tenant_id', '=', tenantId)
+      .orderBy('e.created_at', 'desc')
+      .orderBy('e.id', 'desc')
+      .limit(limit)
+      .execute();
   }
 
   /** The correct intent an operator set on a bad case, with the session's question; a review without an intent (only a document or a note) is no label. */
   badCases(tenantId: TenantId, limit: number): Promise<SourcedLabel[]> {
-    return this.ds.query(
-      `SELECT s.query AS text, l.intent FROM bad_case_label l
-         JOIN diagnosis_session s ON s.tenant_id = l.tenant_id AND s.id = l.session_id
-        WHERE l.tenant_id = $1 AND l.intent IS NOT NULL ORDER BY l.updated_at DESC, l.session_id DESC LIMIT $2`,
-      [tenantId, limit],
-    );
+    return this.database.db
+      .selectFrom('bad_case_label as l')
+      .innerJoin('diagnosis_session as s', (j) => j.onRef('s.tenant_id', '=', 'l.tenant_id').onRef('s.id', '=', 'l.session_id'))
+      .select(['s.query as text', 'l.intent'])
+      .where('l.tenant_id', '=', tenantId)
+      .where('l.intent', 'is not', null)
+      .orderBy('l.updated_at', 'desc')
+      .orderBy('l.session_id', 'desc')
+      .limit(limit)
+      .execute();
   }
 
   /**
@@ -39,12 +47,17 @@ export class LabelledSourcesRepository {
    * routed to. MANUAL cases carry no routed intent and are left out.
    */
   caseLibrary(tenantId: TenantId, limit: number): Promise<SourcedLabel[]> {
-    return this.ds.query(
-      `SELECT c.query AS text, s.intent FROM case_library c
-         JOIN diagnosis_session s ON s.tenant_id = c.tenant_id AND s.id = c.session_id
-        WHERE c.tenant_id = $1 AND c.source_type = 'AUTO' AND c.retracted_at IS NULL AND s.intent IS NOT NULL
-        ORDER BY c.updated_at DESC, c.id DESC LIMIT $2`,
-      [tenantId, limit],
-    );
+    return this.database.db
+      .selectFrom('case_library as c')
+      .innerJoin('diagnosis_session as s', (j) => j.onRef('s.tenant_id', '=', 'c.tenant_id').onRef('s.id', '=', 'c.session_id'))
+      .select(['c.query as text', 's.intent'])
+      .where('c.tenant_id', '=', tenantId)
+      .where('c.source_type', '=', 'AUTO')
+      .where('c.retracted_at', 'is', null)
+      .where('s.intent', 'is not', null)
+      .orderBy('c.updated_at', 'desc')
+      .orderBy('c.id', 'desc')
+      .limit(limit)
+      .execute();
   }
 }

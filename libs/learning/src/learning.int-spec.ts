@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { DataSource } from 'typeorm';
 import { asTenantId, decodeCursor, pageRequest, type TenantId } from '@arbiter/common';
+import { Database } from '@arbiter/database';
 import { connectDataSource, createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
 import { DecisionLogRepository, DEFAULT_DECISION_RETENTION_DAYS, type DecisionLogRow } from './decision-log.repository.js';
 import { LEARNING_ENTITIES } from './entities/index.js';
@@ -51,8 +52,9 @@ describe('learning repositories (decision log, labelled sets) on a real database
   beforeAll(async () => {
     db = await createTestDatabase();
     ds = await connectDataSource(db.url, LEARNING_ENTITIES, { max: 10 });
-    decisions = new DecisionLogRepository(ds);
-    sets = new LabelledSetRepository(ds);
+    const database = new Database(ds);
+    decisions = new DecisionLogRepository(database);
+    sets = new LabelledSetRepository(database);
   });
   afterAll(async () => {
     await ds?.destroy();

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CommonModule } from '@arbiter/common';
+import { DatabaseModule } from '@arbiter/database';
 import { IntentModule } from '@arbiter/intent';
 import { JobsModule } from '@arbiter/jobs';
 import { TenancyModule } from '@arbiter/tenancy';
@@ -31,7 +32,7 @@ import { LearningHttpSetup } from './learning-http.js';
  * sets and operators' labels on logged decisions).
  */
 @Module({
-  imports: [TypeOrmModule.forFeature(LEARNING_ENTITIES), IntentModule, JobsModule, TenancyModule, CommonModule],
+  imports: [TypeOrmModule.forFeature(LEARNING_ENTITIES), IntentModule, JobsModule, TenancyModule, CommonModule, DatabaseModule],
   controllers: [DecisionsController, LabelledSetsController, IntentFitController, IntentReplayController],
   providers: [
     LearningHttpSetup,
