@@ -26,6 +26,8 @@ export function NotBlank(options: ValidationOptions = {}): PropertyDecorator {
 
 /** The 400 every input check answers with (code `VALIDATION_FAILED`): the message and `details.fields` name each offending field. */
 export class InvalidRequestException extends DomainException<'VALIDATION_FAILED'> {
+  declare readonly details: { fields: string[]; errors: FieldError[] };
+
   constructor(errors: FieldError[]) {
     const fields = [...new Set(errors.map((d) => d.field))];
     super('VALIDATION_FAILED', 400, `Invalid request: ${errors.map((d) => `${d.field}: ${d.errors.join('; ')}`).join(' | ')}`, { fields, errors });

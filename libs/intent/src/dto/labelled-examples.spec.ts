@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { InvalidRequestException } from '@arbiter/common';
 import { checkLabelledExamples, parseEvaluateBody } from './labelled-examples.js';
 
 describe('checkLabelledExamples', () => {
@@ -48,8 +49,9 @@ describe('parseEvaluateBody', () => {
     } catch (e) {
       error = e;
     }
-    expect((error as { getStatus(): number }).getStatus()).toBe(400);
-    expect((error as { getResponse(): { details: { fields: string[] } } }).getResponse().details.fields).toContain(field);
+    expect(error).toBeInstanceOf(InvalidRequestException);
+    expect((error as InvalidRequestException).status).toBe(400);
+    expect((error as InvalidRequestException).details.fields).toContain(field);
   });
 
   it('returns the examples and the options', () => {
