@@ -3,7 +3,8 @@ import { DomainException } from './domain.exception.js';
 /**
  * Keyset pagination, newest first, over (timestamp DESC, id DESC): one cursor format, one SQL
  * builder and one page builder for every list (intent rules, knowledge documents, bad cases, case
- * library, monitoring conversations, jobs).
+ * library, monitoring conversations, jobs). Repositories on the typed data layer take the same SQL as
+ * Kysely fragments from `typedKeyset` (@arbiter/database).
  *
  * The cursor carries the row's timestamp exactly as PostgreSQL stores it (microseconds): a JS `Date`
  * keeps milliseconds only, so rows created within one millisecond would be skipped between pages.

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { DataSource } from 'typeorm';
 import { asTenantId, type TenantId } from '@arbiter/common';
+import { Database } from '@arbiter/database';
 import { connectDataSource, createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
 import { JobRunEntity } from './job-run.entity.js';
 import { JobRunsRepository } from './job-runs.repository.js';
@@ -27,7 +28,7 @@ describe('JobRunsRepository.countByStatus', () => {
   beforeAll(async () => {
     db = await createTestDatabase();
     ds = await connectDataSource(db.url, [JobRunEntity]);
-    repo = new JobRunsRepository(ds.getRepository(JobRunEntity));
+    repo = new JobRunsRepository(new Database(ds));
     const t = await db.pool.query<{ id: string }>(`INSERT INTO tenant (name, time_zone) VALUES ('jobs-a', $1), ('jobs-b', $1) RETURNING id`, [ZONE]);
     a = asTenantId(t.rows[0].id);
     b = asTenantId(t.rows[1].id);

@@ -1,9 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import type { Repository } from 'typeorm';
-import type { Db } from '@arbiter/database';
-import { exactTimestampSql, toPage, type Page, type PageRequest, type TenantId } from '@arbiter/common';
-import { JobRunEntity, type JobRunStatus, type JobTrigger } from './job-run.entity.js';
+import { Database, sql, typedKeyset, type Db, type Json } from '@arbiter/database';
+import { toPage, type Page, type PageRequest, type TenantId } from '@arbiter/common';
+import type { JobRunEntity, JobRunStatus, JobTrigger } from './job-run.entity.js';
 
 export interface NewJobRun {
   name: string;
@@ -13,31 +11,67 @@ export interface NewJobRun {
   scheduleKey?: string;
 }
 
-/** Tenant-facing job-run reads and writes (every method scoped by tenant). */
+const RUN_KEYSET = typedKeyset('r.created_at', 'r.id');
+
+/** A run's columns under its entity's property names (the entity stays for the boot-time schema check). */
+const RUN_COLUMNS = [
+  'id',
+  'tenant_id as tenantId',
+  'name',
+  'trigger',
+  'status',
+  'payload',
+  'checkpoint',
+  'processed',
+  'failed',
+  'total',
+  'attempts',
+  'max_attempts as maxAttempts',
+  'run_after as runAfter',
+  'locked_by as lockedBy',
+  'locked_until as lockedUntil',
+  'schedule_key as scheduleKey',
+  'error',
+  'details',
+  'created_at as createdAt',
+  'started_at as startedAt',
+  'finished_at as finishedAt',
+] as const;
+
+type RunRow = Omit<JobRunEntity, 'trigger' | 'status' | 'payload' | 'details'> & { trigger: string; status: string; payload: Json; details: Json | null };
+
+/** Narrows the `varchar` + `CHECK` and jsonb columns to the entity's types. */
+function toRun(r: RunRow): JobRunEntity {
+  return {
+    ...r,
+    trigger: r.trigger as JobTrigger,
+    status: r.status as JobRunStatus,
+    payload: r.payload as Record<string, unknown>,
+    details: r.details as Record<string, unknown> | null,
+  };
+}
+
+/** Tenant-facing job-run reads and writes (every method scoped by tenant), on the typed data layer (docs/data-layer.md). */
 @Injectable()
 export class JobRunsRepository {
-  constructor(@InjectRepository(JobRunEntity) private readonly runs: Repository<JobRunEntity>) {}
+  constructor(private readonly database: Database) {}
 
   /** Inserts a run; with a scheduleKey that already exists (another replica won the tick) returns null. */
   async insert(tenantId: TenantId, run: NewJobRun): Promise<JobRunEntity | null> {
-    const result = await this.runs
-      .createQueryBuilder()
-      .insert()
-      .into(JobRunEntity)
-      // TypeORM's deep-partial type rejects free-form jsonb; the column takes any object.
+    const inserted = await this.database.db
+      .insertInto('job_run')
       .values({
-        tenantId,
+        tenant_id: tenantId,
         name: run.name,
         trigger: run.trigger,
-        payload: run.payload as never,
-        maxAttempts: run.maxAttempts,
-        scheduleKey: run.scheduleKey ?? null,
+        payload: JSON.stringify(run.payload),
+        max_attempts: run.maxAttempts,
+        schedule_key: run.scheduleKey ?? null,
       })
-      .orIgnore()
+      .onConflict((c) => c.doNothing())
       .returning('id')
-      .execute();
-    const id = (result.raw as { id: string }[])[0]?.id;
-    return id ? this.find(tenantId, id) : null;
+      .executeTakeFirst();
+    return inserted ? this.find(tenantId, inserted.id) : null;
   }
 
   /** Inserts a run on the caller's connection (docs/data-layer.md: a transaction another lib opened), due at `runAfter`. */
@@ -57,24 +91,22 @@ export class JobRunsRepository {
     return row.id;
   }
 
-  find(tenantId: TenantId, id: string): Promise<JobRunEntity | null> {
-    return this.runs.findOneBy({ tenantId, id });
+  async find(tenantId: TenantId, id: string): Promise<JobRunEntity | null> {
+    const row = await this.database.db.selectFrom('job_run').select(RUN_COLUMNS).where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+    return row ? toRun(row) : null;
   }
 
   /** Newest first, keyset over (created_at, id) at the column's microsecond precision. */
   async list(tenantId: TenantId, filter: { name?: string; status?: JobRunStatus }, page: PageRequest): Promise<Page<JobRunEntity>> {
-    const qb = this.runs.createQueryBuilder('r').where('r.tenant_id = :tenantId', { tenantId });
-    if (filter.name) qb.andWhere('r.name = :name', { name: filter.name });
-    if (filter.status) qb.andWhere('r.status = :status', { status: filter.status });
-    if (page.after) qb.andWhere('(r.created_at, r.id) < (:c::timestamptz, :id::uuid)', { c: page.after.createdAt, id: page.after.id });
-    const { entities, raw } = await qb
-      .addSelect(exactTimestampSql('r.created_at'), 'cursorTs')
-      .orderBy('r.created_at', 'DESC')
-      .addOrderBy('r.id', 'DESC')
+    let query = this.database.db.selectFrom('job_run as r').select(RUN_COLUMNS).select(RUN_KEYSET.cursor).where('r.tenant_id', '=', tenantId);
+    if (filter.name) query = query.where('r.name', '=', filter.name);
+    if (filter.status) query = query.where('r.status', '=', filter.status);
+    const rows = await query
+      .where(RUN_KEYSET.after(page.after))
+      .orderBy(RUN_KEYSET.orderBy)
       .limit(page.limit + 1)
-      .getRawAndEntities<{ cursorTs: string }>();
-    const rows = entities.map((run, i) => ({ run, cursorTs: raw[i]?.cursorTs ?? '', cursorId: run.id }));
-    return toPage(rows, page.limit, (r) => r.run);
+      .execute();
+    return toPage(rows, page.limit, ({ cursorTs: _ts, cursorId: _id, ...run }) => toRun(run));
   }
 
   /**
@@ -82,32 +114,28 @@ export class JobRunsRepository {
    * overview); statuses without runs are absent.
    */
   async countByStatus(tenantId: TenantId, window: { from: string; to: string; timeZone: string }): Promise<Partial<Record<JobRunStatus, number>>> {
-    const rows: { status: JobRunStatus; n: number }[] = await this.runs.query(
-      `SELECT r.status, count(*)::int AS n
-       FROM job_run r
-       WHERE r.tenant_id = $1
-         AND r.created_at >= ($2::date::timestamp AT TIME ZONE $4)
-         AND r.created_at < (($3::date + 1)::timestamp AT TIME ZONE $4)
-       GROUP BY r.status`,
-      [tenantId, window.from, window.to, window.timeZone],
-    );
+    const { rows } = await sql<{ status: JobRunStatus; n: number }>`
+      SELECT r.status, count(*)::int AS n
+        FROM job_run r
+       WHERE r.tenant_id = ${tenantId}
+         AND r.created_at >= (${window.from}::date::timestamp AT TIME ZONE ${window.timeZone})
+         AND r.created_at < ((${window.to}::date + 1)::timestamp AT TIME ZONE ${window.timeZone})
+       GROUP BY r.status`.execute(this.database.db);
     return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
   }
 
   /** Deletes up to `limit` of the tenant's finished runs created before the retention window (never `keepRunId`); returns how many. */
   async deleteFinished(tenantId: TenantId, retentionDays: number, keepRunId: string, limit: number): Promise<number> {
-    const rows: unknown[] = await this.runs.query(
-      `WITH victims AS (
+    const { rows } = await sql<{ n: number }>`
+      WITH victims AS (
          SELECT r.id FROM job_run r
-         WHERE r.tenant_id = $1 AND r.created_at < now() - make_interval(days => $2::int)
-           AND r.status IN ('succeeded', 'failed') AND r.id <> $3
+         WHERE r.tenant_id = ${tenantId} AND r.created_at < now() - make_interval(days => ${retentionDays}::int)
+           AND r.status IN ('succeeded', 'failed') AND r.id <> ${keepRunId}
          ORDER BY r.created_at, r.id
-         LIMIT $4
+         LIMIT ${limit}
        ),
-       gone AS (DELETE FROM job_run r USING victims v WHERE r.id = v.id AND r.tenant_id = $1 RETURNING 1)
-       SELECT count(*)::int AS n FROM gone`,
-      [tenantId, retentionDays, keepRunId, limit],
-    );
-    return (rows[0] as { n: number } | undefined)?.n ?? 0;
+       gone AS (DELETE FROM job_run r USING victims v WHERE r.id = v.id AND r.tenant_id = ${tenantId} RETURNING 1)
+       SELECT count(*)::int AS n FROM gone`.execute(this.database.db);
+    return rows[0]?.n ?? 0;
   }
 }
