@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@arbiter/config';
 import { candidateMemoryKey } from '@arbiter/retrieval';
-import { runSucceededSql, type SessionReference, type SessionStartRead } from '@arbiter/sessions';
+import { runSucceededSqlText, type SessionReference, type SessionStartRead } from '@arbiter/sessions';
 import { pendingClarification, type PendingClarification } from './clarify-state.js';
 import type { PriorTurn } from './follow-up-rewrite.js';
 
@@ -47,7 +47,7 @@ export class ChatRepository {
                     CASE WHEN jsonb_typeof(r->'pageEnd') = 'number' THEN (r->>'pageEnd')::int END AS page_end
                FROM diagnosis_session s, jsonb_array_elements(s.source_references) r
               WHERE s.tenant_id = ${row.tenantId} AND s.conversation_id = ${row.conversationId} AND s.id <> ${row.sessionId}
-                AND ${runSucceededSql('s')} AND r ? 'filePath'
+                AND ${runSucceededSqlText('s')} AND r ? 'filePath'
               ORDER BY r->>'filePath', r->>'fileName', r->'section', score DESC NULLS LAST) x`;
 
   /**
@@ -56,7 +56,7 @@ export class ChatRepository {
    * `clarify` branch, else null. Stored with the turn, so any replica resolves the answer.
    */
   readonly clarifyInConversation: SessionStartRead = (_p, row) =>
-    `SELECT CASE WHEN ${runSucceededSql('q')} AND q.route_trace->'chat'->>'branch' = 'clarify' THEN q.route_trace->'chat'->'clarify' END
+    `SELECT CASE WHEN ${runSucceededSqlText('q')} AND q.route_trace->'chat'->>'branch' = 'clarify' THEN q.route_trace->'chat'->'clarify' END
        FROM diagnosis_session q
       WHERE q.tenant_id = ${row.tenantId} AND q.conversation_id = ${row.conversationId} AND q.id <> ${row.sessionId}
       ORDER BY q.created_at DESC, q.id DESC LIMIT 1`;
@@ -76,7 +76,7 @@ export class ChatRepository {
                                                 'domain', t.route_trace->'chat'->'lookups'->0->>'resultDomain') ORDER BY t.created_at DESC, t.id DESC), '[]'::json)
        FROM (SELECT q.query, q.answer, q.intent, q.route_trace, q.created_at, q.id
                FROM diagnosis_session q
-              WHERE q.tenant_id = ${row.tenantId} AND q.conversation_id = ${row.conversationId} AND q.id <> ${row.sessionId} AND ${runSucceededSql('q')}
+              WHERE q.tenant_id = ${row.tenantId} AND q.conversation_id = ${row.conversationId} AND q.id <> ${row.sessionId} AND ${runSucceededSqlText('q')}
               ORDER BY q.created_at DESC, q.id DESC LIMIT ${p.add(Math.max(1, this.config.chat.historyTurns), 'int')}) t`;
 
   /** What a continued conversation's session start reads with it (one statement, docs/hot-paths.md "Chat turn"). */

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import type { TenantId } from '@arbiter/common';
-import { runSucceededSql } from '@arbiter/sessions';
+import { runSucceededSqlText } from '@arbiter/sessions';
 import { JS_TRIM_CHARACTERS, v1DecisionSql } from './coverage-v1-sql.js';
 import type { CandidateSession, KeysetPosition } from './coverage.repository.js';
 
@@ -47,7 +47,7 @@ export class CoverageBackfillRepository {
              SELECT s.id, s.created_at, s.channel, s.status, s.outcome, s.query, s.answer, s.source_references AS refs, s.media, s.knowledge_searched
                FROM diagnosis_session s
               WHERE s.tenant_id = $1
-                AND ${runSucceededSql('s')}
+                AND ${runSucceededSqlText('s')}
                 AND ($3::timestamptz IS NULL OR (s.created_at, s.id) > ($3::timestamptz, $4::uuid))
                 AND ($5::timestamptz IS NULL OR s.created_at >= $5::timestamptz)
                 AND ($6::timestamptz IS NULL OR s.created_at < $6::timestamptz)

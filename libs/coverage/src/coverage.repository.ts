@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { TenantId } from '@arbiter/common';
-import { FAILURE_FACT_COLUMNS, failureFactsSql, runSucceededSql, type FailureFactsRow, type SqlParams } from '@arbiter/sessions';
+import { FAILURE_FACT_COLUMNS, failureFactsSqlText, runSucceededSqlText, type FailureFactsRow, type SqlParams } from '@arbiter/sessions';
 import type { CoverageDecision, CoverageReasonCode, CoverageVerdict } from './evaluator/coverage.types.js';
 import type { DateRange } from './report-range.js';
 
@@ -84,7 +84,7 @@ export interface FailureFactsGroup extends FailureFactsRow {
 const UNCOVERED_FACTS_FROM = `FROM coverage_decision d
          JOIN diagnosis_session s ON s.tenant_id = d.tenant_id AND s.id = d.session_id
          LEFT JOIN bad_case_label l ON l.tenant_id = d.tenant_id AND l.session_id = d.session_id`;
-const UNCOVERED_FACTS = failureFactsSql('s', { coverageReasonSql: 'd.reason_code', labelIntentSql: 'l.intent' });
+const UNCOVERED_FACTS = failureFactsSqlText('s', { coverageReasonSql: 'd.reason_code', labelIntentSql: 'l.intent' });
 const FACT_GROUP_BY = FAILURE_FACT_COLUMNS.map((_c, i) => String(i + 1)).join(', ');
 
 /** Window bounds in SQL: local midnight of `from` to local midnight after `to`, in the range's zone. */
@@ -191,7 +191,7 @@ export class CoverageRepository {
       return manager.query(
         `${CANDIDATE_SELECT}
          WHERE s.tenant_id = $1
-           AND ${runSucceededSql('s')}
+           AND ${runSucceededSqlText('s')}
            AND ($3::timestamptz IS NULL OR (s.created_at, s.id) > ($3::timestamptz, $4::uuid))
            AND ($5::timestamptz IS NULL OR s.created_at >= $5::timestamptz)
            AND ($6::timestamptz IS NULL OR s.created_at < $6::timestamptz)
@@ -217,7 +217,7 @@ export class CoverageRepository {
       `SELECT count(*)::int AS n
          FROM diagnosis_session s
         WHERE s.tenant_id = $1
-          AND ${runSucceededSql('s')}
+          AND ${runSucceededSqlText('s')}
           AND ($3::timestamptz IS NULL OR (s.created_at, s.id) > ($3::timestamptz, $4::uuid))
           AND ($5::timestamptz IS NULL OR s.created_at >= $5::timestamptz)
           AND ($6::timestamptz IS NULL OR s.created_at < $6::timestamptz)

@@ -5,7 +5,7 @@ import { Keyset, type KeysetCursor, type KeysetRow, type TenantId } from '@arbit
 import {
   FAILURE_FACT_COLUMNS,
   SessionFeedbackState,
-  failureFactsSql,
+  failureFactsSqlText,
   type FailureFactsRow,
   type FeedbackValue,
   type SelfEvaluation,
@@ -60,7 +60,7 @@ export interface CaseRow extends KeysetRow {
  * docs/CONVENTIONS.md: `diagnosis_session`, `tool_invocation`, `coverage_decision`). `$3` = the coverage evaluator
  * version whose decision counts; `bad_case_label` is this lib's own table.
  */
-const BAD_CASE_FACTS = failureFactsSql('s', {
+const BAD_CASE_FACTS = failureFactsSqlText('s', {
   coverageReasonSql: `(SELECT d.reason_code FROM coverage_decision d WHERE d.tenant_id = s.tenant_id AND d.session_id = s.id AND d.evaluator_version = $3)`,
   labelIntentSql: `(SELECT l.intent FROM bad_case_label l WHERE l.tenant_id = s.tenant_id AND l.session_id = s.id)`,
 });

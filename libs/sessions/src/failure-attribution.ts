@@ -181,12 +181,13 @@ export function factsFromRow(r: FailureFactsRow): FailureFacts {
 }
 
 /**
+ * `failureFactsSql` (session-sql.ts) as SQL text, for statements not yet on the typed data layer.
  * The select list of the facts over a `diagnosis_session` alias `s` (the sessions lib owns these columns and
  * `tool_invocation`, so readers take the projection from here — their read models in docs/CONVENTIONS.md).
  * `coverageReasonSql` and `labelIntentSql` are the caller's expressions for the coverage decision's reason code and
  * the bad-case label's intent (NULL when it has none). Malformed jsonb reads as absent, never as an error.
  */
-export function failureFactsSql(s: string, opts: { coverageReasonSql: string; labelIntentSql: string }): string {
+export function failureFactsSqlText(s: string, opts: { coverageReasonSql: string; labelIntentSql: string }): string {
   const trace = `(CASE WHEN jsonb_typeof(${s}.route_trace) = 'object' THEN ${s}.route_trace END)`;
   const chat = `(CASE WHEN jsonb_typeof(${trace}->'chat') = 'object' THEN ${trace}->'chat' END)`;
   const str = (expr: string) => `(CASE WHEN jsonb_typeof(${expr}) = 'string' THEN ${expr} #>> '{}' END)`;

@@ -28,8 +28,8 @@ export function runSucceeded(s: RunState): boolean {
   return (s.status === 'SUCCESS' || s.status === 'BAD_CASE') && s.outcome !== 'FAILED';
 }
 
-/** SQL twin of `runSucceeded` over a `diagnosis_session` alias. */
-export function runSucceededSql(alias: string): string {
+/** SQL text twin of `runSucceeded` over a `diagnosis_session` alias, for statements not yet on the typed data layer (session-sql.ts has the fragment). */
+export function runSucceededSqlText(alias: string): string {
   return `(${alias}.status IN ('SUCCESS', 'BAD_CASE') AND ${alias}.outcome IS DISTINCT FROM 'FAILED')`;
 }
 
