@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { TenantId } from '@arbiter/common';
-import { FAILURE_FACT_COLUMNS, failureFactsSqlText, runSucceededSqlText, type FailureFactsRow, type SqlParams } from '@arbiter/sessions';
+import { sql, type RawBuilder } from '@arbiter/database';
+import { FAILURE_FACT_COLUMNS, failureFactsSqlText, runSucceededSqlText, type FailureFactsRow } from '@arbiter/sessions';
 import type { CoverageDecision, CoverageReasonCode, CoverageVerdict } from './evaluator/coverage.types.js';
 import type { DateRange } from './report-range.js';
 
@@ -135,12 +136,13 @@ export class CoverageRepository {
    * One decision as a CTE of the session's finish statement (docs/hot-paths.md "Chat turn"): inserted
    * only when `sessionCte` returned the session row; `RETURNING 1` when inserted.
    */
-  insertDecisionCte(p: SqlParams, sessionCte: string, r: DecisionRow): string {
-    return `INSERT INTO coverage_decision
+  insertDecisionCte(sessionCte: string, r: DecisionRow): RawBuilder<unknown> {
+    const s = (column: string) => sql.ref(`${sessionCte}.${column}`);
+    return sql`INSERT INTO coverage_decision
          (session_id, evaluator_version, tenant_id, channel, verdict, reason_code, reference_count, top_score, gap_key, session_created_at)
-       SELECT ${sessionCte}.id, ${p.add(r.evaluatorVersion)}, ${sessionCte}.tenant_id, ${p.add(r.channel)}, ${p.add(r.verdict)}, ${p.add(r.reasonCode)},
-              ${p.add(r.referenceCount, 'int')}, ${p.add(r.topScore, 'float8')}, ${p.add(r.gapKey, 'text')}, ${sessionCte}.created_at
-         FROM ${sessionCte} WHERE ${sessionCte}.id = ${p.add(r.sessionId, 'uuid')} AND ${sessionCte}.tenant_id = ${p.add(r.tenantId, 'uuid')}
+       SELECT ${s('id')}, ${r.evaluatorVersion}, ${s('tenant_id')}, ${r.channel}, ${r.verdict}, ${r.reasonCode},
+              ${r.referenceCount}::int, ${r.topScore}::float8, ${r.gapKey}::text, ${s('created_at')}
+         FROM ${sql.table(sessionCte)} WHERE ${s('id')} = ${r.sessionId}::uuid AND ${s('tenant_id')} = ${r.tenantId}::uuid
        ON CONFLICT ON CONSTRAINT pk_coverage_decision DO NOTHING
        RETURNING 1`;
   }
