@@ -1,5 +1,6 @@
 import type pg from 'pg';
-import type { DataSource } from 'typeorm';
+import { DataSource } from 'typeorm';
+import { Database } from '@arbiter/database';
 
 type Rows = (sql: string, params?: unknown[]) => Promise<unknown[]>;
 
@@ -25,4 +26,12 @@ export function pgAsDataSource(db: pg.Pool | pg.Client): DataSource {
     }
   };
   return { query, transaction } as unknown as DataSource;
+}
+
+/**
+ * The typed data layer (`Database`, docs/data-layer.md) over a pg pool, for repositories on it in benchmarks
+ * and child processes without Nest: `Database` only takes the pool TypeORM connected (`driver.master`).
+ */
+export function pgAsDatabase(pool: pg.Pool): Database {
+  return new Database(Object.assign(Object.create(DataSource.prototype) as DataSource, { driver: { master: pool } }));
 }
