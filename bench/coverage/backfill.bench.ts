@@ -16,7 +16,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { pgAsDataSource } from '../support/pg-data-source.js';
+import { pgAsDatabase } from '../support/pg-data-source.js';
 import { asTenantId } from '@arbiter/common';
 import {
   CoverageBackfillRepository,
@@ -107,10 +107,10 @@ async function main(): Promise<void> {
     const succeeded = (await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM diagnosis_session WHERE status IN ('SUCCESS', 'BAD_CASE')`)).rows[0]!.n;
     console.error(`seeded ${total} sessions (${succeeded} succeeded) in ${seedSeconds.toFixed(1)} s on ${kind}`);
 
-    // The repositories only need query() and transaction(); a pg pool stands in for the TypeORM DataSource.
-    const executor = pgAsDataSource(pool);
-    const repository = new CoverageRepository(executor);
-    const setBasedRepository = new CoverageBackfillRepository(executor);
+    // The repositories run on the typed data layer over this pg pool (a stand-in for the TypeORM DataSource's).
+    const database = pgAsDatabase(pool);
+    const repository = new CoverageRepository(database);
+    const setBasedRepository = new CoverageBackfillRepository(database);
     const evaluator = new CoverageEvaluatorV1();
     const all = { evaluatorVersion: 'v1', fromTs: null, toTs: null, batchSize };
     // Where the time goes: the page statements (read + decide + insert in SQL) and the TypeScript remainder's inserts.

@@ -9,7 +9,7 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
-import { pgAsDataSource } from '../../bench/support/pg-data-source.js';
+import { pgAsDatabase } from '../../bench/support/pg-data-source.js';
 import { asTenantId } from '@arbiter/common';
 import {
   CoverageBackfillRepository,
@@ -23,10 +23,10 @@ import {
 
 const [url, tenantId, stateFile, batchSize, pauseMs, mode] = process.argv.slice(2) as [string, string, string, string, string, string | undefined];
 const pool = new pg.Pool({ connectionString: url, max: 2 });
-const dataSource = pgAsDataSource(pool);
+const database = pgAsDatabase(pool);
 
 const resume = existsSync(stateFile) ? (JSON.parse(readFileSync(stateFile, 'utf8')) as BackfillState) : null;
-const repository = new CoverageRepository(dataSource);
+const repository = new CoverageRepository(database);
 const params = { evaluatorVersion: 'v1', fromTs: null, toTs: null, batchSize: Number(batchSize) };
 const options: BackfillRunOptions = {
   onBatch: async (state) => {
@@ -36,7 +36,7 @@ const options: BackfillRunOptions = {
     await sleep(Number(pauseMs));
   },
 };
-const setBased = new CoverageBackfillRepository(dataSource);
+const setBased = new CoverageBackfillRepository(database);
 const final =
   mode === 'set'
     ? await runSetBasedCoverageBackfill(

@@ -22,8 +22,16 @@ type QueryFn = (this: unknown, ...args: unknown[]) => unknown;
  * prototype counts the app's connections only, whatever else runs in the test process.
  */
 export function roundTripCounter(app: INestApplicationContext): RoundTripCounter {
-  const driver = app.get(DataSource).driver as unknown as { master: { options: { Client: { prototype: Record<string, unknown> } } } };
-  const proto = driver.master.options.Client.prototype;
+  return dataSourceRoundTripCounter(app.get(DataSource));
+}
+
+/**
+ * The same for the pool of a DataSource an integration spec connected: its client class is `pg.Client` itself
+ * unless the pool was given its own, so only statements of that spec's own pools may run while measuring.
+ */
+export function dataSourceRoundTripCounter(dataSource: DataSource): RoundTripCounter {
+  const driver = dataSource.driver as unknown as { master: { Client: { prototype: Record<string, unknown> } } };
+  const proto = driver.master.Client.prototype;
   const hadOwn = Object.prototype.hasOwnProperty.call(proto, 'query');
   const original = proto.query as QueryFn;
   let log: RoundTripLog | null = null;

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@arbiter/config';
+import { sql } from '@arbiter/database';
 import { candidateMemoryKey } from '@arbiter/retrieval';
 import { runSucceededSql, type SessionReference, type SessionStartRead } from '@arbiter/sessions';
 import { pendingClarification, type PendingClarification } from './clarify-state.js';
@@ -25,7 +26,7 @@ interface CitedRow {
   score: number | null;
 }
 
-/** Read-only SQL of the chat pipeline over the sessions tables (the sessions lib owns their writes). */
+/** Read-only SQL of the chat pipeline over the sessions tables (the sessions lib owns their writes), as `sql` fragments (docs/data-layer.md). */
 @Injectable()
 export class ChatRepository {
   constructor(private readonly config: AppConfig) {}
@@ -37,8 +38,8 @@ export class ChatRepository {
    * subquery read by the session start statement (`SessionsService.startReading`, docs/hot-paths.md
    * "Chat turn"); `citedMap` turns its value into the map.
    */
-  readonly citedInConversation: SessionStartRead = (_p, row) =>
-    `SELECT coalesce(json_agg(json_build_object('file_path', x.file_path, 'document_id', x.document_id, 'title', x.title, 'score', x.score,
+  readonly citedInConversation: SessionStartRead = (row) =>
+    sql`SELECT coalesce(json_agg(json_build_object('file_path', x.file_path, 'document_id', x.document_id, 'title', x.title, 'score', x.score,
                                                 'file_name', x.file_name, 'section', x.section, 'page', x.page, 'page_end', x.page_end)), '[]'::json)
        FROM (SELECT DISTINCT ON (r->>'filePath', r->>'fileName', r->'section') r->>'filePath' AS file_path, r->>'documentId' AS document_id, r->>'title' AS title,
                     CASE WHEN jsonb_typeof(r->'score') = 'number' THEN (r->>'score')::float8 END AS score,
@@ -55,8 +56,8 @@ export class ChatRepository {
    * "Clarification"): `route_trace.chat.clarify` of its latest other session when that turn succeeded on the
    * `clarify` branch, else null. Stored with the turn, so any replica resolves the answer.
    */
-  readonly clarifyInConversation: SessionStartRead = (_p, row) =>
-    `SELECT CASE WHEN ${runSucceededSql('q')} AND q.route_trace->'chat'->>'branch' = 'clarify' THEN q.route_trace->'chat'->'clarify' END
+  readonly clarifyInConversation: SessionStartRead = (row) =>
+    sql`SELECT CASE WHEN ${runSucceededSql('q')} AND q.route_trace->'chat'->>'branch' = 'clarify' THEN q.route_trace->'chat'->'clarify' END
        FROM diagnosis_session q
       WHERE q.tenant_id = ${row.tenantId} AND q.conversation_id = ${row.conversationId} AND q.id <> ${row.sessionId}
       ORDER BY q.created_at DESC, q.id DESC LIMIT 1`;
@@ -67,8 +68,8 @@ export class ChatRepository {
    * for the answer to a clarifying question, the question it clarified; else the message), the reply, the routed intent
    * and the domain its first lookup answered from.
    */
-  readonly turnsInConversation: SessionStartRead = (p, row) =>
-    `SELECT coalesce(json_agg(json_build_object('message', t.query,
+  readonly turnsInConversation: SessionStartRead = (row) =>
+    sql`SELECT coalesce(json_agg(json_build_object('message', t.query,
                                                 'query', coalesce(t.route_trace->'chat'->'followUp'->>'query',
                                                                   CASE WHEN t.route_trace->'chat'->'clarify'->>'stage' = 'resolved'
                                                                        THEN t.route_trace->'chat'->'clarify'->>'question' END),
@@ -77,12 +78,12 @@ export class ChatRepository {
        FROM (SELECT q.query, q.answer, q.intent, q.route_trace, q.created_at, q.id
                FROM diagnosis_session q
               WHERE q.tenant_id = ${row.tenantId} AND q.conversation_id = ${row.conversationId} AND q.id <> ${row.sessionId} AND ${runSucceededSql('q')}
-              ORDER BY q.created_at DESC, q.id DESC LIMIT ${p.add(Math.max(1, this.config.chat.historyTurns), 'int')}) t`;
+              ORDER BY q.created_at DESC, q.id DESC LIMIT ${Math.max(1, this.config.chat.historyTurns)}::int) t`;
 
   /** What a continued conversation's session start reads with it (one statement, docs/hot-paths.md "Chat turn"). */
-  readonly conversationRead: SessionStartRead = (p, row) =>
-    `SELECT json_build_object('cited', (${this.citedInConversation(p, row)}), 'clarify', (${this.clarifyInConversation(p, row)}),
-                              'turns', (${this.turnsInConversation(p, row)}))`;
+  readonly conversationRead: SessionStartRead = (row) =>
+    sql`SELECT json_build_object('cited', (${this.citedInConversation(row)}), 'clarify', (${this.clarifyInConversation(row)}),
+                              'turns', (${this.turnsInConversation(row)}))`;
 
   /** `conversationRead`'s value: the cited documents (`citedMap`), the pending clarification and the earlier turns (oldest first). */
   conversationState(value: unknown): { cited: Map<string, SessionReference>; clarify: PendingClarification | null; turns: PriorTurn[] } {

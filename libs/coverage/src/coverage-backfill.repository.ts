@@ -1,10 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
 import type { TenantId } from '@arbiter/common';
-import { runSucceededSql } from '@arbiter/sessions';
-import { JS_TRIM_CHARACTERS, v1DecisionSql } from './coverage-v1-sql.js';
-import type { CandidateSession, KeysetPosition } from './coverage.repository.js';
+import { Database, sql } from '@arbiter/database';
+import { v1DecisionSql } from './coverage-v1-sql.js';
+import { undecidedSql, type CandidateSession, type KeysetPosition } from './coverage.repository.js';
 
 /** One page of the set-based backfill (docs/hot-paths.md, "Coverage backfill"). */
 export interface SetBasedPage {
@@ -23,11 +21,12 @@ export interface SetBasedPage {
 /**
  * Evaluator v1 as one statement per page: the keyset page of undecided succeeded sessions is read,
  * decided and inserted inside PostgreSQL (`INSERT … SELECT … ON CONFLICT DO NOTHING`), so no session
- * row travels to Node except the few SQL leaves to the TypeScript evaluator. Scoped by the tenant id.
+ * row travels to Node except the few SQL leaves to the TypeScript evaluator. Scoped by the tenant id. On the typed data
+ * layer (docs/data-layer.md).
  */
 @Injectable()
 export class CoverageBackfillRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(private readonly database: Database) {}
 
   decideV1Page(
     tenantId: TenantId,
@@ -36,31 +35,31 @@ export class CoverageBackfillRepository {
     window: { fromTs: string | null; toTs: string | null },
     limit: number,
   ): Promise<SetBasedPage> {
-    const v1 = v1DecisionSql('$8');
+    const v1 = v1DecisionSql();
     // An explicit transaction: pglite-socket interleaves extended-protocol messages of other
     // connections unless a transaction is open (bench/coverage/README.md).
-    return this.dataSource.transaction(async (em) => {
-      await em.query('SET LOCAL max_parallel_workers_per_gather = 0');
-      const rows: { scanned: number; decided: number; inserted: number; last_created_at: string | null; last_id: string | null; rest: CandidateSession[] | null }[] =
-        await em.query(
-          `WITH page AS MATERIALIZED (
+    return this.database.transaction(async (tx) => {
+      await sql`SET LOCAL max_parallel_workers_per_gather = 0`.execute(tx);
+      const { rows } = await sql<{
+        scanned: number;
+        decided: number;
+        inserted: number;
+        last_created_at: string | null;
+        last_id: string | null;
+        rest: CandidateSession[] | null;
+      }>`WITH page AS MATERIALIZED (
              SELECT s.id, s.created_at, s.channel, s.status, s.outcome, s.query, s.answer, s.source_references AS refs, s.media, s.knowledge_searched
                FROM diagnosis_session s
-              WHERE s.tenant_id = $1
-                AND ${runSucceededSql('s')}
-                AND ($3::timestamptz IS NULL OR (s.created_at, s.id) > ($3::timestamptz, $4::uuid))
-                AND ($5::timestamptz IS NULL OR s.created_at >= $5::timestamptz)
-                AND ($6::timestamptz IS NULL OR s.created_at < $6::timestamptz)
-                AND NOT EXISTS (SELECT 1 FROM coverage_decision d WHERE d.tenant_id = s.tenant_id AND d.session_id = s.id AND d.evaluator_version = $2)
+              WHERE ${undecidedSql(tenantId, evaluatorVersion, after, window)}
               ORDER BY s.created_at, s.id
-              LIMIT $7),
+              LIMIT ${limit}),
            decided AS MATERIALIZED (
-             SELECT p.id, p.created_at, p.channel, ${v1.columns}
-               FROM page p ${v1.lateral}),
+             SELECT p.id, p.created_at, p.channel, ${sql.raw(v1.columns)}
+               FROM page p ${sql.raw(v1.lateral)}),
            ins AS (
              INSERT INTO coverage_decision
                (session_id, evaluator_version, tenant_id, channel, verdict, reason_code, reference_count, top_score, gap_key, session_created_at)
-             SELECT x.id, $2, $1, x.channel, x.verdict, x.reason_code, x.reference_count, x.top_score, x.gap_key, x.created_at
+             SELECT x.id, ${evaluatorVersion}, ${tenantId}, x.channel, x.verdict, x.reason_code, x.reference_count, x.top_score, x.gap_key, x.created_at
                FROM decided x WHERE x.fast
               ORDER BY x.id
              ON CONFLICT ON CONSTRAINT pk_coverage_decision DO NOTHING
@@ -75,9 +74,7 @@ export class CoverageBackfillRepository {
                           ORDER BY p.created_at, p.id)
                      FROM page p JOIN decided x ON x.id = p.id WHERE NOT x.fast) AS rest
              FROM (SELECT 1) one
-             LEFT JOIN LATERAL (SELECT p.created_at, p.id FROM page p ORDER BY p.created_at DESC, p.id DESC LIMIT 1) l ON true`,
-          [tenantId, evaluatorVersion, after?.createdAt ?? null, after?.id ?? null, window.fromTs, window.toTs, limit, JS_TRIM_CHARACTERS],
-        );
+             LEFT JOIN LATERAL (SELECT p.created_at, p.id FROM page p ORDER BY p.created_at DESC, p.id DESC LIMIT 1) l ON true`.execute(tx);
       const r = rows[0];
       return {
         scanned: r?.scanned ?? 0,

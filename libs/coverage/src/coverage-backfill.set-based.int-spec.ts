@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { DataSource } from 'typeorm';
+import { Database } from '@arbiter/database';
 import { asTenantId, type TenantId } from '@arbiter/common';
 import { connectDataSource, createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
 import { runSetBasedCoverageBackfill, type SetBasedBackfillStorage } from './coverage-backfill.js';
@@ -73,8 +74,9 @@ describe('set-based coverage backfill = evaluator v1', () => {
   });
 
   it('decides exactly what the TypeScript evaluator decides (verdict, reason, counts, top score, gap key), rejects the same sessions, and only for its tenant', async () => {
-    const repository = new CoverageRepository(ds);
-    const setBased = new CoverageBackfillRepository(ds);
+    const database = new Database(ds);
+    const repository = new CoverageRepository(database);
+    const setBased = new CoverageBackfillRepository(database);
     let inSql = 0;
     let leftToTs = 0;
     const storage: SetBasedBackfillStorage = {

@@ -59,17 +59,18 @@ export const SQL_REMOVABLE = `[${bracket(removableRuns())}]`;
 
 /**
  * Columns computed per candidate row `p` (columns id, created_at, channel, query, answer, refs, media,
- * knowledge_searched): `fast`, `reference_count`, `top_score`, `reason_code`, `verdict`, `gap_key`.
- * `$trim` is the parameter carrying JS_TRIM_CHARACTERS.
+ * knowledge_searched): `fast`, `reference_count`, `top_score`, `reason_code`, `verdict`, `gap_key`. Constants only
+ * (JS_TRIM_CHARACTERS and the phrases are literals), so the text carries no parameters.
  */
-export function v1DecisionSql(trimParam: string): { lateral: string; columns: string } {
+export function v1DecisionSql(): { lateral: string; columns: string } {
+  const trim = quote(JS_TRIM_CHARACTERS);
   // Per row: the references checked and scored in one pass, the image test, the normalised query.
   const lateral = `CROSS JOIN LATERAL (
       SELECT CASE WHEN p.refs IS NULL OR jsonb_typeof(p.refs) = 'null' THEN 0
                   WHEN jsonb_typeof(p.refs) = 'array' THEN jsonb_array_length(p.refs) END AS reference_count,
              sc.scores_ok, sc.max_score,
              EXISTS (SELECT 1 FROM jsonb_array_elements(CASE WHEN jsonb_typeof(p.media) = 'array' THEN p.media ELSE '[]'::jsonb END) m
-                      WHERE jsonb_typeof(m.value->'type') = 'string' AND translate(btrim(m.value->>'type', ${trimParam}), 'IMAGE', 'image') = 'image') AS has_image,
+                      WHERE jsonb_typeof(m.value->'type') = 'string' AND translate(btrim(m.value->>'type', ${trim}), 'IMAGE', 'image') = 'image') AS has_image,
              normalize(p.query, NFKC) AS nq,
              COALESCE(p.answer, '') AS ans
         FROM (SELECT COALESCE(bool_and(r.ok), true) AS scores_ok, max(r.score) AS max_score

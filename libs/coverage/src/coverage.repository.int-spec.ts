@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { DataSource } from 'typeorm';
 import { asTenantId, type TenantId } from '@arbiter/common';
-import { detectSchemaDrift } from '@arbiter/database';
+import { Database, detectSchemaDrift } from '@arbiter/database';
 import { ConversationEntity, DiagnosisSessionEntity, ToolInvocationEntity, addAttribution, dominantLayer, emptyLayerCounts, factsFromRow } from '@arbiter/sessions';
 import { ApiKeyEntity, TenantEntity } from '@arbiter/tenancy';
 import { connectDataSource, createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
@@ -65,7 +65,7 @@ describe(`coverage repository (${process.env.TEST_DB ?? 'pglite'})`, () => {
   beforeAll(async () => {
     db = await createTestDatabase();
     ds = await connectDataSource(db.url, ENTITIES, { max: 3 });
-    repo = new CoverageRepository(ds);
+    repo = new CoverageRepository(new Database(ds));
   }, 180_000);
   afterAll(async () => {
     await ds?.destroy();

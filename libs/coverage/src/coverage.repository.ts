@@ -1,13 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource, EntityManager } from 'typeorm';
 import type { TenantId } from '@arbiter/common';
-import { FAILURE_FACT_COLUMNS, failureFactsSql, runSucceededSql, type FailureFactsRow, type SqlParams } from '@arbiter/sessions';
+import { Database, sql, type Db, type RawBuilder } from '@arbiter/database';
+import { FAILURE_FACT_COLUMNS, failureFactsSql, runSucceededSql, type FailureFactsRow } from '@arbiter/sessions';
 import type { CoverageDecision, CoverageReasonCode, CoverageVerdict } from './evaluator/coverage.types.js';
 import type { DateRange } from './report-range.js';
-
-/** What runs SQL: the DataSource or a transaction's EntityManager. */
-export type SqlExecutor = Pick<EntityManager, 'query'>;
 
 /** A decision plus the denormalised session facts the reports aggregate on. */
 export interface DecisionRow extends CoverageDecision {
@@ -81,20 +77,39 @@ export interface FailureFactsGroup extends FailureFactsRow {
  * `bad_case_label`, docs/CONVENTIONS.md). Grouped on every fact column, so Node receives one row per distinct
  * combination, not one per session.
  */
-const UNCOVERED_FACTS_FROM = `FROM coverage_decision d
+const UNCOVERED_FACTS_FROM = sql`FROM coverage_decision d
          JOIN diagnosis_session s ON s.tenant_id = d.tenant_id AND s.id = d.session_id
          LEFT JOIN bad_case_label l ON l.tenant_id = d.tenant_id AND l.session_id = d.session_id`;
-const UNCOVERED_FACTS = failureFactsSql('s', { coverageReasonSql: 'd.reason_code', labelIntentSql: 'l.intent' });
-const FACT_GROUP_BY = FAILURE_FACT_COLUMNS.map((_c, i) => String(i + 1)).join(', ');
+const UNCOVERED_FACTS = failureFactsSql('s', { coverageReason: sql<string>`d.reason_code`, labelIntent: sql<string | null>`l.intent` });
+const FACT_GROUP_BY = sql.raw(FAILURE_FACT_COLUMNS.map((_c, i) => String(i + 1)).join(', '));
 
-/** Window bounds in SQL: local midnight of `from` to local midnight after `to`, in the range's zone. */
-const RANGE_SQL = `d.session_created_at >= ($3::date::timestamp AT TIME ZONE $5)
-  AND d.session_created_at < (($4::date + 1)::timestamp AT TIME ZONE $5)`;
+/** Window bounds: local midnight of `from` to local midnight after `to`, in the range's zone. */
+function rangeSql(range: DateRange): RawBuilder<boolean> {
+  return sql<boolean>`d.session_created_at >= (${range.from}::date::timestamp AT TIME ZONE ${range.timeZone})
+  AND d.session_created_at < ((${range.to}::date + 1)::timestamp AT TIME ZONE ${range.timeZone})`;
+}
 
-/** All SQL of the coverage module. Every method is scoped by the tenant (first argument). */
+/** Succeeded sessions `s` of the tenant undecided for the version, after the keyset position and inside the window. */
+export function undecidedSql(tenantId: TenantId, evaluatorVersion: string, after: KeysetPosition | null, window: { fromTs: string | null; toTs: string | null }): RawBuilder<boolean> {
+  return sql<boolean>`s.tenant_id = ${tenantId}
+    AND ${runSucceededSql('s')}
+    AND (${after?.createdAt ?? null}::timestamptz IS NULL OR (s.created_at, s.id) > (${after?.createdAt ?? null}::timestamptz, ${after?.id ?? null}::uuid))
+    AND (${window.fromTs}::timestamptz IS NULL OR s.created_at >= ${window.fromTs}::timestamptz)
+    AND (${window.toTs}::timestamptz IS NULL OR s.created_at < ${window.toTs}::timestamptz)
+    AND NOT EXISTS (SELECT 1 FROM coverage_decision d WHERE d.tenant_id = s.tenant_id AND d.session_id = s.id AND d.evaluator_version = ${evaluatorVersion})`;
+}
+
+const CANDIDATE_SELECT = sql`SELECT s.id, s.created_at::text AS "createdAt", s.channel, s.status, s.outcome, s.query, s.answer,
+    s.source_references AS "references", s.media, s.knowledge_searched AS "knowledgeSearched"
+  FROM diagnosis_session s`;
+
+const DECISION_COLUMNS = sql`session_id AS "sessionId", evaluator_version AS "evaluatorVersion", verdict, reason_code AS "reasonCode",
+              reference_count AS "referenceCount", top_score AS "topScore", channel, decided_at AS "decidedAt"`;
+
+/** All SQL of the coverage module, on the typed data layer (docs/data-layer.md). Every method is scoped by the tenant (first argument). */
 @Injectable()
 export class CoverageRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(private readonly database: Database) {}
 
   /**
    * Inserts decisions, ignoring ones that already exist for (session, version). Returns how many were
@@ -103,73 +118,58 @@ export class CoverageRepository {
    * outside a transaction another connection's statement can run between its Parse and Bind
    * ("unnamed prepared statement does not exist"); inside one, the socket serves only this connection.
    */
-  async insertDecisions(tenantId: TenantId, rows: readonly DecisionRow[], executor?: SqlExecutor): Promise<number> {
+  async insertDecisions(tenantId: TenantId, rows: readonly DecisionRow[], tx?: Db): Promise<number> {
     if (rows.length === 0) return 0;
     for (const r of rows) if (r.tenantId !== tenantId) throw new Error(`decision for session ${r.sessionId} belongs to another tenant`);
-    if (!executor) return this.dataSource.transaction((manager) => this.insertDecisions(tenantId, rows, manager));
-    const inserted: unknown[] = await executor.query(
-      `INSERT INTO coverage_decision
-         (session_id, evaluator_version, tenant_id, channel, verdict, reason_code, reference_count, top_score, gap_key, session_created_at)
-       SELECT u.session_id, u.evaluator_version, $1, u.channel, u.verdict, u.reason_code, u.reference_count, u.top_score, u.gap_key, u.session_created_at
-       FROM unnest($2::uuid[], $3::varchar[], $4::varchar[], $5::varchar[], $6::varchar[], $7::int[], $8::float8[], $9::text[], $10::timestamptz[])
-         AS u(session_id, evaluator_version, channel, verdict, reason_code, reference_count, top_score, gap_key, session_created_at)
-       ON CONFLICT ON CONSTRAINT pk_coverage_decision DO NOTHING
-       RETURNING 1`,
-      [
-        tenantId,
-        rows.map((r) => r.sessionId),
-        rows.map((r) => r.evaluatorVersion),
-        rows.map((r) => r.channel),
-        rows.map((r) => r.verdict),
-        rows.map((r) => r.reasonCode),
-        rows.map((r) => r.referenceCount),
-        rows.map((r) => r.topScore),
-        rows.map((r) => r.gapKey),
-        rows.map((r) => (typeof r.sessionCreatedAt === 'string' ? r.sessionCreatedAt : r.sessionCreatedAt.toISOString())),
-      ],
-    );
-    return inserted.length;
+    if (!tx) return this.database.transaction((t) => this.insertDecisions(tenantId, rows, t));
+    const inserted = await sql`
+      INSERT INTO coverage_decision
+        (session_id, evaluator_version, tenant_id, channel, verdict, reason_code, reference_count, top_score, gap_key, session_created_at)
+      SELECT u.session_id, u.evaluator_version, ${tenantId}, u.channel, u.verdict, u.reason_code, u.reference_count, u.top_score, u.gap_key, u.session_created_at
+      FROM unnest(${rows.map((r) => r.sessionId)}::uuid[], ${rows.map((r) => r.evaluatorVersion)}::varchar[], ${rows.map((r) => r.channel)}::varchar[],
+                  ${rows.map((r) => r.verdict)}::varchar[], ${rows.map((r) => r.reasonCode)}::varchar[], ${rows.map((r) => r.referenceCount)}::int[],
+                  ${rows.map((r) => r.topScore)}::float8[], ${rows.map((r) => r.gapKey)}::text[],
+                  ${rows.map((r) => (typeof r.sessionCreatedAt === 'string' ? r.sessionCreatedAt : r.sessionCreatedAt.toISOString()))}::timestamptz[])
+        AS u(session_id, evaluator_version, channel, verdict, reason_code, reference_count, top_score, gap_key, session_created_at)
+      ON CONFLICT ON CONSTRAINT pk_coverage_decision DO NOTHING
+      RETURNING 1`.execute(tx);
+    return inserted.rows.length;
   }
 
   /**
    * One decision as a CTE of the session's finish statement (docs/hot-paths.md "Chat turn"): inserted
    * only when `sessionCte` returned the session row; `RETURNING 1` when inserted.
    */
-  insertDecisionCte(p: SqlParams, sessionCte: string, r: DecisionRow): string {
-    return `INSERT INTO coverage_decision
+  insertDecisionCte(sessionCte: string, r: DecisionRow): RawBuilder<unknown> {
+    const s = (column: string) => sql.ref(`${sessionCte}.${column}`);
+    return sql`INSERT INTO coverage_decision
          (session_id, evaluator_version, tenant_id, channel, verdict, reason_code, reference_count, top_score, gap_key, session_created_at)
-       SELECT ${sessionCte}.id, ${p.add(r.evaluatorVersion)}, ${sessionCte}.tenant_id, ${p.add(r.channel)}, ${p.add(r.verdict)}, ${p.add(r.reasonCode)},
-              ${p.add(r.referenceCount, 'int')}, ${p.add(r.topScore, 'float8')}, ${p.add(r.gapKey, 'text')}, ${sessionCte}.created_at
-         FROM ${sessionCte} WHERE ${sessionCte}.id = ${p.add(r.sessionId, 'uuid')} AND ${sessionCte}.tenant_id = ${p.add(r.tenantId, 'uuid')}
+       SELECT ${s('id')}, ${r.evaluatorVersion}, ${s('tenant_id')}, ${r.channel}, ${r.verdict}, ${r.reasonCode},
+              ${r.referenceCount}::int, ${r.topScore}::float8, ${r.gapKey}::text, ${s('created_at')}
+         FROM ${sql.table(sessionCte)} WHERE ${s('id')} = ${r.sessionId}::uuid AND ${s('tenant_id')} = ${r.tenantId}::uuid
        ON CONFLICT ON CONSTRAINT pk_coverage_decision DO NOTHING
        RETURNING 1`;
   }
 
   async findDecision(tenantId: TenantId, sessionId: string, evaluatorVersion: string): Promise<StoredDecision | null> {
-    const rows: StoredDecision[] = await this.dataSource.query(
-      `SELECT session_id AS "sessionId", evaluator_version AS "evaluatorVersion", verdict, reason_code AS "reasonCode",
-              reference_count AS "referenceCount", top_score AS "topScore", channel, decided_at AS "decidedAt"
-       FROM coverage_decision WHERE tenant_id = $1 AND session_id = $2 AND evaluator_version = $3`,
-      [tenantId, sessionId, evaluatorVersion],
-    );
+    const { rows } = await sql<StoredDecision>`SELECT ${DECISION_COLUMNS}
+       FROM coverage_decision WHERE tenant_id = ${tenantId} AND session_id = ${sessionId} AND evaluator_version = ${evaluatorVersion}`.execute(this.database.db);
     return rows[0] ?? null;
   }
 
   /** Decisions of many sessions at once (conversation detail, lists). */
   async findDecisions(tenantId: TenantId, sessionIds: readonly string[], evaluatorVersion: string): Promise<Map<string, StoredDecision>> {
     if (sessionIds.length === 0) return new Map();
-    const rows: StoredDecision[] = await this.dataSource.query(
-      `SELECT session_id AS "sessionId", evaluator_version AS "evaluatorVersion", verdict, reason_code AS "reasonCode",
-              reference_count AS "referenceCount", top_score AS "topScore", channel, decided_at AS "decidedAt"
-       FROM coverage_decision WHERE tenant_id = $1 AND session_id = ANY($2::uuid[]) AND evaluator_version = $3`,
-      [tenantId, sessionIds, evaluatorVersion],
+    const { rows } = await sql<StoredDecision>`SELECT ${DECISION_COLUMNS}
+       FROM coverage_decision WHERE tenant_id = ${tenantId} AND session_id = ANY(${sessionIds}::uuid[]) AND evaluator_version = ${evaluatorVersion}`.execute(
+      this.database.db,
     );
     return new Map(rows.map((r) => [r.sessionId, r]));
   }
 
   /** One session in the shape the evaluator needs, or null (unknown or another tenant's). */
-  async findCandidate(tenantId: TenantId, sessionId: string, executor: SqlExecutor = this.dataSource): Promise<CandidateSession | null> {
-    const rows: CandidateSession[] = await executor.query(`${CANDIDATE_SELECT} WHERE s.tenant_id = $1 AND s.id = $2`, [tenantId, sessionId]);
+  async findCandidate(tenantId: TenantId, sessionId: string, db: Db = this.database.db): Promise<CandidateSession | null> {
+    const { rows } = await sql<CandidateSession>`${CANDIDATE_SELECT} WHERE s.tenant_id = ${tenantId} AND s.id = ${sessionId}`.execute(db);
     return rows[0] ?? null;
   }
 
@@ -186,20 +186,13 @@ export class CoverageRepository {
   ): Promise<CandidateSession[]> {
     // A keyset page is small and already ordered by the index: a parallel plan only adds a Gather
     // Merge (measured 3x slower once decisions exist), so this read runs serial.
-    return this.dataSource.transaction(async (manager) => {
-      await manager.query('SET LOCAL max_parallel_workers_per_gather = 0');
-      return manager.query(
-        `${CANDIDATE_SELECT}
-         WHERE s.tenant_id = $1
-           AND ${runSucceededSql('s')}
-           AND ($3::timestamptz IS NULL OR (s.created_at, s.id) > ($3::timestamptz, $4::uuid))
-           AND ($5::timestamptz IS NULL OR s.created_at >= $5::timestamptz)
-           AND ($6::timestamptz IS NULL OR s.created_at < $6::timestamptz)
-           AND NOT EXISTS (SELECT 1 FROM coverage_decision d WHERE d.tenant_id = s.tenant_id AND d.session_id = s.id AND d.evaluator_version = $2)
+    return this.database.transaction(async (tx) => {
+      await sql`SET LOCAL max_parallel_workers_per_gather = 0`.execute(tx);
+      const { rows } = await sql<CandidateSession>`${CANDIDATE_SELECT}
+         WHERE ${undecidedSql(tenantId, evaluatorVersion, after, window)}
          ORDER BY s.created_at, s.id
-         LIMIT $7`,
-        [tenantId, evaluatorVersion, after?.createdAt ?? null, after?.id ?? null, window.fromTs, window.toTs, limit],
-      ) as Promise<CandidateSession[]>;
+         LIMIT ${limit}`.execute(tx);
+      return rows;
     });
   }
 
@@ -213,37 +206,26 @@ export class CoverageRepository {
     after: KeysetPosition | null,
     window: { fromTs: string | null; toTs: string | null },
   ): Promise<number> {
-    const rows: { n: number }[] = await this.dataSource.query(
-      `SELECT count(*)::int AS n
+    const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n
          FROM diagnosis_session s
-        WHERE s.tenant_id = $1
-          AND ${runSucceededSql('s')}
-          AND ($3::timestamptz IS NULL OR (s.created_at, s.id) > ($3::timestamptz, $4::uuid))
-          AND ($5::timestamptz IS NULL OR s.created_at >= $5::timestamptz)
-          AND ($6::timestamptz IS NULL OR s.created_at < $6::timestamptz)
-          AND NOT EXISTS (SELECT 1 FROM coverage_decision d WHERE d.tenant_id = s.tenant_id AND d.session_id = s.id AND d.evaluator_version = $2)`,
-      [tenantId, evaluatorVersion, after?.createdAt ?? null, after?.id ?? null, window.fromTs, window.toTs],
-    );
+        WHERE ${undecidedSql(tenantId, evaluatorVersion, after, window)}`.execute(this.database.db);
     return Number(rows[0]?.n ?? 0);
   }
 
   /** Coverage counts for one evaluator version over a calendar-day window in a time zone. */
   async report(tenantId: TenantId, evaluatorVersion: string, range: DateRange, channel: string | null): Promise<ReportRows> {
-    const rows: { day: string | null; channel: string | null; reasonCode: CoverageReasonCode | null; g: number; total: number; covered: number }[] =
-      await this.dataSource.query(
-        `WITH d AS (
-           SELECT d.verdict, d.reason_code, d.channel, (d.session_created_at AT TIME ZONE $5)::date AS day
-           FROM coverage_decision d
-           WHERE d.tenant_id = $1 AND d.evaluator_version = $2 AND ${RANGE_SQL}
-             AND ($6::text IS NULL OR d.channel = $6)
-         )
-         SELECT to_char(day, 'YYYY-MM-DD') AS day, channel, reason_code AS "reasonCode",
-                GROUPING(day, channel, reason_code)::int AS g,
-                count(*)::int AS total, (count(*) FILTER (WHERE verdict = 'covered'))::int AS covered
-         FROM d
-         GROUP BY GROUPING SETS ((), (day), (channel), (reason_code))`,
-        [tenantId, evaluatorVersion, range.from, range.to, range.timeZone, channel],
-      );
+    const { rows } = await sql<{ day: string | null; channel: string | null; reasonCode: CoverageReasonCode | null; g: number; total: number; covered: number }>`
+      WITH d AS (
+        SELECT d.verdict, d.reason_code, d.channel, (d.session_created_at AT TIME ZONE ${range.timeZone})::date AS day
+        FROM coverage_decision d
+        WHERE d.tenant_id = ${tenantId} AND d.evaluator_version = ${evaluatorVersion} AND ${rangeSql(range)}
+          AND (${channel}::text IS NULL OR d.channel = ${channel})
+      )
+      SELECT to_char(day, 'YYYY-MM-DD') AS day, channel, reason_code AS "reasonCode",
+             GROUPING(day, channel, reason_code)::int AS g,
+             count(*)::int AS total, (count(*) FILTER (WHERE verdict = 'covered'))::int AS covered
+      FROM d
+      GROUP BY GROUPING SETS ((), (day), (channel), (reason_code))`.execute(this.database.db);
     // GROUPING bits: day=4, channel=2, reason_code=1 (1 = rolled up).
     const result: ReportRows = { totals: { total: 0, covered: 0 }, byReason: [], byChannel: [], byDay: [] };
     for (const r of rows) {
@@ -258,37 +240,34 @@ export class CoverageRepository {
 
   /** Uncovered queries grouped by gap key, most frequent first, with a representative query text. */
   async gaps(tenantId: TenantId, evaluatorVersion: string, range: DateRange, channel: string | null, limit: number): Promise<GapRow[]> {
-    return this.dataSource.query(
-      `WITH g AS (
-         SELECT d.gap_key, count(*)::int AS count, max(d.session_created_at) AS last_seen_at,
-                array_agg(DISTINCT d.reason_code ORDER BY d.reason_code) AS reason_codes,
-                (array_agg(d.session_id::text ORDER BY d.session_created_at DESC, d.session_id DESC))[1:${GAP_SAMPLE_SIZE}] AS sample_session_ids
-         FROM coverage_decision d
-         WHERE d.tenant_id = $1 AND d.evaluator_version = $2 AND d.verdict = 'uncovered' AND ${RANGE_SQL}
-           AND ($6::text IS NULL OR d.channel = $6)
-         GROUP BY d.gap_key
-         ORDER BY count(*) DESC, max(d.session_created_at) DESC, d.gap_key
-         LIMIT $7
-       )
-       SELECT g.gap_key AS "gapKey", s.query AS "sampleQuery", g.count, g.last_seen_at AS "lastSeenAt",
-              g.reason_codes AS "reasonCodes", g.sample_session_ids AS "sampleSessionIds"
-       FROM g
-       LEFT JOIN diagnosis_session s ON s.tenant_id = $1 AND s.id = g.sample_session_ids[1]::uuid
-       ORDER BY g.count DESC, g.last_seen_at DESC, g.gap_key`,
-      [tenantId, evaluatorVersion, range.from, range.to, range.timeZone, channel, limit],
-    );
+    const { rows } = await sql<GapRow>`
+      WITH g AS (
+        SELECT d.gap_key, count(*)::int AS count, max(d.session_created_at) AS last_seen_at,
+               array_agg(DISTINCT d.reason_code ORDER BY d.reason_code) AS reason_codes,
+               (array_agg(d.session_id::text ORDER BY d.session_created_at DESC, d.session_id DESC))[1:${sql.lit(GAP_SAMPLE_SIZE)}] AS sample_session_ids
+        FROM coverage_decision d
+        WHERE d.tenant_id = ${tenantId} AND d.evaluator_version = ${evaluatorVersion} AND d.verdict = 'uncovered' AND ${rangeSql(range)}
+          AND (${channel}::text IS NULL OR d.channel = ${channel})
+        GROUP BY d.gap_key
+        ORDER BY count(*) DESC, max(d.session_created_at) DESC, d.gap_key
+        LIMIT ${limit}
+      )
+      SELECT g.gap_key AS "gapKey", s.query AS "sampleQuery", g.count, g.last_seen_at AS "lastSeenAt",
+             g.reason_codes AS "reasonCodes", g.sample_session_ids AS "sampleSessionIds"
+      FROM g
+      LEFT JOIN diagnosis_session s ON s.tenant_id = ${tenantId} AND s.id = g.sample_session_ids[1]::uuid
+      ORDER BY g.count DESC, g.last_seen_at DESC, g.gap_key`.execute(this.database.db);
+    return rows;
   }
 
   /** Failure facts of the window's uncovered sessions, grouped (counts per distinct combination). */
   async uncoveredFacts(tenantId: TenantId, evaluatorVersion: string, range: DateRange, channel: string | null): Promise<FailureFactsGroup[]> {
-    return this.dataSource.query(
-      `SELECT ${UNCOVERED_FACTS}, count(*)::int AS count
-       ${UNCOVERED_FACTS_FROM}
-       WHERE d.tenant_id = $1 AND d.evaluator_version = $2 AND d.verdict = 'uncovered' AND ${RANGE_SQL}
-         AND ($6::text IS NULL OR d.channel = $6)
-       GROUP BY ${FACT_GROUP_BY}`,
-      [tenantId, evaluatorVersion, range.from, range.to, range.timeZone, channel],
-    );
+    const { rows } = await sql<FailureFactsGroup>`SELECT ${UNCOVERED_FACTS}, count(*)::int AS count
+      ${UNCOVERED_FACTS_FROM}
+      WHERE d.tenant_id = ${tenantId} AND d.evaluator_version = ${evaluatorVersion} AND d.verdict = 'uncovered' AND ${rangeSql(range)}
+        AND (${channel}::text IS NULL OR d.channel = ${channel})
+      GROUP BY ${FACT_GROUP_BY}`.execute(this.database.db);
+    return rows;
   }
 
   /** The same per gap key, for the listed gaps only. */
@@ -300,21 +279,19 @@ export class CoverageRepository {
     gapKeys: readonly string[],
   ): Promise<(FailureFactsGroup & { gapKey: string })[]> {
     if (gapKeys.length === 0) return [];
-    return this.dataSource.query(
-      `SELECT ${UNCOVERED_FACTS}, count(*)::int AS count, d.gap_key AS "gapKey"
-       ${UNCOVERED_FACTS_FROM}
-       WHERE d.tenant_id = $1 AND d.evaluator_version = $2 AND d.verdict = 'uncovered' AND ${RANGE_SQL}
-         AND ($6::text IS NULL OR d.channel = $6) AND d.gap_key = ANY($7::text[])
-       GROUP BY ${FACT_GROUP_BY}, d.gap_key`,
-      [tenantId, evaluatorVersion, range.from, range.to, range.timeZone, channel, gapKeys],
-    );
+    const { rows } = await sql<FailureFactsGroup & { gapKey: string }>`SELECT ${UNCOVERED_FACTS}, count(*)::int AS count, d.gap_key AS "gapKey"
+      ${UNCOVERED_FACTS_FROM}
+      WHERE d.tenant_id = ${tenantId} AND d.evaluator_version = ${evaluatorVersion} AND d.verdict = 'uncovered' AND ${rangeSql(range)}
+        AND (${channel}::text IS NULL OR d.channel = ${channel}) AND d.gap_key = ANY(${gapKeys}::text[])
+      GROUP BY ${FACT_GROUP_BY}, d.gap_key`.execute(this.database.db);
+    return rows;
   }
 
   /** Timestamps of local midnight at `from` and the midnight after `to` in `timeZone` (null stays open). */
   async dayBounds(from: string | null, to: string | null, timeZone: string): Promise<{ fromTs: string | null; toTs: string | null }> {
-    const rows: { fromTs: Date | null; toTs: Date | null }[] = await this.dataSource.query(
-      `SELECT ($1::date::timestamp AT TIME ZONE $3) AS "fromTs", (($2::date + 1)::timestamp AT TIME ZONE $3) AS "toTs"`,
-      [from, to, timeZone],
+    const { rows } = await sql<{ fromTs: Date | null; toTs: Date | null }>`
+      SELECT (${from}::date::timestamp AT TIME ZONE ${timeZone}) AS "fromTs", ((${to}::date + 1)::timestamp AT TIME ZONE ${timeZone}) AS "toTs"`.execute(
+      this.database.db,
     );
     const r = rows[0];
     return { fromTs: r?.fromTs ? new Date(r.fromTs).toISOString() : null, toTs: r?.toTs ? new Date(r.toTs).toISOString() : null };
@@ -322,11 +299,7 @@ export class CoverageRepository {
 
   /** The tenant's configured time zone (default UTC). */
   async tenantTimeZone(tenantId: TenantId): Promise<string> {
-    const rows: { timeZone: string }[] = await this.dataSource.query(`SELECT time_zone AS "timeZone" FROM tenant WHERE id = $1`, [tenantId]);
-    return rows[0]?.timeZone ?? 'UTC';
+    const row = await this.database.db.selectFrom('tenant').select('time_zone').where('id', '=', tenantId).executeTakeFirst();
+    return row?.time_zone ?? 'UTC';
   }
 }
-
-const CANDIDATE_SELECT = `SELECT s.id, s.created_at::text AS "createdAt", s.channel, s.status, s.outcome, s.query, s.answer,
-    s.source_references AS "references", s.media, s.knowledge_searched AS "knowledgeSearched"
-  FROM diagnosis_session s`;

@@ -143,7 +143,7 @@ export class CoverageService {
     const row = this.decide(tenantId, session);
     if (!row) return {};
     return {
-      cte: (params, sessionCte) => this.repository.insertDecisionCte(params, sessionCte, row),
+      cte: (sessionCte) => this.repository.insertDecisionCte(sessionCte, row),
       done: (inserted) => {
         if (inserted) this.decisionsCounter.inc({ verdict: row.verdict, reason_code: row.reasonCode, source: 'hook' });
       },

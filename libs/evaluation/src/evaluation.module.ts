@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { CommonModule } from '@arbiter/common';
+import { DatabaseModule } from '@arbiter/database';
 import { JobsModule } from '@arbiter/jobs';
 import { LlmModule } from '@arbiter/llm';
 import { SessionsModule } from '@arbiter/sessions';
@@ -10,7 +11,7 @@ import { EvaluationRepository } from './evaluation.repository.js';
 import { EvaluationService } from './evaluation.service.js';
 
 @Module({
-  imports: [LlmModule, JobsModule, SessionsModule, CommonModule, TenancyModule],
+  imports: [LlmModule, JobsModule, SessionsModule, CommonModule, DatabaseModule, TenancyModule],
   controllers: [EvaluationController],
   providers: [EvaluationRepository, EvaluationService, SelfEvaluateJob, RetryFallbacksJob],
   exports: [EvaluationService],

@@ -1,7 +1,7 @@
-import type { EntityManager } from 'typeorm';
 import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { SystemMessage, HumanMessage } from '@langchain/core/messages';
 import { MetricsService, type TenantId } from '@arbiter/common';
+import type { Db } from '@arbiter/database';
 import { JOB_CATALOG, JobsService, type JobContext, type JobName } from '@arbiter/jobs';
 import { LlmErrorCode, LlmException, LlmService } from '@arbiter/llm';
 import { runFailed, SessionHooks, SessionsService, type DiagnosisSessionEntity, type FinishPlan, type SelfEvaluation } from '@arbiter/sessions';
@@ -99,8 +99,8 @@ export class EvaluationService implements OnModuleInit {
     if (session.status === 'PENDING' || session.status === 'RUNNING') throw new EvaluationException(EvaluationErrorCode.SessionNotFinished, session.status);
     const evaluation = await this.evaluate(tenantId, session);
     const before = session.selfEvaluation as Partial<StoredSelfEvaluation> | null;
-    await this.store(tenantId, session.id, evaluation, (em) =>
-      this.audit.record(em, tenantId, {
+    await this.store(tenantId, session.id, evaluation, (tx) =>
+      this.audit.record(tx, tenantId, {
         action: 'evaluate',
         resourceType: 'self_evaluation',
         resourceId: session.id,
@@ -236,7 +236,7 @@ export class EvaluationService implements OnModuleInit {
     return { confidence: rule.confidence, reasoning: rule.reasoning, source: 'rule', evaluatedAt: new Date().toISOString(), fallbackReason: reason };
   }
 
-  private async store(tenantId: TenantId, sessionId: string, evaluation: StoredSelfEvaluation, record?: (em: EntityManager) => Promise<void>): Promise<void> {
+  private async store(tenantId: TenantId, sessionId: string, evaluation: StoredSelfEvaluation, record?: (tx: Db) => Promise<void>): Promise<void> {
     await this.sessions.update(tenantId, sessionId, { selfEvaluation: evaluation }, record);
     this.count(evaluation);
   }

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { DataSource } from 'typeorm';
 import { asTenantId, type TenantId } from '@arbiter/common';
-import { detectSchemaDrift } from '@arbiter/database';
+import { Database, detectSchemaDrift } from '@arbiter/database';
 import { ConversationEntity, DiagnosisSessionEntity, SessionFeedbackState, ToolInvocationEntity } from '@arbiter/sessions';
 import { connectDataSource, createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
 import { BadCaseLabelEntity } from './bad-case-label.entity.js';
@@ -57,8 +57,9 @@ describe('bad-case review on a real database (migration 0170)', () => {
       ],
       { max: 4 },
     );
-    repo = new CaseLibraryRepository(ds);
-    feedback = new FeedbackRepository(ds, new SessionFeedbackState());
+    const database = new Database(ds);
+    repo = new CaseLibraryRepository(database);
+    feedback = new FeedbackRepository(database, new SessionFeedbackState());
     const t = await db.pool.query<{ id: string }>(`INSERT INTO tenant (name) VALUES ('br-a'), ('br-b') RETURNING id`);
     tenant = asTenantId(t.rows[0].id);
     other = asTenantId(t.rows[1].id);
@@ -125,22 +126,27 @@ describe('bad-case review on a real database (migration 0170)', () => {
     expect(await stored(sid)).toEqual([{ intent: 'fault', rule_id: RULE, example: 'q', document_id: DOC, note: 'm', status: 'RESOLVED', resolved: true }]);
   });
 
-  // Deterministic interleaving: one writer holds its (new, uncommitted) row in an open transaction while the other
-  // writes; on PostgreSQL the second waits on the row (checked in pg_locks), on PGlite it waits for the transaction.
+  // Deterministic interleaving: one writer holds its (new, uncommitted) row in its open transaction (its audit
+  // recorder waits) while the other writes; on PostgreSQL the second waits on the row (checked in pg_locks), on
+  // PGlite it waits for the transaction.
   it.each([
     ['accept-example first, the review waits', 'label'],
     ['the review first, accept-example waits', 'review'],
   ] as const)('concurrent writers on one new record lose nothing: %s', async (_name, first) => {
     const sid = await badCase(tenant);
-    const qr = ds.createQueryRunner();
-    await qr.connect();
+    const label = { intent: 'cooling', ruleId: RULE, example: 'q' };
+    const review = { documentId: DOC, note: 'n', status: 'RESOLVED' as const };
+    let wrote!: () => void;
+    let release!: () => void;
+    const written = new Promise<void>((resolve) => (wrote = resolve));
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const hold = async (): Promise<void> => {
+      wrote();
+      await held;
+    };
+    const firstWriter = first === 'label' ? repo.upsertLabel(tenant, sid, label, hold) : repo.upsertReview(tenant, sid, review, hold);
     try {
-      await qr.startTransaction();
-      const inTx = new CaseLibraryRepository(qr.manager as unknown as DataSource);
-      const label = { intent: 'cooling', ruleId: RULE, example: 'q' };
-      const review = { documentId: DOC, note: 'n', status: 'RESOLVED' as const };
-      if (first === 'label') await inTx.upsertLabel(tenant, sid, label);
-      else await inTx.upsertReview(tenant, sid, review);
+      await written;
       const second = first === 'label' ? repo.upsertReview(tenant, sid, review) : repo.upsertLabel(tenant, sid, label);
       if (db.kind === 'postgres') {
         const deadline = Date.now() + 10_000;
@@ -151,10 +157,12 @@ describe('bad-case review on a real database (migration 0170)', () => {
           await new Promise((r) => setTimeout(r, 10));
         }
       }
-      await qr.commitTransaction();
+      release();
+      await firstWriter;
       await second;
     } finally {
-      await qr.release();
+      release();
+      await firstWriter.catch(() => undefined);
     }
     expect(await stored(sid)).toEqual([{ intent: 'cooling', rule_id: RULE, example: 'q', document_id: DOC, note: 'n', status: 'RESOLVED', resolved: true }]);
   });

@@ -47,8 +47,8 @@ export class CaseLearningService {
       if (problems.length) throw invalidRequest([{ field: 'threshold', errors: problems }]);
     }
     const before = await this.repository.settings(tenantId);
-    await this.repository.setThreshold(tenantId, threshold, (em) =>
-      this.audit.record(em, tenantId, {
+    await this.repository.setThreshold(tenantId, threshold, (tx) =>
+      this.audit.record(tx, tenantId, {
         action: 'update',
         resourceType: 'case_library_settings',
         label: 'case library settings',
@@ -61,8 +61,8 @@ export class CaseLearningService {
 
   /** Retracts an active case: it is neither listed nor answers again (kept in the table). */
   async retractCase(tenantId: TenantId, id: string): Promise<void> {
-    const retracted = await this.repository.retractCase(tenantId, id, (em, row) =>
-      this.audit.record(em, tenantId, {
+    const retracted = await this.repository.retractCase(tenantId, id, (tx, row) =>
+      this.audit.record(tx, tenantId, {
         action: 'delete',
         resourceType: 'case',
         resourceId: row.id,
@@ -107,8 +107,8 @@ export class CaseLearningService {
     }
     const updated = await this.rules.update(tenantId, rule.id, { semanticExamples: [...rule.semanticExamples, example] });
     // The rule's new example is recorded by the intent lib (an `intent_rule` update); the bad case's label here.
-    const label = await this.repository.upsertLabel(tenantId, sessionId, { intent, ruleId: rule.id, example }, (em) =>
-      this.audit.record(em, tenantId, {
+    const label = await this.repository.upsertLabel(tenantId, sessionId, { intent, ruleId: rule.id, example }, (tx) =>
+      this.audit.record(tx, tenantId, {
         action: 'accept_example',
         resourceType: 'bad_case_label',
         resourceId: sessionId,

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { DataSource } from 'typeorm';
 import { asTenantId, type TenantId } from '@arbiter/common';
-import { detectSchemaDrift } from '@arbiter/database';
+import { Database, detectSchemaDrift } from '@arbiter/database';
 import { ConversationEntity, DiagnosisSessionEntity, SessionFeedbackState, ToolInvocationEntity } from '@arbiter/sessions';
 import { connectDataSource, createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
 import { BadCaseLabelEntity } from './bad-case-label.entity.js';
@@ -54,8 +54,9 @@ describe('CaseLibraryRepository on a real database (migration 0150)', () => {
       ],
       { max: 4 },
     );
-    repo = new CaseLibraryRepository(ds);
-    feedback = new FeedbackRepository(ds, new SessionFeedbackState());
+    const database = new Database(ds);
+    repo = new CaseLibraryRepository(database);
+    feedback = new FeedbackRepository(database, new SessionFeedbackState());
     const t = await db.pool.query<{ id: string }>(`INSERT INTO tenant (name) VALUES ('cl-a'), ('cl-b') RETURNING id`);
     tenant = asTenantId(t.rows[0].id);
     other = asTenantId(t.rows[1].id);

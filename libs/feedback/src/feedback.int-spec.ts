@@ -1,9 +1,10 @@
 import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { DataSource, Logger } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { asTenantId, type TenantId } from '@arbiter/common';
-import { detectSchemaDrift } from '@arbiter/database';
+import { Database, detectSchemaDrift } from '@arbiter/database';
 import { ConversationEntity, DiagnosisSessionEntity, SessionFeedbackState, ToolInvocationEntity, attributeFailure, factsFromRow } from '@arbiter/sessions';
+import { dataSourceRoundTripCounter } from '../../../test/support/round-trips.js';
 import { connectDataSource, createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
 import { CaseLibraryEntity } from './case-library.entity.js';
 import { FeedbackRepository } from './feedback.repository.js';
@@ -15,23 +16,13 @@ describe('FeedbackRepository on a real database', () => {
   let repo: FeedbackRepository;
   let tenant: TenantId;
   let other: TenantId;
-  /** Statements this DataSource sent while `counting` (BEGIN/COMMIT included: TypeORM logs every query). */
-  let counting: string[] | null = null;
-  const countingLogger: Logger = {
-    logQuery: (query) => void counting?.push(query.replace(/\s+/g, ' ').slice(0, 60)),
-    logQueryError: () => undefined,
-    logQuerySlow: () => undefined,
-    logSchemaBuild: () => undefined,
-    logMigration: () => undefined,
-    log: () => undefined,
-  };
+  /** Statements (round trips) the repository's pool sent while `fn` ran. */
   async function statementsOf(fn: () => Promise<unknown>): Promise<string[]> {
-    counting = [];
+    const counter = dataSourceRoundTripCounter(ds);
     try {
-      await fn();
-      return counting;
+      return (await counter.measure(fn)).trips.statements;
     } finally {
-      counting = null;
+      counter.restore();
     }
   }
 
@@ -60,9 +51,8 @@ describe('FeedbackRepository on a real database', () => {
     db = await createTestDatabase();
     ds = await connectDataSource(db.url, [ConversationEntity, DiagnosisSessionEntity, ToolInvocationEntity, SessionFeedbackEntity, CaseLibraryEntity], {
       max: 8,
-      logger: countingLogger,
     });
-    repo = new FeedbackRepository(ds, new SessionFeedbackState());
+    repo = new FeedbackRepository(new Database(ds), new SessionFeedbackState());
     const t = await db.pool.query<{ id: string }>(`INSERT INTO tenant (name) VALUES ('fb-a'), ('fb-b') RETURNING id`);
     tenant = asTenantId(t.rows[0].id);
     other = asTenantId(t.rows[1].id);

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CommonModule } from '@arbiter/common';
+import { DatabaseModule } from '@arbiter/database';
 import { IntentModule } from '@arbiter/intent';
 import { RetrievalModule } from '@arbiter/retrieval';
 import { SessionsModule } from '@arbiter/sessions';
@@ -23,6 +24,8 @@ import { SessionFeedbackEntity } from './session-feedback.entity.js';
     IntentModule,
     RetrievalModule,
     TenancyModule,
+    DatabaseModule,
+    // The entities stay for the boot-time schema check; the SQL is on the typed data layer (docs/data-layer.md).
     TypeOrmModule.forFeature([SessionFeedbackEntity, CaseLibraryEntity, CaseLibrarySettingsEntity, CaseLibraryVersionEntity, BadCaseLabelEntity]),
   ],
   controllers: [FeedbackController, ReviewController],

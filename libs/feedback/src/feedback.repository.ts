@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource, EntityManager } from 'typeorm';
-import { Keyset, type KeysetCursor, type KeysetRow, type TenantId } from '@arbiter/common';
+import type { KeysetCursor, KeysetRow, TenantId } from '@arbiter/common';
+import { Database, sql, typedKeyset, type Db, type RawBuilder } from '@arbiter/database';
 import {
   FAILURE_FACT_COLUMNS,
   SessionFeedbackState,
   failureFactsSql,
   type FailureFactsRow,
+  type SessionFeedbackRead,
   type FeedbackValue,
   type SelfEvaluation,
   type SessionStatus,
@@ -57,42 +57,42 @@ export interface CaseRow extends KeysetRow {
 
 /**
  * The failure facts of a bad case's session `s` (docs/learning.md "Failure attribution"; read models in
- * docs/CONVENTIONS.md: `diagnosis_session`, `tool_invocation`, `coverage_decision`). `$3` = the coverage evaluator
- * version whose decision counts; `bad_case_label` is this lib's own table.
+ * docs/CONVENTIONS.md: `diagnosis_session`, `tool_invocation`, `coverage_decision`), with the decision of the coverage
+ * evaluator version that counts; `bad_case_label` is this lib's own table.
  */
-const BAD_CASE_FACTS = failureFactsSql('s', {
-  coverageReasonSql: `(SELECT d.reason_code FROM coverage_decision d WHERE d.tenant_id = s.tenant_id AND d.session_id = s.id AND d.evaluator_version = $3)`,
-  labelIntentSql: `(SELECT l.intent FROM bad_case_label l WHERE l.tenant_id = s.tenant_id AND l.session_id = s.id)`,
-});
+function badCaseFactsSql(evaluatorVersion: string): RawBuilder<FailureFactsRow> {
+  return failureFactsSql('s', {
+    coverageReason: sql<
+      string | null
+    >`(SELECT d.reason_code FROM coverage_decision d WHERE d.tenant_id = s.tenant_id AND d.session_id = s.id AND d.evaluator_version = ${evaluatorVersion})`,
+    labelIntent: sql<string | null>`(SELECT l.intent FROM bad_case_label l WHERE l.tenant_id = s.tenant_id AND l.session_id = s.id)`,
+  });
+}
 
 export interface BadCaseFactsGroup extends FailureFactsRow {
   count: number;
 }
 
 /** Keyset keys keep microseconds (a JS Date would drop them and skip rows between pages). */
-const BAD_CASE_KEYSET = new Keyset('f.updated_at', 'f.id');
-/** The columns of a listed bad case over `session_feedback f` and `diagnosis_session s` (`$3` = evaluator version). */
-const BAD_CASE_COLUMNS = `f.id AS "feedbackId", s.id AS "sessionId", s.conversation_id AS "conversationId", s.channel, s.query, s.answer, f.comment,
+const BAD_CASE_KEYSET = typedKeyset('f.updated_at', 'f.id');
+/** The columns of a listed bad case over `session_feedback f` and `diagnosis_session s`. */
+function badCaseColumns(evaluatorVersion: string): RawBuilder<BadCaseRow> {
+  return sql<BadCaseRow>`f.id AS "feedbackId", s.id AS "sessionId", s.conversation_id AS "conversationId", s.channel, s.query, s.answer, f.comment,
                 s.intent, s.self_evaluation AS "selfEvaluation", s.route_trace AS "routeTrace", s.created_at AS "sessionCreatedAt",
-                f.updated_at AS "markedAt", ${BAD_CASE_KEYSET.columns}, ${BAD_CASE_FACTS}`;
-const CASE_KEYSET = new Keyset('created_at', 'id');
-const CASE_COLUMNS = `id, session_id AS "sessionId", query, answer, fault_category AS "faultCategory", error_code AS "errorCode",
-  source_type AS "sourceType", created_at AS "createdAt", updated_at AS "updatedAt", ${CASE_KEYSET.columns}`;
+                f.updated_at AS "markedAt", ${sql.join(BAD_CASE_KEYSET.cursor)}, ${badCaseFactsSql(evaluatorVersion)}`;
+}
+const CASE_KEYSET = typedKeyset('created_at', 'id');
+const CASE_COLUMNS = sql`id, session_id AS "sessionId", query, answer, fault_category AS "faultCategory", error_code AS "errorCode",
+  source_type AS "sourceType", created_at AS "createdAt", updated_at AS "updatedAt", ${sql.join(CASE_KEYSET.cursor)}`;
 
 /** Attempts of one post; every failed one means another post on the same session applied meanwhile. */
 const MAX_FEEDBACK_ATTEMPTS = 100;
 
-/** Rows of `em.query`: TypeORM returns `[rows, affected]` for UPDATE/DELETE and `rows` otherwise. */
-function rowsOf<T>(result: unknown): T[] {
-  if (Array.isArray(result) && result.length === 2 && Array.isArray(result[0]) && typeof result[1] === 'number') return result[0] as T[];
-  return result as T[];
-}
-
-/** Feedback and case-library SQL; every method is scoped by the tenant id it takes first. */
+/** Feedback and case-library SQL, on the typed data layer (docs/data-layer.md); every method is scoped by the tenant id it takes first. */
 @Injectable()
 export class FeedbackRepository {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly database: Database,
     private readonly sessionState: SessionFeedbackState,
   ) {}
 
@@ -120,23 +120,14 @@ export class FeedbackRepository {
     requested: FeedbackValue,
     comment: string | undefined,
   ): Promise<FeedbackOutcome | 'conflict'> {
-    const [row] = rowsOf<{
-      status: SessionStatus;
-      feedback: FeedbackValue | null;
-      answer: string | null;
-      query: string;
-      status_before: 'SUCCESS' | 'FAILED' | null;
-      active_case_id: string | null;
-    }>(
-      await this.dataSource.query(
-        `WITH s AS (${this.sessionState.readCte({ tenantId: '$1', sessionId: '$2' })})
-         SELECT s.status, s.feedback, s.answer, s.query,
-                (SELECT f.status_before FROM session_feedback f WHERE f.tenant_id = $1 AND f.session_id = $2) AS status_before,
-                (SELECT c.id FROM case_library c WHERE c.tenant_id = $1 AND c.session_id = $2 AND c.retracted_at IS NULL) AS active_case_id
-           FROM s`,
-        [tenantId, sessionId],
-      ),
-    );
+    const {
+      rows: [row],
+    } = await sql<SessionFeedbackRead & { status_before: 'SUCCESS' | 'FAILED' | null; active_case_id: string | null }>`
+      WITH s AS (${this.sessionState.readCte(tenantId, sessionId)})
+      SELECT s.status, s.feedback, s.answer, s.query,
+             (SELECT f.status_before FROM session_feedback f WHERE f.tenant_id = ${tenantId} AND f.session_id = ${sessionId}) AS status_before,
+             (SELECT c.id FROM case_library c WHERE c.tenant_id = ${tenantId} AND c.session_id = ${sessionId} AND c.retracted_at IS NULL) AS active_case_id
+        FROM s`.execute(this.database.db);
     if (!row) return { kind: 'not_found' };
     const decision = decideFeedback(
       { status: row.status, feedback: row.feedback, statusBefore: row.status_before, hasAnswer: !!row.answer && row.answer.trim() !== '' },
@@ -147,59 +138,56 @@ export class FeedbackRepository {
         return { kind: 'rejected', reason: decision.reason };
       case 'unchanged': {
         if (comment !== undefined) {
-          await this.dataSource.query(`UPDATE session_feedback SET comment = $3 WHERE tenant_id = $1 AND session_id = $2 AND comment IS DISTINCT FROM $3`, [
-            tenantId,
-            sessionId,
-            comment,
-          ]);
+          await this.database.db
+            .updateTable('session_feedback')
+            .set({ comment })
+            .where('tenant_id', '=', tenantId)
+            .where('session_id', '=', sessionId)
+            .where('comment', 'is distinct from', comment)
+            .execute();
         }
         return { kind: 'ok', changed: false, feedback: requested, status: row.status, caseId: row.active_case_id, caseEvent: null };
       }
       case 'apply': {
-        // $1 tenant, $2 session, $3 new status, $4 requested, $5 comment, $6 status_before, $7/$8 what was read.
-        const params: unknown[] = [tenantId, sessionId, decision.status, requested, comment ?? null, decision.statusBefore, row.status, row.feedback];
-        let caseCte: string;
+        let caseCte: RawBuilder<unknown>;
         switch (decision.caseAction) {
           case 'activate':
-            params.push(row.query, row.answer);
-            caseCte = `INSERT INTO case_library (tenant_id, session_id, query, answer, fault_category, error_code, source_type)
-                       SELECT $1, $2, $9, $10, 'GENERAL', NULL, 'AUTO' FROM session_update
+            caseCte = sql`INSERT INTO case_library (tenant_id, session_id, query, answer, fault_category, error_code, source_type)
+                       SELECT ${tenantId}, ${sessionId}, ${row.query}, ${row.answer}, 'GENERAL', NULL, 'AUTO' FROM session_update
                        ON CONFLICT (tenant_id, session_id) DO UPDATE SET retracted_at = NULL, updated_at = now()
                        RETURNING id, (xmax = 0) AS inserted`;
             break;
           case 'retract':
-            caseCte = `UPDATE case_library SET retracted_at = now(), updated_at = now()
-                        WHERE tenant_id = $1 AND session_id = $2 AND source_type = 'AUTO' AND retracted_at IS NULL
+            caseCte = sql`UPDATE case_library SET retracted_at = now(), updated_at = now()
+                        WHERE tenant_id = ${tenantId} AND session_id = ${sessionId} AND source_type = 'AUTO' AND retracted_at IS NULL
                           AND EXISTS (SELECT 1 FROM session_update)
                        RETURNING id, false AS inserted`;
             break;
           case 'none':
-            caseCte = `SELECT NULL::uuid AS id, NULL::boolean AS inserted WHERE false`;
+            caseCte = sql`SELECT NULL::uuid AS id, NULL::boolean AS inserted WHERE false`;
             break;
         }
         const sessionUpdate = this.sessionState.compareAndSetCte({
-          tenantId: '$1',
-          sessionId: '$2',
-          status: '$3',
-          feedback: '$4',
-          expectedStatus: '$7',
-          expectedFeedback: '$8::varchar',
+          tenantId,
+          sessionId,
+          status: decision.status,
+          feedback: requested,
+          expectedStatus: row.status,
+          expectedFeedback: row.feedback,
         });
-        const [result] = rowsOf<{ applied: boolean; case_id: string | null; inserted: boolean | null }>(
-          await this.dataSource.query(
-            `WITH session_update AS (${sessionUpdate}),
-             feedback_upsert AS (
-               INSERT INTO session_feedback (tenant_id, session_id, feedback, comment, status_before)
-               SELECT $1, $2, $4, $5, $6 FROM session_update
-               ON CONFLICT (tenant_id, session_id) DO UPDATE
-                 SET feedback = EXCLUDED.feedback, comment = EXCLUDED.comment, status_before = EXCLUDED.status_before, updated_at = now()
-               RETURNING id
-             ), case_change AS (${caseCte})
-             SELECT EXISTS (SELECT 1 FROM session_update) AS applied,
-                    (SELECT id FROM case_change) AS case_id, (SELECT inserted FROM case_change) AS inserted`,
-            params,
-          ),
-        );
+        const {
+          rows: [result],
+        } = await sql<{ applied: boolean; case_id: string | null; inserted: boolean | null }>`
+          WITH session_update AS (${sessionUpdate}),
+          feedback_upsert AS (
+            INSERT INTO session_feedback (tenant_id, session_id, feedback, comment, status_before)
+            SELECT ${tenantId}, ${sessionId}, ${requested}, ${comment ?? null}, ${decision.statusBefore} FROM session_update
+            ON CONFLICT (tenant_id, session_id) DO UPDATE
+              SET feedback = EXCLUDED.feedback, comment = EXCLUDED.comment, status_before = EXCLUDED.status_before, updated_at = now()
+            RETURNING id
+          ), case_change AS (${caseCte})
+          SELECT EXISTS (SELECT 1 FROM session_update) AS applied,
+                 (SELECT id FROM case_change) AS case_id, (SELECT inserted FROM case_change) AS inserted`.execute(this.database.db);
         if (!result?.applied) return 'conflict';
         const changedCase = result.case_id ? { id: result.case_id, inserted: result.inserted === true } : null;
         const caseId = decision.caseAction === 'activate' ? (changedCase?.id ?? null) : null;
@@ -214,38 +202,26 @@ export class FeedbackRepository {
    * with `status`, only those whose review has it (a case without a review record is OPEN).
    */
   async listBadCases(tenantId: TenantId, limit: number, evaluatorVersion: string, after?: KeysetCursor, status?: BadCaseReviewStatus): Promise<BadCaseRow[]> {
-    const params: unknown[] = [tenantId, limit, evaluatorVersion];
-    const where = [`f.tenant_id = $1`, `f.feedback = 'not_useful'`];
-    if (status !== undefined) {
-      params.push(status);
-      where.push(
-        `COALESCE((SELECT l.status FROM bad_case_label l WHERE l.tenant_id = f.tenant_id AND l.session_id = f.session_id), 'OPEN') = $${params.length}`,
-      );
-    }
-    where.push(BAD_CASE_KEYSET.where(params, after ?? null));
-    return rowsOf<BadCaseRow>(
-      await this.dataSource.query(
-        `SELECT ${BAD_CASE_COLUMNS}
-           FROM session_feedback f JOIN diagnosis_session s ON s.id = f.session_id AND s.tenant_id = f.tenant_id
-          WHERE ${where.join(' AND ')}
-          ORDER BY ${BAD_CASE_KEYSET.orderBy}
-          LIMIT $2`,
-        params,
-      ),
-    );
+    const byStatus =
+      status === undefined
+        ? sql``
+        : sql`AND COALESCE((SELECT l.status FROM bad_case_label l WHERE l.tenant_id = f.tenant_id AND l.session_id = f.session_id), 'OPEN') = ${status}`;
+    const { rows } = await sql<BadCaseRow>`
+      SELECT ${badCaseColumns(evaluatorVersion)}
+        FROM session_feedback f JOIN diagnosis_session s ON s.id = f.session_id AND s.tenant_id = f.tenant_id
+       WHERE f.tenant_id = ${tenantId} AND f.feedback = 'not_useful' ${byStatus} AND ${BAD_CASE_KEYSET.after(after ?? null)}
+       ORDER BY ${BAD_CASE_KEYSET.orderBy}
+       LIMIT ${limit}`.execute(this.database.db);
+    return rows;
   }
 
   /** One bad case of the tenant (a session marked not_useful), as listed; null when it is none. */
   async findBadCase(tenantId: TenantId, sessionId: string, evaluatorVersion: string): Promise<BadCaseRow | null> {
-    const [row] = rowsOf<BadCaseRow>(
-      await this.dataSource.query(
-        `SELECT ${BAD_CASE_COLUMNS}
-           FROM session_feedback f JOIN diagnosis_session s ON s.id = f.session_id AND s.tenant_id = f.tenant_id
-          WHERE f.tenant_id = $1 AND f.session_id = $2 AND f.feedback = 'not_useful'`,
-        [tenantId, sessionId, evaluatorVersion],
-      ),
-    );
-    return row ?? null;
+    const { rows } = await sql<BadCaseRow>`
+      SELECT ${badCaseColumns(evaluatorVersion)}
+        FROM session_feedback f JOIN diagnosis_session s ON s.id = f.session_id AND s.tenant_id = f.tenant_id
+       WHERE f.tenant_id = ${tenantId} AND f.session_id = ${sessionId} AND f.feedback = 'not_useful'`.execute(this.database.db);
+    return rows[0] ?? null;
   }
 
   /**
@@ -254,16 +230,13 @@ export class FeedbackRepository {
    * `idx_session_feedback_tenant_value_updated`, so its cost follows the bad cases of the window.
    */
   async badCaseFacts(tenantId: TenantId, evaluatorVersion: string, fromTs: string | null, toTs: string | null): Promise<BadCaseFactsGroup[]> {
-    return rowsOf<BadCaseFactsGroup>(
-      await this.dataSource.query(
-        `SELECT ${BAD_CASE_FACTS}, count(*)::int AS count
-           FROM session_feedback f JOIN diagnosis_session s ON s.id = f.session_id AND s.tenant_id = f.tenant_id
-          WHERE f.tenant_id = $1 AND f.feedback = 'not_useful'
-            AND ($2::timestamptz IS NULL OR f.updated_at >= $2::timestamptz) AND ($4::timestamptz IS NULL OR f.updated_at < $4::timestamptz)
-          GROUP BY ${FAILURE_FACT_COLUMNS.map((_c, i) => String(i + 1)).join(', ')}`,
-        [tenantId, fromTs, evaluatorVersion, toTs],
-      ),
-    );
+    const { rows } = await sql<BadCaseFactsGroup>`
+      SELECT ${badCaseFactsSql(evaluatorVersion)}, count(*)::int AS count
+        FROM session_feedback f JOIN diagnosis_session s ON s.id = f.session_id AND s.tenant_id = f.tenant_id
+       WHERE f.tenant_id = ${tenantId} AND f.feedback = 'not_useful'
+         AND (${fromTs}::timestamptz IS NULL OR f.updated_at >= ${fromTs}::timestamptz) AND (${toTs}::timestamptz IS NULL OR f.updated_at < ${toTs}::timestamptz)
+       GROUP BY ${sql.raw(FAILURE_FACT_COLUMNS.map((_c, i) => String(i + 1)).join(', '))}`.execute(this.database.db);
+    return rows;
   }
 
   /** Active (not retracted) cases, newest first, optionally filtered. */
@@ -273,45 +246,36 @@ export class FeedbackRepository {
     limit: number,
     after?: KeysetCursor,
   ): Promise<CaseRow[]> {
-    const params: unknown[] = [tenantId, limit];
-    const where = ['tenant_id = $1', 'retracted_at IS NULL'];
-    if (filter.faultCategory) {
-      params.push(filter.faultCategory);
-      where.push(`fault_category = $${params.length}`);
-    }
-    if (filter.sourceType) {
-      params.push(filter.sourceType);
-      where.push(`source_type = $${params.length}`);
-    }
-    where.push(CASE_KEYSET.where(params, after ?? null));
-    return rowsOf<CaseRow>(
-      await this.dataSource.query(`SELECT ${CASE_COLUMNS} FROM case_library WHERE ${where.join(' AND ')} ORDER BY ${CASE_KEYSET.orderBy} LIMIT $2`, params),
-    );
+    const { rows } = await sql<CaseRow>`
+      SELECT ${CASE_COLUMNS} FROM case_library
+       WHERE tenant_id = ${tenantId} AND retracted_at IS NULL
+         ${filter.faultCategory ? sql`AND fault_category = ${filter.faultCategory}` : sql``}
+         ${filter.sourceType ? sql`AND source_type = ${filter.sourceType}` : sql``}
+         AND ${CASE_KEYSET.after(after ?? null)}
+       ORDER BY ${CASE_KEYSET.orderBy} LIMIT ${limit}`.execute(this.database.db);
+    return rows;
   }
 
   async findCase(tenantId: TenantId, id: string): Promise<CaseRow | null> {
-    const [row] = rowsOf<CaseRow>(
-      await this.dataSource.query(`SELECT ${CASE_COLUMNS} FROM case_library WHERE tenant_id = $1 AND id = $2 AND retracted_at IS NULL`, [tenantId, id]),
+    const { rows } = await sql<CaseRow>`SELECT ${CASE_COLUMNS} FROM case_library WHERE tenant_id = ${tenantId} AND id = ${id} AND retracted_at IS NULL`.execute(
+      this.database.db,
     );
-    return row ?? null;
+    return rows[0] ?? null;
   }
 
   /** Inserts an operator's case in one transaction with `record`, its audit entry (docs/http-edge.md "Audit log"). */
   async insertManualCase(
     tenantId: TenantId,
     c: { query: string; answer: string; faultCategory: FaultCategory; errorCode: string | null },
-    record: (em: EntityManager, row: CaseRow) => Promise<void>,
+    record: (tx: Db, row: CaseRow) => Promise<void>,
   ): Promise<CaseRow> {
-    return this.dataSource.transaction(async (em) => {
-      const [row] = rowsOf<CaseRow>(
-        await em.query(
-          `INSERT INTO case_library (tenant_id, session_id, query, answer, fault_category, error_code, source_type)
-           VALUES ($1, NULL, $2, $3, $4, $5, 'MANUAL') RETURNING ${CASE_COLUMNS}`,
-          [tenantId, c.query, c.answer, c.faultCategory, c.errorCode],
-        ),
-      );
-      await record(em, row!);
-      return row!;
+    return this.database.transaction(async (tx) => {
+      const { rows } = await sql<CaseRow>`
+        INSERT INTO case_library (tenant_id, session_id, query, answer, fault_category, error_code, source_type)
+        VALUES (${tenantId}, NULL, ${c.query}, ${c.answer}, ${c.faultCategory}, ${c.errorCode}, 'MANUAL') RETURNING ${CASE_COLUMNS}`.execute(tx);
+      const row = rows[0]!;
+      await record(tx, row);
+      return row;
     });
   }
 }

@@ -135,12 +135,12 @@ export class FeedbackService {
     const problems = reviewProblems(patch, known, new Set(found.keys()));
     if (problems.length) throw invalidRequest(problems);
     // The upsert writes only for a bad case of the tenant (it reads the feedback in the same statement): null = 404.
-    const reviewed = await this.cases.upsertReview(tenantId, sessionId, patch, async (em, row) =>
-      this.audit.record(em, tenantId, {
+    const reviewed = await this.cases.upsertReview(tenantId, sessionId, patch, async (tx, row) =>
+      this.audit.record(tx, tenantId, {
         action: 'review',
         resourceType: 'bad_case_review',
         resourceId: sessionId,
-        label: await this.cases.sessionQuestion(em, tenantId, sessionId),
+        label: await this.cases.sessionQuestion(tx, tenantId, sessionId),
         summary: { changed: Object.keys(patch), after: { intent: row.intent, documentId: row.documentId, note: row.note, status: row.status } },
       }),
     );
@@ -204,8 +204,8 @@ export class FeedbackService {
         faultCategory: input.faultCategory ?? 'GENERAL',
         errorCode: input.errorCode ?? null,
       },
-      (em, created) =>
-        this.audit.record(em, tenantId, {
+      (tx, created) =>
+        this.audit.record(tx, tenantId, {
           action: 'create',
           resourceType: 'case',
           resourceId: created.id,
@@ -223,8 +223,8 @@ export class FeedbackService {
     if (patch.query === undefined && patch.answer === undefined && patch.faultCategory === undefined && patch.errorCode === undefined) {
       throw new FeedbackException(FeedbackErrorCode.EmptyPatch);
     }
-    const row = await this.cases.editCase(tenantId, id, patch, (em, edited) =>
-      this.audit.record(em, tenantId, {
+    const row = await this.cases.editCase(tenantId, id, patch, (tx, edited) =>
+      this.audit.record(tx, tenantId, {
         action: 'update',
         resourceType: 'case',
         resourceId: edited.id,

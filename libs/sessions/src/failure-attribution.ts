@@ -179,34 +179,3 @@ export function factsFromRow(r: FailureFactsRow): FailureFacts {
     saidNoAnswer: r.ff_said_no_answer === true,
   };
 }
-
-/**
- * The select list of the facts over a `diagnosis_session` alias `s` (the sessions lib owns these columns and
- * `tool_invocation`, so readers take the projection from here — their read models in docs/CONVENTIONS.md).
- * `coverageReasonSql` and `labelIntentSql` are the caller's expressions for the coverage decision's reason code and
- * the bad-case label's intent (NULL when it has none). Malformed jsonb reads as absent, never as an error.
- */
-export function failureFactsSql(s: string, opts: { coverageReasonSql: string; labelIntentSql: string }): string {
-  const trace = `(CASE WHEN jsonb_typeof(${s}.route_trace) = 'object' THEN ${s}.route_trace END)`;
-  const chat = `(CASE WHEN jsonb_typeof(${trace}->'chat') = 'object' THEN ${trace}->'chat' END)`;
-  const str = (expr: string) => `(CASE WHEN jsonb_typeof(${expr}) = 'string' THEN ${expr} #>> '{}' END)`;
-  const lookups = `FROM tool_invocation t WHERE t.tenant_id = ${s}.tenant_id AND t.session_id = ${s}.id
-        AND (t.tool_name = '${KNOWLEDGE_LOOKUP_TOOL}' OR t.relevance_level IS NOT NULL)`;
-  return `(${s}.status = 'FAILED' OR ${s}.outcome = 'FAILED') AS ff_run_failed,
-    ${s}.feedback AS ff_feedback,
-    (${opts.coverageReasonSql}) AS ff_coverage_reason,
-    ${str(`${trace}->'decisionReason'`)} AS ff_decision_reason,
-    (CASE WHEN jsonb_typeof(${trace}->'needClarify') = 'boolean' THEN (${trace}->>'needClarify')::boolean ELSE false END) AS ff_need_clarify,
-    (CASE WHEN jsonb_typeof(${trace}->'finalConfidence') = 'number' THEN (${trace}->>'finalConfidence')::float8 < ${LOW_ROUTING_CONFIDENCE} ELSE false END) AS ff_routing_low,
-    ${str(`${chat}->'branch'`)} AS ff_branch,
-    ((${opts.labelIntentSql}) IS NOT NULL AND (${opts.labelIntentSql}) IS DISTINCT FROM ${s}.intent) AS ff_label_disagrees,
-    ${s}.knowledge_searched AS ff_knowledge_searched,
-    (jsonb_typeof(${s}.source_references) = 'array' AND jsonb_array_length(${s}.source_references) > 0) AS ff_has_references,
-    EXISTS (SELECT 1 ${lookups}) AS ff_looked_up,
-    EXISTS (SELECT 1 ${lookups} AND t.status = 'FAILED') AS ff_lookup_failed,
-    EXISTS (SELECT 1 ${lookups} AND t.status = 'SUCCESS' AND t.relevance_level IN ('PRECISE', 'HIGHLY_RELEVANT')) AS ff_grade_sufficient,
-    EXISTS (SELECT 1 ${lookups} AND t.status = 'SUCCESS' AND t.relevance_level = 'REFERENCE'
-            AND COALESCE(CASE WHEN jsonb_typeof(t.retrieval_details) = 'object' THEN t.retrieval_details->>'completeness_hint' END, '') = 'PARTIAL') AS ff_grade_partial,
-    (COALESCE(${str(`${chat}->'confidence'->'source'`)} = 'not_found', false)
-      OR COALESCE((${opts.coverageReasonSql}) = 'uncovered_explicit_no_answer', false)) AS ff_said_no_answer`;
-}

@@ -19,3 +19,4 @@ export * from './dto/session-view.dto.js';
 export * from './sessions-repair.job.js';
 export * from './idempotency.js';
 export * from './failure-attribution.js';
+export * from './session-sql.js';

@@ -1,17 +1,23 @@
 import { Injectable } from '@nestjs/common';
+import type { TenantId } from '@arbiter/common';
+import { sql, type RawBuilder } from '@arbiter/database';
+import type { FeedbackValue, SessionStatus } from './session.types.js';
 
-/** Placeholders (`$1`, `$2`, …) of the caller's statement that carry the values these fragments use. */
-export interface SessionFeedbackReadParams {
-  tenantId: string;
-  sessionId: string;
+export interface SessionFeedbackRead {
+  status: SessionStatus;
+  feedback: FeedbackValue | null;
+  answer: string | null;
+  query: string;
 }
 
-export interface SessionFeedbackWriteParams extends SessionFeedbackReadParams {
+export interface SessionFeedbackWrite {
+  tenantId: TenantId;
+  sessionId: string;
   /** The status and feedback the caller read: the write only applies while they are still current. */
-  expectedStatus: string;
-  expectedFeedback: string;
-  status: string;
-  feedback: string;
+  expectedStatus: SessionStatus;
+  expectedFeedback: FeedbackValue | null;
+  status: SessionStatus;
+  feedback: FeedbackValue;
 }
 
 /**
@@ -28,15 +34,15 @@ export interface SessionFeedbackWriteParams extends SessionFeedbackReadParams {
 @Injectable()
 export class SessionFeedbackState {
   /** Columns: `status`, `feedback`, `answer`, `query` of the tenant's session (no row when it is not the tenant's). */
-  readCte(p: SessionFeedbackReadParams): string {
-    return `SELECT s.status, s.feedback, s.answer, s.query FROM diagnosis_session s WHERE s.tenant_id = ${p.tenantId} AND s.id = ${p.sessionId}`;
+  readCte(tenantId: TenantId, sessionId: string): RawBuilder<SessionFeedbackRead> {
+    return sql<SessionFeedbackRead>`SELECT s.status, s.feedback, s.answer, s.query FROM diagnosis_session s WHERE s.tenant_id = ${tenantId} AND s.id = ${sessionId}`;
   }
 
   /** Columns: `id` when the compare-and-set applied, no row otherwise. */
-  compareAndSetCte(p: SessionFeedbackWriteParams): string {
-    return `UPDATE diagnosis_session SET status = ${p.status}, feedback = ${p.feedback}, updated_at = now()
-             WHERE tenant_id = ${p.tenantId} AND id = ${p.sessionId}
-               AND status = ${p.expectedStatus} AND feedback IS NOT DISTINCT FROM ${p.expectedFeedback}
+  compareAndSetCte(w: SessionFeedbackWrite): RawBuilder<{ id: string }> {
+    return sql<{ id: string }>`UPDATE diagnosis_session SET status = ${w.status}, feedback = ${w.feedback}, updated_at = now()
+             WHERE tenant_id = ${w.tenantId} AND id = ${w.sessionId}
+               AND status = ${w.expectedStatus} AND feedback IS NOT DISTINCT FROM ${w.expectedFeedback}::varchar
             RETURNING id`;
   }
 }

@@ -1,8 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { TenantId } from '@arbiter/common';
+import type { RawBuilder } from '@arbiter/database';
 import type { DiagnosisSessionEntity } from './diagnosis-session.entity.js';
 import type { SessionViewExtras } from './session-view.js';
-import type { SqlParams } from './sql-params.js';
 
 /** Called once a session reached SUCCESS or FAILED (ingested or produced by chat). */
 export type SessionFinishedHandler = (tenantId: TenantId, session: DiagnosisSessionEntity) => Promise<void>;
@@ -19,7 +19,7 @@ export interface FinishPlan {
    * names the CTE that holds the updated session row (select from it so nothing is written when the
    * session is not the tenant's). It should end with `RETURNING` something: `done` gets the row count.
    */
-  cte?: (params: SqlParams, session: string) => string;
+  cte?: (session: string) => RawBuilder<unknown>;
   /** Called after the finish statement committed (metrics, logs). */
   done?: (cteRows: number) => void;
 }

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { DataSource } from 'typeorm';
+import { Database } from '@arbiter/database';
 import { asTenantId, type TenantId } from '@arbiter/common';
 import { connectDataSource, createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
 import { SessionStatsRepository, type SessionDayWindow } from './session-stats.repository.js';
@@ -70,7 +71,7 @@ describe('SessionStatsRepository', () => {
   beforeAll(async () => {
     db = await createTestDatabase();
     ds = await connectDataSource(db.url, [], { max: 2 });
-    repo = new SessionStatsRepository(ds);
+    repo = new SessionStatsRepository(new Database(ds));
     const t = await db.pool.query<{ id: string }>(`INSERT INTO tenant (name, time_zone) VALUES ('console-a', $1), ('console-b', $1) RETURNING id`, [ZONE]);
     a = asTenantId(t.rows[0].id);
     b = asTenantId(t.rows[1].id);

@@ -23,14 +23,9 @@ export function runFailed(s: RunState): boolean {
   return s.status === 'FAILED' || s.outcome === 'FAILED';
 }
 
-/** The run produced an answer (SUCCESS, or BAD_CASE of a successful run): the only runs coverage evaluates (docs/spec/coverage.md). */
+/** The run produced an answer (SUCCESS, or BAD_CASE of a successful run): the only runs coverage evaluates (docs/spec/coverage.md). SQL twin: `runSucceededSql`. */
 export function runSucceeded(s: RunState): boolean {
   return (s.status === 'SUCCESS' || s.status === 'BAD_CASE') && s.outcome !== 'FAILED';
-}
-
-/** SQL twin of `runSucceeded` over a `diagnosis_session` alias. */
-export function runSucceededSql(alias: string): string {
-  return `(${alias}.status IN ('SUCCESS', 'BAD_CASE') AND ${alias}.outcome IS DISTINCT FROM 'FAILED')`;
 }
 
 export const FEEDBACK_VALUES = ['useful', 'not_useful'] as const;

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { DatabaseModule } from '@arbiter/database';
 import { ConversationEntity } from './conversation.entity.js';
 import { DiagnosisSessionEntity } from './diagnosis-session.entity.js';
 import { SessionFeedbackState } from './session-feedback-state.js';
@@ -14,7 +15,8 @@ import { ToolInvocationEntity } from './tool-invocation.entity.js';
 
 /** Sessions, their tool invocations and the finished-session hooks: import it where you use `SessionsService`, `SessionHooks`, `SessionFeedbackState`, `SessionToolTrace` or `SessionStatsRepository`. */
 @Module({
-  imports: [TypeOrmModule.forFeature([ConversationEntity, DiagnosisSessionEntity, ToolInvocationEntity])],
+  // The entities stay for the boot-time schema check; the SQL is on the typed data layer (docs/data-layer.md).
+  imports: [TypeOrmModule.forFeature([ConversationEntity, DiagnosisSessionEntity, ToolInvocationEntity]), DatabaseModule],
   controllers: [SessionsController],
   providers: [SessionsRepository, SessionsService, SessionHooks, SessionsRepairJob, SessionFeedbackState, SessionToolTrace, SessionStatsRepository],
   exports: [SessionsService, SessionHooks, SessionsRepairJob, SessionFeedbackState, SessionToolTrace, SessionStatsRepository],

@@ -1,12 +1,23 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { In, LessThan, type EntityManager, type Repository } from 'typeorm';
 import type { TenantId } from '@arbiter/common';
-import { ConversationEntity } from './conversation.entity.js';
-import { DiagnosisSessionEntity } from './diagnosis-session.entity.js';
+import {
+  Database,
+  sql,
+  type Conversation as ConversationTable,
+  type Db,
+  type DiagnosisSession as SessionTable,
+  type Expression,
+  type Json,
+  type RawBuilder,
+  type Selectable,
+  type ToolInvocation as ToolInvocationTable,
+  type Updateable,
+} from '@arbiter/database';
+import type { ConversationEntity } from './conversation.entity.js';
+import type { DiagnosisSessionEntity } from './diagnosis-session.entity.js';
 import type { FinishPlan } from './session-hooks.js';
-import { SqlParams } from './sql-params.js';
-import { ToolInvocationEntity } from './tool-invocation.entity.js';
+import type { FeedbackValue, RunOutcome, SelfEvaluation, SessionMedia, SessionReference, SessionStatus } from './session.types.js';
+import type { ToolInvocationEntity, ToolInvocationStatus } from './tool-invocation.entity.js';
 
 export type NewSession = Omit<
   DiagnosisSessionEntity,
@@ -45,25 +56,134 @@ export type SessionPatch = Partial<
   >
 >;
 
+/** SQL expressions of the tenant, the conversation and the new session's id in the session start statement. */
+export interface SessionStartRow {
+  tenantId: RawBuilder<string>;
+  conversationId: RawBuilder<string>;
+  sessionId: RawBuilder<string>;
+}
+
 /**
  * A caller's scalar subquery read in the session start statement (its snapshot: the new session is not
  * in it), given SQL expressions of the tenant, the conversation and the new session's id.
  */
-export type SessionStartRead = (p: SqlParams, row: { tenantId: string; conversationId: string; sessionId: string }) => string;
+export type SessionStartRead = (row: SessionStartRow) => RawBuilder<unknown>;
 
 export type NewToolInvocation = Omit<ToolInvocationEntity, 'id' | 'tenantId' | 'session' | 'createdAt'>;
 
-/** All session SQL. Every method is scoped by the tenant id it takes first. */
+/** The session fields a repository method writes. */
+type SessionFields = Partial<NewSession & SessionPatch>;
+
+/** Column values of a session write: parameters, or SQL expressions (a jsonb parameter with its cast). */
+type SessionColumn = Required<Updateable<SessionTable>>;
+type SessionValues = { [C in keyof SessionColumn]?: SessionColumn[C] | Expression<SessionColumn[C]> };
+
+/** A jsonb value as a parameter (node-pg would send a JS array as a PostgreSQL array, not JSON). */
+function jsonb(value: unknown): RawBuilder<string | null> {
+  return sql<string | null>`${value === null || value === undefined ? null : JSON.stringify(value)}::jsonb`;
+}
+
+/** The columns of the given fields (absent fields are left out, so an UPDATE keeps them). */
+function sessionColumns(f: SessionFields): SessionValues {
+  const c: SessionValues = {};
+  if (f.channel !== undefined) c.channel = f.channel;
+  if (f.userRef !== undefined) c.user_ref = f.userRef;
+  if (f.query !== undefined) c.query = f.query;
+  if (f.answer !== undefined) c.answer = f.answer;
+  if (f.status !== undefined) c.status = f.status;
+  if (f.outcome !== undefined) c.outcome = f.outcome;
+  if (f.intent !== undefined) c.intent = f.intent;
+  if (f.stepCount !== undefined) c.step_count = f.stepCount;
+  if (f.toolCallCount !== undefined) c.tool_call_count = f.toolCallCount;
+  if (f.references !== undefined) c.source_references = jsonb(f.references);
+  if (f.media !== undefined) c.media = jsonb(f.media);
+  if (f.knowledgeSearched !== undefined) c.knowledge_searched = f.knowledgeSearched;
+  if (f.selfEvaluation !== undefined) c.self_evaluation = jsonb(f.selfEvaluation);
+  if (f.routeTrace !== undefined) c.route_trace = jsonb(f.routeTrace);
+  if (f.error !== undefined) c.error = f.error;
+  if (f.latencyMs !== undefined) c.latency_ms = f.latencyMs;
+  if (f.finishedAt !== undefined) c.finished_at = f.finishedAt;
+  if (f.idempotencyKey !== undefined) c.idempotency_key = f.idempotencyKey;
+  if (f.requestHash !== undefined) c.request_hash = f.requestHash;
+  return c;
+}
+
+/** `column = value` list items (a value is a parameter or, for jsonb, a cast parameter). */
+function assignments(columns: SessionValues): RawBuilder<unknown>[] {
+  return Object.entries(columns).map(([column, value]) => sql`${sql.ref(column)} = ${value}`);
+}
+
+/** A jsonb value as the domain type the writers stored (pg parsed it; the entity types describe it). */
+function fromJson<T>(value: Json): T {
+  return value as T;
+}
+
+function toSession(r: Selectable<SessionTable>): DiagnosisSessionEntity {
+  return {
+    id: r.id,
+    tenantId: r.tenant_id,
+    conversationId: r.conversation_id,
+    channel: r.channel,
+    userRef: r.user_ref,
+    query: r.query,
+    answer: r.answer,
+    status: r.status as SessionStatus,
+    outcome: r.outcome as RunOutcome | null,
+    intent: r.intent,
+    stepCount: r.step_count,
+    toolCallCount: r.tool_call_count,
+    references: fromJson<SessionReference[]>(r.source_references),
+    media: fromJson<SessionMedia[]>(r.media),
+    knowledgeSearched: r.knowledge_searched,
+    selfEvaluation: r.self_evaluation as SelfEvaluation | null,
+    feedback: r.feedback as FeedbackValue | null,
+    routeTrace: r.route_trace as Record<string, unknown> | null,
+    error: r.error,
+    latencyMs: r.latency_ms,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+    finishedAt: r.finished_at,
+    hooksDone: r.hooks_done,
+    idempotencyKey: r.idempotency_key,
+    requestHash: r.request_hash,
+  };
+}
+
+function toConversation(r: Selectable<ConversationTable>): ConversationEntity {
+  return { id: r.id, tenantId: r.tenant_id, channel: r.channel, userRef: r.user_ref, createdAt: r.created_at, lastActivityAt: r.last_activity_at };
+}
+
+function toInvocation(r: Selectable<ToolInvocationTable>): ToolInvocationEntity {
+  return {
+    id: r.id,
+    tenantId: r.tenant_id,
+    sessionId: r.session_id,
+    toolName: r.tool_name,
+    arguments: r.arguments as Record<string, unknown>,
+    status: r.status as ToolInvocationStatus,
+    resultSummary: r.result_summary,
+    relevanceLevel: r.relevance_level,
+    dedupReason: r.dedup_reason,
+    retrievalDetails: r.retrieval_details as Record<string, unknown> | null,
+    durationMs: r.duration_ms,
+    error: r.error,
+    createdAt: r.created_at,
+  };
+}
+
+/** All session SQL, on the typed data layer (docs/data-layer.md). Every method is scoped by the tenant id it takes first. */
 @Injectable()
 export class SessionsRepository {
-  constructor(
-    @InjectRepository(ConversationEntity) private readonly conversations: Repository<ConversationEntity>,
-    @InjectRepository(DiagnosisSessionEntity) private readonly sessions: Repository<DiagnosisSessionEntity>,
-    @InjectRepository(ToolInvocationEntity) private readonly invocations: Repository<ToolInvocationEntity>,
-  ) {}
+  constructor(private readonly database: Database) {}
 
-  findConversation(tenantId: TenantId, conversationId: string): Promise<ConversationEntity | null> {
-    return this.conversations.findOneBy({ tenantId, id: conversationId });
+  async findConversation(tenantId: TenantId, conversationId: string): Promise<ConversationEntity | null> {
+    const row = await this.database.db
+      .selectFrom('conversation')
+      .selectAll()
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', conversationId)
+      .executeTakeFirst();
+    return row ? toConversation(row) : null;
   }
 
   /**
@@ -75,25 +195,34 @@ export class SessionsRepository {
     conversation: { id?: string; channel: string; userRef: string | null },
     session: NewSession,
   ): Promise<DiagnosisSessionEntity | null> {
-    return this.sessions.manager.transaction(async (em) => {
+    return this.database.transaction(async (tx) => {
       const conversationId = conversation.id
-        ? await this.touchConversation(em, tenantId, conversation.id)
-        : await this.createConversation(em, tenantId, conversation.channel, conversation.userRef);
+        ? await this.touchConversation(tx, tenantId, conversation.id)
+        : await this.createConversation(tx, tenantId, conversation.channel, conversation.userRef);
       if (!conversationId) return null;
       // hooks_done stays false until the finished-session hooks ran (sessions.repair finishes the job after a crash).
-      const entity = em.create(DiagnosisSessionEntity, { ...session, hooksDone: false, tenantId, conversationId });
-      return em.save(entity);
+      const row = await tx
+        .insertInto('diagnosis_session')
+        .values({ ...sessionColumns(session), query: session.query, hooks_done: false, tenant_id: tenantId, conversation_id: conversationId })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return toSession(row);
     });
   }
 
-  private async touchConversation(em: EntityManager, tenantId: TenantId, conversationId: string): Promise<string | null> {
-    const result = await em.update(ConversationEntity, { tenantId, id: conversationId }, { lastActivityAt: () => 'now()' });
-    return result.affected ? conversationId : null;
+  private async touchConversation(tx: Db, tenantId: TenantId, conversationId: string): Promise<string | null> {
+    const result = await tx
+      .updateTable('conversation')
+      .set({ last_activity_at: sql<Date>`now()` })
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', conversationId)
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n ? conversationId : null;
   }
 
-  private async createConversation(em: EntityManager, tenantId: TenantId, channel: string, userRef: string | null): Promise<string> {
-    const saved = await em.save(em.create(ConversationEntity, { tenantId, channel, userRef }));
-    return saved.id;
+  private async createConversation(tx: Db, tenantId: TenantId, channel: string, userRef: string | null): Promise<string> {
+    const row = await tx.insertInto('conversation').values({ tenant_id: tenantId, channel, user_ref: userRef }).returning('id').executeTakeFirstOrThrow();
+    return row.id;
   }
 
   /**
@@ -107,31 +236,26 @@ export class SessionsRepository {
     session: NewSession,
     alsoRead?: SessionStartRead,
   ): Promise<{ session: DiagnosisSessionEntity; extra: unknown } | null> {
-    const p = new SqlParams();
-    const tenant = p.add(tenantId, 'uuid');
+    const tenant = sql<string>`${tenantId}::uuid`;
     const conversationSql = conversation.id
-      ? `UPDATE conversation SET last_activity_at = now() WHERE tenant_id = ${tenant} AND id = ${p.add(conversation.id, 'uuid')} RETURNING id`
-      : `INSERT INTO conversation (tenant_id, channel, user_ref) VALUES (${tenant}, ${p.add(conversation.channel)}, ${p.add(conversation.userRef)}) RETURNING id`;
+      ? sql`UPDATE conversation SET last_activity_at = now() WHERE tenant_id = ${tenant} AND id = ${conversation.id}::uuid RETURNING id`
+      : sql`INSERT INTO conversation (tenant_id, channel, user_ref) VALUES (${tenant}, ${conversation.channel}, ${conversation.userRef}) RETURNING id`;
     // hooks_done stays false until the finished-session hooks ran (sessions.repair finishes the job after a crash).
-    const values: Record<string, string> = { tenant_id: tenant, conversation_id: 'c.id', hooks_done: 'false' };
-    for (const [property, value] of Object.entries(session)) {
-      if (value === undefined) continue;
-      const column = this.column(property);
-      values[column.name] = column.jsonb ? p.json(value) : p.add(value);
-    }
+    const values: [string, unknown][] = [
+      ['tenant_id', tenant],
+      ['conversation_id', sql`c.id`],
+      ['hooks_done', sql`false`],
+      ...Object.entries(sessionColumns(session)),
+    ];
     const extra = alsoRead
-      ? `, (${alsoRead(p, { tenantId: tenant, conversationId: '(SELECT id FROM c)', sessionId: 'diagnosis_session.id' })}) AS "__extra"`
-      : '';
-    const rows: Record<string, unknown>[] = await this.sessions.query(
-      `WITH c AS (${conversationSql})
-       INSERT INTO diagnosis_session (${Object.keys(values).join(', ')}) SELECT ${Object.values(values).join(', ')} FROM c RETURNING *${extra}`,
-      p.values,
-    );
+      ? sql`, (${alsoRead({ tenantId: tenant, conversationId: sql<string>`(SELECT id FROM c)`, sessionId: sql<string>`diagnosis_session.id` })}) AS "__extra"`
+      : sql``;
+    const { rows } = await sql<Selectable<SessionTable> & { __extra?: unknown }>`WITH c AS (${conversationSql})
+       INSERT INTO diagnosis_session (${sql.join(values.map(([column]) => sql.ref(column)))})
+       SELECT ${sql.join(values.map(([, value]) => value))} FROM c RETURNING *${extra}`.execute(this.database.db);
     const row = rows[0];
     if (!row) return null;
-    const read = row.__extra ?? null;
-    delete row.__extra;
-    return { session: this.fromRow(row), extra: read };
+    return { session: toSession(row), extra: row.__extra ?? null };
   }
 
   /**
@@ -146,82 +270,74 @@ export class SessionsRepository {
     patch: SessionPatch,
     plans: readonly FinishPlan[],
   ): Promise<{ session: DiagnosisSessionEntity; cteRows: number[] } | null> {
-    const p = new SqlParams();
-    const sets: string[] = ['hooks_done = true', 'updated_at = now()'];
-    const columns: Record<string, unknown> = { ...patch };
-    for (const plan of plans) Object.assign(columns, plan.session ?? {});
-    for (const [property, value] of Object.entries(columns)) {
-      if (value === undefined) continue;
-      const column = this.column(property);
-      sets.push(`${column.name} = ${column.jsonb ? p.json(value) : p.add(value)}`);
-    }
-    const ctes = [
-      `s AS (UPDATE diagnosis_session SET ${sets.join(', ')} WHERE tenant_id = ${p.add(tenantId, 'uuid')} AND id = ${p.add(sessionId, 'uuid')} RETURNING *)`,
-    ];
-    const counts: string[] = [];
+    const fields: SessionFields = { ...patch };
+    for (const plan of plans) Object.assign(fields, plan.session ?? {});
+    const sets = [sql`hooks_done = true`, sql`updated_at = now()`, ...assignments(sessionColumns(fields))];
+    const ctes = [sql`s AS (UPDATE diagnosis_session SET ${sql.join(sets)} WHERE tenant_id = ${tenantId}::uuid AND id = ${sessionId}::uuid RETURNING *)`];
+    const counts: RawBuilder<unknown>[] = [];
     plans.forEach((plan, i) => {
-      if (!plan.cte) return counts.push('0');
-      ctes.push(`h${i} AS (${plan.cte(p, 's')})`);
-      counts.push(`(SELECT count(*) FROM h${i})::int`);
+      if (!plan.cte) return counts.push(sql`0`);
+      const name = sql.id(`h${i}`);
+      ctes.push(sql`${name} AS (${plan.cte('s')})`);
+      counts.push(sql`(SELECT count(*) FROM ${name})::int`);
     });
-    const rows: Record<string, unknown>[] = await this.sessions.query(
-      `WITH ${ctes.join(',\n')} SELECT s.*, ARRAY[${counts.join(', ') || '0'}]::int[] AS "__cte_rows" FROM s`,
-      p.values,
-    );
+    const { rows } = await sql<Selectable<SessionTable> & { __cte_rows: number[] }>`WITH ${sql.join(ctes, sql`,\n`)}
+      SELECT s.*, ARRAY[${counts.length ? sql.join(counts) : sql`0`}]::int[] AS "__cte_rows" FROM s`.execute(this.database.db);
     const row = rows[0];
     if (!row) return null;
-    const cteRows = (row.__cte_rows as number[]).slice(0, plans.length);
-    delete row.__cte_rows;
-    return { session: this.fromRow(row), cteRows };
+    return { session: toSession(row), cteRows: row.__cte_rows.slice(0, plans.length) };
   }
 
-  /** The stored column of an entity property, and whether it is jsonb. */
-  private column(property: string): { name: string; jsonb: boolean } {
-    const column = this.sessions.metadata.findColumnWithPropertyName(property);
-    if (!column) throw new Error(`diagnosis_session has no column for "${property}"`);
-    return { name: column.databaseName, jsonb: column.type === 'jsonb' };
+  async findSession(tenantId: TenantId, sessionId: string): Promise<DiagnosisSessionEntity | null> {
+    const row = await this.database.db
+      .selectFrom('diagnosis_session')
+      .selectAll()
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', sessionId)
+      .executeTakeFirst();
+    return row ? toSession(row) : null;
   }
 
-  /** An entity from a raw `RETURNING *` row (pg already parsed the types). */
-  private fromRow(row: Record<string, unknown>): DiagnosisSessionEntity {
-    const entity = this.sessions.create();
-    for (const column of this.sessions.metadata.columns) {
-      if (column.databaseName in row) (entity as unknown as Record<string, unknown>)[column.propertyName] = row[column.databaseName];
-    }
-    return entity;
-  }
-
-  findSession(tenantId: TenantId, sessionId: string): Promise<DiagnosisSessionEntity | null> {
-    return this.sessions.findOneBy({ tenantId, id: sessionId });
-  }
-
-  /** Applies the patch and returns the updated row, or null when the session is not this tenant's. */
-  /** Updates a session; with `record` (an operator's change in the audit log, docs/http-edge.md "Audit log") in one transaction. */
-  async updateSession(
-    tenantId: TenantId,
-    sessionId: string,
-    patch: SessionPatch,
-    record?: (em: EntityManager) => Promise<void>,
-  ): Promise<DiagnosisSessionEntity | null> {
-    // TypeORM's deep-partial type rejects free-form jsonb values; the columns accept them.
-    const values = patch as Parameters<Repository<DiagnosisSessionEntity>['update']>[1];
-    const affected = record
-      ? await this.sessions.manager.transaction(async (em) => {
-          const result = await em.getRepository(DiagnosisSessionEntity).update({ tenantId, id: sessionId }, values);
-          if (result.affected) await record(em);
-          return result.affected;
+  /**
+   * Applies the patch and returns the updated row, or null when the session is not this tenant's; with `record`
+   * (an operator's change in the audit log, docs/http-edge.md "Audit log") in one transaction.
+   */
+  async updateSession(tenantId: TenantId, sessionId: string, patch: SessionPatch, record?: (tx: Db) => Promise<void>): Promise<DiagnosisSessionEntity | null> {
+    const update = (db: Db) =>
+      db
+        .updateTable('diagnosis_session')
+        .set({ ...sessionColumns(patch), updated_at: sql<Date>`now()` })
+        .where('tenant_id', '=', tenantId)
+        .where('id', '=', sessionId)
+        .executeTakeFirst();
+    const updated = record
+      ? await this.database.transaction(async (tx) => {
+          const result = await update(tx);
+          if (result.numUpdatedRows > 0n) await record(tx);
+          return result.numUpdatedRows;
         })
-      : (await this.sessions.update({ tenantId, id: sessionId }, values)).affected;
-    if (!affected) return null;
+      : (await update(this.database.db)).numUpdatedRows;
+    if (updated === 0n) return null;
     return this.findSession(tenantId, sessionId);
   }
 
-  findByIdempotencyKey(tenantId: TenantId, idempotencyKey: string): Promise<DiagnosisSessionEntity | null> {
-    return this.sessions.findOneBy({ tenantId, idempotencyKey });
+  async findByIdempotencyKey(tenantId: TenantId, idempotencyKey: string): Promise<DiagnosisSessionEntity | null> {
+    const row = await this.database.db
+      .selectFrom('diagnosis_session')
+      .selectAll()
+      .where('tenant_id', '=', tenantId)
+      .where('idempotency_key', '=', idempotencyKey)
+      .executeTakeFirst();
+    return row ? toSession(row) : null;
   }
 
   async markHooksDone(tenantId: TenantId, sessionId: string): Promise<void> {
-    await this.sessions.update({ tenantId, id: sessionId }, { hooksDone: true });
+    await this.database.db
+      .updateTable('diagnosis_session')
+      .set({ hooks_done: true, updated_at: sql<Date>`now()` })
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', sessionId)
+      .execute();
   }
 
   /**
@@ -230,17 +346,25 @@ export class SessionsRepository {
    * moment wins: only rows still RUNNING are touched, and rows locked by a live update are skipped.
    */
   async failAbandoned(tenantId: TenantId, startedBefore: Date, reason: string, limit: number): Promise<DiagnosisSessionEntity[]> {
-    const result = await this.sessions.query<unknown[]>(
-      `UPDATE diagnosis_session SET status = 'FAILED', outcome = 'FAILED', error = $3, finished_at = now(), updated_at = now(), hooks_done = false
-        WHERE tenant_id = $1 AND id IN (SELECT id FROM diagnosis_session
-                      WHERE tenant_id = $1 AND status = 'RUNNING' AND created_at < $2
-                      ORDER BY created_at LIMIT $4 FOR UPDATE SKIP LOCKED)
-          AND status = 'RUNNING'
-        RETURNING id`,
-      [tenantId, startedBefore, reason, limit],
-    );
-    // TypeORM returns an UPDATE … RETURNING as [rows, affected].
-    const rows = (Array.isArray(result[0]) ? result[0] : result) as Array<{ id: string }>;
+    const rows = await this.database.db
+      .updateTable('diagnosis_session')
+      .set({ status: 'FAILED', outcome: 'FAILED', error: reason, finished_at: sql<Date>`now()`, updated_at: sql<Date>`now()`, hooks_done: false })
+      .where('tenant_id', '=', tenantId)
+      .where('id', 'in', (eb) =>
+        eb
+          .selectFrom('diagnosis_session')
+          .select('id')
+          .where('tenant_id', '=', tenantId)
+          .where('status', '=', 'RUNNING')
+          .where('created_at', '<', startedBefore)
+          .orderBy('created_at')
+          .limit(limit)
+          .forUpdate()
+          .skipLocked(),
+      )
+      .where('status', '=', 'RUNNING')
+      .returning('id')
+      .execute();
     return this.findMany(
       tenantId,
       rows.map((r) => r.id),
@@ -248,19 +372,60 @@ export class SessionsRepository {
   }
 
   /** Finished sessions whose hooks never completed, finished before `finishedBefore`, oldest first. */
-  findHooksPending(tenantId: TenantId, finishedBefore: Date, limit: number): Promise<DiagnosisSessionEntity[]> {
-    return this.sessions.find({ where: { tenantId, hooksDone: false, finishedAt: LessThan(finishedBefore) }, order: { finishedAt: 'ASC' }, take: limit });
+  async findHooksPending(tenantId: TenantId, finishedBefore: Date, limit: number): Promise<DiagnosisSessionEntity[]> {
+    const rows = await this.database.db
+      .selectFrom('diagnosis_session')
+      .selectAll()
+      .where('tenant_id', '=', tenantId)
+      .where('hooks_done', '=', false)
+      .where('finished_at', '<', finishedBefore)
+      .orderBy('finished_at')
+      .limit(limit)
+      .execute();
+    return rows.map(toSession);
   }
 
-  private findMany(tenantId: TenantId, ids: string[]): Promise<DiagnosisSessionEntity[]> {
-    return ids.length ? this.sessions.find({ where: { tenantId, id: In(ids) }, order: { createdAt: 'ASC' } }) : Promise.resolve([]);
+  private async findMany(tenantId: TenantId, ids: string[]): Promise<DiagnosisSessionEntity[]> {
+    if (!ids.length) return [];
+    const rows = await this.database.db
+      .selectFrom('diagnosis_session')
+      .selectAll()
+      .where('tenant_id', '=', tenantId)
+      .where('id', 'in', ids)
+      .orderBy('created_at')
+      .execute();
+    return rows.map(toSession);
   }
 
   async insertToolInvocation(tenantId: TenantId, invocation: NewToolInvocation): Promise<ToolInvocationEntity> {
-    return this.invocations.save(this.invocations.create({ ...invocation, tenantId }));
+    const row = await this.database.db
+      .insertInto('tool_invocation')
+      .values({
+        tenant_id: tenantId,
+        session_id: invocation.sessionId,
+        tool_name: invocation.toolName,
+        arguments: jsonb(invocation.arguments),
+        status: invocation.status,
+        result_summary: invocation.resultSummary,
+        relevance_level: invocation.relevanceLevel,
+        dedup_reason: invocation.dedupReason,
+        retrieval_details: jsonb(invocation.retrievalDetails),
+        duration_ms: invocation.durationMs,
+        error: invocation.error,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return toInvocation(row);
   }
 
-  listToolInvocations(tenantId: TenantId, sessionId: string): Promise<ToolInvocationEntity[]> {
-    return this.invocations.find({ where: { tenantId, sessionId }, order: { createdAt: 'ASC' } });
+  async listToolInvocations(tenantId: TenantId, sessionId: string): Promise<ToolInvocationEntity[]> {
+    const rows = await this.database.db
+      .selectFrom('tool_invocation')
+      .selectAll()
+      .where('tenant_id', '=', tenantId)
+      .where('session_id', '=', sessionId)
+      .orderBy('created_at')
+      .execute();
+    return rows.map(toInvocation);
   }
 }

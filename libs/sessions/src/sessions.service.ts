@@ -1,6 +1,6 @@
-import type { EntityManager } from 'typeorm';
 import { Injectable } from '@nestjs/common';
 import type { TenantId } from '@arbiter/common';
+import type { Db } from '@arbiter/database';
 import type { DiagnosisSessionEntity } from './diagnosis-session.entity.js';
 import type { IngestSessionDto } from './dto/ingest-session.dto.js';
 import { requestHash } from './idempotency.js';
@@ -138,7 +138,7 @@ export class SessionsService {
 
   /** Updates a session in flight (e.g. its route trace) without finishing it. */
   /** `record`: the change's audit entry, written in its transaction (an operator's request). */
-  async update(tenantId: TenantId, sessionId: string, patch: SessionPatch, record?: (em: EntityManager) => Promise<void>): Promise<DiagnosisSessionEntity> {
+  async update(tenantId: TenantId, sessionId: string, patch: SessionPatch, record?: (tx: Db) => Promise<void>): Promise<DiagnosisSessionEntity> {
     const session = await this.repository.updateSession(tenantId, sessionId, patch, record);
     if (!session) throw new SessionsException(SessionsErrorCode.SessionNotFound, sessionId);
     return session;
