@@ -64,10 +64,10 @@ export function dataSourceRoundTripCounter(dataSource: DataSource): RoundTripCou
  * Statements that run on a timer or in the background, not for the request being measured: the intent
  * cache's and the case index's cross-replica version polls, the decision log's batch INSERT (docs/decision-log.md)
  * and the API key directory's version check and, when it found a change, its reload of the keys (at most one
- * a second per process, docs/http-edge.md "Keys").
+ * a second per process, docs/http-edge.md "Keys"), and the rate limiter's refresh of every tenant's overrides (docs/http-edge.md "Rate limits").
  */
 export function isBackgroundStatement(sql: string): boolean {
-  return /FROM intent_tenant_config WHERE tenant_id = ANY|FROM case_library_version WHERE tenant_id = ANY|^\s*INSERT INTO decision_log |max\("changed_at"\) as "changed" from "api_key"|"allowed_origins" from "api_key"/.test(
+  return /FROM intent_tenant_config WHERE tenant_id = ANY|FROM case_library_version WHERE tenant_id = ANY|^\s*INSERT INTO decision_log |max\("changed_at"\) as "changed" from "api_key"|"allowed_origins" from "api_key"|"per_key_per_minute" from "tenant_rate_limit"\s*$/.test(
     sql,
   );
 }

@@ -1,7 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { FAST_LATENCY_BUCKETS, MetricsService, type TenantId } from '@arbiter/common';
-import { type RawBuilder, sql } from '@arbiter/database';
-import { SessionToolTrace, SqlParams, type TracedInvocation } from '@arbiter/sessions';
+import { SessionToolTrace, type TracedInvocation } from '@arbiter/sessions';
 import { decideRetrieval, type DedupReason, type RetrievalCandidate } from './action-memory.js';
 import { ActionMemoryRepository, ClaimLostError } from './action-memory.repository.js';
 import type { LookupDto } from './dto/knowledge.dto.js';
@@ -19,21 +18,6 @@ export const LOOKUP_TOOL_NAME = 'lookup_knowledge';
 
 /** Write attempts of one lookup whose memory claims keep losing to concurrent lookups of its session. */
 const MAX_CLAIM_ROUNDS = 50;
-
-/**
- * SQL built on the sessions lib's numbered placeholders (`SqlParams`: `$1`, `$2::uuid`, ...) as a `sql` fragment whose
- * values Kysely numbers within the statement that embeds it (docs/data-layer.md): the bridge for `SessionToolTrace`'s
- * CTEs, which still number their own placeholders.
- */
-function numberedFragment(build: (p: SqlParams) => string): RawBuilder<unknown> {
-  const p = new SqlParams();
-  // split() with a capturing group: text, placeholder number, text, ...
-  const parts = build(p).split(/\$(\d+)/);
-  return sql.join(
-    parts.map((part, k) => (k % 2 === 1 ? sql.val(p.values[Number(part) - 1]) : sql.raw(part))),
-    sql.raw(''),
-  );
-}
 
 /**
  * One returned document — or section of a file (docs/retrieval.md "Sections of files") —: its best chunk (`content`), the seed's
@@ -184,7 +168,7 @@ export class LookupService {
           dto.sessionId,
           decision.marks,
           settings.memoryTtlSeconds,
-          numberedFragment((p) => this.toolTrace.invocationCtes(p, tenantId, dto.sessionId, query, this.invocation(dto, result, durationMs, filter))),
+          this.toolTrace.invocationCtes(tenantId, dto.sessionId, query, this.invocation(dto, result, durationMs, filter)),
         );
       } catch (error) {
         if (!(error instanceof ClaimLostError) || round >= MAX_CLAIM_ROUNDS) throw error;

@@ -4,7 +4,6 @@ export * from './diagnosis-session.entity.js';
 export * from './tool-invocation.entity.js';
 export * from './session-view.js';
 export * from './session-hooks.js';
-export * from './sql-params.js';
 export * from './session-feedback-state.js';
 export * from './session-tool-trace.js';
 export * from './sessions.exception.js';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { TenantId } from '@arbiter/common';
-import type { SqlParams } from './sql-params.js';
+import { sql, type RawBuilder } from '@arbiter/database';
 import type { NewToolInvocation } from './sessions.repository.js';
 
 /** The channel of the sessions that stand for external agents' runs (seen only through their lookups). */
@@ -43,28 +43,32 @@ export type TracedInvocation = Omit<NewToolInvocation, 'sessionId'>;
  */
 @Injectable()
 export class SessionToolTrace {
-  /** CTEs named `ti_own`, `ti_conv`, `ti_ext`, `ti_inv`; `ti_inv` returns the invocation's `id` and `session_id`. */
-  invocationCtes(p: SqlParams, tenantId: TenantId, sessionId: string, query: string, invocation: TracedInvocation): string {
-    const tenant = p.add(tenantId, 'uuid');
-    const own = UUID.test(sessionId) ? p.add(sessionId, 'uuid') : 'NULL::uuid';
+  /**
+   * CTEs named `ti_own`, `ti_conv`, `ti_ext`, `ti_inv`; `ti_inv` returns the invocation's `id` and `session_id`. A `sql`
+   * fragment: the embedding statement numbers its values (docs/data-layer.md).
+   */
+  invocationCtes(tenantId: TenantId, sessionId: string, query: string, invocation: TracedInvocation): RawBuilder<unknown> {
+    const tenant = sql`${tenantId}::uuid`;
+    const own = UUID.test(sessionId) ? sql`${sessionId}::uuid` : sql`NULL::uuid`;
     const ext = externalSessionIds(tenantId, sessionId);
-    const extSession = p.add(ext.sessionId, 'uuid');
-    const extConversation = p.add(ext.conversationId, 'uuid');
-    const channel = p.add(EXTERNAL_CHANNEL);
-    return `ti_own AS (SELECT id FROM diagnosis_session WHERE tenant_id = ${tenant} AND id = ${own}),
+    const extSession = sql`${ext.sessionId}::uuid`;
+    const extConversation = sql`${ext.conversationId}::uuid`;
+    const channel = sql`${EXTERNAL_CHANNEL}`;
+    const json = (value: unknown) => sql`${value === null || value === undefined ? null : JSON.stringify(value)}::jsonb`;
+    return sql`ti_own AS (SELECT id FROM diagnosis_session WHERE tenant_id = ${tenant} AND id = ${own}),
       ti_conv AS (INSERT INTO conversation (id, tenant_id, channel) SELECT ${extConversation}, ${tenant}, ${channel}
                    WHERE NOT EXISTS (SELECT 1 FROM ti_own) ON CONFLICT ON CONSTRAINT pk_conversation DO NOTHING RETURNING id),
       ti_ext AS (INSERT INTO diagnosis_session (id, tenant_id, conversation_id, channel, query, status, knowledge_searched, step_count, tool_call_count, hooks_done, route_trace)
-                  SELECT ${extSession}, ${tenant}, ${extConversation}, ${channel}, ${p.add(query.slice(0, 4000))}, 'PENDING', true, 1, 1, true, ${p.json({ externalSessionId: sessionId })}
+                  SELECT ${extSession}, ${tenant}, ${extConversation}, ${channel}, ${query.slice(0, 4000)}, 'PENDING', true, 1, 1, true, ${json({ externalSessionId: sessionId })}
                    WHERE NOT EXISTS (SELECT 1 FROM ti_own)
                   ON CONFLICT ON CONSTRAINT pk_diagnosis_session DO UPDATE
                     SET step_count = diagnosis_session.step_count + 1, tool_call_count = diagnosis_session.tool_call_count + 1, updated_at = now()
                     WHERE diagnosis_session.tenant_id = EXCLUDED.tenant_id AND diagnosis_session.channel = EXCLUDED.channel
                   RETURNING id),
       ti_inv AS (INSERT INTO tool_invocation (tenant_id, session_id, tool_name, arguments, status, result_summary, relevance_level, dedup_reason, retrieval_details, duration_ms, error)
-                  VALUES (${tenant}, coalesce((SELECT id FROM ti_own), ${extSession}), ${p.add(invocation.toolName)}, ${p.json(invocation.arguments)}, ${p.add(invocation.status)},
-                          ${p.add(invocation.resultSummary)}, ${p.add(invocation.relevanceLevel)}, ${p.add(invocation.dedupReason)}, ${p.json(invocation.retrievalDetails)},
-                          ${p.add(invocation.durationMs, 'int')}, ${p.add(invocation.error)})
+                  VALUES (${tenant}, coalesce((SELECT id FROM ti_own), ${extSession}), ${invocation.toolName}, ${json(invocation.arguments)}, ${invocation.status},
+                          ${invocation.resultSummary}, ${invocation.relevanceLevel}, ${invocation.dedupReason}, ${json(invocation.retrievalDetails)},
+                          ${invocation.durationMs}::int, ${invocation.error})
                   RETURNING id, session_id)`;
   }
 }

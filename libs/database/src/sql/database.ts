@@ -1,25 +1,13 @@
 import type { EventEmitter } from 'node:events';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient, type Transaction } from 'kysely';
-import type { DataSource, EntityManager } from 'typeorm';
+import { Kysely, PostgresDialect, type PostgresPool, type Transaction } from 'kysely';
+import type { DataSource } from 'typeorm';
 import type { DB } from '../generated/db.js';
 
 /** What a repository runs its statements on: the database, or one transaction of it. */
 export type Db = Kysely<DB>;
 export type Tx = Transaction<DB>;
-
-interface PgClient {
-  query: PostgresPoolClient['query'];
-}
-
-/** A pool of exactly one connection that is never released (a TypeORM transaction's own). */
-function oneConnection(client: PgClient): PostgresPool {
-  return {
-    connect: () => Promise.resolve({ query: client.query.bind(client) as PostgresPoolClient['query'], release: () => undefined }),
-    end: () => Promise.resolve(),
-  };
-}
 
 /**
  * A connection the server drops while it is checked out (between a transaction's statements) emits 'error' on
@@ -56,15 +44,5 @@ export class Database {
   /** Runs `work` in one transaction; it commits when `work` resolves and rolls back when it throws. */
   transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
     return this.db.transaction().execute(work);
-  }
-
-  /**
-   * The connection of a TypeORM transaction as a Kysely database, for a statement that must join a
-   * transaction another repository opened with TypeORM (while repositories move over, docs/data-layer.md).
-   */
-  within(manager: EntityManager): Db {
-    const runner = manager.queryRunner as unknown as { databaseConnection?: PgClient } | undefined;
-    if (!runner?.databaseConnection) return this.db;
-    return new Kysely<DB>({ dialect: new PostgresDialect({ pool: oneConnection(runner.databaseConnection) }) });
   }
 }

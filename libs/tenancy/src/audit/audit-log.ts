@@ -1,8 +1,7 @@
 import { Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { RequestContextStore, type TenantId } from '@arbiter/common';
 import { AppConfig } from '@arbiter/config';
-import { Database, type Db, type Tx } from '@arbiter/database';
-import type { EntityManager } from 'typeorm';
+import type { Db, Tx } from '@arbiter/database';
 import { AuditRepository } from './audit.repository.js';
 import { sanitizeSummary, type AuditChange } from './audit.types.js';
 
@@ -21,7 +20,6 @@ export class AuditLog implements OnModuleInit, OnApplicationShutdown {
   constructor(
     private readonly repository: AuditRepository,
     private readonly config: AppConfig,
-    private readonly database: Database,
   ) {}
 
   onModuleInit(): void {
@@ -34,12 +32,11 @@ export class AuditLog implements OnModuleInit, OnApplicationShutdown {
   }
 
   /**
-   * Writes the entry for `change` of `tenantId` on `executor`, the change's own transaction: a Kysely one,
-   * or a TypeORM one (its `EntityManager`), joined through its connection (`Database.within`, docs/data-layer.md).
+   * Writes the entry for `change` of `tenantId` on `executor`, the change's own transaction (docs/data-layer.md).
    */
-  async record(executor: Db | Tx | EntityManager, tenantId: TenantId | string, change: AuditChange): Promise<void> {
+  async record(executor: Db | Tx, tenantId: TenantId | string, change: AuditChange): Promise<void> {
     const actor = RequestContextStore.actor();
-    await this.repository.insert(isEntityManager(executor) ? this.database.within(executor) : executor, {
+    await this.repository.insert(executor, {
       tenantId,
       actorKind: actor?.kind ?? 'system',
       actorKeyId: actor?.keyId ?? null,
@@ -61,8 +58,4 @@ export class AuditLog implements OnModuleInit, OnApplicationShutdown {
       return 0;
     }
   }
-}
-
-function isEntityManager(executor: Db | Tx | EntityManager): executor is EntityManager {
-  return 'queryRunner' in executor && 'connection' in executor;
 }
