@@ -1,10 +1,10 @@
 import { Controller, Get, HttpCode, Param, ParseUUIDPipe, Post } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBody, ApiConsumes, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { BulkBody, type BulkItem, type TenantId } from '@arbiter/common';
+import type { BulkItem, TenantId } from '@arbiter/common';
 import { Auth, CurrentTenant } from '@arbiter/tenancy';
 import { ImportStartedDto, ImportStatusDto } from './dto/knowledge-response.dto.js';
 import { UpsertDocumentDto } from './dto/knowledge.dto.js';
-import { BULK_BODY_SCHEMA, invalidBulkBody } from './knowledge.controller.js';
+import { BULK_BODY_SCHEMA, DocumentsBody, invalidBulkBody } from './knowledge.controller.js';
 import { KnowledgeImportService, MAX_IMPORT_ITEMS } from './knowledge-import.service.js';
 
 @ApiTags('knowledge')
@@ -25,14 +25,9 @@ export class KnowledgeImportController {
   @ApiAcceptedResponse({ type: ImportStartedDto })
   start(
     @CurrentTenant() tenantId: TenantId,
-    @BulkBody({
-      dto: UpsertDocumentDto,
-      key: 'documents',
-      invalid: invalidBulkBody,
-      checkCount: (count) => {
-        if (!count) throw invalidBulkBody('the import holds no documents');
-        if (count > MAX_IMPORT_ITEMS) throw invalidBulkBody(`at most ${MAX_IMPORT_ITEMS} documents per import, got ${count}`);
-      },
+    @DocumentsBody((count) => {
+      if (!count) throw invalidBulkBody('the import holds no documents');
+      if (count > MAX_IMPORT_ITEMS) throw invalidBulkBody(`at most ${MAX_IMPORT_ITEMS} documents per import, got ${count}`);
     })
     items: BulkItem<UpsertDocumentDto>[],
   ) {

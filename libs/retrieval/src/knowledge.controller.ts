@@ -44,6 +44,10 @@ export const BULK_BODY_SCHEMA = {
 /** A bulk or import body's client error (docs/http-edge.md "Bodies"). */
 export const invalidBulkBody = (detail?: string) => new RetrievalException(RetrievalErrorCode.INVALID_BULK_BODY, detail);
 
+/** A bulk or import body of documents; `checkCount` refuses a count before any item is validated. */
+export const DocumentsBody = (checkCount: (count: number) => void) =>
+  BulkBody({ dto: UpsertDocumentDto, key: 'documents', invalid: invalidBulkBody, checkCount });
+
 @ApiTags('knowledge')
 @Controller()
 export class KnowledgeController {
@@ -72,13 +76,8 @@ export class KnowledgeController {
   @ApiBody({ schema: BULK_BODY_SCHEMA })
   bulk(
     @CurrentTenant() tenantId: TenantId,
-    @BulkBody({
-      dto: UpsertDocumentDto,
-      key: 'documents',
-      invalid: invalidBulkBody,
-      checkCount: (count) => {
-        if (count > MAX_BULK_ITEMS) throw invalidBulkBody(`at most ${MAX_BULK_ITEMS} documents per request, got ${count}`);
-      },
+    @DocumentsBody((count) => {
+      if (count > MAX_BULK_ITEMS) throw invalidBulkBody(`at most ${MAX_BULK_ITEMS} documents per request, got ${count}`);
     })
     items: BulkItem<UpsertDocumentDto>[],
   ) {
