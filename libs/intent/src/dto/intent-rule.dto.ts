@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
   ArrayMinSize,
@@ -24,94 +24,19 @@ import { INTENT_ACTIONS, INTENT_CONFIDENCE_PROFILES, INTENT_LIMITS } from '../in
 
 const L = INTENT_LIMITS;
 
-/** `POST /admin/intent-rules`. At least one keyword, pattern, example or vector (checked after DTO validation). */
-export class CreateIntentRuleDto {
-  @ApiProperty({ example: '故障诊断', maxLength: L.intentLength })
+/**
+ * The validated fields of an intent rule, documented without create-time defaults or examples: the PATCH
+ * body is any subset of them (a mapped type), and `null` clears description, reply or intentVector.
+ */
+class IntentRuleFieldsDto {
+  @ApiProperty({ maxLength: L.intentLength })
   @IsString()
   @NotBlank({ message: 'intent must not be blank' })
   @MaxLength(L.intentLength)
   intent: string;
 
-  @ApiPropertyOptional({ type: String, example: '机械臂报警、故障排查 / fault diagnosis', maxLength: L.descriptionLength, nullable: true })
-  @IsOptional()
-  @IsString()
-  @MaxLength(L.descriptionLength)
-  description?: string | null;
-
-  @ApiPropertyOptional({ type: [String], example: ['报警', 'alarm'], description: 'Case-insensitive substrings' })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(L.keywords)
-  @IsString({ each: true })
-  @MinLength(1, { each: true })
-  @MaxLength(L.keywordLength, { each: true })
-  keywords?: string[];
-
-  @ApiPropertyOptional({ type: [String], example: ['(错误|报警)码\\s*[A-Z]?\\d+'], description: 'RE2 regular expressions (case-insensitive, linear time)' })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(L.patterns)
-  @IsString({ each: true })
-  @MinLength(1, { each: true })
-  @MaxLength(L.patternLength, { each: true })
-  patterns?: string[];
-
-  @ApiPropertyOptional({ type: [String], example: ['机械臂报警了怎么办', 'the arm shows an alarm'], description: 'Embedded once when saved' })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(L.semanticExamples)
-  @IsString({ each: true })
-  @NotBlank({ each: true, message: 'each semantic example must not be blank' })
-  @MaxLength(L.exampleLength, { each: true })
-  semanticExamples?: string[];
-
-  @ApiPropertyOptional({ type: [Number], nullable: true, description: "Mode A vector; its dimension must equal the embedding provider's" })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(L.vectorDimension)
-  @IsNumber({ allowNaN: false, allowInfinity: false }, { each: true })
-  intentVector?: number[] | null;
-
-  @ApiPropertyOptional({ default: 0, minimum: L.minPriority, maximum: L.maxPriority })
-  @IsOptional()
-  @IsInt()
-  @Min(L.minPriority)
-  @Max(L.maxPriority)
-  priority?: number;
-
-  @ApiPropertyOptional({ default: true })
-  @IsOptional()
-  @IsBoolean()
-  enabled?: boolean;
-
-  @ApiPropertyOptional({ type: String, maxLength: L.replyLength, nullable: true, description: 'Canned reply (action "answer")' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(L.replyLength)
-  reply?: string | null;
-
-  @ApiPropertyOptional({ enum: INTENT_ACTIONS, default: 'knowledge' })
-  @IsOptional()
-  @IsIn(INTENT_ACTIONS)
-  action?: (typeof INTENT_ACTIONS)[number];
-
-  @ApiPropertyOptional({ enum: INTENT_CONFIDENCE_PROFILES, default: 'search', description: 'Confidence profile used by the retrieval confidence' })
-  @IsOptional()
-  @IsIn(INTENT_CONFIDENCE_PROFILES)
-  confidenceProfile?: (typeof INTENT_CONFIDENCE_PROFILES)[number];
-}
-
-/** `PATCH /admin/intent-rules/:id`: any subset; `null` clears description, reply or intentVector. */
-export class UpdateIntentRuleDto {
-  @ApiPropertyOptional({ maxLength: L.intentLength })
-  @IsOptional()
-  @IsString()
-  @NotBlank({ message: 'intent must not be blank' })
-  @MaxLength(L.intentLength)
-  intent?: string;
-
   @ApiPropertyOptional({ type: String, maxLength: L.descriptionLength, nullable: true })
-  @ValidateIf((o: UpdateIntentRuleDto) => o.description !== undefined && o.description !== null)
+  @IsOptional()
   @IsString()
   @MaxLength(L.descriptionLength)
   description?: string | null;
@@ -144,7 +69,7 @@ export class UpdateIntentRuleDto {
   semanticExamples?: string[];
 
   @ApiPropertyOptional({ type: [Number], nullable: true })
-  @ValidateIf((o: UpdateIntentRuleDto) => o.intentVector !== undefined && o.intentVector !== null)
+  @IsOptional()
   @IsArray()
   @ArrayMaxSize(L.vectorDimension)
   @IsNumber({ allowNaN: false, allowInfinity: false }, { each: true })
@@ -163,7 +88,7 @@ export class UpdateIntentRuleDto {
   enabled?: boolean;
 
   @ApiPropertyOptional({ type: String, maxLength: L.replyLength, nullable: true })
-  @ValidateIf((o: UpdateIntentRuleDto) => o.reply !== undefined && o.reply !== null)
+  @IsOptional()
   @IsString()
   @MaxLength(L.replyLength)
   reply?: string | null;
@@ -178,6 +103,50 @@ export class UpdateIntentRuleDto {
   @IsIn(INTENT_CONFIDENCE_PROFILES)
   confidenceProfile?: (typeof INTENT_CONFIDENCE_PROFILES)[number];
 }
+
+/**
+ * `POST /admin/intent-rules`: the rule's fields with their create-time defaults and examples documented
+ * (the re-declared properties only add documentation — with their type again, since a re-declared
+ * property's decorator would otherwise take its reflected type; validation is the base class's). At least one
+ * keyword, pattern, example or vector (checked after DTO validation).
+ */
+export class CreateIntentRuleDto extends IntentRuleFieldsDto {
+  @ApiProperty({ example: '故障诊断' })
+  declare intent: string;
+
+  @ApiPropertyOptional({ type: String, example: '机械臂报警、故障排查 / fault diagnosis' })
+  declare description?: string | null;
+
+  @ApiPropertyOptional({ type: [String], example: ['报警', 'alarm'], description: 'Case-insensitive substrings' })
+  declare keywords?: string[];
+
+  @ApiPropertyOptional({ type: [String], example: ['(错误|报警)码\\s*[A-Z]?\\d+'], description: 'RE2 regular expressions (case-insensitive, linear time)' })
+  declare patterns?: string[];
+
+  @ApiPropertyOptional({ type: [String], example: ['机械臂报警了怎么办', 'the arm shows an alarm'], description: 'Embedded once when saved' })
+  declare semanticExamples?: string[];
+
+  @ApiPropertyOptional({ type: [Number], description: "Mode A vector; its dimension must equal the embedding provider's" })
+  declare intentVector?: number[] | null;
+
+  @ApiPropertyOptional({ default: 0 })
+  declare priority?: number;
+
+  @ApiPropertyOptional({ default: true })
+  declare enabled?: boolean;
+
+  @ApiPropertyOptional({ type: String, description: 'Canned reply (action "answer")' })
+  declare reply?: string | null;
+
+  @ApiPropertyOptional({ default: 'knowledge' })
+  declare action?: (typeof INTENT_ACTIONS)[number];
+
+  @ApiPropertyOptional({ default: 'search', description: 'Confidence profile used by the retrieval confidence' })
+  declare confidenceProfile?: (typeof INTENT_CONFIDENCE_PROFILES)[number];
+}
+
+/** `PATCH /admin/intent-rules/:id`: any subset of the rule's fields; `null` clears description, reply or intentVector. */
+export class UpdateIntentRuleDto extends PartialType(IntentRuleFieldsDto) {}
 
 export class ListIntentRulesQueryDto extends PageQueryDto {
   @ApiPropertyOptional({ description: 'Only rules of this intent', maxLength: L.intentLength })
