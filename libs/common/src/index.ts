@@ -19,3 +19,4 @@ export * from './client-safe-error.js';
 export * from './periodic-poll.js';
 export * from './multipart.js';
 export * from './parsed-body.js';
+export * from './serialized.js';

@@ -20,7 +20,7 @@ import { type EffectiveRetrievalSettings, RetrievalSettingsService } from './ret
 import { GradingService } from './grading.service.js';
 
 /** The settings as operators see and set them (the calibration itself: GET /admin/knowledge/grading). */
-function settingsView(s: EffectiveRetrievalSettings) {
+function settingsView(s: EffectiveRetrievalSettings): RetrievalSettingsViewDto {
   return {
     normalization: s.normalization,
     fusion: s.fusion,

@@ -2031,6 +2031,14 @@ export interface components {
        */
       section: string[] | null;
     };
+    ConfidenceComponentsDto: {
+      /** @description min(results / 5, 1) · 0.4 */
+      countScore: number;
+      /** @description mean relevance · 0.4 (0 without results) */
+      qualityScore: number;
+      /** @description 0.2 when the profile's scenario holds */
+      scenarioScore: number;
+    };
     RetrievalConfidenceDto: {
       score: number;
       /** @enum {string} */
@@ -2044,6 +2052,13 @@ export interface components {
       reasons: string[];
       /** @enum {string} */
       event: 'high-confidence' | 'medium-confidence' | 'low-confidence';
+      /**
+       * @description The profile the thresholds came from (null when unknown: 0.6 / 0.3)
+       * @enum {string|null}
+       */
+      profile: 'impact' | 'dependency' | 'search' | 'documentation' | 'complexity' | 'overview' | 'refactor' | 'reference' | null;
+      /** @description The parts of the score (countScore + qualityScore + scenarioScore) */
+      components: components['schemas']['ConfidenceComponentsDto'];
     };
     LookupResultDto: {
       results: components['schemas']['LookupResultItemDto'][];
@@ -2843,7 +2858,7 @@ export interface components {
       /** @description Calibration of finalConfidence over decisions that named an intent */
       reliability: components['schemas']['ReliabilityReportDto'];
       /** @description The config the examples were routed with */
-      config?: components['schemas']['IntentConfigDto'];
+      config: components['schemas']['IntentConfigDto'];
     };
     UpdateIntentRuleDto: {
       intent?: string;

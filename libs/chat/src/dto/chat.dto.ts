@@ -2,6 +2,9 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsOptional, IsString, MaxLength } from 'class-validator';
 import { ChannelField, ConversationIdField, MediaDto, MediaListField, UserRefField } from '@arbiter/sessions';
 import { NotBlank } from '@arbiter/common';
+import type { ChatReference } from '../chat-turn.js';
+import type { ChatResponse } from '../chat.service.js';
+import type { Serialized } from '@arbiter/common';
 
 export const MAX_CHAT_MESSAGE_LENGTH = 4000;
 
@@ -48,7 +51,7 @@ export class ChatCandidateDto {
   @ApiProperty({ minimum: 0, maximum: 1, example: 0.38 }) confidence: number;
 }
 
-export class ChatReferenceDto {
+export class ChatReferenceDto implements Serialized<ChatReference> {
   @ApiProperty({ example: 'faults/e201-servo-overcurrent.md' }) filePath: string;
   @ApiProperty({ example: 'E201 伺服过流报警' }) title: string;
   @ApiProperty({ minimum: 0, maximum: 1, description: 'Normalized similarity of the quoted chunk (1 − L2/maxL2Distance)' }) similarity: number;
@@ -79,7 +82,7 @@ export class ChatCaseLibraryDto {
   @ApiProperty({ minimum: 0, maximum: 1, example: 0.85, description: "The tenant's threshold it met" }) threshold: number;
 }
 
-export class ChatResponseDto {
+export class ChatResponseDto implements Serialized<ChatResponse> {
   @ApiProperty({ format: 'uuid', description: 'The session of this turn (GET /api/sessions/:id, feedback)' }) sessionId: string;
   @ApiProperty({ format: 'uuid' }) conversationId: string;
   @ApiProperty({ description: 'The reply to show the user, in the user language' }) reply: string;

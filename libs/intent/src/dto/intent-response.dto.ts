@@ -1,6 +1,13 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty } from '@nestjs/swagger';
 import { DECISION_REASONS, type DecisionReason } from '../routing/index.js';
 import { INTENT_TRAINING_STATES, type IntentTrainingState } from '../intent-status.js';
+import type { IntentStatus } from '../intent-status.js';
+import type { IntentRuleView } from '../intent.types.js';
+import type { FusionWeights, RouteResult } from '../routing/types.js';
+import type { IntentConfig } from '../routing/config.js';
+import type { ReliabilityBin, ReliabilityReport } from '../routing/calibration.js';
+import type { ConfusionPair, EvaluationReport, IntentMetrics } from '../routing/evaluation.js';
+import type { Page, Serialized } from '@arbiter/common';
 
 export class ExampleEmbeddingsDto {
   @ApiProperty({ example: 'local:hash-v2:384' }) model: string;
@@ -15,7 +22,7 @@ export class IntentTrainingDto {
   progress: number | null;
 }
 
-export class IntentStatusDto {
+export class IntentStatusDto implements Serialized<IntentStatus> {
   @ApiProperty({ example: '42', description: "The tenant's stored rules version (shared by every API process)" })
   rulesVersion: string;
   @ApiProperty({
@@ -32,7 +39,7 @@ export class IntentStatusDto {
   interimIntents: number;
 }
 
-export class IntentRuleViewDto {
+export class IntentRuleViewDto implements Serialized<IntentRuleView> {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty({ example: '故障诊断' }) intent: string;
   @ApiProperty({ nullable: true, type: String }) description: string | null;
@@ -43,19 +50,19 @@ export class IntentRuleViewDto {
   @ApiProperty() priority: number;
   @ApiProperty() enabled: boolean;
   @ApiProperty({ nullable: true, type: String }) reply: string | null;
-  @ApiProperty({ enum: ['knowledge', 'answer', 'transfer'] }) action: string;
+  @ApiProperty({ enum: ['knowledge', 'answer', 'transfer'] }) action: Serialized<IntentRuleView>['action'];
   @ApiProperty({ example: 'search' }) confidenceProfile: string;
   @ApiProperty({ type: ExampleEmbeddingsDto, nullable: true }) exampleEmbeddings: ExampleEmbeddingsDto | null;
   @ApiProperty() createdAt: string;
   @ApiProperty() updatedAt: string;
 }
 
-export class IntentRulePageDto {
+export class IntentRulePageDto implements Serialized<Page<IntentRuleView>> {
   @ApiProperty({ type: [IntentRuleViewDto] }) items: IntentRuleViewDto[];
   @ApiProperty({ nullable: true, type: String }) nextCursor: string | null;
 }
 
-export class FusionWeightsDto {
+export class FusionWeightsDto implements Serialized<FusionWeights> {
   @ApiProperty({ example: 0.5 }) rule: number;
   @ApiProperty({ example: 0.3 }) semantic: number;
   @ApiProperty({ example: 0.2 }) llm: number;
@@ -69,7 +76,7 @@ export class CalibrationDto {
 }
 
 /** The effective routing config; PUT accepts any subset of these keys (weights may be partial). */
-export class IntentConfigDto {
+export class IntentConfigDto implements Serialized<IntentConfig> {
   @ApiProperty({ type: FusionWeightsDto }) weights: FusionWeightsDto;
   @ApiProperty({ example: 0.7 }) semanticThreshold: number;
   @ApiProperty({ example: 0.2 }) conflictThreshold: number;
@@ -82,7 +89,8 @@ export class IntentConfigDto {
   @ApiProperty({ example: 100 }) semanticMatcherTimeoutMs: number;
   @ApiProperty({ example: 2000 }) llmJudgeTimeoutMs: number;
   @ApiProperty({ example: 3 }) semanticTopK: number;
-  @ApiProperty({ example: 'mean', description: 'mean | max | topk_mean | centroid_knn | classifier' }) semanticAggregation: string;
+  @ApiProperty({ type: String, example: 'mean', description: 'mean | max | topk_mean | centroid_knn | classifier' })
+  semanticAggregation: Serialized<IntentConfig>['semanticAggregation'];
   @ApiProperty({ example: 3 }) semanticExampleK: number;
   @ApiProperty({
     type: CalibrationDto,
@@ -97,7 +105,7 @@ export class IntentCandidateDto {
   @ApiProperty({ minimum: 0, maximum: 1 }) confidence: number;
 }
 
-export class RouteResultDto {
+export class RouteResultDto implements Serialized<RouteResult> {
   @ApiProperty({ nullable: true, type: String }) finalIntent: string | null;
   @ApiProperty({ nullable: true, type: String }) ruleId: string | null;
   @ApiProperty({
@@ -115,13 +123,11 @@ export class RouteResultDto {
   decisionReason: DecisionReason;
   @ApiProperty() needClarify: boolean;
   @ApiProperty({ type: [IntentCandidateDto] }) candidates: IntentCandidateDto[];
-  @ApiProperty({ type: Object, description: '{ruleMatch, semanticMatch, llmJudge, fusion} — see docs/spec/intent-routing.md' }) routeTrace: Record<
-    string,
-    unknown
-  >;
+  @ApiProperty({ type: Object, description: '{ruleMatch, semanticMatch, llmJudge, fusion} — see docs/spec/intent-routing.md' })
+  routeTrace: Serialized<RouteResult>['routeTrace'];
 }
 
-export class ReliabilityBinDto {
+export class ReliabilityBinDto implements Serialized<ReliabilityBin> {
   @ApiProperty() from: number;
   @ApiProperty() to: number;
   @ApiProperty() count: number;
@@ -129,13 +135,13 @@ export class ReliabilityBinDto {
   @ApiProperty({ nullable: true, type: Number, description: 'Share of right decisions in the bin' }) accuracy: number | null;
 }
 
-export class ReliabilityReportDto {
+export class ReliabilityReportDto implements Serialized<ReliabilityReport> {
   @ApiProperty({ description: 'Expected calibration error (10 equal-width bins)' }) ece: number;
   @ApiProperty({ type: [ReliabilityBinDto] }) bins: ReliabilityBinDto[];
   @ApiProperty() samples: number;
 }
 
-export class IntentMetricsDto {
+export class IntentMetricsDto implements Serialized<IntentMetrics> {
   @ApiProperty() intent: string;
   @ApiProperty() precision: number;
   @ApiProperty() recall: number;
@@ -143,13 +149,13 @@ export class IntentMetricsDto {
   @ApiProperty({ description: 'Labelled examples of the intent' }) support: number;
 }
 
-export class ConfusionPairDto {
+export class ConfusionPairDto implements Serialized<ConfusionPair> {
   @ApiProperty({ type: String, nullable: true, description: 'Labelled intent; null = out of scope' }) expected: string | null;
   @ApiProperty({ type: String, nullable: true, description: 'Routed intent; null = no intent' }) predicted: string | null;
   @ApiProperty() count: number;
 }
 
-export class IntentEvaluationReportDto {
+export class IntentEvaluationReportDto implements Serialized<EvaluationReport & { config: IntentConfig }> {
   @ApiProperty() total: number;
   @ApiProperty() inScopeTotal: number;
   @ApiProperty() outOfScopeTotal: number;
@@ -161,8 +167,8 @@ export class IntentEvaluationReportDto {
   @ApiProperty({ type: [ConfusionPairDto], description: 'Most frequent (expected → predicted) confusion pairs' }) confusions: ConfusionPairDto[];
   @ApiProperty() clarifyRate: number;
   @ApiProperty() judgeCallRate: number;
-  @ApiProperty({ type: Object, description: 'Count per decisionReason' }) decisionReasons: Record<string, number>;
+  @ApiProperty({ type: Object, description: 'Count per decisionReason' }) decisionReasons: Serialized<EvaluationReport>['decisionReasons'];
   @ApiProperty({ type: ReliabilityReportDto, description: 'Calibration of finalConfidence over decisions that named an intent' })
   reliability: ReliabilityReportDto;
-  @ApiPropertyOptional({ type: IntentConfigDto, description: 'The config the examples were routed with' }) config?: IntentConfigDto;
+  @ApiProperty({ type: IntentConfigDto, description: 'The config the examples were routed with' }) config: IntentConfigDto;
 }

@@ -1,4 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import type { StatsBucket } from '../stats-assembler.js';
+import type { Agreement, AgreementTable } from '../agreement.js';
+import type { Serialized } from '@arbiter/common';
 
 export class ConversationSummaryDto {
   @ApiProperty({ format: 'uuid' }) id: string;
@@ -102,9 +105,9 @@ class LatencyStatsDto {
   @ApiProperty({ nullable: true, type: Number }) p95: number | null;
 }
 
-export class StatsBucketDto {
+export class StatsBucketDto implements Serialized<StatsBucket> {
   @ApiProperty() sessions: number;
-  @ApiProperty({ type: Object, example: { PENDING: 0, RUNNING: 0, SUCCESS: 12, FAILED: 1, BAD_CASE: 2 } }) byStatus: Record<string, number>;
+  @ApiProperty({ type: Object, example: { PENDING: 0, RUNNING: 0, SUCCESS: 12, FAILED: 1, BAD_CASE: 2 } }) byStatus: Serialized<StatsBucket>['byStatus'];
   @ApiProperty({
     type: Object,
     example: { rule_high_confidence: 9, fusion_fallback: 2 },
@@ -128,14 +131,14 @@ export class DayStatsDto extends StatsBucketDto {
   @ApiProperty({ example: '2026-03-01' }) date: string;
 }
 
-export class AgreementTableDto {
+export class AgreementTableDto implements Serialized<AgreementTable> {
   @ApiProperty({ description: 'Predicted good, feedback useful' }) goodUseful: number;
   @ApiProperty({ description: 'Predicted good, feedback not useful' }) goodNotUseful: number;
   @ApiProperty({ description: 'Predicted bad, feedback useful' }) badUseful: number;
   @ApiProperty({ description: 'Predicted bad, feedback not useful' }) badNotUseful: number;
 }
 
-export class AgreementDto {
+export class AgreementDto implements Serialized<Agreement> {
   @ApiProperty({ type: AgreementTableDto }) table: AgreementTableDto;
   @ApiProperty({ description: 'Sessions in the table' }) n: number;
   @ApiProperty({ type: Number, nullable: true, description: '(goodUseful + badNotUseful) / n; null when n = 0' }) observedAgreement: number | null;

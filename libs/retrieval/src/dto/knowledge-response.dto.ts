@@ -1,6 +1,21 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import type { DocumentSummary } from '../knowledge.repository.js';
+import type { BulkItemResult, UpsertResult } from '../knowledge.service.js';
+import type { FusionSettings } from '../lexical/fusion-settings.js';
+import type { LookupResult, LookupResultItem } from '../lookup.service.js';
+import type { ChunkView } from '../knowledge-chunk.repository.js';
+import type { RetrievalConfidence } from '../retrieval-confidence.js';
+import { CONFIDENCE_PROFILES } from '../retrieval-confidence.js';
+import type { CalibrationCuts } from '../lexical/calibration.js';
+import type { AnswerabilityModel } from '../lexical/answerability.js';
+import type { GradingMetrics } from '../lexical/calibration-fit.js';
+import type { GradingFitResult, GradingView } from '../grading.service.js';
+import type { ImportStarted, ImportStatus } from '../knowledge-import.service.js';
+import type { FileError } from '../files/knowledge-files.repository.js';
+import type { UploadStarted, UploadedFileView } from '../files/knowledge-files.service.js';
+import type { Page, Serialized } from '@arbiter/common';
 
-export class DocumentSummaryDto {
+export class DocumentSummaryDto implements Serialized<DocumentSummary> {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty({ example: 'robot-arm' }) domain: string;
   @ApiProperty({ example: 'manuals/servo-alarms.md' }) filePath: string;
@@ -30,12 +45,12 @@ export class DocumentSummaryDto {
   @ApiProperty() updatedAt: string;
 }
 
-export class DocumentDetailDto extends DocumentSummaryDto {
+export class DocumentDetailDto extends DocumentSummaryDto implements Serialized<DocumentSummary & { content: string }> {
   @ApiProperty() content: string;
 }
 
-export class UpsertResultDto {
-  @ApiProperty({ enum: ['created', 'updated', 'unchanged'] }) status: string;
+export class UpsertResultDto implements Serialized<UpsertResult> {
+  @ApiProperty({ enum: ['created', 'updated', 'unchanged'] }) status: Serialized<UpsertResult>['status'];
   @ApiProperty({ type: DocumentSummaryDto }) document: DocumentSummaryDto;
 }
 
@@ -45,10 +60,10 @@ export class BulkItemErrorDto {
   @ApiPropertyOptional({ type: [String] }) fields?: string[];
 }
 
-export class BulkItemResultDto {
+export class BulkItemResultDto implements Serialized<BulkItemResult> {
   @ApiProperty() index: number;
   @ApiProperty({ nullable: true, type: String }) filePath: string | null;
-  @ApiProperty({ enum: ['created', 'updated', 'unchanged', 'failed'] }) status: string;
+  @ApiProperty({ enum: ['created', 'updated', 'unchanged', 'failed'] }) status: Serialized<BulkItemResult>['status'];
   @ApiPropertyOptional() documentId?: string;
   @ApiPropertyOptional() chunkCount?: number;
   @ApiPropertyOptional({ type: BulkItemErrorDto }) error?: BulkItemErrorDto;
@@ -66,7 +81,7 @@ export class BulkImportResultDto {
   @ApiProperty({ type: BulkSummaryDto }) summary: BulkSummaryDto;
 }
 
-export class DocumentPageDto {
+export class DocumentPageDto implements Serialized<Page<DocumentSummary>> {
   @ApiProperty({ type: [DocumentSummaryDto] }) items: DocumentSummaryDto[];
   @ApiProperty({ nullable: true, type: String }) nextCursor: string | null;
 }
@@ -77,7 +92,7 @@ export class NormalizationSettingsDto {
   @ApiProperty({ example: 0.5 }) referenceThreshold: number;
 }
 
-export class FusionSettingsDto {
+export class FusionSettingsDto implements Serialized<FusionSettings> {
   @ApiProperty({ example: 1 }) lexicalWeight: number;
   @ApiProperty({ example: 1 }) vectorWeight: number;
   @ApiProperty({ example: 0.5 }) exactWeight: number;
@@ -99,7 +114,7 @@ export class RetrievalSettingsViewDto {
   @ApiProperty() chunkOverlap: number;
 }
 
-export class LookupResultItemDto {
+export class LookupResultItemDto implements Serialized<LookupResultItem> {
   @ApiProperty({ format: 'uuid' }) documentId: string;
   @ApiProperty() filePath: string;
   @ApiProperty() title: string;
@@ -117,7 +132,7 @@ export class LookupResultItemDto {
     description: "Chunks of the document that matched the query's words; more than one scores the `impact` scenario (docs/spec/evaluation.md §2 发现多处引用)",
   })
   matches: number;
-  @ApiProperty({ enum: ['L0', 'L1'], description: 'L0: the query contains its title or a keyword' }) source: string;
+  @ApiProperty({ enum: ['L0', 'L1'], description: 'L0: the query contains its title or a keyword' }) source: Serialized<LookupResultItem>['source'];
   @ApiProperty({
     type: String,
     nullable: true,
@@ -137,7 +152,7 @@ export class LookupResultItemDto {
   section: string[] | null;
 }
 
-export class ChunkViewDto {
+export class ChunkViewDto implements Serialized<ChunkView> {
   @ApiProperty({ description: '0-based position in the document' }) chunkIndex: number;
   @ApiProperty() content: string;
   @ApiProperty({ type: Number, nullable: true, description: '1-based first page (PDF); null otherwise' }) page: number | null;
@@ -146,36 +161,46 @@ export class ChunkViewDto {
   @ApiProperty({ description: 'A disabled chunk is never returned by a lookup' }) disabled: boolean;
 }
 
-export class ChunkPageDto {
+export class ChunkPageDto implements Serialized<Page<ChunkView>> {
   @ApiProperty({ type: [ChunkViewDto] }) items: ChunkViewDto[];
   @ApiProperty({ nullable: true, type: String }) nextCursor: string | null;
 }
 
-export class RetrievalConfidenceDto {
-  @ApiProperty({ minimum: 0, maximum: 1 }) score: number;
-  @ApiProperty({ enum: ['high', 'medium', 'low'] }) level: string;
-  @ApiProperty({ type: [String], example: ['找到 3 个相关结果', '最高相关度 92%'] }) reasons: string[];
-  @ApiProperty({ enum: ['high-confidence', 'medium-confidence', 'low-confidence'] }) event: string;
+export class ConfidenceComponentsDto {
+  @ApiProperty({ description: 'min(results / 5, 1) · 0.4' }) countScore: number;
+  @ApiProperty({ description: 'mean relevance · 0.4 (0 without results)' }) qualityScore: number;
+  @ApiProperty({ description: "0.2 when the profile's scenario holds" }) scenarioScore: number;
 }
 
-export class LookupResultDto {
+export class RetrievalConfidenceDto implements Serialized<RetrievalConfidence> {
+  @ApiProperty({ minimum: 0, maximum: 1 }) score: number;
+  @ApiProperty({ enum: ['high', 'medium', 'low'] }) level: Serialized<RetrievalConfidence>['level'];
+  @ApiProperty({ type: [String], example: ['找到 3 个相关结果', '最高相关度 92%'] }) reasons: string[];
+  @ApiProperty({ enum: ['high-confidence', 'medium-confidence', 'low-confidence'] }) event: Serialized<RetrievalConfidence>['event'];
+  @ApiProperty({ enum: CONFIDENCE_PROFILES, nullable: true, description: 'The profile the thresholds came from (null when unknown: 0.6 / 0.3)' })
+  profile: Serialized<RetrievalConfidence>['profile'];
+  @ApiProperty({ type: ConfidenceComponentsDto, description: 'The parts of the score (countScore + qualityScore + scenarioScore)' })
+  components: ConfidenceComponentsDto;
+}
+
+export class LookupResultDto implements Serialized<LookupResult> {
   @ApiProperty({ type: [LookupResultItemDto] }) results: LookupResultItemDto[];
-  @ApiProperty({ enum: ['PRECISE', 'HIGHLY_RELEVANT', 'REFERENCE'] }) relevanceLevel: string;
-  @ApiProperty({ enum: ['PARTIAL', 'INSUFFICIENT'], nullable: true }) completenessHint: string | null;
+  @ApiProperty({ enum: ['PRECISE', 'HIGHLY_RELEVANT', 'REFERENCE'] }) relevanceLevel: Serialized<LookupResult>['relevanceLevel'];
+  @ApiProperty({ enum: ['PARTIAL', 'INSUFFICIENT'], nullable: true }) completenessHint: Serialized<LookupResult>['completenessHint'];
   @ApiProperty() l0MatchCount: number;
   @ApiProperty({ nullable: true, type: Number }) l1TopSimilarity: number | null;
   @ApiProperty({ nullable: true, type: String }) domain: string | null;
   @ApiProperty({ type: [String] }) retrievedDomainsThisSession: string[];
-  @ApiProperty({ enum: ['doc_retrieved', 'domain_retrieved'], nullable: true }) dedupReason: string | null;
+  @ApiProperty({ enum: ['doc_retrieved', 'domain_retrieved'], nullable: true }) dedupReason: Serialized<LookupResult>['dedupReason'];
   @ApiProperty({ type: RetrievalConfidenceDto }) confidence: RetrievalConfidenceDto;
 }
 
-export class CalibrationCutsDto {
+export class CalibrationCutsDto implements Serialized<CalibrationCuts> {
   @ApiProperty({ description: 'Probability mapped to referenceThreshold' }) reference: number;
   @ApiProperty({ description: 'Probability mapped to highlyRelevantThreshold' }) highlyRelevant: number;
 }
 
-export class AnswerabilityModelDto {
+export class AnswerabilityModelDto implements Serialized<AnswerabilityModel> {
   @ApiProperty({ type: [Number], description: 'Logistic weights in the order of `answerabilityFeatures`' }) weights: number[];
   @ApiProperty({ type: CalibrationCutsDto, description: 'The cuts grades are read with' }) cuts: CalibrationCutsDto;
 }
@@ -192,7 +217,7 @@ export class GradingCalibrationDto {
   answerability?: AnswerabilityModelDto;
 }
 
-export class GradingMetricsDto {
+export class GradingMetricsDto implements Serialized<GradingMetrics> {
   @ApiProperty() lookups: number;
   @ApiProperty() answerable: number;
   @ApiProperty({ description: 'Share of answerable questions whose top result is right' }) hitAt1: number;
@@ -202,8 +227,8 @@ export class GradingMetricsDto {
   @ApiProperty({ description: 'Of unanswerable questions, the share graded INSUFFICIENT' }) absentInsufficient: number;
 }
 
-export class GradingViewDto {
-  @ApiProperty({ enum: ['default', 'fitted'] }) source: string;
+export class GradingViewDto implements Serialized<GradingView> {
+  @ApiProperty({ enum: ['default', 'fitted'] }) source: Serialized<GradingView>['source'];
   @ApiProperty({ description: 'Embedder the calibration applies to' }) embedder: string;
   @ApiProperty({ type: [String], description: "The ranking model's features" }) features: string[];
   @ApiProperty({ type: [String], description: "The answerability model's features" }) answerabilityFeatures: string[];
@@ -213,7 +238,7 @@ export class GradingViewDto {
   metrics: GradingMetricsDto | null;
 }
 
-export class GradingFitResultDto {
+export class GradingFitResultDto implements Serialized<GradingFitResult> {
   @ApiProperty({ description: 'False for a dry run' }) applied: boolean;
   @ApiProperty({ type: GradingViewDto }) grading: GradingViewDto;
   @ApiProperty({ type: GradingMetricsDto, description: 'The calibration in force before, on the same questions' }) before: GradingMetricsDto;
@@ -229,7 +254,7 @@ export class ImportCountsDto {
   @ApiProperty({ description: 'Items not written yet' }) pending: number;
 }
 
-export class ImportStartedDto {
+export class ImportStartedDto implements Serialized<ImportStarted> {
   @ApiProperty({ format: 'uuid' }) importId: string;
   @ApiProperty({ format: 'uuid', nullable: true, type: String, description: 'The `retrieval.import` job run (GET /admin/jobs/:id)' }) jobId: string | null;
   @ApiProperty() total: number;
@@ -237,7 +262,7 @@ export class ImportStartedDto {
   @ApiProperty({ type: [BulkItemResultDto], description: 'Items refused at once (validation, a filePath repeated in the body)' }) failed: BulkItemResultDto[];
 }
 
-export class FileErrorDto {
+export class FileErrorDto implements Serialized<FileError> {
   @ApiProperty({
     example: 'PDF_ENCRYPTED',
     description:
@@ -247,30 +272,31 @@ export class FileErrorDto {
   @ApiProperty() message: string;
 }
 
-export class UploadedFileDto {
+export class UploadedFileDto implements Serialized<UploadedFileView> {
   @ApiProperty({ example: 'manual.pdf' }) fileName: string;
   @ApiProperty({ nullable: true, type: String, example: 'application/pdf', description: 'Sniffed from the bytes; null when refused before its type was known' })
   mediaType: string | null;
   @ApiProperty({
+    type: String,
     enum: ['queued', 'refused', 'created', 'updated', 'unchanged', 'failed'],
     description: '`refused` at the door (the upload stores nothing of it); `queued` until the import job reads it; then its outcome',
   })
-  status: string;
+  status: Serialized<UploadedFileView>['status'];
   @ApiPropertyOptional({ format: 'uuid', description: 'The document made from the file (an FAQ sheet: its first row)' }) documentId?: string;
   @ApiPropertyOptional({ type: FileErrorDto }) error?: FileErrorDto;
 }
 
-export class UploadStartedDto {
+export class UploadStartedDto implements Serialized<UploadStarted> {
   @ApiProperty({ format: 'uuid', description: 'Follow it with GET /admin/knowledge/imports/:id' }) importId: string;
   @ApiProperty({ format: 'uuid', nullable: true, type: String, description: 'The `retrieval.import` job run (GET /admin/jobs/:id)' }) jobId: string | null;
   @ApiProperty({ type: [UploadedFileDto] }) files: UploadedFileDto[];
 }
 
-export class ImportStatusDto {
+export class ImportStatusDto implements Serialized<ImportStatus> {
   @ApiProperty({ format: 'uuid' }) importId: string;
   @ApiProperty({ format: 'uuid', nullable: true, type: String }) jobId: string | null;
   @ApiProperty({ enum: ['queued', 'running', 'succeeded', 'failed'], description: "The job run's status; `succeeded` once every item has an outcome" })
-  status: string;
+  status: Serialized<ImportStatus>['status'];
   @ApiProperty() total: number;
   @ApiProperty({ description: 'Items with an outcome' }) done: number;
   @ApiProperty({ type: ImportCountsDto }) counts: ImportCountsDto;

@@ -2,6 +2,8 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsISO8601, IsOptional, IsUUID, Matches, Max, MaxLength, Min } from 'class-validator';
 import { PageQueryDto } from '@arbiter/common';
+import type { AuditEntry } from '../audit/audit.types.js';
+import type { Serialized } from '@arbiter/common';
 
 export class AuditQueryDto extends PageQueryDto {
   @ApiPropertyOptional({ format: 'uuid', description: 'The platform admin: one tenant (omit for every tenant); operators omit it' })
@@ -32,7 +34,7 @@ export class AuditActorDto {
   @ApiPropertyOptional({ description: "The key's name" }) name?: string;
 }
 
-export class AuditEntryDto {
+export class AuditEntryDto implements Serialized<AuditEntry> {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty({ format: 'uuid' }) tenantId: string;
   @ApiProperty() occurredAt: string;

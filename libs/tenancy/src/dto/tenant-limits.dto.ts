@@ -1,6 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsUUID, Max, Min, ValidateIf, ValidateNested } from 'class-validator';
+import type { ClassLimits, EffectiveLimits } from '../rate-limit/rate-limiter.js';
+import type { Serialized } from '@arbiter/common';
 
 const MAX_PER_MINUTE = 10_000_000;
 
@@ -41,12 +43,12 @@ export class TenantLimitsChangeDto {
   @ApiPropertyOptional({ type: ClassLimitChangeDto }) @IsOptional() @ValidateNested() @Type(() => ClassLimitChangeDto) admin?: ClassLimitChangeDto;
 }
 
-export class ClassLimitsDto {
+export class ClassLimitsDto implements Serialized<ClassLimits> {
   @ApiProperty({ description: 'Requests per minute for the whole tenant (0 = unlimited)' }) perMinute: number;
   @ApiProperty({ description: 'Requests per minute for each key (0 = unlimited)' }) perKeyPerMinute: number;
 }
 
-export class EffectiveLimitsDto {
+export class EffectiveLimitsDto implements Serialized<EffectiveLimits> {
   @ApiProperty({ type: ClassLimitsDto }) chat: ClassLimitsDto;
   @ApiProperty({ type: ClassLimitsDto }) route: ClassLimitsDto;
   @ApiProperty({ type: ClassLimitsDto }) lookup: ClassLimitsDto;

@@ -1,6 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsString, Length, Matches } from 'class-validator';
+import type { Tenant } from '../tenancy.repository.js';
+import type { Serialized } from '@arbiter/common';
 
 export class CreateTenantDto {
   @ApiProperty({
@@ -28,7 +30,7 @@ export class CreatedTenantDto {
   @ApiProperty({ type: TenantApiKeysDto }) apiKeys: TenantApiKeysDto;
 }
 
-export class TenantDto {
+export class TenantDto implements Serialized<Tenant> {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty() name: string;
   @ApiProperty({ example: 'UTC' }) timeZone: string;

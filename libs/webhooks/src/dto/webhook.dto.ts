@@ -3,6 +3,7 @@ import { Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { MAX_WEBHOOK_URL_LENGTH } from '../webhook-url.js';
 import { DELIVERY_STATUSES, WEBHOOK_EVENT_TYPES, type WebhookDelivery, type WebhookEventType, type WebhookSubscription } from '../webhook.types.js';
+import type { Serialized } from '@arbiter/common';
 
 export class CreateWebhookDto {
   @ApiProperty({ example: 'https://desk.example.com/hooks/arbiter', maxLength: MAX_WEBHOOK_URL_LENGTH })
@@ -101,13 +102,13 @@ export class WebhookListDto {
   @ApiProperty({ type: [WebhookDto] }) items: WebhookDto[];
 }
 
-export class WebhookDeliveryDto {
+export class WebhookDeliveryDto implements Serialized<WebhookDelivery> {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty({ format: 'uuid' }) subscriptionId: string;
   @ApiProperty({ format: 'uuid' }) eventId: string;
-  @ApiProperty({ enum: WEBHOOK_EVENT_TYPES }) eventType: string;
+  @ApiProperty({ enum: WEBHOOK_EVENT_TYPES }) eventType: Serialized<WebhookDelivery>['eventType'];
   @ApiProperty({ type: String, nullable: true, format: 'uuid' }) redeliveryOf: string | null;
-  @ApiProperty({ enum: DELIVERY_STATUSES }) status: string;
+  @ApiProperty({ enum: DELIVERY_STATUSES }) status: Serialized<WebhookDelivery>['status'];
   @ApiProperty() attempts: number;
   @ApiProperty({ type: String, nullable: true }) nextAttemptAt: string | null;
   @ApiProperty({ type: String, nullable: true }) lastAttemptAt: string | null;
