@@ -1,9 +1,7 @@
 import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { DataSource } from 'typeorm';
-import { asTenantId, type TenantId } from '@arbiter/common';
-import { Database } from '@arbiter/database';
-import { connectDataSource, createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
+import type { TenantId } from '@arbiter/common';
+import { newMediumTest, type MediumTest, type TestDatabase } from '@arbiter/testing';
 import type { AgreementTable } from './agreement.js';
 import { MonitoringRepository } from './monitoring.repository.js';
 
@@ -20,8 +18,8 @@ interface Seeded {
  * self-evaluations and sessions without a decision of the version are left out of their pair.
  */
 describe('MonitoringRepository.agreementTables', () => {
+  let medium: MediumTest;
   let db: TestDatabase;
-  let ds: DataSource;
   let repo: MonitoringRepository;
   let a: TenantId;
   let b: TenantId;
@@ -86,18 +84,15 @@ describe('MonitoringRepository.agreementTables', () => {
   }
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    ds = await connectDataSource(db.url, [], { max: 10 });
-    repo = new MonitoringRepository(new Database(ds));
-    const t = await db.pool.query<{ id: string }>(`INSERT INTO tenant (name) VALUES ('agree-a'), ('agree-b') RETURNING id`);
-    a = asTenantId(t.rows[0]!.id);
-    b = asTenantId(t.rows[1]!.id);
+    medium = await newMediumTest({ max: 10 });
+    db = medium.db;
+    repo = await medium.service(MonitoringRepository);
+    [a, b] = (await medium.tenants('agree-a', 'agree-b')) as [TenantId, TenantId];
     await seed(a, 120, 1);
     await seed(b, 40, 4);
   }, 120_000);
   afterAll(async () => {
-    await ds?.destroy();
-    await db?.close();
+    await medium?.close();
   });
 
   const windows = [

@@ -3,3 +3,7 @@ export * from './fake-openai-server.js';
 export * from './deadline.js';
 export * from './prng.js';
 export * from './poll-until.js';
+export * from './database/test-database.js';
+export * from './database/test-db-env.js';
+export * from './database/template.js';
+export * from './medium.js';

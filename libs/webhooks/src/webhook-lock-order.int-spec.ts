@@ -1,10 +1,7 @@
 import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { DataSource } from 'typeorm';
-import { asTenantId, type TenantId } from '@arbiter/common';
-import { Database } from '@arbiter/database';
-import { connectDataSource, createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
-import { testDbKind } from '../../../test/support/test-db-env.js';
+import type { TenantId } from '@arbiter/common';
+import { newMediumTest, testDbKind, type MediumTest, type TestDatabase } from '@arbiter/testing';
 import { WebhooksRepository, type AttemptTarget } from './webhooks.repository.js';
 
 /**
@@ -13,20 +10,19 @@ import { WebhooksRepository, type AttemptTarget } from './webhooks.repository.js
  * success locked the delivery first and then waited for the subscription the deletion held (a deadlock).
  */
 describe(`webhook delivery results and subscription deletion (${process.env.TEST_DB ?? 'pglite'})`, () => {
+  let medium: MediumTest;
   let db: TestDatabase;
-  let ds: DataSource;
   let repository: WebhooksRepository;
   let tenant: TenantId;
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    ds = await connectDataSource(db.url, []);
-    repository = new WebhooksRepository(new Database(ds));
-    tenant = asTenantId((await db.pool.query<{ id: string }>(`INSERT INTO tenant (name) VALUES ('lock-order') RETURNING id`)).rows[0]!.id);
+    medium = await newMediumTest();
+    db = medium.db;
+    repository = await medium.service(WebhooksRepository);
+    [tenant] = (await medium.tenants('lock-order')) as [TenantId];
   }, 240_000);
   afterAll(async () => {
-    await ds?.destroy();
-    await db?.close();
+    await medium?.close();
   });
 
   /** A subscription with a failure streak and one pending delivery, loaded as the deliver job loads it. */
