@@ -2,6 +2,8 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
+const LIB_IMPORT_PATTERNS = [{ group: ['../../*/src/*', '**/libs/*/src/*'], message: 'Import another lib through @arbiter/<lib>.' }];
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'libs/database/src/generated/**', 'data/**', 'coverage/**', 'bench/results/**', 'bench/.cache/**', '*.config.js'] },
   js.configs.recommended,
@@ -26,10 +28,18 @@ export default tseslint.config(
   {
     // Inside libs, a relative import may not climb into a sibling lib either.
     files: ['libs/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: LIB_IMPORT_PATTERNS }] },
+  },
+  {
+    // Dependency direction: feedback → case-library, never back (docs/CONVENTIONS.md "Table ownership").
+    files: ['libs/case-library/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['../../*/src/*', '**/libs/*/src/*'], message: 'Import another lib through @arbiter/<lib>.' }] },
+        {
+          patterns: LIB_IMPORT_PATTERNS,
+          paths: [{ name: '@arbiter/feedback', message: 'The case library does not depend on feedback: feedback calls the case-library lib.' }],
+        },
       ],
     },
   },

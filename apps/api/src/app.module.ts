@@ -1,4 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { CaseLibraryModule } from '@arbiter/case-library';
 import { ChatModule } from '@arbiter/chat';
 import { CommonModule } from '@arbiter/common';
 import { AppConfigModule, type AppConfigModuleOptions } from '@arbiter/config';
@@ -31,6 +32,7 @@ const DOMAIN_MODULES = [
   LlmModule,
   EvaluationModule,
   FeedbackModule,
+  CaseLibraryModule,
   MonitoringModule,
   IntentModule,
   ChatModule,

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
+import { CaseLibraryModule } from '@arbiter/case-library';
 import { CommonModule } from '@arbiter/common';
-import { FeedbackModule } from '@arbiter/feedback';
 import { IntentModule } from '@arbiter/intent';
 import { LlmModule } from '@arbiter/llm';
 import { RetrievalModule } from '@arbiter/retrieval';
@@ -19,7 +19,7 @@ import { KnowledgeAgentRunner } from './knowledge-agent.runner.js';
 
 /** `POST /ai/chat` (and its OpenAI-compatible front door, `/v1`): the full pipeline (intent → knowledge → confidence → session, evaluation, coverage). */
 @Module({
-  imports: [IntentModule, FeedbackModule, RetrievalModule, SessionsModule, LlmModule, TenancyModule, CommonModule],
+  imports: [IntentModule, CaseLibraryModule, RetrievalModule, SessionsModule, LlmModule, TenancyModule, CommonModule],
   controllers: [ChatController, OpenAiCompatController],
   providers: [
     ChatRepository,

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { CaseLibraryAnswers } from '@arbiter/case-library';
 import { DomainException, FAST_LATENCY_BUCKETS, isDatabaseUnavailable, MetricsService, type TenantId } from '@arbiter/common';
 import { AppConfig } from '@arbiter/config';
-import { CaseLibraryAnswers } from '@arbiter/feedback';
 import { LlmService } from '@arbiter/llm';
 import { isConfidenceProfile, LookupService, requestFilter } from '@arbiter/retrieval';
 import { SessionsErrorCode, SessionsService, type DiagnosisSessionEntity, type SessionReference } from '@arbiter/sessions';

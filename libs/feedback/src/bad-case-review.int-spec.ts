@@ -2,15 +2,14 @@ import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { DataSource } from 'typeorm';
 import { asTenantId, type TenantId } from '@arbiter/common';
+import { CaseLibraryEntity, CaseLibraryRepository, CaseLibrarySettingsEntity, CaseLibraryVersionEntity } from '@arbiter/case-library';
 import { Database, detectSchemaDrift } from '@arbiter/database';
 import { ConversationEntity, DiagnosisSessionEntity, SessionFeedbackState, ToolInvocationEntity } from '@arbiter/sessions';
 import { connectDataSource, createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
-import { BadCaseLabelEntity } from './bad-case-label.entity.js';
-import { CaseLibrarySettingsEntity, CaseLibraryVersionEntity } from './case-library-settings.entity.js';
-import { CaseLibraryEntity } from './case-library.entity.js';
-import { CaseLibraryRepository } from './case-library.repository.js';
+import { BadCaseRepository } from './bad-case.repository.js';
+import { BadCaseLabelEntity } from './entities/bad-case-label.entity.js';
+import { SessionFeedbackEntity } from './entities/session-feedback.entity.js';
 import { FeedbackRepository } from './feedback.repository.js';
-import { SessionFeedbackEntity } from './session-feedback.entity.js';
 
 const DOC = '6f1c2d3e-4a5b-4c6d-8e7f-0a1b2c3d4e5f';
 const RULE = '11111111-1111-4111-8111-111111111111';
@@ -18,7 +17,7 @@ const RULE = '11111111-1111-4111-8111-111111111111';
 describe('bad-case review on a real database (migration 0170)', () => {
   let db: TestDatabase;
   let ds: DataSource;
-  let repo: CaseLibraryRepository;
+  let repo: BadCaseRepository;
   let feedback: FeedbackRepository;
   let tenant: TenantId;
   let other: TenantId;
@@ -58,8 +57,8 @@ describe('bad-case review on a real database (migration 0170)', () => {
       { max: 4 },
     );
     const database = new Database(ds);
-    repo = new CaseLibraryRepository(database);
-    feedback = new FeedbackRepository(database, new SessionFeedbackState());
+    repo = new BadCaseRepository(database);
+    feedback = new FeedbackRepository(database, new SessionFeedbackState(), new CaseLibraryRepository(database));
     const t = await db.pool.query<{ id: string }>(`INSERT INTO tenant (name) VALUES ('br-a'), ('br-b') RETURNING id`);
     tenant = asTenantId(t.rows[0].id);
     other = asTenantId(t.rows[1].id);
@@ -174,26 +173,48 @@ describe('bad-case review on a real database (migration 0170)', () => {
     const done = await badCase(t, 'q3');
     await repo.upsertReview(t, open, { note: 'x' });
     await repo.upsertReview(t, done, { status: 'RESOLVED' });
-    const ids = async (status?: 'OPEN' | 'RESOLVED') => (await feedback.listBadCases(t, 50, 'v1', undefined, status)).map((r) => r.sessionId).sort();
+    const ids = async (status?: 'OPEN' | 'RESOLVED') => (await repo.listBadCases(t, 50, 'v1', undefined, status)).map((r) => r.sessionId).sort();
     expect(await ids()).toEqual([none, open, done].sort());
     expect(await ids('OPEN')).toEqual([none, open].sort());
     expect(await ids('RESOLVED')).toEqual([done]);
     // Paging under the filter: one per page.
-    const page1 = await feedback.listBadCases(t, 1, 'v1', undefined, 'OPEN');
-    const page2 = await feedback.listBadCases(t, 1, 'v1', { createdAt: page1[0].cursorTs, id: page1[0].cursorId }, 'OPEN');
+    const page1 = await repo.listBadCases(t, 1, 'v1', undefined, 'OPEN');
+    const page2 = await repo.listBadCases(t, 1, 'v1', { createdAt: page1[0].cursorTs, id: page1[0].cursorId }, 'OPEN');
     expect([...page1, ...page2].map((r) => r.sessionId).sort()).toEqual([none, open].sort());
-    expect((await feedback.findBadCase(t, done, 'v1'))?.sessionId).toBe(done);
-    expect(await feedback.findBadCase(other, done, 'v1')).toBeNull();
-    expect(await feedback.listBadCases(other, 50, 'v1', undefined, 'RESOLVED')).toEqual([]);
+    expect((await repo.findBadCase(t, done, 'v1'))?.sessionId).toBe(done);
+    expect(await repo.findBadCase(other, done, 'v1')).toBeNull();
+    expect(await repo.listBadCases(other, 50, 'v1', undefined, 'RESOLVED')).toEqual([]);
   });
 
   it('a record without an intent is no label to the failure facts', async () => {
     const t = asTenantId((await db.pool.query<{ id: string }>(`INSERT INTO tenant (name) VALUES ('br-d') RETURNING id`)).rows[0].id);
     const sid = await badCase(t, 'q', 'pendant');
     await repo.upsertReview(t, sid, { documentId: DOC });
-    const [group] = await feedback.badCaseFacts(t, 'v1', null, null);
+    const [group] = await repo.badCaseFacts(t, 'v1', null, null);
     expect(group).toMatchObject({ count: 1, ff_label_disagrees: false });
     await repo.upsertReview(t, sid, { intent: 'cooling' });
-    expect((await feedback.badCaseFacts(t, 'v1', null, null))[0]).toMatchObject({ ff_label_disagrees: true });
+    expect((await repo.badCaseFacts(t, 'v1', null, null))[0]).toMatchObject({ ff_label_disagrees: true });
+  });
+
+  it('bad cases and their labels are the tenant’s own', async () => {
+    const conv = await db.pool.query<{ id: string }>(`INSERT INTO conversation (tenant_id) VALUES ($1) RETURNING id`, [tenant]);
+    const s = await db.pool.query<{ id: string }>(
+      `INSERT INTO diagnosis_session (tenant_id, conversation_id, query, answer, status) VALUES ($1, $2, '  示教器黑屏怎么办 ', '请按住急停复位键三秒', 'SUCCESS') RETURNING id`,
+      [tenant, conv.rows[0].id],
+    );
+    const sid = s.rows[0].id;
+    expect(await repo.badCaseQuestion(tenant, sid)).toBeNull(); // no feedback yet
+    await feedback.applyFeedback(tenant, sid, 'not_useful', undefined);
+    expect(await repo.badCaseQuestion(tenant, sid)).toEqual({ query: '  示教器黑屏怎么办 ', intent: null });
+    expect(await repo.badCaseQuestion(other, sid)).toBeNull();
+
+    const ruleId = '11111111-1111-4111-8111-111111111111';
+    const first = await repo.upsertLabel(tenant, sid, { intent: 'pendant', ruleId, example: '示教器黑屏怎么办' });
+    expect(first).toMatchObject({ sessionId: sid, intent: 'pendant', ruleId, example: '示教器黑屏怎么办' });
+    const relabel = await repo.upsertLabel(tenant, sid, { intent: 'power', ruleId: null, example: null });
+    expect(relabel).toMatchObject({ intent: 'power', ruleId: null, example: null });
+    expect((await repo.labels(tenant, [sid])).get(sid)).toMatchObject({ intent: 'power' });
+    expect((await repo.labels(other, [sid])).size).toBe(0);
+    expect((await repo.labels(tenant, [])).size).toBe(0);
   });
 });

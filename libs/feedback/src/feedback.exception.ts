@@ -4,8 +4,6 @@ export enum FeedbackErrorCode {
   SessionNotFound = 'FEEDBACK_SESSION_NOT_FOUND',
   SessionNotFinished = 'FEEDBACK_SESSION_NOT_FINISHED',
   NoAnswerToKeep = 'FEEDBACK_NO_ANSWER_TO_KEEP',
-  CaseNotFound = 'CASE_NOT_FOUND',
-  EmptyPatch = 'CASE_EMPTY_PATCH',
   BadCaseNotFound = 'BAD_CASE_NOT_FOUND',
   NoRuleForIntent = 'BAD_CASE_NO_RULE_FOR_INTENT',
   ExampleNotAcceptable = 'BAD_CASE_EXAMPLE_NOT_ACCEPTABLE',
@@ -22,10 +20,6 @@ export function feedbackErrorSpec(code: FeedbackErrorCode): DomainErrorSpec {
       return { status: 409, message: 'The session has not finished yet (PENDING/RUNNING); feedback is taken once it has an outcome' };
     case FeedbackErrorCode.NoAnswerToKeep:
       return { status: 409, message: 'The session has no answer to keep (it FAILED or answered nothing), so it cannot be marked useful' };
-    case FeedbackErrorCode.CaseNotFound:
-      return { status: 404, message: 'Case not found' };
-    case FeedbackErrorCode.EmptyPatch:
-      return { status: 400, message: 'Nothing to change: give query, answer, faultCategory and/or errorCode' };
     case FeedbackErrorCode.BadCaseNotFound:
       return { status: 404, message: 'Bad case not found (no session of this tenant marked not_useful with this id)' };
     case FeedbackErrorCode.NoRuleForIntent:

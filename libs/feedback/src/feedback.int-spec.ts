@@ -2,18 +2,21 @@ import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { DataSource } from 'typeorm';
 import { asTenantId, type TenantId } from '@arbiter/common';
+import { CaseLibraryEntity, CaseLibraryRepository } from '@arbiter/case-library';
 import { Database, detectSchemaDrift } from '@arbiter/database';
 import { ConversationEntity, DiagnosisSessionEntity, SessionFeedbackState, ToolInvocationEntity, attributeFailure, factsFromRow } from '@arbiter/sessions';
 import { dataSourceRoundTripCounter } from '../../../test/support/round-trips.js';
 import { connectDataSource, createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
-import { CaseLibraryEntity } from './case-library.entity.js';
+import { BadCaseRepository } from './bad-case.repository.js';
+import { SessionFeedbackEntity } from './entities/session-feedback.entity.js';
 import { FeedbackRepository } from './feedback.repository.js';
-import { SessionFeedbackEntity } from './session-feedback.entity.js';
 
 describe('FeedbackRepository on a real database', () => {
   let db: TestDatabase;
   let ds: DataSource;
   let repo: FeedbackRepository;
+  let badCases: BadCaseRepository;
+  let cases: CaseLibraryRepository;
   let tenant: TenantId;
   let other: TenantId;
   /** Statements (round trips) the repository's pool sent while `fn` ran. */
@@ -52,7 +55,10 @@ describe('FeedbackRepository on a real database', () => {
     ds = await connectDataSource(db.url, [ConversationEntity, DiagnosisSessionEntity, ToolInvocationEntity, SessionFeedbackEntity, CaseLibraryEntity], {
       max: 8,
     });
-    repo = new FeedbackRepository(new Database(ds), new SessionFeedbackState());
+    const database = new Database(ds);
+    cases = new CaseLibraryRepository(database);
+    repo = new FeedbackRepository(database, new SessionFeedbackState(), cases);
+    badCases = new BadCaseRepository(database);
     const t = await db.pool.query<{ id: string }>(`INSERT INTO tenant (name) VALUES ('fb-a'), ('fb-b') RETURNING id`);
     tenant = asTenantId(t.rows[0].id);
     other = asTenantId(t.rows[1].id);
@@ -95,6 +101,20 @@ describe('FeedbackRepository on a real database', () => {
     expect(back).toMatchObject({ kind: 'ok', status: 'SUCCESS', caseEvent: 'restored' });
     expect(back.kind === 'ok' && first.kind === 'ok' && back.caseId === first.caseId).toBe(true);
     expect(await state(id)).toMatchObject({ status: 'SUCCESS', feedback: 'useful', cases: [{ retracted: false }] });
+  });
+
+  it('feedback posts move the case library version (AUTO case created, retracted, restored), through the trigger', async () => {
+    const version = async (t: TenantId): Promise<string> => (await cases.versions([t])).get(t) ?? '0';
+    const before = Number(await version(other));
+    const sid = await session(other, 'SUCCESS');
+    await repo.applyFeedback(other, sid, 'useful', undefined);
+    expect(Number(await version(other))).toBe(before + 1);
+    await repo.applyFeedback(other, sid, 'useful', undefined); // unchanged: no write
+    expect(Number(await version(other))).toBe(before + 1);
+    await repo.applyFeedback(other, sid, 'not_useful', undefined);
+    expect(Number(await version(other))).toBe(before + 2);
+    await repo.applyFeedback(other, sid, 'useful', undefined);
+    expect(Number(await version(other))).toBe(before + 3);
   });
 
   it('restores FAILED after not_useful and refuses useful on a FAILED run, writing nothing', async () => {
@@ -158,7 +178,7 @@ describe('FeedbackRepository on a real database', () => {
     const seen: string[] = [];
     let after: { createdAt: string; id: string } | undefined;
     for (;;) {
-      const page = await repo.listBadCases(tenant, 2, 'v1', after);
+      const page = await badCases.listBadCases(tenant, 2, 'v1', after);
       if (!page.length) break;
       seen.push(...page.map((r) => r.sessionId));
       const last = page[page.length - 1];
@@ -167,7 +187,7 @@ describe('FeedbackRepository on a real database', () => {
     expect(new Set(seen).size).toBe(seen.length);
     expect(seen).toEqual(expect.arrayContaining(ids));
     expect(seen.slice(0, 5)).toEqual([...ids].reverse());
-    const otherTenant = await repo.listBadCases(other, 50, 'v1');
+    const otherTenant = await badCases.listBadCases(other, 50, 'v1');
     expect(otherTenant).toEqual([]);
   });
 
@@ -256,7 +276,7 @@ describe('FeedbackRepository on a real database', () => {
     const listed = new Map<string, string>();
     let after: { createdAt: string; id: string } | undefined;
     for (;;) {
-      const page = await repo.listBadCases(tenant, 7, 'v1', after);
+      const page = await badCases.listBadCases(tenant, 7, 'v1', after);
       if (!page.length) break;
       for (const r of page) listed.set(r.sessionId, attributeFailure(factsFromRow(r)).reason);
       after = { createdAt: page[page.length - 1].cursorTs, id: page[page.length - 1].feedbackId };
@@ -264,7 +284,7 @@ describe('FeedbackRepository on a real database', () => {
     for (const [reason, id] of Object.entries(cases)) expect({ reason, got: listed.get(id) }).toEqual({ reason, got: reason });
 
     // Grouped facts of the window: the same rules over the groups give the same counts as the list.
-    const groups = await repo.badCaseFacts(tenant, 'v1', before, null);
+    const groups = await badCases.badCaseFacts(tenant, 'v1', before, null);
     const byReason: Record<string, number> = {};
     for (const g of groups) {
       const r = attributeFailure(factsFromRow(g)).reason;
@@ -278,8 +298,8 @@ describe('FeedbackRepository on a real database', () => {
       [tenant, before],
     );
     expect(earlier.rows[0].n).toBeGreaterThan(0);
-    expect((await repo.badCaseFacts(tenant, 'v1', null, before)).reduce((n, g) => n + g.count, 0)).toBe(earlier.rows[0].n);
-    const otherGroups = await repo.badCaseFacts(other, 'v1', before, null);
+    expect((await badCases.badCaseFacts(tenant, 'v1', null, before)).reduce((n, g) => n + g.count, 0)).toBe(earlier.rows[0].n);
+    const otherGroups = await badCases.badCaseFacts(other, 'v1', before, null);
     expect(otherGroups.reduce((n, g) => n + g.count, 0)).toBe(1);
   });
 });

@@ -1,24 +1,28 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { CaseLibraryModule } from '@arbiter/case-library';
 import { CommonModule } from '@arbiter/common';
 import { DatabaseModule } from '@arbiter/database';
 import { IntentModule } from '@arbiter/intent';
 import { RetrievalModule } from '@arbiter/retrieval';
 import { SessionsModule } from '@arbiter/sessions';
 import { TenancyModule } from '@arbiter/tenancy';
-import { BadCaseLabelEntity } from './bad-case-label.entity.js';
-import { CaseLearningService } from './case-learning.service.js';
-import { CaseLibraryAnswers } from './case-library-answers.js';
-import { CaseLibrarySettingsEntity, CaseLibraryVersionEntity } from './case-library-settings.entity.js';
-import { CaseLibraryEntity } from './case-library.entity.js';
-import { CaseLibraryRepository } from './case-library.repository.js';
-import { FeedbackController, ReviewController } from './feedback.controller.js';
+import { ReviewController } from './bad-case.controller.js';
+import { BadCaseRepository } from './bad-case.repository.js';
+import { BadCaseService } from './bad-case.service.js';
+import { BadCaseLabelEntity } from './entities/bad-case-label.entity.js';
+import { SessionFeedbackEntity } from './entities/session-feedback.entity.js';
+import { FeedbackController } from './feedback.controller.js';
 import { FeedbackRepository } from './feedback.repository.js';
 import { FeedbackService } from './feedback.service.js';
-import { SessionFeedbackEntity } from './session-feedback.entity.js';
 
+/**
+ * Session feedback (`POST /api/feedback`) and bad-case review (`/admin/bad-cases`). A post's case change is the case
+ * library's (`CaseLibraryModule`: its repository's fragments, its service's count and index invalidation).
+ */
 @Module({
   imports: [
+    CaseLibraryModule,
     SessionsModule,
     CommonModule,
     IntentModule,
@@ -26,10 +30,10 @@ import { SessionFeedbackEntity } from './session-feedback.entity.js';
     TenancyModule,
     DatabaseModule,
     // The entities stay for the boot-time schema check; the SQL is on the typed data layer (docs/data-layer.md).
-    TypeOrmModule.forFeature([SessionFeedbackEntity, CaseLibraryEntity, CaseLibrarySettingsEntity, CaseLibraryVersionEntity, BadCaseLabelEntity]),
+    TypeOrmModule.forFeature([SessionFeedbackEntity, BadCaseLabelEntity]),
   ],
   controllers: [FeedbackController, ReviewController],
-  providers: [FeedbackRepository, CaseLibraryRepository, CaseLibraryAnswers, FeedbackService, CaseLearningService],
-  exports: [FeedbackService, CaseLibraryAnswers],
+  providers: [FeedbackRepository, BadCaseRepository, FeedbackService, BadCaseService],
+  exports: [FeedbackService],
 })
 export class FeedbackModule {}

@@ -1,9 +1,3 @@
-export const FAULT_CATEGORIES = ['GENERAL', 'MECHANICAL', 'ELECTRICAL', 'SOFTWARE', 'COMMUNICATION', 'CONFIGURATION', 'OPERATION', 'SAFETY', 'OTHER'] as const;
-export type FaultCategory = (typeof FAULT_CATEGORIES)[number];
-
-export const CASE_SOURCE_TYPES = ['AUTO', 'MANUAL'] as const;
-export type CaseSourceType = (typeof CASE_SOURCE_TYPES)[number];
-
 export const MAX_COMMENT_LENGTH = 1000;
 
 /** A bad case's review status (bad_case_label.status, migration 0170): OPEN until an operator resolves it. */

@@ -5,8 +5,8 @@ import { REVIEW_SET_NAME } from './labelled-data.js';
 import type { SourcedLabel } from './labelled-snapshot.js';
 
 /**
- * Reads the labels operators and users already gave (docs/learning.md "Labelled data"). `bad_case_label` and
- * `case_library` (feedback) and `diagnosis_session` (sessions) are read as documented read models
+ * Reads the labels operators and users already gave (docs/learning.md "Labelled data"). `bad_case_label` (feedback),
+ * `case_library` (case-library) and `diagnosis_session` (sessions) are read as documented read models
  * (docs/CONVENTIONS.md). Newest first, at most `limit` per source. On the typed data layer (docs/data-layer.md).
  */
 @Injectable()

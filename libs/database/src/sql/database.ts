@@ -9,6 +9,9 @@ import type { DB } from '../generated/db.js';
 export type Db = Kysely<DB>;
 export type Tx = Transaction<DB>;
 
+/** Writes a change's audit entry (docs/http-edge.md "Audit log") in the change's transaction, given what the change wrote. */
+export type Recorder<T> = (tx: Db, written: T) => Promise<void>;
+
 /**
  * A connection the server drops while it is checked out (between a transaction's statements) emits 'error' on
  * its client, which the pool only hears while the client is idle: unheard, the event would crash the process.
@@ -44,5 +47,19 @@ export class Database {
   /** Runs `work` in one transaction; it commits when `work` resolves and rolls back when it throws. */
   transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
     return this.db.transaction().execute(work);
+  }
+
+  /**
+   * Runs `work`, and with `record` (the change's audit entry) in one transaction with it: `record` sees what `work`
+   * returned and is not called when it wrote nothing (null, undefined or false). Without `record`, one statement's work
+   * runs on the pool, outside a transaction.
+   */
+  async recorded<T>(work: (db: Db) => Promise<T>, record: Recorder<NonNullable<T>> | undefined): Promise<T> {
+    if (!record) return work(this.db);
+    return this.transaction(async (tx) => {
+      const result = await work(tx);
+      if (result !== null && result !== undefined && result !== false) await record(tx, result);
+      return result;
+    });
   }
 }

@@ -2,7 +2,7 @@ import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy }
 import { MetricsService, PeriodicPoll, type TenantId } from '@arbiter/common';
 import { CaseLibraryRepository } from './case-library.repository.js';
 import { CaseIndex, DEFAULT_CASE_ANSWER_THRESHOLD } from './case-matcher.js';
-import type { CaseSourceType } from './feedback.types.js';
+import type { CaseSourceType } from './case-library.types.js';
 
 /** How often replicas compare their cached versions with the database (as the intent router cache). */
 export const CASE_INDEX_POLL_MS = 250;
@@ -37,8 +37,8 @@ export type CaseLookup = { kind: 'answer'; answer: CaseAnswer } | { kind: 'none'
 
 /**
  * Per-tenant in-memory index of verified cases (active AUTO and MANUAL) for the chat turn: no round trip
- * once a tenant is loaded. Writes on this replica invalidate it at once (`invalidate`, called by the
- * feedback service after a case change commits); other replicas notice within {@link CASE_INDEX_POLL_MS}
+ * once a tenant is loaded. Writes on this replica invalidate it at once (`invalidate`, called by
+ * `CaseLibraryService` after a case change commits); other replicas notice within {@link CASE_INDEX_POLL_MS}
  * by polling the tenant's version, the sum of its `case_library_version` slots (bumped by triggers on
  * `case_library` and `case_library_settings` in the writer's own statement) — one indexed statement for all
  * loaded tenants. A load reads the

@@ -1,5 +1,5 @@
 import { Check, Column, CreateDateColumn, Entity, Index, PrimaryColumn, PrimaryGeneratedColumn, Unique, UpdateDateColumn } from 'typeorm';
-import type { CaseSourceType, FaultCategory } from './feedback.types.js';
+import type { CaseSourceType, FaultCategory } from '../case-library.types.js';
 
 /** A curated question/answer case (migration 0030). AUTO cases are retracted, never deleted. */
 @Entity('case_library')

@@ -3,32 +3,20 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { DataSource } from 'typeorm';
 import { asTenantId, type TenantId } from '@arbiter/common';
 import { Database, detectSchemaDrift } from '@arbiter/database';
-import { ConversationEntity, DiagnosisSessionEntity, SessionFeedbackState, ToolInvocationEntity } from '@arbiter/sessions';
+import { ConversationEntity, DiagnosisSessionEntity, ToolInvocationEntity } from '@arbiter/sessions';
 import { connectDataSource, createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
-import { BadCaseLabelEntity } from './bad-case-label.entity.js';
-import { CaseLibrarySettingsEntity, CaseLibraryVersionEntity } from './case-library-settings.entity.js';
-import { CaseLibraryEntity } from './case-library.entity.js';
 import { CaseLibraryRepository } from './case-library.repository.js';
-import { FeedbackRepository } from './feedback.repository.js';
-import { SessionFeedbackEntity } from './session-feedback.entity.js';
+import { CaseLibrarySettingsEntity, CaseLibraryVersionEntity } from './entities/case-library-settings.entity.js';
+import { CaseLibraryEntity } from './entities/case-library.entity.js';
 
 describe('CaseLibraryRepository on a real database (migration 0150)', () => {
   let db: TestDatabase;
   let ds: DataSource;
   let repo: CaseLibraryRepository;
-  let feedback: FeedbackRepository;
   let tenant: TenantId;
   let other: TenantId;
 
   const version = async (t: TenantId): Promise<string> => (await repo.versions([t])).get(t) ?? '0';
-  async function session(t: TenantId, query: string, answer = '请按住急停复位键三秒'): Promise<string> {
-    const conv = await db.pool.query<{ id: string }>(`INSERT INTO conversation (tenant_id) VALUES ($1) RETURNING id`, [t]);
-    const s = await db.pool.query<{ id: string }>(
-      `INSERT INTO diagnosis_session (tenant_id, conversation_id, query, answer, status) VALUES ($1, $2, $3, $4, 'SUCCESS') RETURNING id`,
-      [t, conv.rows[0].id, query, answer],
-    );
-    return s.rows[0].id;
-  }
   const manual = async (t: TenantId, query: string, answer: string): Promise<string> =>
     (
       await db.pool.query<{ id: string }>(`INSERT INTO case_library (tenant_id, query, answer, source_type) VALUES ($1, $2, $3, 'MANUAL') RETURNING id`, [
@@ -42,21 +30,10 @@ describe('CaseLibraryRepository on a real database (migration 0150)', () => {
     db = await createTestDatabase();
     ds = await connectDataSource(
       db.url,
-      [
-        ConversationEntity,
-        DiagnosisSessionEntity,
-        ToolInvocationEntity,
-        SessionFeedbackEntity,
-        CaseLibraryEntity,
-        CaseLibrarySettingsEntity,
-        CaseLibraryVersionEntity,
-        BadCaseLabelEntity,
-      ],
+      [ConversationEntity, DiagnosisSessionEntity, ToolInvocationEntity, CaseLibraryEntity, CaseLibrarySettingsEntity, CaseLibraryVersionEntity],
       { max: 4 },
     );
-    const database = new Database(ds);
-    repo = new CaseLibraryRepository(database);
-    feedback = new FeedbackRepository(database, new SessionFeedbackState());
+    repo = new CaseLibraryRepository(new Database(ds));
     const t = await db.pool.query<{ id: string }>(`INSERT INTO tenant (name) VALUES ('cl-a'), ('cl-b') RETURNING id`);
     tenant = asTenantId(t.rows[0].id);
     other = asTenantId(t.rows[1].id);
@@ -93,19 +70,6 @@ describe('CaseLibraryRepository on a real database (migration 0150)', () => {
     expect(await repo.retractCase(tenant, id)).toBe(false);
     expect(await repo.editCase(tenant, id, { answer: 'x' })).toBeNull();
     expect(await version(tenant)).toBe('4');
-  });
-
-  it('feedback posts move it too (AUTO case created, retracted, restored), through the trigger', async () => {
-    const before = Number(await version(other));
-    const sid = await session(other, '机械臂怎么复位');
-    await feedback.applyFeedback(other, sid, 'useful', undefined);
-    expect(Number(await version(other))).toBe(before + 1);
-    await feedback.applyFeedback(other, sid, 'useful', undefined); // unchanged: no write
-    expect(Number(await version(other))).toBe(before + 1);
-    await feedback.applyFeedback(other, sid, 'not_useful', undefined);
-    expect(Number(await version(other))).toBe(before + 2);
-    await feedback.applyFeedback(other, sid, 'useful', undefined);
-    expect(Number(await version(other))).toBe(before + 3);
   });
 
   it('indexSnapshot: version, threshold and the newest active cases of the tenant only, in one statement', async () => {
@@ -147,22 +111,5 @@ describe('CaseLibraryRepository on a real database (migration 0150)', () => {
     expect(await version(t)).toBe('24');
     const slots = await db.pool.query<{ slot: number }>(`SELECT slot FROM case_library_version WHERE tenant_id = $1`, [t]);
     expect(slots.rows.every((r) => r.slot >= 0 && r.slot < 16)).toBe(true);
-  });
-
-  it('bad cases and their labels are the tenant’s own', async () => {
-    const sid = await session(tenant, '  示教器黑屏怎么办 ');
-    expect(await repo.badCaseQuestion(tenant, sid)).toBeNull(); // no feedback yet
-    await feedback.applyFeedback(tenant, sid, 'not_useful', undefined);
-    expect(await repo.badCaseQuestion(tenant, sid)).toEqual({ query: '  示教器黑屏怎么办 ', intent: null });
-    expect(await repo.badCaseQuestion(other, sid)).toBeNull();
-
-    const ruleId = '11111111-1111-4111-8111-111111111111';
-    const first = await repo.upsertLabel(tenant, sid, { intent: 'pendant', ruleId, example: '示教器黑屏怎么办' });
-    expect(first).toMatchObject({ sessionId: sid, intent: 'pendant', ruleId, example: '示教器黑屏怎么办' });
-    const relabel = await repo.upsertLabel(tenant, sid, { intent: 'power', ruleId: null, example: null });
-    expect(relabel).toMatchObject({ intent: 'power', ruleId: null, example: null });
-    expect((await repo.labels(tenant, [sid])).get(sid)).toMatchObject({ intent: 'power' });
-    expect((await repo.labels(other, [sid])).size).toBe(0);
-    expect((await repo.labels(tenant, [])).size).toBe(0);
   });
 });

@@ -10,7 +10,7 @@
  * decimals). An inverted index touches only the cases that share a feature with the message.
  */
 import { HashingFeaturizer } from '@arbiter/intent';
-import type { CaseSourceType } from './feedback.types.js';
+import type { CaseSourceType } from './case-library.types.js';
 
 /** Default per-tenant threshold: the similarity at or above which a case answers (docs/learning.md for why). */
 export const DEFAULT_CASE_ANSWER_THRESHOLD = 0.85;

@@ -1,5 +1,5 @@
 import { Check, Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
-import type { BadCaseReviewStatus } from './feedback.types.js';
+import type { BadCaseReviewStatus } from '../feedback.types.js';
 
 /**
  * The review record of a bad case (migrations/0150_case_library_answers.sql, 0170_bad_case_review.sql): the
