@@ -3,6 +3,8 @@ import { IsISO8601, IsIn, IsOptional, IsString, IsUUID, Matches, MaxLength, Vali
 import { NotBlank, PageQueryDto } from '@arbiter/common';
 import { FAILURE_LAYERS, FAILURE_REASONS, SelfEvaluationDto } from '@arbiter/sessions';
 import { BAD_CASE_REVIEW_STATUSES, MAX_REVIEW_NOTE_LENGTH, type BadCaseReviewStatus } from '../feedback.types.js';
+import type { BadCaseLabelView, BadCaseReviewView } from '../bad-case-review.js';
+import type { Serialized } from '@arbiter/common';
 
 export class ListBadCasesQueryDto extends PageQueryDto {
   @ApiPropertyOptional({ enum: BAD_CASE_REVIEW_STATUSES, description: 'Only bad cases whose review has this status (a case never reviewed is OPEN)' })
@@ -91,7 +93,7 @@ export class BadCaseDto {
   attribution: FailureAttributionDto;
 }
 
-export class BadCaseLabelDto {
+export class BadCaseLabelDto implements Serialized<BadCaseLabelView> {
   @ApiProperty({ example: 'fault_diagnosis', description: 'The correct intent' }) intent: string;
   @ApiProperty({ format: 'uuid', nullable: true, type: String, description: 'The rule whose semantic examples received the question' }) ruleId: string | null;
   @ApiProperty({ nullable: true, type: String, description: 'The question as appended to the semantic examples' }) example: string | null;
@@ -104,7 +106,7 @@ export class BadCaseReviewDocumentDto {
   @ApiProperty({ description: "The knowledge document's file path (unique in the tenant)" }) filePath: string;
 }
 
-export class BadCaseReviewDto {
+export class BadCaseReviewDto implements Serialized<BadCaseReviewView> {
   @ApiProperty({ enum: BAD_CASE_REVIEW_STATUSES }) status: BadCaseReviewStatus;
   @ApiProperty({ nullable: true, type: String, example: 'fault_diagnosis', description: 'The correct intent' }) intent: string | null;
   @ApiProperty({
