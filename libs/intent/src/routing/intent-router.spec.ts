@@ -105,10 +105,12 @@ describe('IntentRouter', () => {
 
   it('skips a slow semantic path after semanticMatcherTimeoutMs and still routes by rule', async () => {
     const router = IntentRouter.compile(rules, { embedder: embedder(200) });
-    const start = performance.now();
-    const res = await router.route('alpha agrees', config({ semanticMatcherTimeoutMs: 30 }));
-    expect(performance.now() - start).toBeLessThan(120);
-    expect(res.routeTrace.semanticMatch.skipped).toBe('timeout');
+    let res: Awaited<ReturnType<IntentRouter['route']>> | undefined;
+    const { lateByMs } = await bestDeadline(30, async () => {
+      res = await router.route('alpha agrees', config({ semanticMatcherTimeoutMs: 30 }));
+    });
+    expect(lateByMs).toBeLessThan(60);
+    expect(res?.routeTrace.semanticMatch.skipped).toBe('timeout');
     expect(res).toMatchObject({ finalIntent: 'a', decisionReason: 'rule_high_confidence', finalConfidence: 1 });
   });
 

@@ -112,10 +112,12 @@ describe('RuleMatcher', () => {
 
   it('runs a catastrophic pattern in linear time: (a+)+$ on 30 a and !', () => {
     const m = RuleMatcher.compile([rule({ intent: 'evil', patterns: ['(a+)+$'] })]);
+    // A backtracking engine needs ~2^30 steps for the first and never finishes the second; the bound is only
+    // a ceiling against that hang (docs/CONVENTIONS.md: speed is measured by bench:intent:speed).
     const start = performance.now();
     expect(m.match(`${'a'.repeat(30)}!`)).toBeNull();
     expect(m.match(`${'a'.repeat(100_000)}!`)).toBeNull();
-    expect(performance.now() - start).toBeLessThan(50);
+    expect(performance.now() - start).toBeLessThan(5_000);
     expect(m.match('aaa')?.matchedText).toBe('aaa');
   });
 
@@ -139,7 +141,7 @@ describe('RuleMatcher', () => {
     expect(m.match('ab')?.matchedText).toBe('b');
   });
 
-  it('stays fast with 1,000 rules (p95 well under 0.5 ms)', () => {
+  it('matches the right rule among 1,000 (their speed is bench:intent:speed)', () => {
     const words = Array.from({ length: 3000 }, (_, i) => `w${i.toString(36)}x`);
     const rules = Array.from({ length: 1000 }, (_, i) =>
       rule({
@@ -150,14 +152,11 @@ describe('RuleMatcher', () => {
       }),
     );
     const m = RuleMatcher.compile(rules);
-    const msgs = Array.from({ length: 2000 }, (_, i) => `please help with ${words[(i * 7) % 3000]} and order ${i} of ${words[(i * 13) % 3000]} 12345`);
-    for (const msg of msgs) m.match(msg);
-    const times = msgs.map((msg) => {
-      const t = performance.now();
-      m.match(msg);
-      return performance.now() - t;
-    });
-    times.sort((a, b) => a - b);
-    expect(times[Math.floor(times.length * 0.95)]).toBeLessThan(0.5);
+    expect(m.keywordCount).toBe(2000);
+    // A rule's own single keyword, alone in a message, routes to that rule whatever its position in the set.
+    for (const r of [0, 1, 2, 499, 500, 997, 998, 999]) {
+      expect(m.match(`could you help, ${words[r * 3]} please`)).toMatchObject({ intent: `i${r % 100}`, matchType: 'keyword', matchedText: words[r * 3] });
+    }
+    expect(m.match('nothing here matches any rule')).toBeNull();
   });
 });
