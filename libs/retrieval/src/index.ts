@@ -40,7 +40,8 @@ export { GradingService, MIN_FIT_PAIRS, MIN_FIT_ANSWERABLE, MIN_FIT_UNANSWERABLE
 export { LexicalRepository } from './lexical.repository.js';
 export { KnowledgeChunksService } from './knowledge-chunks.service.js';
 export { type ChunkView } from './knowledge-chunk.repository.js';
-export { KnowledgeRepository, type DocumentRef, type DocumentSummary, type ChunkHit, type VectorSpace } from './knowledge.repository.js';
+export { KnowledgeRepository, type DocumentRef, type DocumentSummary, type VectorSpace } from './knowledge.repository.js';
+export { VectorSearchRepository, type ChunkHit } from './vector-search.repository.js';
 export { DEMO_KNOWLEDGE, type DemoDocument } from './demo-knowledge.js';
 export * from './retrieval.module.js';
 export { IMPORT_JOB, KnowledgeImportJob, KnowledgeImportService, MAX_IMPORT_ITEMS } from './knowledge-import.service.js';

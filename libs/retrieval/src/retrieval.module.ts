@@ -30,6 +30,7 @@ import { LexicalReindexJob, MemoryExpiryJob, ReembedJob, RetrievalJobs } from '.
 import { RetrievalSettingsRepository } from './retrieval-settings.repository.js';
 import { RetrievalSettingsService } from './retrieval-settings.service.js';
 import { VectorIndexService } from './vector-index.service.js';
+import { VectorSearchRepository } from './vector-search.repository.js';
 
 /** Knowledge base (pgvector), graded lookup with persisted action memory, retrieval confidence. */
 @Module({
@@ -38,6 +39,7 @@ import { VectorIndexService } from './vector-index.service.js';
   providers: [
     KnowledgeHttpSetup,
     KnowledgeRepository,
+    VectorSearchRepository,
     KnowledgeChunkRepository,
     KnowledgeChunksService,
     LexicalRepository,
