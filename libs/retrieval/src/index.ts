@@ -34,7 +34,9 @@ export {
 } from './knowledge.service.js';
 export { LookupService, LOOKUP_TOOL_NAME, requestFilter, type LookupOptions, type LookupResult, type LookupResultItem } from './lookup.service.js';
 export { RetrievalSettingsService, type EffectiveRetrievalSettings } from './retrieval-settings.service.js';
-export { MEMORY_EXPIRY_JOB, REEMBED_JOB, LEXICAL_REINDEX_JOB } from './retrieval-jobs.service.js';
+export { MEMORY_EXPIRY_JOB } from './memory-expiry.job.js';
+export { REEMBED_JOB } from './reembed.job.js';
+export { LEXICAL_REINDEX_JOB } from './lexical-reindex.job.js';
 export { HybridSearchService, type HybridSearchOutcome, type HybridSearchRequest } from './hybrid-search.service.js';
 export { GradingService, MIN_FIT_PAIRS, MIN_FIT_ANSWERABLE, MIN_FIT_UNANSWERABLE, type GradingView, type GradingFitResult } from './grading.service.js';
 export { LexicalRepository } from './lexical.repository.js';
@@ -44,4 +46,6 @@ export { KnowledgeRepository, type DocumentRef, type DocumentSummary, type Vecto
 export { VectorSearchRepository, type ChunkHit } from './vector-search.repository.js';
 export { DEMO_KNOWLEDGE, type DemoDocument } from './demo-knowledge.js';
 export * from './retrieval.module.js';
-export { IMPORT_JOB, KnowledgeImportJob, KnowledgeImportService, MAX_IMPORT_ITEMS } from './knowledge-import.service.js';
+export { IMPORT_JOB } from './knowledge-import.job-name.js';
+export { KnowledgeImportJob } from './knowledge-import.job.js';
+export { KnowledgeImportService, MAX_IMPORT_ITEMS } from './knowledge-import.service.js';
