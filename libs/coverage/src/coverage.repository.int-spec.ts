@@ -8,7 +8,7 @@ import { ApiKeyEntity, TenantEntity } from '@arbiter/tenancy';
 import { connectDataSource, createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
 import { runCoverageBackfill, type BackfillState, type BackfillStorage } from './coverage-backfill.js';
 import { CoverageBackfillRepository } from './coverage-backfill.repository.js';
-import { CoverageDecisionEntity } from './coverage-decision.entity.js';
+import { CoverageDecisionEntity } from './entities/coverage-decision.entity.js';
 import { CoverageRepository, type FailureFactsGroup } from './coverage.repository.js';
 import { CoverageEvaluatorV1 } from './evaluator/coverage-evaluator.v1.js';
 import { resolveDateRange } from './report-range.js';
