@@ -4,7 +4,7 @@
  * keyset page reads, decides and inserts in the database) — and samples the process's peak RSS
  * (bars: >= 20,000 sessions/s, RSS < 300 MB on PostgreSQL). Same-run baseline: the decisions of the
  * first BENCH_BASELINE_SESSIONS succeeded sessions are set aside and deleted, the row-by-row backfill
- * (`runCoverageBackfill` + `CoverageRepository`) decides them again, timed, and both sets of decisions
+ * (`runCoverageBackfill` + `CoverageBackfillRepository`) decides them again, timed, and both sets of decisions
  * must be identical. Env:
  *   BENCH_DB=postgres|pglite (default postgres), BENCH_SESSIONS (default 1,000,000 / 100,000 on pglite),
  *   BENCH_BATCH (default 5000), BENCH_BASELINE_SESSIONS (default 100,000),
@@ -110,7 +110,7 @@ async function main(): Promise<void> {
     // The repositories run on the typed data layer over this pg pool (a stand-in for the TypeORM DataSource's).
     const database = pgAsDatabase(pool);
     const repository = new CoverageRepository(database);
-    const setBasedRepository = new CoverageBackfillRepository(database);
+    const backfillRepository = new CoverageBackfillRepository(database, repository);
     const evaluator = new CoverageEvaluatorV1();
     const all = { evaluatorVersion: 'v1', fromTs: null, toTs: null, batchSize };
     // Where the time goes: the page statements (read + decide + insert in SQL) and the TypeScript remainder's inserts.
@@ -119,7 +119,7 @@ async function main(): Promise<void> {
       decideV1Page: async (...a) => {
         const s0 = performance.now();
         try {
-          const page = await setBasedRepository.decideV1Page(...a);
+          const page = await backfillRepository.decideV1Page(...a);
           spent.leftToTypeScript += page.rest.length;
           return page;
         } finally {
@@ -168,7 +168,7 @@ async function main(): Promise<void> {
       nextUndecided: async (...a) => {
         const s0 = performance.now();
         try {
-          return await repository.nextUndecided(...a);
+          return await backfillRepository.nextUndecided(...a);
         } finally {
           spentRows.readMs += performance.now() - s0;
         }

@@ -20,7 +20,7 @@ import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { asTenantId } from '@arbiter/common';
 import { EMBEDDING_PROVIDER, type EmbeddingProvider } from '@arbiter/llm';
-import { createHnswIndexSql, hnswIndexName, KnowledgeRepository, KnowledgeService } from '@arbiter/retrieval';
+import { createHnswIndexSql, hnswIndexName, KnowledgeService, VectorSearchRepository } from '@arbiter/retrieval';
 import { createApp } from '../../apps/api/src/create-app.js';
 import { benchDb, createTarget, rng, writeResult } from './common.js';
 import { banking77Faq, type FaqSet, stackFaq } from './quality-sets.js';
@@ -149,14 +149,14 @@ async function main(): Promise<void> {
     console.log(`hit@5 ${after.toFixed(1)} with distractors (drop ${(before - after).toFixed(1)} points, bar <= 3)`);
 
     // ANN recall@5 of the vector search (as lookups search) against exact search.
-    const repo = app.get(KnowledgeRepository);
+    const vectors = app.get(VectorSearchRepository);
     const space = { model: provider.id, dim: provider.dimension };
     const recallQuestions = set.questions.filter((q) => q.split === 'test').slice(0, 200);
     let recall = 0;
     for (const q of recallQuestions) {
       const v = await provider.embedQuery(q.text);
-      const approx = (await repo.nearestChunks(asTenantId(tenant.id), space, v, 60)).slice(0, 5);
-      const exact = await repo.nearestChunksExact(asTenantId(tenant.id), space, v, 5);
+      const approx = (await vectors.nearestChunks(asTenantId(tenant.id), space, v, 60)).slice(0, 5);
+      const exact = await vectors.nearestChunksExact(asTenantId(tenant.id), space, v, 5);
       const truth = new Set(exact.map((h) => `${h.documentId}:${h.chunkIndex}`));
       recall += approx.filter((h) => truth.has(`${h.documentId}:${h.chunkIndex}`)).length / Math.max(1, truth.size);
     }

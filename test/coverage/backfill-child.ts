@@ -26,7 +26,7 @@ const pool = new pg.Pool({ connectionString: url, max: 2 });
 const database = pgAsDatabase(pool);
 
 const resume = existsSync(stateFile) ? (JSON.parse(readFileSync(stateFile, 'utf8')) as BackfillState) : null;
-const repository = new CoverageRepository(database);
+const backfill = new CoverageBackfillRepository(database, new CoverageRepository(database));
 const params = { evaluatorVersion: 'v1', fromTs: null, toTs: null, batchSize: Number(batchSize) };
 const options: BackfillRunOptions = {
   onBatch: async (state) => {
@@ -36,17 +36,9 @@ const options: BackfillRunOptions = {
     await sleep(Number(pauseMs));
   },
 };
-const setBased = new CoverageBackfillRepository(database);
 const final =
   mode === 'set'
-    ? await runSetBasedCoverageBackfill(
-        { decideV1Page: (...a) => setBased.decideV1Page(...a), insertDecisions: (t, rows) => repository.insertDecisions(t, rows) },
-        new CoverageEvaluatorV1(),
-        asTenantId(tenantId),
-        params,
-        resume,
-        options,
-      )
-    : await runCoverageBackfill(repository, new CoverageEvaluatorV1(), asTenantId(tenantId), params, resume, options);
+    ? await runSetBasedCoverageBackfill(backfill, new CoverageEvaluatorV1(), asTenantId(tenantId), params, resume, options)
+    : await runCoverageBackfill(backfill, new CoverageEvaluatorV1(), asTenantId(tenantId), params, resume, options);
 process.stdout.write(`done ${JSON.stringify(final)}\n`);
 await pool.end();

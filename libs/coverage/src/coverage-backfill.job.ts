@@ -37,7 +37,7 @@ export class CoverageBackfillJob implements JobRunner<typeof COVERAGE_BACKFILL_J
   constructor(
     private readonly jobs: JobsService,
     private readonly repository: CoverageRepository,
-    private readonly setBased: CoverageBackfillRepository,
+    private readonly backfill: CoverageBackfillRepository,
     private readonly registry: CoverageEvaluatorRegistry,
     private readonly coverage: CoverageService,
     private readonly config: AppConfig,
@@ -50,7 +50,7 @@ export class CoverageBackfillJob implements JobRunner<typeof COVERAGE_BACKFILL_J
     const evaluatorVersion = this.registry.get(request.evaluatorVersion ?? this.registry.currentVersion).version;
     const { from, to } = resolveOpenRange(request);
     const timeZone = await this.repository.tenantTimeZone(tenantId);
-    const bounds = await this.repository.dayBounds(from, to, timeZone);
+    const bounds = await this.backfill.dayBounds(from, to, timeZone);
     const payload: CoverageBackfillPayload = { evaluatorVersion, from, to, timeZone, ...bounds };
     // The run and its audit entry in one transaction (docs/http-edge.md "Audit log"); the worker is woken after the commit.
     const runId = await this.database.transaction(async (tx) => {
@@ -79,7 +79,7 @@ export class CoverageBackfillJob implements JobRunner<typeof COVERAGE_BACKFILL_J
     // v1 runs set-based (docs/hot-paths.md, "Coverage backfill"); another version row by row.
     const params = { evaluatorVersion: evaluator.version, fromTs, toTs: ctx.payload.toTs ?? null, batchSize: this.config.coverage.backfillBatchSize };
     // The total: what earlier attempts scanned plus the undecided sessions after the checkpoint (recounted on resume).
-    const remaining = await this.repository.countUndecided(ctx.tenantId, evaluator.version, resume?.cursor ?? null, { fromTs, toTs: params.toTs });
+    const remaining = await this.backfill.countUndecided(ctx.tenantId, evaluator.version, resume?.cursor ?? null, { fromTs, toTs: params.toTs });
     await ctx.setTotal(resumedTotal(ctx.processed, remaining));
     const options: BackfillRunOptions = {
       onBatch: async (state) => {
@@ -102,8 +102,8 @@ export class CoverageBackfillJob implements JobRunner<typeof COVERAGE_BACKFILL_J
     };
     const final =
       evaluator.version === CoverageEvaluatorV1.VERSION
-        ? await runSetBasedCoverageBackfill({ decideV1Page: (...a) => this.setBased.decideV1Page(...a), insertDecisions: (t, rows) => this.repository.insertDecisions(t, rows) }, evaluator, ctx.tenantId, params, resume, options)
-        : await runCoverageBackfill(this.repository, evaluator, ctx.tenantId, params, resume, options);
+        ? await runSetBasedCoverageBackfill(this.backfill, evaluator, ctx.tenantId, params, resume, options)
+        : await runCoverageBackfill(this.backfill, evaluator, ctx.tenantId, params, resume, options);
     await ctx.progress({ details: { evaluatorVersion: evaluator.version, decided: final.decided, rejected: final.rejected, batches: final.batches, done: true } });
     if (final.rejected) this.logger.warn({ msg: 'sessions with malformed references were not decided', runId: ctx.runId, rejected: final.rejected });
   }

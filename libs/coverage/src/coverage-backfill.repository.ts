@@ -1,8 +1,45 @@
 import { Injectable } from '@nestjs/common';
 import type { TenantId } from '@arbiter/common';
-import { Database, sql } from '@arbiter/database';
+import { Database, sql, type RawBuilder } from '@arbiter/database';
+import { runSucceededSql } from '@arbiter/sessions';
+import type { BackfillStorage, SetBasedBackfillStorage } from './coverage-backfill.js';
 import { v1DecisionSql } from './coverage-v1-sql.js';
-import { undecidedSql, type CandidateSession, type KeysetPosition } from './coverage.repository.js';
+import { CoverageRepository, type DecisionRow } from './coverage.repository.js';
+
+/** A session row as the evaluator needs it (jsonb as parsed by pg; validated by the evaluator). */
+export interface CandidateSession {
+  id: string;
+  /** `created_at::text`: exact (microseconds) so a keyset cursor neither skips nor repeats rows. */
+  createdAt: string;
+  channel: string;
+  status: string;
+  /** How the run ended (`diagnosis_session.outcome`, unchanged by feedback); null for rows written before it existed. */
+  outcome?: string | null;
+  query: string;
+  answer: string | null;
+  references: unknown;
+  media: unknown;
+  knowledgeSearched: boolean;
+}
+
+export interface KeysetPosition {
+  createdAt: string;
+  id: string;
+}
+
+/** Succeeded sessions `s` of the tenant undecided for the version, after the keyset position and inside the window. */
+export function undecidedSql(tenantId: TenantId, evaluatorVersion: string, after: KeysetPosition | null, window: { fromTs: string | null; toTs: string | null }): RawBuilder<boolean> {
+  return sql<boolean>`s.tenant_id = ${tenantId}
+    AND ${runSucceededSql('s')}
+    AND (${after?.createdAt ?? null}::timestamptz IS NULL OR (s.created_at, s.id) > (${after?.createdAt ?? null}::timestamptz, ${after?.id ?? null}::uuid))
+    AND (${window.fromTs}::timestamptz IS NULL OR s.created_at >= ${window.fromTs}::timestamptz)
+    AND (${window.toTs}::timestamptz IS NULL OR s.created_at < ${window.toTs}::timestamptz)
+    AND NOT EXISTS (SELECT 1 FROM coverage_decision d WHERE d.tenant_id = s.tenant_id AND d.session_id = s.id AND d.evaluator_version = ${evaluatorVersion})`;
+}
+
+const CANDIDATE_SELECT = sql`SELECT s.id, s.created_at::text AS "createdAt", s.channel, s.status, s.outcome, s.query, s.answer,
+    s.source_references AS "references", s.media, s.knowledge_searched AS "knowledgeSearched"
+  FROM diagnosis_session s`;
 
 /** One page of the set-based backfill (docs/hot-paths.md, "Coverage backfill"). */
 export interface SetBasedPage {
@@ -19,15 +56,77 @@ export interface SetBasedPage {
 }
 
 /**
- * Evaluator v1 as one statement per page: the keyset page of undecided succeeded sessions is read,
- * decided and inserted inside PostgreSQL (`INSERT … SELECT … ON CONFLICT DO NOTHING`), so no session
- * row travels to Node except the few SQL leaves to the TypeScript evaluator. Scoped by the tenant id. On the typed data
- * layer (docs/data-layer.md).
+ * All SQL of the coverage backfill (docs/hot-paths.md "Coverage backfill"): the window's day bounds, the keyset pages of
+ * undecided succeeded sessions and their count for the row-by-row run, and evaluator v1 as one statement per page
+ * ({@link decideV1Page}). The decisions' insert is {@link CoverageRepository}'s, shared with the finish hook. Scoped by
+ * the tenant id. On the typed data layer (docs/data-layer.md).
  */
 @Injectable()
-export class CoverageBackfillRepository {
-  constructor(private readonly database: Database) {}
+export class CoverageBackfillRepository implements BackfillStorage, SetBasedBackfillStorage {
+  constructor(
+    private readonly database: Database,
+    private readonly decisions: CoverageRepository,
+  ) {}
 
+  /** Timestamps of local midnight at `from` and the midnight after `to` in `timeZone` (null stays open). */
+  async dayBounds(from: string | null, to: string | null, timeZone: string): Promise<{ fromTs: string | null; toTs: string | null }> {
+    const { rows } = await sql<{ fromTs: Date | null; toTs: Date | null }>`
+      SELECT (${from}::date::timestamp AT TIME ZONE ${timeZone}) AS "fromTs", ((${to}::date + 1)::timestamp AT TIME ZONE ${timeZone}) AS "toTs"`.execute(
+      this.database.db,
+    );
+    const r = rows[0];
+    return { fromTs: r?.fromTs ? new Date(r.fromTs).toISOString() : null, toTs: r?.toTs ? new Date(r.toTs).toISOString() : null };
+  }
+
+  /**
+   * The next keyset page of succeeded sessions (created_at, id ascending) that have no decision for
+   * `evaluatorVersion`, optionally inside a created_at window [fromTs, toTs).
+   */
+  async nextUndecided(
+    tenantId: TenantId,
+    evaluatorVersion: string,
+    after: KeysetPosition | null,
+    window: { fromTs: string | null; toTs: string | null },
+    limit: number,
+  ): Promise<CandidateSession[]> {
+    // A keyset page is small and already ordered by the index: a parallel plan only adds a Gather
+    // Merge (measured 3x slower once decisions exist), so this read runs serial.
+    return this.database.transaction(async (tx) => {
+      await sql`SET LOCAL max_parallel_workers_per_gather = 0`.execute(tx);
+      const { rows } = await sql<CandidateSession>`${CANDIDATE_SELECT}
+         WHERE ${undecidedSql(tenantId, evaluatorVersion, after, window)}
+         ORDER BY s.created_at, s.id
+         LIMIT ${limit}`.execute(tx);
+      return rows;
+    });
+  }
+
+  /**
+   * How many sessions `nextUndecided` would still return after `after` (same filter, one count): the backfill job's
+   * remaining items, for its progress total.
+   */
+  async countUndecided(
+    tenantId: TenantId,
+    evaluatorVersion: string,
+    after: KeysetPosition | null,
+    window: { fromTs: string | null; toTs: string | null },
+  ): Promise<number> {
+    const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n
+         FROM diagnosis_session s
+        WHERE ${undecidedSql(tenantId, evaluatorVersion, after, window)}`.execute(this.database.db);
+    return Number(rows[0]?.n ?? 0);
+  }
+
+  /** One statement, so one batch commits atomically; ON CONFLICT makes it idempotent ({@link CoverageRepository.insertDecisions}). */
+  insertDecisions(tenantId: TenantId, rows: readonly DecisionRow[]): Promise<number> {
+    return this.decisions.insertDecisions(tenantId, rows);
+  }
+
+  /**
+   * Evaluator v1 as one statement per page: the keyset page of undecided succeeded sessions is read,
+   * decided and inserted inside PostgreSQL (`INSERT … SELECT … ON CONFLICT DO NOTHING`), so no session
+   * row travels to Node except the few SQL leaves to the TypeScript evaluator.
+   */
   decideV1Page(
     tenantId: TenantId,
     evaluatorVersion: string,

@@ -5,9 +5,9 @@ import { Database } from '@arbiter/database';
 import { asTenantId, type TenantId } from '@arbiter/common';
 import { connectDataSource, createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
 import { runSetBasedCoverageBackfill, type SetBasedBackfillStorage } from './coverage-backfill.js';
-import { CoverageBackfillRepository } from './coverage-backfill.repository.js';
+import { CoverageBackfillRepository, type CandidateSession } from './coverage-backfill.repository.js';
 import { decideStoredSession } from './coverage-decider.js';
-import { CoverageRepository, type CandidateSession } from './coverage.repository.js';
+import { CoverageRepository } from './coverage.repository.js';
 import { CoverageEvaluatorV1 } from './evaluator/coverage-evaluator.v1.js';
 
 /** Answers, references, media and queries chosen to hit every rule and every place SQL and JavaScript could differ. */
@@ -76,7 +76,7 @@ describe('set-based coverage backfill = evaluator v1', () => {
   it('decides exactly what the TypeScript evaluator decides (verdict, reason, counts, top score, gap key), rejects the same sessions, and only for its tenant', async () => {
     const database = new Database(ds);
     const repository = new CoverageRepository(database);
-    const setBased = new CoverageBackfillRepository(database);
+    const setBased = new CoverageBackfillRepository(database, repository);
     let inSql = 0;
     let leftToTs = 0;
     const storage: SetBasedBackfillStorage = {

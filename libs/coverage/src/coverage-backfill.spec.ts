@@ -1,7 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { asTenantId, type TenantId } from '@arbiter/common';
 import { runCoverageBackfill, type BackfillState, type BackfillStorage } from './coverage-backfill.js';
-import type { CandidateSession, DecisionRow, KeysetPosition } from './coverage.repository.js';
+import type { CandidateSession, KeysetPosition } from './coverage-backfill.repository.js';
+import type { DecisionRow } from './coverage.repository.js';
 import { CoverageEvaluatorV1 } from './evaluator/coverage-evaluator.v1.js';
 
 const TENANT = asTenantId('00000000-0000-4000-8000-000000000001');

@@ -1,9 +1,10 @@
 import type { TenantId } from '@arbiter/common';
 import { decideStoredSession, type RejectedSession } from './coverage-decider.js';
-import type { CandidateSession, DecisionRow, KeysetPosition } from './coverage.repository.js';
+import type { CandidateSession, KeysetPosition } from './coverage-backfill.repository.js';
+import type { DecisionRow } from './coverage.repository.js';
 import type { CoverageEvaluator } from './evaluator/coverage.types.js';
 
-/** What the backfill needs from storage (CoverageRepository implements it; tests may wrap it). */
+/** What the backfill needs from storage (CoverageBackfillRepository implements it; tests may wrap it). */
 export interface BackfillStorage {
   nextUndecided(
     tenantId: TenantId,
@@ -106,7 +107,7 @@ export async function runCoverageBackfill(
   return state;
 }
 
-/** What the set-based backfill needs from storage (CoverageBackfillRepository + CoverageRepository). */
+/** What the set-based backfill needs from storage (CoverageBackfillRepository implements it). */
 export interface SetBasedBackfillStorage {
   /** One page decided in SQL where SQL can (see coverage-v1-sql.ts); the rest comes back to be decided here. */
   decideV1Page(

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { decideStoredSession } from './coverage-decider.js';
-import type { CandidateSession } from './coverage.repository.js';
+import type { CandidateSession } from './coverage-backfill.repository.js';
 import { CoverageEvaluatorV1 } from './evaluator/coverage-evaluator.v1.js';
 
 const v1 = new CoverageEvaluatorV1();

@@ -1,6 +1,7 @@
 import { CoverageErrorCode, CoverageException } from './coverage.exception.js';
 import { normalizeGapText } from './gap-text.js';
-import type { CandidateSession, DecisionRow } from './coverage.repository.js';
+import type { CandidateSession } from './coverage-backfill.repository.js';
+import type { DecisionRow } from './coverage.repository.js';
 import type { CoverageEvaluator, CoverageMediaInput, CoverageReferenceInput } from './evaluator/coverage.types.js';
 
 /** A session whose stored data the evaluator refused (reported, never fatal to a batch). */

@@ -8,7 +8,7 @@ import { DatabaseModule } from '@arbiter/database';
 import { TenancyModule } from '@arbiter/tenancy';
 import { CoverageBackfillJob } from './coverage-backfill.job.js';
 import { CoverageBackfillRepository } from './coverage-backfill.repository.js';
-import { CoverageDecisionEntity } from './coverage-decision.entity.js';
+import { COVERAGE_ENTITIES } from './entities/index.js';
 import { CoverageController } from './coverage.controller.js';
 import { CoverageHooks } from './coverage.hooks.js';
 import { CoverageRepository } from './coverage.repository.js';
@@ -16,7 +16,7 @@ import { CoverageService } from './coverage.service.js';
 import { builtInCoverageEvaluators, CoverageEvaluatorRegistry } from './evaluator/coverage-evaluator.registry.js';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([CoverageDecisionEntity]), JobsModule, SessionsModule, CommonModule, DatabaseModule, TenancyModule],
+  imports: [TypeOrmModule.forFeature(COVERAGE_ENTITIES), JobsModule, SessionsModule, CommonModule, DatabaseModule, TenancyModule],
   controllers: [CoverageController],
   providers: [
     {

@@ -7,7 +7,8 @@ import { ConversationEntity, DiagnosisSessionEntity, ToolInvocationEntity, addAt
 import { ApiKeyEntity, TenantEntity } from '@arbiter/tenancy';
 import { connectDataSource, createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
 import { runCoverageBackfill, type BackfillState, type BackfillStorage } from './coverage-backfill.js';
-import { CoverageDecisionEntity } from './coverage-decision.entity.js';
+import { CoverageBackfillRepository } from './coverage-backfill.repository.js';
+import { CoverageDecisionEntity } from './entities/coverage-decision.entity.js';
 import { CoverageRepository, type FailureFactsGroup } from './coverage.repository.js';
 import { CoverageEvaluatorV1 } from './evaluator/coverage-evaluator.v1.js';
 import { resolveDateRange } from './report-range.js';
@@ -60,12 +61,14 @@ describe(`coverage repository (${process.env.TEST_DB ?? 'pglite'})`, () => {
   let db: TestDatabase;
   let ds: DataSource;
   let repo: CoverageRepository;
+  let backfill: CoverageBackfillRepository;
   const v1 = new CoverageEvaluatorV1();
 
   beforeAll(async () => {
     db = await createTestDatabase();
     ds = await connectDataSource(db.url, ENTITIES, { max: 3 });
     repo = new CoverageRepository(new Database(ds));
+    backfill = new CoverageBackfillRepository(new Database(ds), repo);
   }, 180_000);
   afterAll(async () => {
     await ds?.destroy();
@@ -73,7 +76,7 @@ describe(`coverage repository (${process.env.TEST_DB ?? 'pglite'})`, () => {
   });
 
   const backfillAll = (tenantId: TenantId, batchSize = 100) =>
-    runCoverageBackfill(repo, v1, tenantId, { evaluatorVersion: 'v1', fromTs: null, toTs: null, batchSize }, null);
+    runCoverageBackfill(backfill, v1, tenantId, { evaluatorVersion: 'v1', fromTs: null, toTs: null, batchSize }, null);
 
   it('matches the migration exactly (no schema drift)', async () => {
     expect(await detectSchemaDrift(ds)).toEqual([]);
@@ -241,7 +244,7 @@ describe(`coverage repository (${process.env.TEST_DB ?? 'pglite'})`, () => {
       let saved: BackfillState | null = null;
       let batch = 0;
       const crashing: BackfillStorage = {
-        nextUndecided: (...a) => repo.nextUndecided(...a),
+        nextUndecided: (...a) => backfill.nextUndecided(...a),
         insertDecisions: async (t, rows) => {
           batch++;
           if (batch === 6 && when === 'before') throw new Error('killed');
@@ -254,7 +257,7 @@ describe(`coverage repository (${process.env.TEST_DB ?? 'pglite'})`, () => {
       await expect(runCoverageBackfill(crashing, v1, tenant, params, null, { onBatch: async (s) => void (saved = structuredClone(s)) })).rejects.toThrow('killed');
       const mid = await db.pool.query('SELECT count(*)::int AS n FROM coverage_decision WHERE tenant_id = $1', [tenant]);
       expect(mid.rows[0].n).toBe(when === 'before' ? 5 * 64 : 6 * 64);
-      const resumed = await runCoverageBackfill(repo, v1, tenant, params, saved);
+      const resumed = await runCoverageBackfill(backfill, v1, tenant, params, saved);
       expect(resumed.done).toBe(true);
       expect(resumed.decided).toBe(when === 'before' ? expected : expected - 64);
       const { rows } = await db.pool.query(

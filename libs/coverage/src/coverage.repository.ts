@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { TenantId } from '@arbiter/common';
 import { Database, sql, type Db, type RawBuilder } from '@arbiter/database';
-import { FAILURE_FACT_COLUMNS, failureFactsSql, runSucceededSql, type FailureFactsRow } from '@arbiter/sessions';
+import { FAILURE_FACT_COLUMNS, failureFactsSql, type FailureFactsRow } from '@arbiter/sessions';
 import type { CoverageDecision, CoverageReasonCode, CoverageVerdict } from './evaluator/coverage.types.js';
 import type { DateRange } from './report-range.js';
 
@@ -21,27 +21,6 @@ export interface StoredDecision {
   topScore: number;
   channel: string;
   decidedAt: Date;
-}
-
-/** A session row as the evaluator needs it (jsonb as parsed by pg; validated by the evaluator). */
-export interface CandidateSession {
-  id: string;
-  /** `created_at::text`: exact (microseconds) so a keyset cursor neither skips nor repeats rows. */
-  createdAt: string;
-  channel: string;
-  status: string;
-  /** How the run ended (`diagnosis_session.outcome`, unchanged by feedback); null for rows written before it existed. */
-  outcome?: string | null;
-  query: string;
-  answer: string | null;
-  references: unknown;
-  media: unknown;
-  knowledgeSearched: boolean;
-}
-
-export interface KeysetPosition {
-  createdAt: string;
-  id: string;
 }
 
 export interface CountRow {
@@ -89,24 +68,13 @@ function rangeSql(range: DateRange): RawBuilder<boolean> {
   AND d.session_created_at < ((${range.to}::date + 1)::timestamp AT TIME ZONE ${range.timeZone})`;
 }
 
-/** Succeeded sessions `s` of the tenant undecided for the version, after the keyset position and inside the window. */
-export function undecidedSql(tenantId: TenantId, evaluatorVersion: string, after: KeysetPosition | null, window: { fromTs: string | null; toTs: string | null }): RawBuilder<boolean> {
-  return sql<boolean>`s.tenant_id = ${tenantId}
-    AND ${runSucceededSql('s')}
-    AND (${after?.createdAt ?? null}::timestamptz IS NULL OR (s.created_at, s.id) > (${after?.createdAt ?? null}::timestamptz, ${after?.id ?? null}::uuid))
-    AND (${window.fromTs}::timestamptz IS NULL OR s.created_at >= ${window.fromTs}::timestamptz)
-    AND (${window.toTs}::timestamptz IS NULL OR s.created_at < ${window.toTs}::timestamptz)
-    AND NOT EXISTS (SELECT 1 FROM coverage_decision d WHERE d.tenant_id = s.tenant_id AND d.session_id = s.id AND d.evaluator_version = ${evaluatorVersion})`;
-}
-
-const CANDIDATE_SELECT = sql`SELECT s.id, s.created_at::text AS "createdAt", s.channel, s.status, s.outcome, s.query, s.answer,
-    s.source_references AS "references", s.media, s.knowledge_searched AS "knowledgeSearched"
-  FROM diagnosis_session s`;
-
 const DECISION_COLUMNS = sql`session_id AS "sessionId", evaluator_version AS "evaluatorVersion", verdict, reason_code AS "reasonCode",
               reference_count AS "referenceCount", top_score AS "topScore", channel, decided_at AS "decidedAt"`;
 
-/** All SQL of the coverage module, on the typed data layer (docs/data-layer.md). Every method is scoped by the tenant (first argument). */
+/**
+ * The coverage module's decisions, reports and gaps (the backfill's SQL is {@link CoverageBackfillRepository}'s), on the typed
+ * data layer (docs/data-layer.md). Every method is scoped by the tenant (first argument).
+ */
 @Injectable()
 export class CoverageRepository {
   constructor(private readonly database: Database) {}
@@ -165,51 +133,6 @@ export class CoverageRepository {
       this.database.db,
     );
     return new Map(rows.map((r) => [r.sessionId, r]));
-  }
-
-  /** One session in the shape the evaluator needs, or null (unknown or another tenant's). */
-  async findCandidate(tenantId: TenantId, sessionId: string, db: Db = this.database.db): Promise<CandidateSession | null> {
-    const { rows } = await sql<CandidateSession>`${CANDIDATE_SELECT} WHERE s.tenant_id = ${tenantId} AND s.id = ${sessionId}`.execute(db);
-    return rows[0] ?? null;
-  }
-
-  /**
-   * The next keyset page of succeeded sessions (created_at, id ascending) that have no decision for
-   * `evaluatorVersion`, optionally inside a created_at window [fromTs, toTs).
-   */
-  async nextUndecided(
-    tenantId: TenantId,
-    evaluatorVersion: string,
-    after: KeysetPosition | null,
-    window: { fromTs: string | null; toTs: string | null },
-    limit: number,
-  ): Promise<CandidateSession[]> {
-    // A keyset page is small and already ordered by the index: a parallel plan only adds a Gather
-    // Merge (measured 3x slower once decisions exist), so this read runs serial.
-    return this.database.transaction(async (tx) => {
-      await sql`SET LOCAL max_parallel_workers_per_gather = 0`.execute(tx);
-      const { rows } = await sql<CandidateSession>`${CANDIDATE_SELECT}
-         WHERE ${undecidedSql(tenantId, evaluatorVersion, after, window)}
-         ORDER BY s.created_at, s.id
-         LIMIT ${limit}`.execute(tx);
-      return rows;
-    });
-  }
-
-  /**
-   * How many sessions `nextUndecided` would still return after `after` (same filter, one count): the backfill job's
-   * remaining items, for its progress total.
-   */
-  async countUndecided(
-    tenantId: TenantId,
-    evaluatorVersion: string,
-    after: KeysetPosition | null,
-    window: { fromTs: string | null; toTs: string | null },
-  ): Promise<number> {
-    const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n
-         FROM diagnosis_session s
-        WHERE ${undecidedSql(tenantId, evaluatorVersion, after, window)}`.execute(this.database.db);
-    return Number(rows[0]?.n ?? 0);
   }
 
   /** Coverage counts for one evaluator version over a calendar-day window in a time zone. */
@@ -285,16 +208,6 @@ export class CoverageRepository {
         AND (${channel}::text IS NULL OR d.channel = ${channel}) AND d.gap_key = ANY(${gapKeys}::text[])
       GROUP BY ${FACT_GROUP_BY}, d.gap_key`.execute(this.database.db);
     return rows;
-  }
-
-  /** Timestamps of local midnight at `from` and the midnight after `to` in `timeZone` (null stays open). */
-  async dayBounds(from: string | null, to: string | null, timeZone: string): Promise<{ fromTs: string | null; toTs: string | null }> {
-    const { rows } = await sql<{ fromTs: Date | null; toTs: Date | null }>`
-      SELECT (${from}::date::timestamp AT TIME ZONE ${timeZone}) AS "fromTs", ((${to}::date + 1)::timestamp AT TIME ZONE ${timeZone}) AS "toTs"`.execute(
-      this.database.db,
-    );
-    const r = rows[0];
-    return { fromTs: r?.fromTs ? new Date(r.fromTs).toISOString() : null, toTs: r?.toTs ? new Date(r.toTs).toISOString() : null };
   }
 
   /** The tenant's configured time zone (default UTC). */

@@ -9,7 +9,7 @@ export * from './coverage-decider.js';
 export * from './coverage-backfill.js';
 export * from './coverage-v1-sql.js';
 // Nest module and its providers
-export * from './coverage-decision.entity.js';
+export * from './entities/index.js';
 export * from './coverage.repository.js';
 export * from './coverage-backfill.repository.js';
 export * from './coverage.service.js';

@@ -6,7 +6,8 @@ import { LlmModule } from '@arbiter/llm';
 import { SessionsModule } from '@arbiter/sessions';
 import { TenancyModule } from '@arbiter/tenancy';
 import { EvaluationController } from './evaluation.controller.js';
-import { RetryFallbacksJob, SelfEvaluateJob } from './evaluation.jobs.js';
+import { RetryFallbacksJob } from './retry-fallbacks.job.js';
+import { SelfEvaluateJob } from './self-evaluate.job.js';
 import { EvaluationRepository } from './evaluation.repository.js';
 import { EvaluationService } from './evaluation.service.js';
 

@@ -6,7 +6,8 @@ import { LlmService } from '@arbiter/llm';
 import { SessionHooks, type DiagnosisSessionEntity, type SessionsService } from '@arbiter/sessions';
 import { FakeOpenAiServer } from '@arbiter/testing';
 import type { EvaluationRepository } from './evaluation.repository.js';
-import { RetryFallbacksJob, SelfEvaluateJob } from './evaluation.jobs.js';
+import { RetryFallbacksJob } from './retry-fallbacks.job.js';
+import { SelfEvaluateJob } from './self-evaluate.job.js';
 import { EvaluationService, SELF_EVALUATE_JOB, type StoredSelfEvaluation } from './evaluation.service.js';
 import { noAudit } from '../../../test/support/no-audit.js';
 

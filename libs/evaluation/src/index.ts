@@ -4,4 +4,5 @@ export * from './evaluation.exception.js';
 export * from './evaluation.repository.js';
 export * from './evaluation.service.js';
 export * from './evaluation.module.js';
-export * from './evaluation.jobs.js';
+export * from './self-evaluate.job.js';
+export * from './retry-fallbacks.job.js';

@@ -7,11 +7,14 @@ import { LlmModule } from '@arbiter/llm';
 import { TenancyModule } from '@arbiter/tenancy';
 import { INTENT_ENTITIES } from './entities/index.js';
 import { IntentAdminController } from './intent-admin.controller.js';
+import { IntentBootReembed } from './intent-boot-reembed.js';
 import { IntentConfigService } from './intent-config.service.js';
 import { IntentDecisionHooks } from './intent-decision-hooks.js';
+import { IntentDemoSeeds } from './intent-demo-seeds.js';
 import { IntentFitObserver } from './intent-fit.observer.js';
+import { IntentReembedJob } from './intent-reembed.job.js';
 import { IntentSandbox } from './intent-sandbox.js';
-import { IntentLifecycle, IntentReembedJob } from './intent.lifecycle.js';
+import { IntentSegmenterWarmUp } from './intent-segmenter-warm-up.js';
 import { IntentMetrics } from './intent.metrics.js';
 import { IntentRepository } from './intent.repository.js';
 import { IntentRouteController } from './intent-route.controller.js';
@@ -31,7 +34,9 @@ import { IntentService } from './intent.service.js';
     IntentRulesService,
     IntentConfigService,
     IntentService,
-    IntentLifecycle,
+    IntentSegmenterWarmUp,
+    IntentDemoSeeds,
+    IntentBootReembed,
     IntentReembedJob,
     IntentFitObserver,
     IntentSandbox,

@@ -1,6 +1,6 @@
 export * from './job-catalog.js';
 export * from './job-handler.js';
-export * from './job-run.entity.js';
+export * from './entities/index.js';
 export * from './job.types.js';
 export * from './jobs.exception.js';
 export * from './jobs.service.js';

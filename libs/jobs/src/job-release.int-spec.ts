@@ -4,7 +4,7 @@ import type { DataSource } from 'typeorm';
 import { Database } from '@arbiter/database';
 import { connectDataSource, createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
 import { JobQueueRepository } from './job-queue.repository.js';
-import { JobRunEntity } from './job-run.entity.js';
+import { JobRunEntity } from './entities/job-run.entity.js';
 
 const LEASE_MS = 600_000;
 

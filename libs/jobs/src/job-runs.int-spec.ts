@@ -4,7 +4,7 @@ import type { DataSource } from 'typeorm';
 import { asTenantId, type TenantId } from '@arbiter/common';
 import { Database } from '@arbiter/database';
 import { connectDataSource, createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
-import { JobRunEntity } from './job-run.entity.js';
+import { JobRunEntity } from './entities/job-run.entity.js';
 import { JobRunsRepository } from './job-runs.repository.js';
 
 const ZONE = 'Asia/Shanghai';

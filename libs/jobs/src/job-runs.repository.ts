@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Database, sql, typedKeyset, type Db, type Json } from '@arbiter/database';
 import { toPage, type Page, type PageRequest, type TenantId } from '@arbiter/common';
-import type { JobRunEntity, JobRunStatus, JobTrigger } from './job-run.entity.js';
+import type { JobRunEntity, JobRunStatus, JobTrigger } from './entities/job-run.entity.js';
 
 export interface NewJobRun {
   name: string;

@@ -3,7 +3,7 @@ import { DiscoveryModule } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CommonModule } from '@arbiter/common';
 import { DatabaseModule } from '@arbiter/database';
-import { JobRunEntity } from './job-run.entity.js';
+import { JOBS_ENTITIES } from './entities/index.js';
 import { JobQueueRepository } from './job-queue.repository.js';
 import { JobRunsRepository } from './job-runs.repository.js';
 import { JobsCleanupJob } from './jobs-cleanup.job.js';
@@ -12,7 +12,7 @@ import { JobsService } from './jobs.service.js';
 
 /** Durable jobs (`JobsService`), the job-run endpoints and the `jobs.cleanup` job. Import it where you enqueue or handle a job. */
 @Module({
-  imports: [TypeOrmModule.forFeature([JobRunEntity]), DiscoveryModule, CommonModule, DatabaseModule],
+  imports: [TypeOrmModule.forFeature(JOBS_ENTITIES), DiscoveryModule, CommonModule, DatabaseModule],
   controllers: [JobsController],
   providers: [JobRunsRepository, JobQueueRepository, JobsService, JobsCleanupJob],
   exports: [JobsService],

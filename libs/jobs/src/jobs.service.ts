@@ -5,7 +5,7 @@ import { hostname } from 'node:os';
 import { asTenantId, MetricsService, pageRequest, type Page, type TenantId } from '@arbiter/common';
 import { AppConfig } from '@arbiter/config';
 import type { Db } from '@arbiter/database';
-import type { JobRunEntity, JobRunStatus, JobTrigger } from './job-run.entity.js';
+import type { JobRunEntity, JobRunStatus, JobTrigger } from './entities/job-run.entity.js';
 import { JobQueueRepository, type ClaimedRun } from './job-queue.repository.js';
 import { JobRunsRepository } from './job-runs.repository.js';
 import { JOB_CATALOG, JOB_NAMES, isJobName, type JobName, type JobPayload } from './job-catalog.js';

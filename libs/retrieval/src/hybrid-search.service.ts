@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { TenantId } from '@arbiter/common';
 import type { Tx } from '@arbiter/database';
 import { EMBEDDING_PROVIDER, type EmbeddingProvider } from '@arbiter/llm';
-import { KnowledgeRepository, type ChunkHit, type VectorSpace } from './knowledge.repository.js';
+import type { VectorSpace } from './knowledge.repository.js';
 import { LexicalRepository } from './lexical.repository.js';
 import { analyzeText } from './lexical/text-analyzer.js';
 import { bilingualDictionary } from './lexical/bilingual-dictionary.js';
@@ -11,6 +11,7 @@ import { assembleCandidates, exactHits, type HitChunk, type HybridCandidate } fr
 import { normalizeSimilarity } from './relevance.js';
 import type { EffectiveRetrievalSettings } from './retrieval-settings.service.js';
 import type { MetadataFilter } from './metadata-filter.js';
+import { type ChunkHit, VectorSearchRepository } from './vector-search.repository.js';
 
 /** Chunks asked from each index: enough documents for topK = 20 plus action-memory fallbacks. */
 const VECTOR_CHUNKS = 40;
@@ -44,7 +45,7 @@ export interface HybridSearchOutcome {
 @Injectable()
 export class HybridSearchService {
   constructor(
-    private readonly knowledge: KnowledgeRepository,
+    private readonly vectors: VectorSearchRepository,
     private readonly lexical: LexicalRepository,
     @Inject(EMBEDDING_PROVIDER) private readonly provider: EmbeddingProvider,
   ) {}
@@ -75,7 +76,7 @@ export class HybridSearchService {
     // searched as a list of their own, so a Chinese question finds an English document and back.
     const translation = translateQueryTerms(ordered, bilingualDictionary());
     const scope = { domain: request.domain, filter: request.filter };
-    const vectorHits = await this.knowledge.nearestChunks(tenantId, space, request.vector, VECTOR_CHUNKS, scope, tx);
+    const vectorHits = await this.vectors.nearestChunks(tenantId, space, request.vector, VECTOR_CHUNKS, scope, tx);
     // Its chunks are measured against the translated query's vector: a document in the other language
     // is far from the question's own words in any vector space without cross-language training.
     const { own: lexical, translated } = await this.lexical.searchWithTranslation(

@@ -16,6 +16,7 @@ import { RetrievalJobs } from './retrieval-jobs.service.js';
 import { RetrievalSettingsRepository } from './retrieval-settings.repository.js';
 import { RetrievalSettingsService } from './retrieval-settings.service.js';
 import { VectorIndexService } from './vector-index.service.js';
+import { VectorSearchRepository } from './vector-search.repository.js';
 
 const T1 = asTenantId('00000000-0000-4000-8000-000000000001');
 const T2 = asTenantId('00000000-0000-4000-8000-000000000002');
@@ -24,6 +25,7 @@ describe('knowledge store on pgvector (integration)', () => {
   let db: TestDatabase;
   let ds: DataSource;
   let repo: KnowledgeRepository;
+  let vectors: VectorSearchRepository;
   let settings: RetrievalSettingsService;
   const provider = new LocalEmbeddingProvider({ dimension: 384 });
   let knowledge: KnowledgeService;
@@ -35,10 +37,11 @@ describe('knowledge store on pgvector (integration)', () => {
     db = await createTestDatabase();
     ds = await connectDataSource(db.url, RETRIEVAL_ENTITIES, { max: db.kind === 'pglite' ? 1 : 8 });
     repo = new KnowledgeRepository(new Database(ds));
+    vectors = new VectorSearchRepository(new Database(ds));
     settings = new RetrievalSettingsService(new RetrievalSettingsRepository(new Database(ds)), provider, noAudit());
     lexical = new LexicalRepository(new Database(ds));
     knowledge = new KnowledgeService(repo, settings, lexical, provider, noAudit());
-    index = new VectorIndexService(repo, provider);
+    index = new VectorIndexService(vectors, provider);
     await index.onModuleInit();
     memoryRepo = new ActionMemoryRepository(new Database(ds));
   }, 60_000);
@@ -56,7 +59,7 @@ describe('knowledge store on pgvector (integration)', () => {
   });
 
   it('creates the HNSW index for the provider dimension and vector search uses it', async () => {
-    expect(await repo.indexExists('idx_knowledge_chunk_hnsw_384')).toBe(true);
+    expect(await vectors.indexExists('idx_knowledge_chunk_hnsw_384')).toBe(true);
     for (let i = 0; i < 30; i++) await knowledge.upsert(T1, doc(`bulk/${i}.md`, `Document ${i} talks about topic ${i % 5}. 第${i}号文档。`));
     const plan = await ds.transaction(async (tx) => {
       await tx.query('SET LOCAL enable_seqscan = off');
@@ -96,7 +99,7 @@ describe('knowledge store on pgvector (integration)', () => {
     const reader = (async () => {
       let reads = 0;
       while (!stop || reads < 5) {
-        const hits = await repo.nearestChunks(T1, { model: provider.id, dim: 384 }, query, 200);
+        const hits = await vectors.nearestChunks(T1, { model: provider.id, dim: 384 }, query, 200);
         const versions = new Set(hits.filter((h) => h.filePath === 'atomic.md').map((h) => h.content.match(/Version (\w)/)?.[1] ?? '?'));
         if (versions.size > 1) mixed.push([...versions]);
         reads++;
@@ -117,8 +120,8 @@ describe('knowledge store on pgvector (integration)', () => {
     await knowledge.upsert(T1, doc('same.md', 'Tenant one secret about gripper torque.'));
     await knowledge.upsert(T2, doc('same.md', 'Tenant two secret about gripper torque.'));
     const v = await provider.embedQuery('gripper torque secret');
-    const one = await repo.nearestChunks(T1, { model: provider.id, dim: 384 }, v, 50);
-    const two = await repo.nearestChunks(T2, { model: provider.id, dim: 384 }, v, 50);
+    const one = await vectors.nearestChunks(T1, { model: provider.id, dim: 384 }, v, 50);
+    const two = await vectors.nearestChunks(T2, { model: provider.id, dim: 384 }, v, 50);
     expect(one.some((h) => h.content.includes('Tenant two'))).toBe(false);
     expect(two.every((h) => h.content.includes('Tenant two'))).toBe(true);
   });
@@ -159,7 +162,7 @@ describe('knowledge store on pgvector (integration)', () => {
       repo,
       smallKnowledge,
       settings,
-      new VectorIndexService(repo, small),
+      new VectorIndexService(vectors, small),
       lexical,
       small,
       new BackgroundGate(ds),
@@ -170,19 +173,19 @@ describe('knowledge store on pgvector (integration)', () => {
     for (const d of migrated)
       await repo.replaceChunksInSpace(T1, d.id, d.domain, await smallKnowledge.embedChunks(d.title, [{ content: d.content }]), { model: small.id, dim: 64 });
     const q384 = await provider.embedQuery('topic 3');
-    expect((await repo.nearestChunks(T1, { model: provider.id, dim: 384 }, q384, 5)).length).toBe(5);
+    expect((await vectors.nearestChunks(T1, { model: provider.id, dim: 384 }, q384, 5)).length).toBe(5);
     const q64 = await small.embedQuery('topic 3');
-    expect((await repo.nearestChunks(T1, { model: small.id, dim: 64 }, q64, 5)).length).toBeGreaterThan(0);
+    expect((await vectors.nearestChunks(T1, { model: small.id, dim: 64 }, q64, 5)).length).toBeGreaterThan(0);
 
     const done = await jobs.reembed(T1, null, 10);
     expect(done).toBe(before.rows[0].n - migrated.length);
-    expect(await repo.indexExists('idx_knowledge_chunk_hnsw_64')).toBe(true);
+    expect(await vectors.indexExists('idx_knowledge_chunk_hnsw_64')).toBe(true);
     const spaces = await db.pool.query<{ model: string; dim: number }>(
       'SELECT DISTINCT embedding_model AS model, embedding_dim AS dim FROM knowledge_chunk WHERE tenant_id = $1',
       [T1],
     );
     expect(spaces.rows).toEqual([{ model: small.id, dim: 64 }]);
-    expect((await repo.nearestChunks(T1, { model: small.id, dim: 64 }, q64, 5)).length).toBe(5);
+    expect((await vectors.nearestChunks(T1, { model: small.id, dim: 64 }, q64, 5)).length).toBe(5);
     // tenant 2 is untouched
     const other = await db.pool.query<{ model: string }>('SELECT DISTINCT embedding_model AS model FROM knowledge_chunk WHERE tenant_id = $1', [T2]);
     expect(other.rows).toEqual([{ model: provider.id }]);

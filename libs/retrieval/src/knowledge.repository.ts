@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { exactTimestampSql, type KeysetRow, type Page, pageRequest, type TenantId, toPage } from '@arbiter/common';
-import { Database, type Db, sql, type Tx } from '@arbiter/database';
+import { Database, sql, type Tx } from '@arbiter/database';
 import type { MetadataFilter } from './metadata-filter.js';
-import { fileNameOf, metadataCondition, vectorDistance } from './search-sql.js';
-import { createHnswIndexSql, toVectorLiteral } from './vector-sql.js';
+import { toVectorLiteral } from './vector-sql.js';
 
 export interface DocumentRow {
   id: string;
@@ -91,19 +90,6 @@ export interface HitLocation {
   section: string[] | null;
 }
 
-/** One chunk hit of a vector search, with its document. */
-export interface ChunkHit extends HitLocation {
-  documentId: string;
-  filePath: string;
-  title: string;
-  domain: string;
-  chunkIndex: number;
-  content: string;
-  distance: number;
-  /** The document's keywords (exact-hit check); empty where the query did not select them. */
-  keywords: string[];
-}
-
 interface RawDocument {
   id: string;
   domain: string;
@@ -161,39 +147,12 @@ function toSummary(r: RawDocument): DocumentSummary {
   };
 }
 
-interface RawHit {
-  document_id: string;
-  file_path: string;
-  title: string;
-  domain: string;
-  chunk_index: number;
-  content: string;
-  distance: number;
-  keywords?: string[];
-  file_name: string | null;
-  page: number | null;
-  page_end: number | null;
-  section: string[] | null;
-}
-
 /** A chunk's location columns as a hit carries them. */
 export const toLocation = (r: { file_name: string | null; page: number | null; page_end: number | null; section: string[] | null }): HitLocation => ({
   fileName: r.file_name ?? null,
   page: r.page ?? null,
   pageEnd: r.page_end ?? null,
   section: r.section ?? null,
-});
-
-const toHit = (r: RawHit): ChunkHit => ({
-  documentId: r.document_id,
-  filePath: r.file_path,
-  title: r.title,
-  domain: r.domain,
-  chunkIndex: r.chunk_index,
-  content: r.content,
-  distance: Number(r.distance),
-  keywords: r.keywords ?? [],
-  ...toLocation(r),
 });
 
 /**
@@ -205,7 +164,10 @@ async function deleteUnreferencedFiles(tx: Tx, tenantId: TenantId, fileIds: read
         AND NOT EXISTS (SELECT 1 FROM knowledge_document d WHERE d.tenant_id = f.tenant_id AND d.file_id = f.id)`.execute(tx);
 }
 
-/** All knowledge-base SQL. Every method is scoped by the tenant id it takes first. On the typed data layer (docs/data-layer.md). */
+/**
+ * The knowledge base's documents and chunks (the vector search over them is {@link VectorSearchRepository}'s). Every
+ * method is scoped by the tenant id it takes first. On the typed data layer (docs/data-layer.md).
+ */
 @Injectable()
 export class KnowledgeRepository {
   constructor(private readonly database: Database) {}
@@ -425,85 +387,5 @@ export class KnowledgeRepository {
       if (locked.file_id) await deleteUnreferencedFiles(tx, tenantId, [locked.file_id]);
       return true;
     });
-  }
-
-  /**
-   * The `limit` nearest chunks by L2 distance, optionally within one domain and among the documents a
-   * metadata filter selects; disabled chunks never. One statement, in `db`'s transaction or on its own: the
-   * HNSW settings for this scan (`hnsw.ef_search`, and `hnsw.iterative_scan` on pgvector >= 0.8) are
-   * set by a CTE that a one-time filter evaluates before the index scan starts, local to the statement's
-   * transaction (docs/hot-paths.md "Chat turn": no BEGIN/SET/COMMIT round trips). The filter's documents
-   * are found first (GIN index) and tested during the scan, so the iterative scan goes on past nearer
-   * chunks of other documents: the filter applies before the limit (docs/retrieval.md "Metadata filters").
-   */
-  async nearestChunks(
-    tenantId: TenantId,
-    space: VectorSpace,
-    vector: readonly number[],
-    limit: number,
-    scope: SearchScope = {},
-    db: Db = this.database.db,
-  ): Promise<ChunkHit[]> {
-    // Enough candidates for the tenant/model filter applied during the index scan; pgvector >= 0.8 keeps scanning.
-    const efSearch = sql.lit(String(Math.min(1000, Math.max(100, limit * 4))));
-    const settings = (await this.iterativeScanSupported())
-      ? sql`set_config('hnsw.ef_search', ${efSearch}, true) || set_config('hnsw.iterative_scan', 'relaxed_order', true)`
-      : sql`set_config('hnsw.ef_search', ${efSearch}, true)`;
-    const filter = metadataCondition(scope.filter, 'fd');
-    const filtered = filter ? sql`, fd AS MATERIALIZED (SELECT fd.id FROM knowledge_document fd WHERE fd.tenant_id = ${tenantId} AND ${filter})` : sql``;
-    const conditions = sql`${scope.domain ? sql` AND c.domain = ${scope.domain}` : sql``}${filter ? sql` AND c.document_id IN (SELECT id FROM fd)` : sql``}`;
-    // The inner ORDER BY names the select-list distance: one vector parameter, the expression the HNSW index of the dimension orders by.
-    const { rows } = await sql<RawHit>`
-      WITH hnsw AS MATERIALIZED (SELECT ${settings} AS applied)${filtered}
-       SELECT h.document_id, d.file_path, d.title, d.keywords, h.domain, h.chunk_index, h.content, h.distance,
-              ${fileNameOf(tenantId)} AS file_name, h.page, h.page_end, h.section
-         FROM (SELECT c.document_id, c.domain, c.chunk_index, c.content, c.page, c.page_end, c.section, ${vectorDistance(space.dim, vector)} AS distance
-                 FROM knowledge_chunk c
-                WHERE (SELECT applied FROM hnsw) IS NOT NULL
-                  AND c.embedding_dim = ${sql.lit(space.dim)} AND c.tenant_id = ${tenantId} AND c.embedding_model = ${space.model} AND c.disabled_at IS NULL${conditions}
-                ORDER BY distance
-                LIMIT ${limit}) h
-         JOIN knowledge_document d ON d.id = h.document_id AND d.tenant_id = ${tenantId}
-        ORDER BY h.distance`.execute(db);
-    return rows.map(toHit);
-  }
-
-  private iterativeScan: Promise<boolean> | undefined;
-
-  /** Whether the server knows `hnsw.iterative_scan` (pgvector >= 0.8): probed once, by a statement of its own. */
-  private iterativeScanSupported(): Promise<boolean> {
-    this.iterativeScan ??= sql`SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true)`.execute(this.database.db).then(
-      () => true,
-      (error: { code?: string }) => {
-        // An unknown parameter or value: an older pgvector. Anything else (e.g. the database is away): ask again next time.
-        if (error.code !== '42704' && error.code !== '22023') this.iterativeScan = undefined;
-        return false;
-      },
-    );
-    return this.iterativeScan;
-  }
-
-  /** Exact (no index) nearest chunks: the recall baseline of the benchmark. */
-  async nearestChunksExact(tenantId: TenantId, space: VectorSpace, vector: readonly number[], limit: number): Promise<ChunkHit[]> {
-    return this.database.transaction(async (tx) => {
-      await sql`SELECT set_config('enable_indexscan', 'off', true)`.execute(tx);
-      const { rows } = await sql<RawHit>`
-        SELECT c.document_id, d.file_path, d.title, c.domain, c.chunk_index, c.content, ${vectorDistance(space.dim, vector)} AS distance,
-                ${fileNameOf(tenantId)} AS file_name, c.page, c.page_end, c.section
-           FROM knowledge_chunk c JOIN knowledge_document d ON d.tenant_id = c.tenant_id AND d.id = c.document_id
-          WHERE c.embedding_dim = ${sql.lit(space.dim)} AND c.tenant_id = ${tenantId} AND c.embedding_model = ${space.model} AND c.disabled_at IS NULL
-          ORDER BY distance LIMIT ${limit}`.execute(tx);
-      return rows.map(toHit);
-    });
-  }
-
-  /** Creates the HNSW index of chunks of dimension `dim` if it is missing (VectorIndexService): the one DDL run after boot's migrations. */
-  async createVectorIndex(dim: number): Promise<void> {
-    await sql`${sql.raw(createHnswIndexSql(dim))}`.execute(this.database.db);
-  }
-
-  async indexExists(name: string): Promise<boolean> {
-    const { rows } = await sql`SELECT 1 FROM pg_indexes WHERE indexname = ${name}`.execute(this.database.db);
-    return rows.length > 0;
   }
 }

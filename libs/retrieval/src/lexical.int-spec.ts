@@ -14,6 +14,7 @@ import { LexicalRepository } from './lexical.repository.js';
 import { RetrievalSettingsRepository } from './retrieval-settings.repository.js';
 import { RetrievalSettingsService } from './retrieval-settings.service.js';
 import { VectorIndexService } from './vector-index.service.js';
+import { VectorSearchRepository } from './vector-search.repository.js';
 
 const T1 = asTenantId('00000000-0000-4000-8000-0000000000a1');
 const T2 = asTenantId('00000000-0000-4000-8000-0000000000a2');
@@ -37,7 +38,7 @@ describe('lexical index statistics (integration)', () => {
       provider,
       noAudit(),
     );
-    await new VectorIndexService(repo, provider).onModuleInit();
+    await new VectorIndexService(new VectorSearchRepository(new Database(ds)), provider).onModuleInit();
   }, 60_000);
   afterAll(async () => {
     await ds?.destroy();

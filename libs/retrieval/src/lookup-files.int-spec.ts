@@ -20,6 +20,7 @@ import { RetrievalJobs } from './retrieval-jobs.service.js';
 import { RetrievalSettingsRepository } from './retrieval-settings.repository.js';
 import { RetrievalSettingsService } from './retrieval-settings.service.js';
 import { VectorIndexService } from './vector-index.service.js';
+import { VectorSearchRepository } from './vector-search.repository.js';
 import type { MetadataFilter } from './metadata-filter.js';
 
 const T1 = asTenantId('00000000-0000-4000-8000-0000000000f1');
@@ -34,6 +35,7 @@ describe('lookup over files: filters, sections, chunk edits (integration)', () =
   let db: TestDatabase;
   let ds: DataSource;
   let repo: KnowledgeRepository;
+  let vectors: VectorSearchRepository;
   let lexical: LexicalRepository;
   let knowledge: KnowledgeService;
   let chunkRepo: KnowledgeChunkRepository;
@@ -46,12 +48,13 @@ describe('lookup over files: filters, sections, chunk edits (integration)', () =
     db = await createTestDatabase();
     ds = await connectDataSource(db.url, RETRIEVAL_ENTITIES, { max: db.kind === 'pglite' ? 1 : 8 });
     repo = new KnowledgeRepository(new Database(ds));
+    vectors = new VectorSearchRepository(new Database(ds));
     lexical = new LexicalRepository(new Database(ds));
     settings = new RetrievalSettingsService(new RetrievalSettingsRepository(new Database(ds)), provider, noAudit());
     knowledge = new KnowledgeService(repo, settings, lexical, provider, noAudit());
     chunkRepo = new KnowledgeChunkRepository(new Database(ds));
     chunks = new KnowledgeChunksService(chunkRepo, lexical, provider, noAudit());
-    await new VectorIndexService(repo, provider).onModuleInit();
+    await new VectorIndexService(vectors, provider).onModuleInit();
   }, 60_000);
   afterAll(async () => {
     await ds?.destroy();
@@ -123,9 +126,9 @@ describe('lookup over files: filters, sections, chunk edits (integration)', () =
 
     it('vector search: the matching document is found although 250 nearer chunks of other documents come first', async () => {
       const v = await provider.embedQuery(query);
-      const unfiltered = await repo.nearestChunks(T1, space, v, 5);
+      const unfiltered = await vectors.nearestChunks(T1, space, v, 5);
       expect(unfiltered.map((h) => h.filePath)).not.toContain('rx200/servo.md');
-      const filtered = await repo.nearestChunks(T1, space, v, 5, { filter: { model: 'RX-200' } });
+      const filtered = await vectors.nearestChunks(T1, space, v, 5, { filter: { model: 'RX-200' } });
       expect(filtered.map((h) => h.filePath)).toEqual(['rx200/servo.md']);
     });
 
@@ -147,7 +150,7 @@ describe('lookup over files: filters, sections, chunk edits (integration)', () =
       { name: 'the string "2024" is not the number 2024', filter: { year: '2024' }, paths: [] },
     ] as { name: string; filter: MetadataFilter; paths: string[] }[])('vector and lexical agree: $name', async ({ filter, paths }) => {
       const v = await provider.embedQuery('servo');
-      const vector = await repo.nearestChunks(T1, space, v, 50, { filter });
+      const vector = await vectors.nearestChunks(T1, space, v, 50, { filter });
       expect([...new Set(vector.map((h) => h.filePath))].sort()).toEqual(paths);
       const lex = await lexical.search(T1, ['servo'], space, v, 50, { filter });
       expect([...new Set(lex.hits.map((h) => h.filePath))].sort()).toEqual(paths);
@@ -155,9 +158,9 @@ describe('lookup over files: filters, sections, chunk edits (integration)', () =
 
     it('a metadata array value: any element matches', async () => {
       const v = await provider.embedQuery(query);
-      const de = await repo.nearestChunks(T1, space, v, 300, { filter: { lang: 'de' } });
+      const de = await vectors.nearestChunks(T1, space, v, 300, { filter: { lang: 'de' } });
       expect(de.length).toBe(125);
-      const en = await repo.nearestChunks(T1, space, v, 300, { filter: { lang: 'en' } });
+      const en = await vectors.nearestChunks(T1, space, v, 300, { filter: { lang: 'en' } });
       expect(en.length).toBe(250);
     });
 
@@ -197,7 +200,7 @@ describe('lookup over files: filters, sections, chunk edits (integration)', () =
 
     it('hits carry the file name, pages and section; JSON documents nulls', async () => {
       const v = await provider.embedQuery('default editor settings');
-      const hits = await repo.nearestChunks(T2, space, v, 10);
+      const hits = await vectors.nearestChunks(T2, space, v, 10);
       const first = hits.find((h) => h.chunkIndex === 0 && h.documentId === manualId);
       expect(first).toMatchObject({ fileName: 'Manual.pdf', page: 48, pageEnd: 48, section: ['1 Getting started', '1.4.7 Setting a default editor'] });
       expect(hits.find((h) => h.filePath === 'faq/editor.md')).toMatchObject({ fileName: null, page: null, pageEnd: null, section: null });
@@ -222,7 +225,7 @@ describe('lookup over files: filters, sections, chunk edits (integration)', () =
         source: { fileId, mediaType: 'text/csv', pageCount: null },
       });
       await knowledge.upsertMany(T2, [row(2, 'Reboot the kiosk by holding the power button.'), row(3, 'The kiosk warranty lasts two years.')]);
-      const hits = await repo.nearestChunks(T2, space, await provider.embedQuery('kiosk power button reboot'), 20);
+      const hits = await vectors.nearestChunks(T2, space, await provider.embedQuery('kiosk power button reboot'), 20);
       expect(
         hits
           .filter((h) => h.filePath.startsWith('faq.xlsx#'))
@@ -251,9 +254,9 @@ describe('lookup over files: filters, sections, chunk edits (integration)', () =
       const v = await provider.embedQuery('editor cache folder does not start');
       const terms = [...new Set(analyzeText('cache folder'))];
       const has = async () => ({
-        vector: (await repo.nearestChunks(T2, space, v, 20)).some((h) => h.documentId === manualId && h.chunkIndex === 2),
+        vector: (await vectors.nearestChunks(T2, space, v, 20)).some((h) => h.documentId === manualId && h.chunkIndex === 2),
         lexical: (await lexical.search(T2, terms, space, v, 20)).hits.some((h) => h.documentId === manualId && h.chunkIndex === 2),
-        exact: (await repo.nearestChunksExact(T2, space, v, 20)).some((h) => h.documentId === manualId && h.chunkIndex === 2),
+        exact: (await vectors.nearestChunksExact(T2, space, v, 20)).some((h) => h.documentId === manualId && h.chunkIndex === 2),
       });
       expect(await has()).toEqual({ vector: true, lexical: true, exact: true });
       expect(await chunks.edit(T2, manualId, '2', { disabled: true })).toMatchObject({ chunkIndex: 2, disabled: true });
@@ -317,7 +320,7 @@ describe('lookup over files: filters, sections, chunk edits (integration)', () =
         repo,
         new KnowledgeService(repo, settings, lexical, small, noAudit()),
         settings,
-        new VectorIndexService(repo, small),
+        new VectorIndexService(vectors, small),
         lexical,
         small,
         new BackgroundGate(ds),
@@ -336,7 +339,16 @@ describe('lookup over files: filters, sections, chunk edits (integration)', () =
       ]);
       expect(rows.rows[1].content).toContain('ligatures');
       // Back to the first provider's space for the rest; then an analyzer change re-indexes the manual from its stored chunks.
-      const back = new RetrievalJobs(repo, knowledge, settings, new VectorIndexService(repo, provider), lexical, provider, new BackgroundGate(ds), chunkRepo);
+      const back = new RetrievalJobs(
+        repo,
+        knowledge,
+        settings,
+        new VectorIndexService(vectors, provider),
+        lexical,
+        provider,
+        new BackgroundGate(ds),
+        chunkRepo,
+      );
       await back.reembed(T2, null, 10);
       // An analyzer change: the manual's postings are of another version until the re-index job rebuilds them.
       await db.pool.query('UPDATE knowledge_document SET lexical_version = $3 WHERE tenant_id = $1 AND id = $2', [

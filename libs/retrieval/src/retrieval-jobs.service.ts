@@ -1,12 +1,9 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
-import { asTenantId, mapSliced } from '@arbiter/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { mapSliced } from '@arbiter/common';
 import { BackgroundGate } from '@arbiter/database';
 import type { TenantId } from '@arbiter/common';
-import { JobHandler, JobsService, resumedTotal, type JobContext, type JobName, type JobRunner } from '@arbiter/jobs';
 import { EMBEDDING_PROVIDER, type EmbeddingProvider } from '@arbiter/llm';
-import { ActionMemoryRepository } from './action-memory.repository.js';
 import { chunkText } from './chunker.js';
-import { KnowledgeImportRepository } from './knowledge-import.repository.js';
 import { KnowledgeChunkRepository } from './knowledge-chunk.repository.js';
 import { KnowledgeRepository, type VectorSpace } from './knowledge.repository.js';
 import { LexicalRepository } from './lexical.repository.js';
@@ -17,12 +14,8 @@ import { KnowledgeService } from './knowledge.service.js';
 import { RetrievalSettingsService } from './retrieval-settings.service.js';
 import { VectorIndexService } from './vector-index.service.js';
 
-export const MEMORY_EXPIRY_JOB = 'retrieval.memory-expiry' satisfies JobName;
-export const REEMBED_JOB = 'retrieval.reembed' satisfies JobName;
-export const LEXICAL_REINDEX_JOB = 'retrieval.lexical-reindex' satisfies JobName;
-
 /**
- * The work behind the retrieval jobs: lexical re-index and re-embedding into the configured
+ * The work behind the retrieval jobs (`lexical-reindex.job.ts`, `reembed.job.ts`): lexical re-index and re-embedding into the configured
  * provider's vector space. Lookups keep working during a re-embed: they search the documents already
  * in the new space, and chunks of the old space are dropped only once every document has been re-embedded.
  */
@@ -129,82 +122,5 @@ export class RetrievalJobs {
     const dropped = await this.repository.dropOtherSpaces(tenantId, space);
     this.logger.log({ msg: 're-embed finished', tenantId, documents: total, droppedChunks: dropped, space: space.model });
     return total;
-  }
-}
-
-export const MEMORY_EXPIRY_BATCH = 5000;
-
-/** How long a finished import's per-item outcomes stay readable (GET /admin/knowledge/imports/:id). */
-export const IMPORT_RETENTION_MS = 7 * 24 * 3600 * 1000;
-
-/** `retrieval.memory-expiry`: deletes the tenant's expired action-memory rows in batches, and imports older than a week. */
-@Injectable()
-@JobHandler(MEMORY_EXPIRY_JOB)
-export class MemoryExpiryJob implements JobRunner<typeof MEMORY_EXPIRY_JOB> {
-  constructor(
-    private readonly memory: ActionMemoryRepository,
-    private readonly imports: KnowledgeImportRepository,
-  ) {}
-
-  async run(ctx: JobContext): Promise<void> {
-    await this.imports.purgeBefore(ctx.tenantId, new Date(Date.now() - IMPORT_RETENTION_MS));
-    for (;;) {
-      const deleted = await this.memory.purgeExpired(ctx.tenantId, MEMORY_EXPIRY_BATCH);
-      if (deleted) await ctx.progress({ processed: deleted });
-      if (deleted < MEMORY_EXPIRY_BATCH) return;
-    }
-  }
-}
-
-/** `retrieval.lexical-reindex` (resumable: the checkpoint is the last document id done). */
-@Injectable()
-@JobHandler(LEXICAL_REINDEX_JOB)
-export class LexicalReindexJob implements JobRunner<typeof LEXICAL_REINDEX_JOB>, OnApplicationBootstrap {
-  constructor(
-    private readonly work: RetrievalJobs,
-    private readonly lexical: LexicalRepository,
-    private readonly jobs: JobsService,
-  ) {}
-
-  /**
-   * Documents stored before the lexical index existed, or indexed by an older analyzer, are
-   * (re)indexed by a job enqueued once per tenant and analyzer version; lookups meanwhile find them
-   * through the vector index and exact hits.
-   */
-  async onApplicationBootstrap(): Promise<void> {
-    for (const tenantId of await this.lexical.tenantsWithStaleDocuments(LEXICAL_ANALYZER_VERSION)) {
-      await this.jobs.enqueue(
-        asTenantId(tenantId),
-        LEXICAL_REINDEX_JOB,
-        {},
-        { scheduleKey: `${LEXICAL_REINDEX_JOB}@v${LEXICAL_ANALYZER_VERSION}@${tenantId}` },
-      );
-    }
-  }
-
-  async run(ctx: JobContext<{ batchSize?: number }>): Promise<void> {
-    const checkpoint = typeof ctx.checkpoint === 'string' ? ctx.checkpoint : null;
-    await ctx.setTotal(resumedTotal(ctx.processed, await this.work.remainingLexical(ctx.tenantId, checkpoint)));
-    const done = await this.work.reindexLexical(ctx.tenantId, checkpoint, ctx.payload.batchSize ?? 100, (processed, cp) =>
-      ctx.progress({ processed, checkpoint: cp }),
-    );
-    await ctx.progress({ details: { documents: done, analyzerVersion: LEXICAL_ANALYZER_VERSION } });
-  }
-}
-
-/** `retrieval.reembed` (manual, resumable: the checkpoint is the last document id done). */
-@Injectable()
-@JobHandler(REEMBED_JOB)
-export class ReembedJob implements JobRunner<typeof REEMBED_JOB> {
-  constructor(
-    private readonly work: RetrievalJobs,
-    @Inject(EMBEDDING_PROVIDER) private readonly provider: EmbeddingProvider,
-  ) {}
-
-  async run(ctx: JobContext<{ batchSize?: number }>): Promise<void> {
-    const checkpoint = typeof ctx.checkpoint === 'string' ? ctx.checkpoint : null;
-    await ctx.setTotal(resumedTotal(ctx.processed, await this.work.remainingReembed(ctx.tenantId, checkpoint)));
-    const done = await this.work.reembed(ctx.tenantId, checkpoint, ctx.payload.batchSize ?? 50, (processed, cp) => ctx.progress({ processed, checkpoint: cp }));
-    await ctx.progress({ details: { documents: done, space: this.provider.id } });
   }
 }

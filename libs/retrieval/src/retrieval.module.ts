@@ -18,7 +18,8 @@ import { KnowledgeChunksController } from './knowledge-chunks.controller.js';
 import { KnowledgeChunksService } from './knowledge-chunks.service.js';
 import { KnowledgeImportController } from './knowledge-import.controller.js';
 import { KnowledgeImportRepository } from './knowledge-import.repository.js';
-import { KnowledgeImportJob, KnowledgeImportService } from './knowledge-import.service.js';
+import { KnowledgeImportJob } from './knowledge-import.job.js';
+import { KnowledgeImportService } from './knowledge-import.service.js';
 import { KnowledgeHttpSetup } from './knowledge-http.js';
 import { KnowledgeRepository } from './knowledge.repository.js';
 import { HybridSearchService } from './hybrid-search.service.js';
@@ -26,10 +27,14 @@ import { LexicalRepository } from './lexical.repository.js';
 import { GradingService } from './grading.service.js';
 import { KnowledgeService } from './knowledge.service.js';
 import { LookupService } from './lookup.service.js';
-import { LexicalReindexJob, MemoryExpiryJob, ReembedJob, RetrievalJobs } from './retrieval-jobs.service.js';
+import { LexicalReindexJob } from './lexical-reindex.job.js';
+import { MemoryExpiryJob } from './memory-expiry.job.js';
+import { ReembedJob } from './reembed.job.js';
+import { RetrievalJobs } from './retrieval-jobs.service.js';
 import { RetrievalSettingsRepository } from './retrieval-settings.repository.js';
 import { RetrievalSettingsService } from './retrieval-settings.service.js';
 import { VectorIndexService } from './vector-index.service.js';
+import { VectorSearchRepository } from './vector-search.repository.js';
 
 /** Knowledge base (pgvector), graded lookup with persisted action memory, retrieval confidence. */
 @Module({
@@ -38,6 +43,7 @@ import { VectorIndexService } from './vector-index.service.js';
   providers: [
     KnowledgeHttpSetup,
     KnowledgeRepository,
+    VectorSearchRepository,
     KnowledgeChunkRepository,
     KnowledgeChunksService,
     LexicalRepository,

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { EMBEDDING_PROVIDER, type EmbeddingProvider } from '@arbiter/llm';
-import { KnowledgeRepository } from './knowledge.repository.js';
 import { hnswIndexName } from './vector-sql.js';
+import { VectorSearchRepository } from './vector-search.repository.js';
 
 /** pgvector's HNSW supports `vector` up to 2000 dimensions; beyond, lookups scan exactly. */
 export const MAX_HNSW_DIMENSION = 2000;
@@ -15,7 +15,7 @@ export class VectorIndexService implements OnModuleInit {
   private readonly logger = new Logger('VectorIndex');
 
   constructor(
-    private readonly repository: KnowledgeRepository,
+    private readonly repository: VectorSearchRepository,
     @Inject(EMBEDDING_PROVIDER) private readonly provider: EmbeddingProvider,
   ) {}
 

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { TenantId } from '@arbiter/common';
 import type { RawBuilder } from '@arbiter/database';
-import type { DiagnosisSessionEntity } from './diagnosis-session.entity.js';
+import type { DiagnosisSessionEntity } from './entities/diagnosis-session.entity.js';
 import type { SessionViewExtras } from './session-view.js';
 
 /** Called once a session reached SUCCESS or FAILED (ingested or produced by chat). */

@@ -1,4 +1,4 @@
-import type { DiagnosisSessionEntity } from './diagnosis-session.entity.js';
+import type { DiagnosisSessionEntity } from './entities/diagnosis-session.entity.js';
 import type { FeedbackValue, RunOutcome, SelfEvaluation, SessionMedia, SessionReference, SessionStatus } from './session.types.js';
 
 /** The current-version coverage decision, supplied by the coverage module through a view enricher. */

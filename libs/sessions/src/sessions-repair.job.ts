@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from '@arbiter/config';
 import { JobHandler, type JobContext, type JobName, type JobRunner } from '@arbiter/jobs';
-import type { DiagnosisSessionEntity } from './diagnosis-session.entity.js';
+import type { DiagnosisSessionEntity } from './entities/diagnosis-session.entity.js';
 import { SessionsRepository } from './sessions.repository.js';
 import { SessionsService } from './sessions.service.js';
 

@@ -1,8 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DatabaseModule } from '@arbiter/database';
-import { ConversationEntity } from './conversation.entity.js';
-import { DiagnosisSessionEntity } from './diagnosis-session.entity.js';
+import { SESSIONS_ENTITIES } from './entities/index.js';
 import { SessionFeedbackState } from './session-feedback-state.js';
 import { SessionHooks } from './session-hooks.js';
 import { SessionStatsRepository } from './session-stats.repository.js';
@@ -11,12 +10,11 @@ import { SessionsController } from './sessions.controller.js';
 import { SessionsRepairJob } from './sessions-repair.job.js';
 import { SessionsRepository } from './sessions.repository.js';
 import { SessionsService } from './sessions.service.js';
-import { ToolInvocationEntity } from './tool-invocation.entity.js';
 
 /** Sessions, their tool invocations and the finished-session hooks: import it where you use `SessionsService`, `SessionHooks`, `SessionFeedbackState`, `SessionToolTrace` or `SessionStatsRepository`. */
 @Module({
   // The entities stay for the boot-time schema check; the SQL is on the typed data layer (docs/data-layer.md).
-  imports: [TypeOrmModule.forFeature([ConversationEntity, DiagnosisSessionEntity, ToolInvocationEntity]), DatabaseModule],
+  imports: [TypeOrmModule.forFeature(SESSIONS_ENTITIES), DatabaseModule],
   controllers: [SessionsController],
   providers: [SessionsRepository, SessionsService, SessionHooks, SessionsRepairJob, SessionFeedbackState, SessionToolTrace, SessionStatsRepository],
   exports: [SessionsService, SessionHooks, SessionsRepairJob, SessionFeedbackState, SessionToolTrace, SessionStatsRepository],

@@ -13,11 +13,11 @@ import {
   type ToolInvocation as ToolInvocationTable,
   type Updateable,
 } from '@arbiter/database';
-import type { ConversationEntity } from './conversation.entity.js';
-import type { DiagnosisSessionEntity } from './diagnosis-session.entity.js';
+import type { ConversationEntity } from './entities/conversation.entity.js';
+import type { DiagnosisSessionEntity } from './entities/diagnosis-session.entity.js';
 import type { FinishPlan } from './session-hooks.js';
 import type { FeedbackValue, RunOutcome, SelfEvaluation, SessionMedia, SessionReference, SessionStatus } from './session.types.js';
-import type { ToolInvocationEntity, ToolInvocationStatus } from './tool-invocation.entity.js';
+import type { ToolInvocationEntity, ToolInvocationStatus } from './entities/tool-invocation.entity.js';
 
 export type NewSession = Omit<
   DiagnosisSessionEntity,

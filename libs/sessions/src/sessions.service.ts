@@ -1,14 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import type { TenantId } from '@arbiter/common';
 import type { Db } from '@arbiter/database';
-import type { DiagnosisSessionEntity } from './diagnosis-session.entity.js';
+import type { DiagnosisSessionEntity } from './entities/diagnosis-session.entity.js';
 import type { IngestSessionDto } from './dto/ingest-session.dto.js';
 import { requestHash } from './idempotency.js';
 import { SessionHooks } from './session-hooks.js';
 import { toSessionView, type SessionView } from './session-view.js';
 import { SessionsErrorCode, SessionsException } from './sessions.exception.js';
 import { SessionsRepository, type NewToolInvocation, type SessionPatch, type SessionStartRead } from './sessions.repository.js';
-import type { ToolInvocationEntity } from './tool-invocation.entity.js';
+import type { ToolInvocationEntity } from './entities/tool-invocation.entity.js';
 
 export interface StartSessionInput {
   conversationId?: string;

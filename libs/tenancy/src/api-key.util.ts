@@ -1,5 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { ApiKeyRole } from './api-key.entity.js';
+import type { ApiKeyRole } from './entities/api-key.entity.js';
 
 const PREFIX: Record<ApiKeyRole, string> = { client: 'ak_cli_', operator: 'ak_op_', viewer: 'ak_view_' };
 

@@ -1,7 +1,7 @@
 import { applyDecorators, createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
 import { ApiBearerAuth, ApiForbiddenResponse, ApiSecurity, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import { asTenantId, type RequestActor, type TenantId } from '@arbiter/common';
-import type { ApiKeyRole } from './api-key.entity.js';
+import type { ApiKeyRole } from './entities/api-key.entity.js';
 
 /**
  * Who may call a route. `client` admits client and operator keys; `operator` only operator keys;

@@ -1,5 +1,4 @@
-export * from './tenant.entity.js';
-export * from './api-key.entity.js';
+export * from './entities/index.js';
 export * from './auth.decorator.js';
 export * from './admin-token.js';
 export * from './tenancy.exception.js';

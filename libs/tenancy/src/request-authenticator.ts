@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { asTenantId, assertNever, isOpenAiCompatibleRoute } from '@arbiter/common';
 import { AdminToken } from './admin-token.js';
 import { secretsEqual } from './api-key.util.js';
-import type { ApiKeyRole } from './api-key.entity.js';
+import type { ApiKeyRole } from './entities/api-key.entity.js';
 import type { AuthOptions, AuthRequirement, Principal } from './auth.decorator.js';
 import { TenancyErrorCode, TenancyException } from './tenancy.exception.js';
 import { TenancyService } from './tenancy.service.js';

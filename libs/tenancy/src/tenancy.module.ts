@@ -3,12 +3,11 @@ import { APP_GUARD } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DatabaseModule } from '@arbiter/database';
 import { AdminToken } from './admin-token.js';
-import { ApiKeyEntity } from './api-key.entity.js';
+import { TENANCY_ENTITIES } from './entities/index.js';
 import { AuthGuard } from './auth.guard.js';
 import { RequestAuthenticator } from './request-authenticator.js';
 import { TenancyRepository } from './tenancy.repository.js';
 import { TenancyService } from './tenancy.service.js';
-import { TenantEntity } from './tenant.entity.js';
 import { TenantSeeds } from './tenant-seeds.js';
 import { TenantsController } from './tenants.controller.js';
 import { ApiKeysController } from './api-keys.controller.js';
@@ -21,7 +20,7 @@ import { RateLimiter } from './rate-limit/rate-limiter.js';
 /** Access: tenants, API keys, the auth guard (an app-wide APP_GUARD), rate limits, the audit log (`AuditLog`) and `TenantSeeds`: import it where you inject its providers. */
 @Module({
   // The entities stay for the boot-time schema check; the SQL is on the typed data layer (docs/data-layer.md).
-  imports: [TypeOrmModule.forFeature([TenantEntity, ApiKeyEntity]), DatabaseModule],
+  imports: [TypeOrmModule.forFeature(TENANCY_ENTITIES), DatabaseModule],
   controllers: [TenantsController, ApiKeysController, AuditController],
   providers: [
     TenancyRepository,

@@ -4,7 +4,7 @@ import { Database, sql, type Tx } from '@arbiter/database';
 
 /** Writes the audit entry of a change inside the change's transaction (docs/http-edge.md "Audit log"). */
 export type AuditInTx = (tx: Tx, record: ApiKeyRecord) => Promise<void>;
-import type { ApiKeyRole } from './api-key.entity.js';
+import type { ApiKeyRole } from './entities/api-key.entity.js';
 
 export interface Tenant {
   id: string;

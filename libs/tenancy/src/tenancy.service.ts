@@ -2,7 +2,7 @@ import { Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } fro
 import { randomUUID } from 'node:crypto';
 import { assertNever, asTenantId, DatabaseNotReadyError, type TenantId } from '@arbiter/common';
 import { ApiKeyDirectory, type DirectoryKey } from './api-key-directory.js';
-import { INITIAL_KEY_ROLES, type ApiKeyRole } from './api-key.entity.js';
+import { INITIAL_KEY_ROLES, type ApiKeyRole } from './entities/api-key.entity.js';
 import { generateApiKey, hashApiKey } from './api-key.util.js';
 import { TenancyErrorCode, TenancyException } from './tenancy.exception.js';
 import { AuditLog } from './audit/audit-log.js';

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Matches } from 'class-validator';
 import { PageQueryDto } from '@arbiter/common';
-import { JOB_RUN_STATUSES, JOB_TRIGGERS, type JobRunEntity, type JobRunStatus } from '../job-run.entity.js';
+import { JOB_RUN_STATUSES, JOB_TRIGGERS, type JobRunEntity, type JobRunStatus } from '../entities/job-run.entity.js';
 
 export class ListJobRunsQueryDto extends PageQueryDto {
   @ApiPropertyOptional({ example: 'coverage.backfill' })

@@ -13,6 +13,7 @@ import { LexicalRepository } from '../lexical.repository.js';
 import { RetrievalSettingsRepository } from '../retrieval-settings.repository.js';
 import { RetrievalSettingsService } from '../retrieval-settings.service.js';
 import { VectorIndexService } from '../vector-index.service.js';
+import { VectorSearchRepository } from '../vector-search.repository.js';
 import { KnowledgeFilesRepository, type NewUpload } from './knowledge-files.repository.js';
 
 const T1 = asTenantId('00000000-0000-4000-8000-000000000011');
@@ -74,7 +75,7 @@ describe('KnowledgeFilesRepository (integration)', () => {
       provider,
       noAudit(),
     );
-    await new VectorIndexService(repo, provider).onModuleInit();
+    await new VectorIndexService(new VectorSearchRepository(new Database(ds)), provider).onModuleInit();
   }, 60_000);
   afterAll(async () => {
     await ds?.destroy();

@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsIn, IsInt, IsISO8601, IsOptional, IsString, IsUUID, Length, Matches, Max, Min, Validate } from 'class-validator';
 import { NotBlank } from '@arbiter/common';
-import { API_KEY_ROLES, type ApiKeyRole } from '../api-key.entity.js';
+import { API_KEY_ROLES, type ApiKeyRole } from '../entities/api-key.entity.js';
 import { ExactOrigin, MAX_ALLOWED_ORIGINS } from './exact-origin.js';
 
 /** Seven days: the longest a rotated-out secret keeps authenticating. */

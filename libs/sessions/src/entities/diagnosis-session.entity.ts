@@ -1,6 +1,6 @@
 import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 import { ConversationEntity } from './conversation.entity.js';
-import type { FeedbackValue, RunOutcome, SelfEvaluation, SessionMedia, SessionReference, SessionStatus } from './session.types.js';
+import type { FeedbackValue, RunOutcome, SelfEvaluation, SessionMedia, SessionReference, SessionStatus } from '../session.types.js';
 
 @Entity('diagnosis_session')
 @Check('chk_session_status', `status IN ('PENDING', 'RUNNING', 'SUCCESS', 'FAILED', 'BAD_CASE')`)

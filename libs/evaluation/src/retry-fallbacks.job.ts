@@ -1,18 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { JobHandler, type JobContext, type JobRunner, type NoPayload } from '@arbiter/jobs';
 import { LlmService } from '@arbiter/llm';
-import { EvaluationService, RETRY_FALLBACKS_JOB, SELF_EVALUATE_JOB } from './evaluation.service.js';
-
-/** `evaluation.self-evaluate`: the LLM self-evaluation of one finished session. */
-@Injectable()
-@JobHandler(SELF_EVALUATE_JOB)
-export class SelfEvaluateJob implements JobRunner<typeof SELF_EVALUATE_JOB> {
-  constructor(private readonly evaluation: EvaluationService) {}
-
-  run(ctx: JobContext<{ sessionId: string }>): Promise<void> {
-    return this.evaluation.runSelfEvaluationJob(ctx);
-  }
-}
+import { EvaluationService, RETRY_FALLBACKS_JOB } from './evaluation.service.js';
 
 /** `evaluation.retry-fallbacks`: scheduled only when an LLM is configured (nothing to retry otherwise); manual runs always work. */
 @Injectable()

@@ -1,6 +1,6 @@
 import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { DiagnosisSessionEntity } from '@arbiter/sessions';
-import type { CoverageReasonCode, CoverageVerdict } from './evaluator/coverage.types.js';
+import type { CoverageReasonCode, CoverageVerdict } from '../evaluator/coverage.types.js';
 
 /** One coverage decision per (session, evaluator version); mirrors migrations/*_coverage_decision.sql. */
 @Entity('coverage_decision')
