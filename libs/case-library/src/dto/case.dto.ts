@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { NotBlank, PageQueryDto } from '@arbiter/common';
 import { CASE_SOURCE_TYPES, FAULT_CATEGORIES, type CaseSourceType, type FaultCategory } from '../case-library.types.js';
@@ -38,7 +38,8 @@ const ERROR_CODE = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/;
 
 const ERROR_CODE_MESSAGE = 'errorCode must be 1-64 letters, digits, "_", ".", ":" or "-" (e.g. E102)';
 
-export class CreateCaseDto {
+/** The validated fields of a case; the create and PATCH bodies add only documentation (PATCH: any subset). */
+class CaseFieldsDto {
   @ApiProperty({ maxLength: MAX_TEXT_LENGTH })
   @IsString()
   @NotBlank()
@@ -51,7 +52,7 @@ export class CreateCaseDto {
   @MaxLength(MAX_TEXT_LENGTH)
   answer: string;
 
-  @ApiPropertyOptional({ enum: FAULT_CATEGORIES, default: 'GENERAL' })
+  @ApiPropertyOptional({ enum: FAULT_CATEGORIES })
   @IsOptional()
   @IsIn(FAULT_CATEGORIES)
   faultCategory?: FaultCategory;
@@ -63,29 +64,19 @@ export class CreateCaseDto {
   errorCode?: string | null;
 }
 
-export class UpdateCaseDto {
-  @ApiPropertyOptional({ maxLength: MAX_TEXT_LENGTH, description: 'The question (what chat messages are matched against)' })
-  @IsOptional()
-  @IsString()
-  @NotBlank()
-  @MaxLength(MAX_TEXT_LENGTH)
-  query?: string;
+export class CreateCaseDto extends CaseFieldsDto {
+  @ApiPropertyOptional({ type: String, default: 'GENERAL' })
+  declare faultCategory?: FaultCategory;
+}
 
-  @ApiPropertyOptional({ maxLength: MAX_TEXT_LENGTH, description: 'The answer the chat gives when the case matches' })
-  @IsOptional()
-  @IsString()
-  @NotBlank()
-  @MaxLength(MAX_TEXT_LENGTH)
-  answer?: string;
+/** `PATCH /admin/case-library/:id`: any subset of the case's fields (a mapped type). */
+export class UpdateCaseDto extends PartialType(CaseFieldsDto) {
+  @ApiPropertyOptional({ type: String, description: 'The question (what chat messages are matched against)' })
+  declare query?: string;
 
-  @ApiPropertyOptional({ enum: FAULT_CATEGORIES })
-  @IsOptional()
-  @IsIn(FAULT_CATEGORIES)
-  faultCategory?: FaultCategory;
+  @ApiPropertyOptional({ type: String, description: 'The answer the chat gives when the case matches' })
+  declare answer?: string;
 
-  @ApiPropertyOptional({ example: 'E102', nullable: true, type: String, description: 'null clears it' })
-  @IsOptional()
-  @IsString()
-  @Matches(ERROR_CODE, { message: ERROR_CODE_MESSAGE })
-  errorCode?: string | null;
+  @ApiPropertyOptional({ type: String, description: 'null clears it' })
+  declare errorCode?: string | null;
 }

@@ -1,12 +1,13 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { MAX_WEBHOOK_URL_LENGTH } from '../webhook-url.js';
 import { DELIVERY_STATUSES, WEBHOOK_EVENT_TYPES, type WebhookDelivery, type WebhookEventType, type WebhookSubscription } from '../webhook.types.js';
 import type { Serialized } from '@arbiter/common';
 
-export class CreateWebhookDto {
-  @ApiProperty({ example: 'https://desk.example.com/hooks/arbiter', maxLength: MAX_WEBHOOK_URL_LENGTH })
+/** The validated fields of a subscription; the create and PATCH bodies add only documentation (PATCH: any subset). */
+class WebhookFieldsDto {
+  @ApiProperty({ maxLength: MAX_WEBHOOK_URL_LENGTH })
   @IsString()
   @MaxLength(MAX_WEBHOOK_URL_LENGTH, { message: `url is longer than ${MAX_WEBHOOK_URL_LENGTH} characters` })
   url: string;
@@ -26,27 +27,15 @@ export class CreateWebhookDto {
   description?: string;
 }
 
-export class UpdateWebhookDto {
-  @ApiPropertyOptional({ maxLength: MAX_WEBHOOK_URL_LENGTH })
-  @IsOptional()
-  @IsString()
-  @MaxLength(MAX_WEBHOOK_URL_LENGTH, { message: `url is longer than ${MAX_WEBHOOK_URL_LENGTH} characters` })
-  url?: string;
+export class CreateWebhookDto extends WebhookFieldsDto {
+  @ApiProperty({ type: String, example: 'https://desk.example.com/hooks/arbiter' })
+  declare url: string;
+}
 
-  @ApiPropertyOptional({ enum: WEBHOOK_EVENT_TYPES, isArray: true })
-  @IsOptional()
-  @IsArray()
-  @ArrayMinSize(1, { message: 'events must list at least one event' })
-  @ArrayMaxSize(WEBHOOK_EVENT_TYPES.length)
-  @ArrayUnique({ message: 'events must not repeat an event' })
-  @IsIn(WEBHOOK_EVENT_TYPES, { each: true, message: `events must be among ${WEBHOOK_EVENT_TYPES.join(', ')}` })
-  events?: WebhookEventType[];
-
-  @ApiPropertyOptional({ maxLength: 200, nullable: true })
-  @IsOptional()
-  @IsString()
-  @MaxLength(200)
-  description?: string;
+/** `PATCH /admin/webhooks/:id`: any subset of the fields (a mapped type), and `enabled`. */
+export class UpdateWebhookDto extends PartialType(WebhookFieldsDto) {
+  @ApiPropertyOptional({ type: String, nullable: true })
+  declare description?: string;
 
   @ApiPropertyOptional({
     description: 'false pauses deliveries; true re-enables a subscription (also one disabled after failures) and resets its failure count',
