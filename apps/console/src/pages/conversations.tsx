@@ -8,7 +8,7 @@ import { formatDateTime, formatDuration, formatScore, lastDays, truncate } from 
 import { choiceOf } from '../lib/choice';
 import { href } from '../lib/route';
 import { readFollowUp } from '../lib/route-trace';
-import { useApi } from '../lib/use-api';
+import { useApiQuery } from '../api/queries';
 import { TableHead } from '../components/table-head';
 
 const STATUSES = ['', 'SUCCESS', 'FAILED', 'BAD_CASE', 'PENDING', 'RUNNING'] as const;
@@ -31,24 +31,22 @@ function ConversationList() {
   const [draft, setDraft] = useState(filter);
   const [cursors, setCursors] = useState<string[]>([]);
   const cursor = cursors.at(-1);
-  const state = useApi(
-    () =>
-      call(
-        api.GET('/admin/monitoring/conversations', {
-          params: {
-            query: {
-              from: filter.from || undefined,
-              to: filter.to || undefined,
-              channel: filter.channel || undefined,
-              status: filter.status || undefined,
-              intent: filter.intent || undefined,
-              limit: 25,
-              cursor,
-            },
+  const state = useApiQuery(['conversations', filter, cursor], () =>
+    call(
+      api.GET('/admin/monitoring/conversations', {
+        params: {
+          query: {
+            from: filter.from || undefined,
+            to: filter.to || undefined,
+            channel: filter.channel || undefined,
+            status: filter.status || undefined,
+            intent: filter.intent || undefined,
+            limit: 25,
+            cursor,
           },
-        }),
-      ),
-    [filter, cursor],
+        },
+      }),
+    ),
   );
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -132,7 +130,7 @@ function ConversationList() {
 
 function ConversationDetail({ id }: { id: string }) {
   const { t } = useI18n();
-  const state = useApi(() => call(api.GET('/admin/monitoring/conversations/{id}', { params: { path: { id } } })), [id]);
+  const state = useApiQuery(['conversation', id], () => call(api.GET('/admin/monitoring/conversations/{id}', { params: { path: { id } } })));
   return (
     <section aria-labelledby="page-title">
       <p>

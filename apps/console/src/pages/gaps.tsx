@@ -7,7 +7,7 @@ import { Async } from '../components/states';
 import { useI18n } from '../i18n/i18n';
 import { downloadText, toCsv } from '../lib/csv';
 import { formatDateTime, lastDays } from '../lib/format';
-import { useApi } from '../lib/use-api';
+import { useApiQuery } from '../api/queries';
 import { TableHead } from '../components/table-head';
 
 const GAP_LIMIT = 200;
@@ -16,12 +16,8 @@ const GAP_LIMIT = 200;
 export function GapsPage() {
   const { t } = useI18n();
   const [filter, setFilter] = useState<WindowFilter>(() => ({ ...lastDays(30), channel: '' }));
-  const state = useApi(
-    () =>
-      call(
-        api.GET('/admin/coverage/gaps', { params: { query: { from: filter.from, to: filter.to, channel: filter.channel || undefined, limit: GAP_LIMIT } } }),
-      ),
-    [filter],
+  const state = useApiQuery(['coverage-gaps', filter], () =>
+    call(api.GET('/admin/coverage/gaps', { params: { query: { from: filter.from, to: filter.to, channel: filter.channel || undefined, limit: GAP_LIMIT } } })),
   );
   const exportCsv = () => {
     if (!state.data) return;

@@ -6,7 +6,7 @@ import { useI18n } from '../i18n/i18n';
 import { codeKey } from '../i18n/messages';
 import { jobProgress } from '../lib/chart-data';
 import { formatCount, formatDateTime } from '../lib/format';
-import { useApi } from '../lib/use-api';
+import { useApiQuery } from '../api/queries';
 import { choiceOf } from '../lib/choice';
 import { TableHead } from '../components/table-head';
 
@@ -18,7 +18,9 @@ export function JobsPage() {
   const [status, setStatus] = useState<(typeof STATUSES)[number]>('');
   const [cursors, setCursors] = useState<string[]>([]);
   const cursor = cursors.at(-1);
-  const state = useApi(() => call(api.GET('/admin/jobs', { params: { query: { limit: 25, cursor, status: status || undefined } } })), [status, cursor]);
+  const state = useApiQuery(['jobs', status, cursor], () =>
+    call(api.GET('/admin/jobs', { params: { query: { limit: 25, cursor, status: status || undefined } } })),
+  );
   return (
     <section aria-labelledby="page-title">
       <h1 id="page-title">{t('nav.jobs')}</h1>
@@ -39,7 +41,7 @@ export function JobsPage() {
             ))}
           </select>
         </label>
-        <button type="button" onClick={state.reload}>
+        <button type="button" onClick={() => void state.refetch()}>
           {t('action.refresh')}
         </button>
       </div>

@@ -9,7 +9,7 @@ import { coverageSeries, histogramBars, reasonSlices, reliabilityLine } from '..
 import { formatCount, formatDateTime, formatPercent, lastDays } from '../lib/format';
 import { href } from '../lib/route';
 import { JobStatus } from './jobs';
-import { useApi } from '../lib/use-api';
+import { useApiQuery } from '../api/queries';
 import { TableHead } from '../components/table-head';
 
 type Overview = Awaited<ReturnType<typeof loadOverview>>;
@@ -22,7 +22,7 @@ function loadOverview(filter: WindowFilter) {
 export function OverviewPage() {
   const { t } = useI18n();
   const [filter, setFilter] = useState<WindowFilter>(() => ({ ...lastDays(30), channel: '' }));
-  const state = useApi(() => loadOverview(filter), [filter]);
+  const state = useApiQuery(['overview', filter], () => loadOverview(filter));
   return (
     <section aria-labelledby="page-title">
       <h1 id="page-title">{t('nav.overview')}</h1>

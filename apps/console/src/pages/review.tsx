@@ -6,7 +6,7 @@ import { Async } from '../components/states';
 import { useI18n } from '../i18n/i18n';
 import { formatDateTime, formatScore } from '../lib/format';
 import { href } from '../lib/route';
-import { useApi } from '../lib/use-api';
+import { useApiQuery } from '../api/queries';
 import { choiceOf } from '../lib/choice';
 import { BadCaseReview, type BadCase } from './review/bad-case-review';
 import { CaseLibrary } from './review/case-library';
@@ -22,7 +22,9 @@ export function ReviewPage() {
   const [cursors, setCursors] = useState<string[]>([]);
   const [open, setOpen] = useState<string | null>(null);
   const cursor = cursors.at(-1);
-  const badCases = useApi(() => call(api.GET('/admin/bad-cases', { params: { query: { limit: 20, cursor, status: status || undefined } } })), [status, cursor]);
+  const badCases = useApiQuery(['bad-cases', status, cursor], () =>
+    call(api.GET('/admin/bad-cases', { params: { query: { limit: 20, cursor, status: status || undefined } } })),
+  );
   return (
     <section aria-labelledby="page-title">
       <h1 id="page-title">{t('nav.review')}</h1>
@@ -115,7 +117,7 @@ export function ReviewPage() {
                         </>
                       )}
                     </p>
-                    {canWrite && open === item.sessionId && <BadCaseReview item={item} onChanged={badCases.reload} />}
+                    {canWrite && open === item.sessionId && <BadCaseReview item={item} />}
                   </li>
                 ))}
               </ul>
