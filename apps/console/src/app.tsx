@@ -17,6 +17,7 @@ import { AuditPage } from './pages/audit';
 import { SignInPage } from './pages/sign-in';
 import { Async, Loading } from './components/states';
 import { CallerProvider, type Caller } from './lib/identity';
+import { RouteProvider } from './lib/url-state';
 
 // ECharts is most of the console's JavaScript and only the Overview draws charts: it loads with that page,
 // so sign-in and the other pages do not wait for it (docs/console.md "Budgets").
@@ -149,7 +150,10 @@ export function App() {
         </nav>
         <main className="content" id="main">
           <Suspense fallback={<Loading />}>
-            <PageView key={`${route.page}/${route.id ?? ''}`} route={route} />
+            {/* A page keeps its component while only its state after "?" changes (a filter, a cursor). */}
+            <RouteProvider route={route}>
+              <PageView key={`${route.page}/${route.id ?? ''}`} route={route} />
+            </RouteProvider>
           </Suspense>
         </main>
       </div>

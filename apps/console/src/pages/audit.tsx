@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { api, ApiError, asApiError, call, downloadAuditCsv } from '../api/client';
 import { useApiMutation, useApiPages, useApiQuery } from '../api/queries';
+import { useUrlState } from '../lib/url-state';
 import type { components } from '../api/schema';
 import { Async, Empty, ErrorNotice, Loading } from '../components/states';
 import { TableHead } from '../components/table-head';
@@ -25,7 +26,7 @@ const ACTIONS = ['create', 'update', 'delete', 'rotate', 'revoke', 'bulk'] as co
  */
 export function AuditPage() {
   const { t } = useI18n();
-  const [filter, setFilter] = useState<AuditFilter>(EMPTY_AUDIT_FILTER);
+  const [filter, setFilter] = useUrlState<AuditFilter>(EMPTY_AUDIT_FILTER);
   const keys = useApiQuery(['api-keys'], () => call(api.GET('/admin/api-keys')));
   const entries = useAuditPages(filter);
   const [exporting, setExporting] = useState(false);
@@ -47,7 +48,8 @@ export function AuditPage() {
     <section aria-labelledby="page-title">
       <h1 id="page-title">{t('nav.audit')}</h1>
       <p className="hint">{t('audit.intro')}</p>
-      <AuditFilterForm value={filter} keys={keys.data ?? []} onApply={setFilter} />
+      {/* Keyed by the filter applied: the browser's back and forward put it back in the form. */}
+      <AuditFilterForm key={JSON.stringify(filter)} value={filter} keys={keys.data ?? []} onApply={setFilter} />
       <div className="toolbar">
         <button type="button" onClick={entries.reload}>
           {t('action.refresh')}

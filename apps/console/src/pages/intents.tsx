@@ -11,6 +11,7 @@ import { ConfigPanel } from './intents/config';
 import { TableHead } from '../components/table-head';
 import { IntentStatusLine } from './intents/status';
 import { useCanWrite } from '../lib/identity';
+import { useUrlState } from '../lib/url-state';
 
 /**
  * Rules (list, editor) with their training status, a try-a-message box with the live trace, the evaluation report
@@ -19,7 +20,8 @@ import { useCanWrite } from '../lib/identity';
 export function IntentsPage() {
   const { t } = useI18n();
   const canWrite = useCanWrite();
-  const [cursors, setCursors] = useState<string[]>([]);
+  const [list, setList] = useUrlState<{ cursor: readonly string[] }>({ cursor: [] });
+  const cursors = list.cursor;
   const [editing, setEditing] = useState<Rule | 'new' | null>(null);
   const cursor = cursors.at(-1);
   const rules = useApiQuery(['intent-rules', cursor], () => call(api.GET('/admin/intent-rules', { params: { query: { limit: 25, cursor } } })));
@@ -75,7 +77,7 @@ export function IntentsPage() {
                   ))}
                 </tbody>
               </table>
-              <Pager cursors={cursors} nextCursor={data.nextCursor} onChange={setCursors} />
+              <Pager cursors={cursors} nextCursor={data.nextCursor} onChange={(next) => setList({ cursor: next })} />
             </>
           )}
         </Async>

@@ -11,6 +11,7 @@ import { DocumentView } from './knowledge/document-view';
 import { FileUpload } from './knowledge/file-upload';
 import { LookupPlayground } from './knowledge/lookup-playground';
 import { useCanWrite } from '../lib/identity';
+import { useUrlState } from '../lib/url-state';
 
 /** `#/knowledge`: the documents and the lookup playground; `#/knowledge/<id>`: one document and its chunks. */
 export function KnowledgePage({ id }: { id: string | null }) {
@@ -21,7 +22,8 @@ export function KnowledgePage({ id }: { id: string | null }) {
 function KnowledgeList() {
   const { t } = useI18n();
   const canWrite = useCanWrite();
-  const [cursors, setCursors] = useState<string[]>([]);
+  const [list, setList] = useUrlState<{ cursor: readonly string[] }>({ cursor: [] });
+  const cursors = list.cursor;
   const cursor = cursors.at(-1);
   const documents = useApiQuery(['knowledge-documents', cursor], () =>
     call(api.GET('/admin/knowledge/documents', { params: { query: { limit: 25, cursor } } })),
@@ -93,7 +95,7 @@ function KnowledgeList() {
                   ))}
                 </tbody>
               </table>
-              <Pager cursors={cursors} nextCursor={data.nextCursor} onChange={setCursors} />
+              <Pager cursors={cursors} nextCursor={data.nextCursor} onChange={(next) => setList({ cursor: next })} />
             </>
           )}
         </Async>

@@ -8,6 +8,7 @@ import { formatDateTime, formatScore } from '../lib/format';
 import { href } from '../lib/route';
 import { useApiQuery } from '../api/queries';
 import { choiceOf } from '../lib/choice';
+import { useUrlState } from '../lib/url-state';
 import { BadCaseReview, type BadCase } from './review/bad-case-review';
 import { CaseLibrary } from './review/case-library';
 import { useCanWrite } from '../lib/identity';
@@ -18,8 +19,8 @@ const STATUSES = ['OPEN', 'RESOLVED', ''] as const;
 export function ReviewPage() {
   const { t } = useI18n();
   const canWrite = useCanWrite();
-  const [status, setStatus] = useState<(typeof STATUSES)[number]>('OPEN');
-  const [cursors, setCursors] = useState<string[]>([]);
+  const [list, setList] = useUrlState<{ status: (typeof STATUSES)[number]; cursor: readonly string[] }>({ status: 'OPEN', cursor: [] }, { status: STATUSES });
+  const { status, cursor: cursors } = list;
   const [open, setOpen] = useState<string | null>(null);
   const cursor = cursors.at(-1);
   const badCases = useApiQuery(['bad-cases', status, cursor], () =>
@@ -36,8 +37,7 @@ export function ReviewPage() {
             <select
               value={status}
               onChange={(event) => {
-                setStatus(choiceOf(STATUSES, event.target.value, ''));
-                setCursors([]);
+                setList({ status: choiceOf(STATUSES, event.target.value, ''), cursor: [] });
                 setOpen(null);
               }}
             >
@@ -121,7 +121,7 @@ export function ReviewPage() {
                   </li>
                 ))}
               </ul>
-              <Pager cursors={cursors} nextCursor={data.nextCursor} onChange={setCursors} />
+              <Pager cursors={cursors} nextCursor={data.nextCursor} onChange={(next) => setList({ status, cursor: next })} />
             </>
           )}
         </Async>

@@ -6,7 +6,8 @@ import { Pager } from '../../components/pager';
 import { Async, ErrorNotice } from '../../components/states';
 import { useI18n } from '../../i18n/i18n';
 import { formatDateTime, truncate } from '../../lib/format';
-import { choiceOf } from '../../lib/choice';
+import { ChoiceFilter } from '../../components/filters';
+import { useUrlState } from '../../lib/url-state';
 import { TableHead } from '../../components/table-head';
 import { useCanWrite } from '../../lib/identity';
 
@@ -17,8 +18,12 @@ const SOURCES = ['', 'AUTO', 'MANUAL'] as const;
 export function CaseLibrary() {
   const { t } = useI18n();
   const canWrite = useCanWrite();
-  const [sourceType, setSourceType] = useState<(typeof SOURCES)[number]>('');
-  const [cursors, setCursors] = useState<string[]>([]);
+  // In the URL beside the bad cases' own filter and cursors (`source`, `libraryCursor`).
+  const [list, setList] = useUrlState<{ source: (typeof SOURCES)[number]; libraryCursor: readonly string[] }>(
+    { source: '', libraryCursor: [] },
+    { source: SOURCES },
+  );
+  const { source: sourceType, libraryCursor: cursors } = list;
   const [editing, setEditing] = useState<string | null>(null);
   const cursor = cursors.at(-1);
   const cases = useApiQuery(['case-library', sourceType, cursor], () =>
@@ -37,22 +42,7 @@ export function CaseLibrary() {
     <article className="card">
       <div className="toolbar">
         <h2>{t('review.caseLibrary')}</h2>
-        <label>
-          {t('review.source')}
-          <select
-            value={sourceType}
-            onChange={(event) => {
-              setSourceType(choiceOf(SOURCES, event.target.value, ''));
-              setCursors([]);
-            }}
-          >
-            {SOURCES.map((value) => (
-              <option key={value} value={value}>
-                {value || t('filter.all')}
-              </option>
-            ))}
-          </select>
-        </label>
+        <ChoiceFilter label={t('review.source')} options={SOURCES} value={sourceType} onChange={(source) => setList({ source, libraryCursor: [] })} />
       </div>
       {error && <ErrorNotice error={error} />}
       <Async state={cases} isEmpty={(data) => data.items.length === 0} empty={t('review.noCases')}>
@@ -106,7 +96,7 @@ export function CaseLibrary() {
                 )}
               </tbody>
             </table>
-            <Pager cursors={cursors} nextCursor={data.nextCursor} onChange={setCursors} />
+            <Pager cursors={cursors} nextCursor={data.nextCursor} onChange={(next) => setList({ source: sourceType, libraryCursor: next })} />
           </>
         )}
       </Async>
