@@ -15,5 +15,11 @@ export default defineConfig({
     sourcemap: false,
     chunkSizeWarningLimit: 900,
     reportCompressedSize: false,
+    rolldownOptions: {
+      // TanStack Query marks its hooks "use client" for React Server Components; a single-page app has none.
+      onwarn(warning, warn) {
+        if (warning.code !== 'MODULE_LEVEL_DIRECTIVE') warn(warning);
+      },
+    },
   },
 });

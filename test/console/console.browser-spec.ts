@@ -245,8 +245,15 @@ describe('operator console (browser)', () => {
       await containsText(result, 'confidence');
     });
 
-    it('knowledge: a document uploaded through the form is listed, found by a lookup and deleted', async () => {
+    it('knowledge: a document uploaded through the form is listed, found by a lookup and deleted, the list asked again after each write without a reload', async () => {
       await open('knowledge');
+      await visible(page.locator('.card', { hasText: 'Documents' }).locator('tbody tr').first());
+      // The list's requests after it was shown: one after each write (the write invalidates it), and no page load.
+      const listed: string[] = [];
+      page.on('request', (request) => {
+        if (request.method() === 'GET' && new URL(request.url()).pathname === '/admin/knowledge/documents') listed.push(request.url());
+      });
+      await page.evaluate('window.__sameDocument = true');
       const form = page.getByRole('form', { name: 'Upload a document' });
       await form.getByLabel('Domain').fill('manuals');
       await form.getByLabel('File path').fill('manuals/waterproof.md');
@@ -256,11 +263,14 @@ describe('operator console (browser)', () => {
       await containsText(form.getByRole('status'), 'created');
       const documents = page.locator('.card', { hasText: 'Documents' }).locator('tbody');
       await containsText(documents, 'manuals/waterproof.md');
-      const listed = await apiCall<{ items: { filePath: string }[] }>(api, 'GET', '/admin/knowledge/documents?limit=100', api.operatorKey);
-      expect(listed.items.map((d) => d.filePath)).toContain('manuals/waterproof.md');
+      expect(listed).toHaveLength(1);
+      const stored = await apiCall<{ items: { filePath: string }[] }>(api, 'GET', '/admin/knowledge/documents?limit=100', api.operatorKey);
+      expect(stored.items.map((d) => d.filePath)).toContain('manuals/waterproof.md');
       page.once('dialog', (dialog) => void dialog.accept());
       await page.getByRole('button', { name: 'Delete 防水等级说明' }).click();
       await hasCount(documents.locator('tr', { hasText: 'manuals/waterproof.md' }), 0);
+      expect(listed).toHaveLength(2);
+      expect(await page.evaluate<boolean | undefined>('window.__sameDocument')).toBe(true);
       const after = await apiCall<{ items: { filePath: string }[] }>(api, 'GET', '/admin/knowledge/documents?limit=100', api.operatorKey);
       expect(after.items.map((d) => d.filePath)).not.toContain('manuals/waterproof.md');
     });
@@ -338,6 +348,61 @@ describe('operator console (browser)', () => {
       await library.locator('tr', { hasText: '控制柜风扇异响怎么办' }).getByRole('button', { name: 'Retract' }).click();
       await hasCount(library.locator('tr', { hasText: '控制柜风扇异响怎么办' }), 0);
       await apiCall(api, 'GET', `/admin/case-library/${created.id}`, api.operatorKey, undefined, [404]);
+    });
+
+    it('conversations: the filter is in the URL and survives a reload, a visit to a conversation, back and forward', async () => {
+      const all = await apiCall<{ items: unknown[] }>(api, 'GET', '/admin/monitoring/conversations?limit=100', api.operatorKey);
+      await open('conversations');
+      const rows = page.locator('tbody tr');
+      await hasCount(rows, all.items.length);
+      await page.getByLabel('Channel').fill('bot');
+      await page.getByRole('button', { name: 'Apply' }).click();
+      await hasCount(rows, 1);
+      expect(new URL(page.url()).hash).toBe('#/conversations?channel=bot');
+      await page.reload();
+      await hasCount(rows, 1);
+      await hasValue(page.getByLabel('Channel'), 'bot');
+      await rows.first().getByRole('link').click();
+      await containsText(page.locator('.session').first(), '机械臂能不能装在天花板上');
+      await page.goBack();
+      await hasCount(rows, 1);
+      await hasValue(page.getByLabel('Channel'), 'bot');
+      // Back once more: the list before the filter, and its empty field; forward: filtered again.
+      await page.goBack();
+      await hasCount(rows, all.items.length);
+      await hasValue(page.getByLabel('Channel'), '');
+      await page.goForward();
+      await hasCount(rows, 1);
+      await hasValue(page.getByLabel('Channel'), 'bot');
+    });
+
+    it('jobs and review: a status filter (and the case library’s source beside it) survives a reload and back', async () => {
+      await open('jobs');
+      await containsText(page.locator('tbody'), 'coverage');
+      await page.getByLabel('Status').selectOption('succeeded');
+      await hasValue(page.getByLabel('Status'), 'succeeded');
+      expect(new URL(page.url()).hash).toBe('#/jobs?status=succeeded');
+      await page.reload();
+      await hasValue(page.getByLabel('Status'), 'succeeded');
+      await visible(page.locator('tbody tr').first());
+      await hasCount(page.locator('tbody tr').filter({ hasNotText: 'succeeded' }), 0);
+      // Two lists on one page keep each other's state.
+      await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Review queue', exact: true }).click();
+      await page.getByLabel('Status').selectOption('RESOLVED');
+      await page.getByLabel('Source').selectOption('AUTO');
+      expect(new URL(page.url()).hash).toBe('#/review?status=RESOLVED&source=AUTO');
+      await page.reload();
+      await hasValue(page.getByLabel('Status'), 'RESOLVED');
+      await hasValue(page.getByLabel('Source'), 'AUTO');
+      await containsText(page.locator('.card', { hasText: 'Case library' }).locator('tbody'), 'AUTO');
+      await page.goBack();
+      await hasValue(page.getByLabel('Status'), 'RESOLVED');
+      await hasValue(page.getByLabel('Source'), '');
+      await page.goBack();
+      await hasValue(page.getByLabel('Status'), 'OPEN');
+      await page.goBack();
+      await page.getByRole('heading', { level: 1, name: 'Jobs', exact: true }).waitFor();
+      await hasValue(page.getByLabel('Status'), 'succeeded');
     });
 
     it('jobs: the re-evaluation run with its status and progress', async () => {

@@ -1,5 +1,7 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { api, call, onAuthFailure } from './api/client';
+import { useUnscopedQuery } from './api/queries';
 import { useI18n } from './i18n/i18n';
 import { clearOperatorKey, readCaller, readOperatorKey, saveCaller } from './lib/operator-key';
 import { href, PAGES, parseRoute, type PageName, type Route } from './lib/route';
@@ -15,7 +17,7 @@ import { AuditPage } from './pages/audit';
 import { SignInPage } from './pages/sign-in';
 import { Async, Loading } from './components/states';
 import { CallerProvider, type Caller } from './lib/identity';
-import { useApi } from './lib/use-api';
+import { RouteProvider } from './lib/url-state';
 
 // ECharts is most of the console's JavaScript and only the Overview draws charts: it loads with that page,
 // so sign-in and the other pages do not wait for it (docs/console.md "Budgets").
@@ -77,6 +79,11 @@ export function App() {
     setCallerState(next);
   }, []);
   const [authMessage, setAuthMessage] = useState<string | null>(null);
+  // Signed out (by the button, or a key refused): nothing read with that key stays in memory.
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    if (!signedIn) queryClient.clear();
+  }, [signedIn, queryClient]);
   useEffect(
     () =>
       onAuthFailure((error) => {
@@ -143,7 +150,10 @@ export function App() {
         </nav>
         <main className="content" id="main">
           <Suspense fallback={<Loading />}>
-            <PageView key={`${route.page}/${route.id ?? ''}`} route={route} />
+            {/* A page keeps its component while only its state after "?" changes (a filter, a cursor). */}
+            <RouteProvider route={route}>
+              <PageView key={`${route.page}/${route.id ?? ''}`} route={route} />
+            </RouteProvider>
           </Suspense>
         </main>
       </div>
@@ -153,7 +163,7 @@ export function App() {
 
 /** The key is in sessionStorage but who it is was not kept beside it: asked once (a 401/403 signs out). */
 function ResumeSession({ onCaller }: { onCaller(caller: Caller): void }) {
-  const state = useApi(() => call(api.GET('/admin/api-keys/current')), []);
+  const state = useUnscopedQuery('current-caller', () => call(api.GET('/admin/api-keys/current')));
   useEffect(() => {
     if (state.data) onCaller(state.data);
   }, [state.data, onCaller]);

@@ -1,7 +1,15 @@
 import { useI18n } from '../i18n/i18n';
 
 /** Cursor pagination as the API gives it: a stack of the cursors behind us, the next one from the last page. */
-export function Pager({ cursors, nextCursor, onChange }: { cursors: string[]; nextCursor: string | null | undefined; onChange(cursors: string[]): void }) {
+export function Pager({
+  cursors,
+  nextCursor,
+  onChange,
+}: {
+  cursors: readonly string[];
+  nextCursor: string | null | undefined;
+  onChange(cursors: readonly string[]): void;
+}) {
   const { t } = useI18n();
   return (
     <nav className="pager" aria-label={t('pager.label')}>

@@ -37,6 +37,14 @@ export function ErrorNotice({ error, onRetry }: { error: ApiError; onRetry?: () 
   );
 }
 
+/** What Async shows of a read: its answer, or its error with a retry (a TanStack Query result has both). */
+export interface ReadState<T> {
+  data: T | undefined;
+  error: ApiError | null;
+  isFetching: boolean;
+  refetch(): Promise<unknown>;
+}
+
 /** Loading, error and empty states around a result: every page shows all three the same way. */
 export function Async<T>({
   state,
@@ -44,13 +52,13 @@ export function Async<T>({
   empty,
   children,
 }: {
-  state: { data: T | undefined; error: ApiError | null; loading: boolean; reload(): void };
+  state: ReadState<T>;
   isEmpty?: (data: T) => boolean;
   empty?: ReactNode;
   children: (data: T) => ReactNode;
 }) {
-  if (state.error) return <ErrorNotice error={state.error} onRetry={state.reload} />;
-  if (state.loading && state.data === undefined) return <Loading />;
+  // An error is hidden while the read is asked again (a retry): the answer decides what is shown next.
+  if (state.error && !state.isFetching) return <ErrorNotice error={state.error} onRetry={() => void state.refetch()} />;
   if (state.data === undefined) return <Loading />;
   if (isEmpty?.(state.data)) return <Empty>{empty}</Empty>;
   return <>{children(state.data)}</>;

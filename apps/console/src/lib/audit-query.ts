@@ -1,11 +1,11 @@
 /** The Audit page's filters as typed: days (YYYY-MM-DD) in the operator's time zone, snake_case names, a key id. */
-export interface AuditFilter {
+export type AuditFilter = {
   from: string;
   to: string;
   resourceType: string;
   action: string;
   actorKeyId: string;
-}
+};
 
 export const EMPTY_AUDIT_FILTER: AuditFilter = { from: '', to: '', resourceType: '', action: '', actorKeyId: '' };
 

@@ -2,7 +2,6 @@ import { describe, expect, it } from '@jest/globals';
 import { formatBytes, formatCount, formatDateTime, formatDuration, formatPercent, formatScore, isoDay, lastDays, truncate } from './format';
 import { toCsv } from './csv';
 import { initialLanguage, interpolate } from '../i18n/language';
-import { parseRoute } from './route';
 
 describe('formatters', () => {
   it.each([
@@ -84,13 +83,4 @@ describe('language', () => {
   it('interpolate fills known names and leaves unknown ones visible', () => {
     expect(interpolate('{n} of {total} {x}', { n: 1, total: 2 })).toBe('1 of 2 {x}');
   });
-});
-
-describe('parseRoute', () => {
-  it.each([
-    ['', { page: 'overview', id: null }],
-    ['#/review', { page: 'review', id: null }],
-    ['#/conversations/abc%20d', { page: 'conversations', id: 'abc d' }],
-    ['#/nope/1', { page: 'overview', id: null }],
-  ])('%p → %j', (hash, route) => expect(parseRoute(hash)).toEqual(route));
 });

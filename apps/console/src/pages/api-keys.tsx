@@ -1,15 +1,16 @@
 import { useState, type FormEvent } from 'react';
-import { api, ApiError, asApiError, call } from '../api/client';
+import { api, call } from '../api/client';
+import { useApiMutation, useApiQuery } from '../api/queries';
 import type { components } from '../api/schema';
 import { Async, ErrorNotice } from '../components/states';
 import { TableHead } from '../components/table-head';
 import { useI18n } from '../i18n/i18n';
 import { formatDateTime } from '../lib/format';
 import { useCaller, useCanWrite } from '../lib/identity';
-import { useApi } from '../lib/use-api';
 
 type ApiKey = components['schemas']['ApiKeyDto'];
 type Role = ApiKey['role'];
+type CreateKeyBody = components['schemas']['CreateApiKeyDto'];
 const ROLES: readonly Role[] = ['operator', 'viewer', 'client'];
 /** The grace periods offered on rotation (seconds; the API takes 0–604800, docs/http-edge.md "Keys"). */
 const GRACE_PERIODS = [0, 3600, 86_400, 604_800] as const;
@@ -30,33 +31,28 @@ export function ApiKeysPage() {
   const { t } = useI18n();
   const canWrite = useCanWrite();
   const caller = useCaller();
-  const list = useApi(() => call(api.GET('/admin/api-keys')), []);
+  const list = useApiQuery(['api-keys'], () => call(api.GET('/admin/api-keys')));
   const [issued, setIssued] = useState<Issued | null>(null);
   const [rotating, setRotating] = useState<string | null>(null);
-  const [actionError, setActionError] = useState<ApiError | null>(null);
+  // A revocation or a rotation: one at a time, its error shown above the list; the list is asked again after it.
+  const action = useApiMutation({
+    send: (request: { kind: 'revoke'; key: ApiKey } | { kind: 'rotate'; key: ApiKey; gracePeriodSeconds: number }) =>
+      request.kind === 'revoke'
+        ? call(api.DELETE('/admin/api-keys/{id}', { params: { path: { id: request.key.id } } })).then(() => null)
+        : call(api.POST('/admin/api-keys/{id}/rotate', { params: { path: { id: request.key.id } }, body: { gracePeriodSeconds: request.gracePeriodSeconds } })),
+    invalidates: ['api-keys'],
+    onSuccess: (rotated) => {
+      if (!rotated) return;
+      setRotating(null);
+      setIssued({ name: rotated.name, key: rotated.key, rotated: true });
+    },
+  });
+  const actionError = action.error;
 
-  const revoke = async (key: ApiKey) => {
+  const revoke = (key: ApiKey) => {
     const own = key.id === caller?.id;
     if (!window.confirm(t(own ? 'keys.confirmRevokeOwn' : 'keys.confirmRevoke', { name: key.name }))) return;
-    setActionError(null);
-    try {
-      await call(api.DELETE('/admin/api-keys/{id}', { params: { path: { id: key.id } } }));
-      list.reload();
-    } catch (reason) {
-      setActionError(asApiError(reason));
-    }
-  };
-
-  const rotate = async (key: ApiKey, gracePeriodSeconds: number) => {
-    setActionError(null);
-    try {
-      const result = await call(api.POST('/admin/api-keys/{id}/rotate', { params: { path: { id: key.id } }, body: { gracePeriodSeconds } }));
-      setRotating(null);
-      setIssued({ name: result.name, key: result.key, rotated: true });
-      list.reload();
-    } catch (reason) {
-      setActionError(asApiError(reason));
-    }
+    action.mutate({ kind: 'revoke', key });
   };
 
   return (
@@ -64,17 +60,10 @@ export function ApiKeysPage() {
       <h1 id="page-title">{t('nav.keys')}</h1>
       <p className="hint">{t(canWrite ? 'keys.intro' : 'keys.introViewer')}</p>
       {issued && <SecretOnce issued={issued} onDone={() => setIssued(null)} />}
-      {canWrite && (
-        <CreateKeyForm
-          onCreated={(created) => {
-            setIssued(created);
-            list.reload();
-          }}
-        />
-      )}
+      {canWrite && <CreateKeyForm onCreated={setIssued} />}
       {actionError && <ErrorNotice error={actionError} />}
       <div className="filters">
-        <button type="button" onClick={list.reload}>
+        <button type="button" onClick={() => void list.refetch()}>
           {t('action.refresh')}
         </button>
       </div>
@@ -128,13 +117,18 @@ export function ApiKeysPage() {
                     <td>
                       {key.status !== 'revoked' &&
                         (rotating === key.id ? (
-                          <RotateForm keyName={key.name} onRotate={(grace) => rotate(key, grace)} onCancel={() => setRotating(null)} />
+                          <RotateForm
+                            keyName={key.name}
+                            busy={action.isPending}
+                            onRotate={(gracePeriodSeconds) => action.mutate({ kind: 'rotate', key, gracePeriodSeconds })}
+                            onCancel={() => setRotating(null)}
+                          />
                         ) : (
                           <div className="actions">
                             <button type="button" onClick={() => setRotating(key.id)} aria-label={t('keys.rotateNamed', { name: key.name })}>
                               {t('keys.rotate')}
                             </button>
-                            <button type="button" className="danger" onClick={() => void revoke(key)} aria-label={t('keys.revokeNamed', { name: key.name })}>
+                            <button type="button" className="danger" onClick={() => revoke(key)} aria-label={t('keys.revokeNamed', { name: key.name })}>
                               {t('keys.revoke')}
                             </button>
                           </div>
@@ -190,18 +184,15 @@ function SecretOnce({ issued, onDone }: { issued: Issued; onDone(): void }) {
   );
 }
 
-function RotateForm({ keyName, onRotate, onCancel }: { keyName: string; onRotate(grace: number): Promise<void>; onCancel(): void }) {
+function RotateForm({ keyName, busy, onRotate, onCancel }: { keyName: string; busy: boolean; onRotate(grace: number): void; onCancel(): void }) {
   const { t } = useI18n();
   const [grace, setGrace] = useState<number>(DEFAULT_GRACE);
-  const [busy, setBusy] = useState(false);
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
-    setBusy(true);
-    await onRotate(grace);
-    setBusy(false);
+    onRotate(grace);
   };
   return (
-    <form className="row" onSubmit={(event) => void submit(event)} aria-label={t('keys.rotateNamed', { name: keyName })}>
+    <form className="row" onSubmit={submit} aria-label={t('keys.rotateNamed', { name: keyName })}>
       <label>
         {t('keys.grace')}
         <select value={grace} onChange={(event) => setGrace(Number(event.target.value))}>
@@ -232,41 +223,35 @@ function CreateKeyForm({ onCreated }: { onCreated(issued: Issued): void }) {
   const [role, setRole] = useState<Role>('viewer');
   const [expiresAt, setExpiresAt] = useState('');
   const [origins, setOrigins] = useState('');
-  const [error, setError] = useState<ApiError | null>(null);
-  const [busy, setBusy] = useState(false);
-  const submit = async (event: FormEvent) => {
+  const create = useApiMutation({
+    send: (body: CreateKeyBody) => call(api.POST('/admin/api-keys', { body })),
+    invalidates: ['api-keys'],
+    onSuccess: (created) => {
+      onCreated({ name: created.name, key: created.key, rotated: false });
+      setName('');
+      setExpiresAt('');
+      setOrigins('');
+    },
+  });
+  const error = create.error;
+  const busy = create.isPending;
+  const submit = (event: FormEvent) => {
     event.preventDefault();
-    setError(null);
-    setBusy(true);
     const expiry = expiresAt ? new Date(expiresAt) : null;
     const allowedOrigins = origins
       .split(/[\s,]+/)
       .map((origin) => origin.trim())
       .filter(Boolean);
-    try {
-      const created = await call(
-        api.POST('/admin/api-keys', {
-          body: {
-            name,
-            role,
-            // An unparsable date goes as typed: the API's 400 names expiresAt.
-            ...(expiry ? { expiresAt: Number.isNaN(expiry.getTime()) ? expiresAt : expiry.toISOString() } : {}),
-            ...(allowedOrigins.length > 0 ? { allowedOrigins } : {}),
-          },
-        }),
-      );
-      onCreated({ name: created.name, key: created.key, rotated: false });
-      setName('');
-      setExpiresAt('');
-      setOrigins('');
-    } catch (reason) {
-      setError(asApiError(reason));
-    } finally {
-      setBusy(false);
-    }
+    create.mutate({
+      name,
+      role,
+      // An unparsable date goes as typed: the API's 400 names expiresAt.
+      ...(expiry ? { expiresAt: Number.isNaN(expiry.getTime()) ? expiresAt : expiry.toISOString() } : {}),
+      ...(allowedOrigins.length > 0 ? { allowedOrigins } : {}),
+    });
   };
   return (
-    <form className="editor card" onSubmit={(event) => void submit(event)} aria-label={t('keys.create')}>
+    <form className="editor card" onSubmit={submit} aria-label={t('keys.create')}>
       <h2>{t('keys.create')}</h2>
       <div className="grid-2">
         <label>

@@ -1,5 +1,7 @@
-import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { api, ApiError, asApiError, call, downloadAuditCsv } from '../api/client';
+import { useApiMutation, useApiPages, useApiQuery } from '../api/queries';
+import { useUrlState } from '../lib/url-state';
 import type { components } from '../api/schema';
 import { Async, Empty, ErrorNotice, Loading } from '../components/states';
 import { TableHead } from '../components/table-head';
@@ -8,7 +10,6 @@ import { auditFileName, auditQuery, EMPTY_AUDIT_FILTER, type AuditFilter } from 
 import { offerDownload } from '../lib/download';
 import { formatDateTime, isoDay } from '../lib/format';
 import { useCanWrite } from '../lib/identity';
-import { useApi } from '../lib/use-api';
 
 type Entry = components['schemas']['AuditEntryDto'];
 type ApiKey = components['schemas']['ApiKeyDto'];
@@ -25,8 +26,8 @@ const ACTIONS = ['create', 'update', 'delete', 'rotate', 'revoke', 'bulk'] as co
  */
 export function AuditPage() {
   const { t } = useI18n();
-  const [filter, setFilter] = useState<AuditFilter>(EMPTY_AUDIT_FILTER);
-  const keys = useApi(() => call(api.GET('/admin/api-keys')), []);
+  const [filter, setFilter] = useUrlState<AuditFilter>(EMPTY_AUDIT_FILTER);
+  const keys = useApiQuery(['api-keys'], () => call(api.GET('/admin/api-keys')));
   const entries = useAuditPages(filter);
   const [exporting, setExporting] = useState(false);
   const [exportError, setExportError] = useState<ApiError | null>(null);
@@ -47,7 +48,8 @@ export function AuditPage() {
     <section aria-labelledby="page-title">
       <h1 id="page-title">{t('nav.audit')}</h1>
       <p className="hint">{t('audit.intro')}</p>
-      <AuditFilterForm value={filter} keys={keys.data ?? []} onApply={setFilter} />
+      {/* Keyed by the filter applied: the browser's back and forward put it back in the form. */}
+      <AuditFilterForm key={JSON.stringify(filter)} value={filter} keys={keys.data ?? []} onApply={setFilter} />
       <div className="toolbar">
         <button type="button" onClick={entries.reload}>
           {t('action.refresh')}
@@ -63,40 +65,23 @@ export function AuditPage() {
   );
 }
 
-interface Loaded {
-  items: Entry[];
-  nextCursor: string | null;
-  started: boolean;
-}
-
-/** The filtered log page after page; a stale answer (the filters changed meanwhile) is dropped. */
+/** The filtered log page after page; another filter starts again from its first page. */
 function useAuditPages(filter: AuditFilter) {
-  const [loaded, setLoaded] = useState<Loaded>({ items: [], nextCursor: null, started: false });
-  const [loading, setLoading] = useState(true);
-  const [error, setError] = useState<ApiError | null>(null);
-  const latest = useRef(0);
-  const fetchPage = useCallback(
-    async (cursor: string | null) => {
-      const ticket = ++latest.current;
-      setLoading(true);
-      setError(null);
-      try {
-        const page = await call(api.GET('/admin/audit', { params: { query: { ...auditQuery(filter), limit: PAGE_SIZE, cursor: cursor ?? undefined } } }));
-        if (ticket !== latest.current) return;
-        setLoaded((current) => ({ items: cursor ? [...current.items, ...page.items] : page.items, nextCursor: page.nextCursor, started: true }));
-      } catch (reason) {
-        if (ticket === latest.current) setError(asApiError(reason));
-      } finally {
-        if (ticket === latest.current) setLoading(false);
-      }
-    },
-    [filter],
+  const { query, restart } = useApiPages(['audit', filter], (cursor) =>
+    call(api.GET('/admin/audit', { params: { query: { ...auditQuery(filter), limit: PAGE_SIZE, cursor: cursor ?? undefined } } })),
   );
-  useEffect(() => {
-    setLoaded({ items: [], nextCursor: null, started: false });
-    void fetchPage(null);
-  }, [fetchPage]);
-  return { ...loaded, loading, error, loadMore: () => void fetchPage(loaded.nextCursor), reload: () => void fetchPage(null) };
+  const pages = query.data?.pages ?? [];
+  return {
+    items: pages.flatMap((page) => page.items),
+    nextCursor: pages.at(-1)?.nextCursor ?? null,
+    started: query.data !== undefined,
+    loading: query.isFetching,
+    // Hidden while asking again, as a retry clears it until its answer.
+    error: query.isFetching ? null : query.error,
+    loadMore: () => void query.fetchNextPage(),
+    /** The first page again (Refresh, or a retry before anything was shown). */
+    reload: restart,
+  };
 }
 
 function AuditFilterForm({ value, keys, onApply }: { value: AuditFilter; keys: readonly ApiKey[]; onApply(next: AuditFilter): void }) {
@@ -213,14 +198,14 @@ function ActorLabel({ actor }: { actor: Entry['actor'] }) {
 function RetentionSetting() {
   const { t } = useI18n();
   const canWrite = useCanWrite();
-  const state = useApi(() => call(api.GET('/admin/audit/settings')), []);
+  const state = useApiQuery(['audit-settings'], () => call(api.GET('/admin/audit/settings')));
   return (
     <article className="card">
       <h2>{t('audit.retention')}</h2>
       <Async state={state}>
         {(settings) =>
           canWrite ? (
-            <RetentionForm days={settings.retentionDays} onSaved={state.reload} />
+            <RetentionForm days={settings.retentionDays} />
           ) : (
             <p data-testid="retention-days">{t('audit.retentionDays', { days: settings.retentionDays })}</p>
           )
@@ -230,27 +215,22 @@ function RetentionSetting() {
   );
 }
 
-function RetentionForm({ days, onSaved }: { days: number; onSaved(): void }) {
+function RetentionForm({ days }: { days: number }) {
   const { t } = useI18n();
   const [draft, setDraft] = useState(String(days));
-  const [error, setError] = useState<ApiError | null>(null);
-  const [saved, setSaved] = useState(false);
-  const submit = async (event: FormEvent) => {
+  const save = useApiMutation({
+    send: (retentionDays: number) => call(api.PUT('/admin/audit/settings', { body: { retentionDays } })),
+    invalidates: ['audit-settings'],
+  });
+  const error = save.error;
+  const saved = save.isSuccess;
+  const submit = (event: FormEvent) => {
     event.preventDefault();
-    setError(null);
-    setSaved(false);
-    const text = draft.trim();
-    try {
-      // Not a whole number → NaN, sent as null: the API's 400 names retentionDays.
-      await call(api.PUT('/admin/audit/settings', { body: { retentionDays: Number(text) } }));
-      setSaved(true);
-      onSaved();
-    } catch (reason) {
-      setError(asApiError(reason));
-    }
+    // Not a whole number → NaN, sent as null: the API's 400 names retentionDays.
+    save.mutate(Number(draft.trim()));
   };
   return (
-    <form className="row" onSubmit={(event) => void submit(event)} aria-label={t('audit.retention')}>
+    <form className="row" onSubmit={submit} aria-label={t('audit.retention')}>
       <label>
         {t('audit.retentionLabel')}
         <input type="text" inputMode="numeric" value={draft} onChange={(event) => setDraft(event.target.value)} />

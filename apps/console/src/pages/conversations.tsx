@@ -1,25 +1,29 @@
 import { useState, type FormEvent } from 'react';
 import { api, call } from '../api/client';
+import { ChoiceFilter, WindowFields } from '../components/filters';
 import { Pager } from '../components/pager';
 import { Async } from '../components/states';
 import { RouteTraceTimeline } from '../components/route-trace';
 import { useI18n } from '../i18n/i18n';
 import { formatDateTime, formatDuration, formatScore, lastDays, truncate } from '../lib/format';
-import { choiceOf } from '../lib/choice';
 import { href } from '../lib/route';
+import { useUrlState } from '../lib/url-state';
 import { readFollowUp } from '../lib/route-trace';
-import { useApi } from '../lib/use-api';
+import { useApiQuery } from '../api/queries';
 import { TableHead } from '../components/table-head';
 
 const STATUSES = ['', 'SUCCESS', 'FAILED', 'BAD_CASE', 'PENDING', 'RUNNING'] as const;
 
-interface ListFilter {
+type ListFilter = {
   from: string;
   to: string;
   channel: string;
   status: (typeof STATUSES)[number];
   intent: string;
-}
+};
+
+/** The list's state in the URL: its filters and the cursors behind the page shown. */
+type ListState = ListFilter & { cursor: readonly string[] };
 
 export function ConversationsPage({ id }: { id: string | null }) {
   return id ? <ConversationDetail id={id} /> : <ConversationList />;
@@ -27,66 +31,31 @@ export function ConversationsPage({ id }: { id: string | null }) {
 
 function ConversationList() {
   const { t } = useI18n();
-  const [filter, setFilter] = useState<ListFilter>(() => ({ ...lastDays(30), channel: '', status: '', intent: '' }));
-  const [draft, setDraft] = useState(filter);
-  const [cursors, setCursors] = useState<string[]>([]);
+  const [list, setList] = useUrlState<ListState>(() => ({ ...lastDays(30), channel: '', status: '', intent: '', cursor: [] }), { status: STATUSES });
+  const { cursor: cursors, ...filter } = list;
   const cursor = cursors.at(-1);
-  const state = useApi(
-    () =>
-      call(
-        api.GET('/admin/monitoring/conversations', {
-          params: {
-            query: {
-              from: filter.from || undefined,
-              to: filter.to || undefined,
-              channel: filter.channel || undefined,
-              status: filter.status || undefined,
-              intent: filter.intent || undefined,
-              limit: 25,
-              cursor,
-            },
+  const state = useApiQuery(['conversations', filter, cursor], () =>
+    call(
+      api.GET('/admin/monitoring/conversations', {
+        params: {
+          query: {
+            from: filter.from || undefined,
+            to: filter.to || undefined,
+            channel: filter.channel || undefined,
+            status: filter.status || undefined,
+            intent: filter.intent || undefined,
+            limit: 25,
+            cursor,
           },
-        }),
-      ),
-    [filter, cursor],
+        },
+      }),
+    ),
   );
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    setCursors([]);
-    setFilter({ ...draft, channel: draft.channel.trim(), intent: draft.intent.trim() });
-  };
   return (
     <section aria-labelledby="page-title">
       <h1 id="page-title">{t('nav.conversations')}</h1>
-      <form className="filters" onSubmit={submit}>
-        <label>
-          {t('filter.from')}
-          <input type="date" value={draft.from} onChange={(event) => setDraft({ ...draft, from: event.target.value })} />
-        </label>
-        <label>
-          {t('filter.to')}
-          <input type="date" value={draft.to} onChange={(event) => setDraft({ ...draft, to: event.target.value })} />
-        </label>
-        <label>
-          {t('filter.channel')}
-          <input type="text" value={draft.channel} onChange={(event) => setDraft({ ...draft, channel: event.target.value })} />
-        </label>
-        <label>
-          {t('conversations.status')}
-          <select value={draft.status} onChange={(event) => setDraft({ ...draft, status: choiceOf(STATUSES, event.target.value, '') })}>
-            {STATUSES.map((value) => (
-              <option key={value} value={value}>
-                {value || t('filter.all')}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          {t('conversations.intent')}
-          <input type="text" value={draft.intent} onChange={(event) => setDraft({ ...draft, intent: event.target.value })} />
-        </label>
-        <button type="submit">{t('action.apply')}</button>
-      </form>
+      {/* Keyed by the filter applied: the browser's back and forward put it back in the form. */}
+      <ConversationFilterForm key={JSON.stringify(filter)} value={filter} onApply={(next) => setList({ ...next, cursor: [] })} />
       <Async state={state} isEmpty={(data) => data.items.length === 0} empty={t('conversations.none')}>
         {(data) => (
           <>
@@ -122,7 +91,7 @@ function ConversationList() {
                 ))}
               </tbody>
             </table>
-            <Pager cursors={cursors} nextCursor={data.nextCursor} onChange={setCursors} />
+            <Pager cursors={cursors} nextCursor={data.nextCursor} onChange={(next) => setList({ ...filter, cursor: next })} />
           </>
         )}
       </Async>
@@ -130,9 +99,30 @@ function ConversationList() {
   );
 }
 
+/** The list's filters; applied on submit, so typing does not fire a request per key. */
+function ConversationFilterForm({ value, onApply }: { value: ListFilter; onApply(next: ListFilter): void }) {
+  const { t } = useI18n();
+  const [draft, setDraft] = useState(value);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    onApply({ ...draft, channel: draft.channel.trim(), intent: draft.intent.trim() });
+  };
+  return (
+    <form className="filters" onSubmit={submit}>
+      <WindowFields<ListFilter> draft={draft} onChange={setDraft} />
+      <ChoiceFilter label={t('conversations.status')} options={STATUSES} value={draft.status} onChange={(status) => setDraft({ ...draft, status })} />
+      <label>
+        {t('conversations.intent')}
+        <input type="text" value={draft.intent} onChange={(event) => setDraft({ ...draft, intent: event.target.value })} />
+      </label>
+      <button type="submit">{t('action.apply')}</button>
+    </form>
+  );
+}
+
 function ConversationDetail({ id }: { id: string }) {
   const { t } = useI18n();
-  const state = useApi(() => call(api.GET('/admin/monitoring/conversations/{id}', { params: { path: { id } } })), [id]);
+  const state = useApiQuery(['conversation', id], () => call(api.GET('/admin/monitoring/conversations/{id}', { params: { path: { id } } })));
   return (
     <section aria-labelledby="page-title">
       <p>

@@ -1,13 +1,13 @@
-import { useState } from 'react';
 import { api, call } from '../api/client';
-import { WindowFilterForm, type WindowFilter } from '../components/filters';
+import { defaultWindow, WindowFilterForm, type WindowFilter } from '../components/filters';
 import { CodeLabel } from '../components/code-label';
 import { SessionLink } from '../components/session-link';
 import { Async } from '../components/states';
 import { useI18n } from '../i18n/i18n';
 import { downloadText, toCsv } from '../lib/csv';
-import { formatDateTime, lastDays } from '../lib/format';
-import { useApi } from '../lib/use-api';
+import { formatDateTime } from '../lib/format';
+import { useUrlState } from '../lib/url-state';
+import { useApiQuery } from '../api/queries';
 import { TableHead } from '../components/table-head';
 
 const GAP_LIMIT = 200;
@@ -15,13 +15,9 @@ const GAP_LIMIT = 200;
 /** Uncovered questions grouped as GET /admin/coverage/gaps groups them; CSV export of what is shown. */
 export function GapsPage() {
   const { t } = useI18n();
-  const [filter, setFilter] = useState<WindowFilter>(() => ({ ...lastDays(30), channel: '' }));
-  const state = useApi(
-    () =>
-      call(
-        api.GET('/admin/coverage/gaps', { params: { query: { from: filter.from, to: filter.to, channel: filter.channel || undefined, limit: GAP_LIMIT } } }),
-      ),
-    [filter],
+  const [filter, setFilter] = useUrlState<WindowFilter>(defaultWindow);
+  const state = useApiQuery(['coverage-gaps', filter], () =>
+    call(api.GET('/admin/coverage/gaps', { params: { query: { from: filter.from, to: filter.to, channel: filter.channel || undefined, limit: GAP_LIMIT } } })),
   );
   const exportCsv = () => {
     if (!state.data) return;
@@ -42,7 +38,7 @@ export function GapsPage() {
   return (
     <section aria-labelledby="page-title">
       <h1 id="page-title">{t('nav.gaps')}</h1>
-      <WindowFilterForm value={filter} onApply={setFilter} />
+      <WindowFilterForm key={JSON.stringify(filter)} value={filter} onApply={setFilter} />
       <Async state={state} isEmpty={(data) => data.items.length === 0} empty={t('gaps.none')}>
         {(data) => (
           <>

@@ -3,7 +3,7 @@ import { Pager } from '../components/pager';
 import { Async } from '../components/states';
 import { useI18n } from '../i18n/i18n';
 import { api, call } from '../api/client';
-import { useApi } from '../lib/use-api';
+import { useApiQuery } from '../api/queries';
 import { RuleEditor, type Rule } from './intents/rule-editor';
 import { TryMessage } from './intents/try-message';
 import { EvaluationPanel } from './intents/evaluation';
@@ -11,6 +11,7 @@ import { ConfigPanel } from './intents/config';
 import { TableHead } from '../components/table-head';
 import { IntentStatusLine } from './intents/status';
 import { useCanWrite } from '../lib/identity';
+import { useUrlState } from '../lib/url-state';
 
 /**
  * Rules (list, editor) with their training status, a try-a-message box with the live trace, the evaluation report
@@ -19,11 +20,11 @@ import { useCanWrite } from '../lib/identity';
 export function IntentsPage() {
   const { t } = useI18n();
   const canWrite = useCanWrite();
-  const [cursors, setCursors] = useState<string[]>([]);
+  const [list, setList] = useUrlState<{ cursor: readonly string[] }>({ cursor: [] });
+  const cursors = list.cursor;
   const [editing, setEditing] = useState<Rule | 'new' | null>(null);
-  const [saves, setSaves] = useState(0);
   const cursor = cursors.at(-1);
-  const rules = useApi(() => call(api.GET('/admin/intent-rules', { params: { query: { limit: 25, cursor } } })), [cursor]);
+  const rules = useApiQuery(['intent-rules', cursor], () => call(api.GET('/admin/intent-rules', { params: { query: { limit: 25, cursor } } })));
   return (
     <section aria-labelledby="page-title">
       <h1 id="page-title">{t('nav.intents')}</h1>
@@ -37,19 +38,8 @@ export function IntentsPage() {
             </button>
           )}
         </div>
-        <IntentStatusLine refresh={saves} />
-        {editing && (
-          <RuleEditor
-            rule={editing === 'new' ? null : editing}
-            onDone={(saved) => {
-              setEditing(null);
-              if (saved) {
-                rules.reload();
-                setSaves((n) => n + 1);
-              }
-            }}
-          />
-        )}
+        <IntentStatusLine />
+        {editing && <RuleEditor rule={editing === 'new' ? null : editing} onDone={() => setEditing(null)} />}
         <Async state={rules} isEmpty={(data) => data.items.length === 0} empty={t('intents.noRules')}>
           {(data) => (
             <>
@@ -87,7 +77,7 @@ export function IntentsPage() {
                   ))}
                 </tbody>
               </table>
-              <Pager cursors={cursors} nextCursor={data.nextCursor} onChange={setCursors} />
+              <Pager cursors={cursors} nextCursor={data.nextCursor} onChange={(next) => setList({ cursor: next })} />
             </>
           )}
         </Async>

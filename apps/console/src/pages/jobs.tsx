@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import { api, call } from '../api/client';
 import { Pager } from '../components/pager';
 import { Async } from '../components/states';
@@ -6,8 +5,9 @@ import { useI18n } from '../i18n/i18n';
 import { codeKey } from '../i18n/messages';
 import { jobProgress } from '../lib/chart-data';
 import { formatCount, formatDateTime } from '../lib/format';
-import { useApi } from '../lib/use-api';
+import { useApiQuery } from '../api/queries';
 import { choiceOf } from '../lib/choice';
+import { useUrlState } from '../lib/url-state';
 import { TableHead } from '../components/table-head';
 
 const STATUSES = ['', 'queued', 'running', 'succeeded', 'failed'] as const;
@@ -15,23 +15,19 @@ const STATUSES = ['', 'queued', 'running', 'succeeded', 'failed'] as const;
 /** Job runs, newest first, with progress and errors; refreshes on demand. */
 export function JobsPage() {
   const { t, language } = useI18n();
-  const [status, setStatus] = useState<(typeof STATUSES)[number]>('');
-  const [cursors, setCursors] = useState<string[]>([]);
+  const [list, setList] = useUrlState<{ status: (typeof STATUSES)[number]; cursor: readonly string[] }>({ status: '', cursor: [] }, { status: STATUSES });
+  const { status, cursor: cursors } = list;
   const cursor = cursors.at(-1);
-  const state = useApi(() => call(api.GET('/admin/jobs', { params: { query: { limit: 25, cursor, status: status || undefined } } })), [status, cursor]);
+  const state = useApiQuery(['jobs', status, cursor], () =>
+    call(api.GET('/admin/jobs', { params: { query: { limit: 25, cursor, status: status || undefined } } })),
+  );
   return (
     <section aria-labelledby="page-title">
       <h1 id="page-title">{t('nav.jobs')}</h1>
       <div className="filters">
         <label>
           {t('jobs.status')}
-          <select
-            value={status}
-            onChange={(event) => {
-              setStatus(choiceOf(STATUSES, event.target.value, ''));
-              setCursors([]);
-            }}
-          >
+          <select value={status} onChange={(event) => setList({ status: choiceOf(STATUSES, event.target.value, ''), cursor: [] })}>
             {STATUSES.map((value) => (
               <option key={value} value={value}>
                 {value ? <JobStatusLabel status={value} /> : t('filter.all')}
@@ -39,7 +35,7 @@ export function JobsPage() {
             ))}
           </select>
         </label>
-        <button type="button" onClick={state.reload}>
+        <button type="button" onClick={() => void state.refetch()}>
           {t('action.refresh')}
         </button>
       </div>
@@ -80,7 +76,7 @@ export function JobsPage() {
                 })}
               </tbody>
             </table>
-            <Pager cursors={cursors} nextCursor={data.nextCursor} onChange={setCursors} />
+            <Pager cursors={cursors} nextCursor={data.nextCursor} onChange={(next) => setList({ status, cursor: next })} />
           </>
         )}
       </Async>

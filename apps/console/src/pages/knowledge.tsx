@@ -1,16 +1,17 @@
 import { useState, type ChangeEvent, type FormEvent } from 'react';
-import { api, ApiError, asApiError, call } from '../api/client';
+import { api, call } from '../api/client';
+import { useApiMutation, useApiQuery } from '../api/queries';
 import { Pager } from '../components/pager';
 import { Async, ErrorNotice } from '../components/states';
 import { useI18n } from '../i18n/i18n';
 import { formatDateTime } from '../lib/format';
 import { href } from '../lib/route';
-import { useApi } from '../lib/use-api';
 import { TableHead } from '../components/table-head';
 import { DocumentView } from './knowledge/document-view';
 import { FileUpload } from './knowledge/file-upload';
 import { LookupPlayground } from './knowledge/lookup-playground';
 import { useCanWrite } from '../lib/identity';
+import { useUrlState } from '../lib/url-state';
 
 /** `#/knowledge`: the documents and the lookup playground; `#/knowledge/<id>`: one document and its chunks. */
 export function KnowledgePage({ id }: { id: string | null }) {
@@ -21,20 +22,21 @@ export function KnowledgePage({ id }: { id: string | null }) {
 function KnowledgeList() {
   const { t } = useI18n();
   const canWrite = useCanWrite();
-  const [cursors, setCursors] = useState<string[]>([]);
+  const [list, setList] = useUrlState<{ cursor: readonly string[] }>({ cursor: [] });
+  const cursors = list.cursor;
   const cursor = cursors.at(-1);
-  const documents = useApi(() => call(api.GET('/admin/knowledge/documents', { params: { query: { limit: 25, cursor } } })), [cursor]);
-  const [actionError, setActionError] = useState<ApiError | null>(null);
-  const remove = async (id: string, title: string) => {
+  const documents = useApiQuery(['knowledge-documents', cursor], () =>
+    call(api.GET('/admin/knowledge/documents', { params: { query: { limit: 25, cursor } } })),
+  );
+  const deletion = useApiMutation({
+    send: (id: string) => call(api.DELETE('/admin/knowledge/documents/{id}', { params: { path: { id } } })),
+    invalidates: ['knowledge-documents'],
+  });
+  const remove = (id: string, title: string) => {
     if (!window.confirm(t('knowledge.confirmDelete', { title }))) return;
-    setActionError(null);
-    try {
-      await call(api.DELETE('/admin/knowledge/documents/{id}', { params: { path: { id } } }));
-      documents.reload();
-    } catch (reason) {
-      setActionError(asApiError(reason));
-    }
+    deletion.mutate(id);
   };
+  const actionError = deletion.error;
   return (
     <section aria-labelledby="page-title">
       <h1 id="page-title">{t('nav.knowledge')}</h1>
@@ -43,10 +45,10 @@ function KnowledgeList() {
         <h2>{t('knowledge.documents')}</h2>
         {canWrite && (
           <>
-            <FileUpload onImported={documents.reload} />
+            <FileUpload />
             <div className="grid-2">
-              <UploadOne onUploaded={documents.reload} />
-              <UploadBulk onUploaded={documents.reload} />
+              <UploadOne />
+              <UploadBulk />
             </div>
           </>
         )}
@@ -82,7 +84,7 @@ function KnowledgeList() {
                           <button
                             type="button"
                             className="danger"
-                            onClick={() => void remove(doc.id, doc.title)}
+                            onClick={() => remove(doc.id, doc.title)}
                             aria-label={t('knowledge.deleteNamed', { title: doc.title })}
                           >
                             {t('action.delete')}
@@ -93,7 +95,7 @@ function KnowledgeList() {
                   ))}
                 </tbody>
               </table>
-              <Pager cursors={cursors} nextCursor={data.nextCursor} onChange={setCursors} />
+              <Pager cursors={cursors} nextCursor={data.nextCursor} onChange={(next) => setList({ cursor: next })} />
             </>
           )}
         </Async>
@@ -102,31 +104,29 @@ function KnowledgeList() {
   );
 }
 
-function UploadOne({ onUploaded }: { onUploaded(): void }) {
+type DocumentBody = { domain: string; filePath: string; title: string; content: string };
+
+function UploadOne() {
   const { t } = useI18n();
-  const [draft, setDraft] = useState({ domain: '', filePath: '', title: '', content: '' });
-  const [error, setError] = useState<ApiError | null>(null);
-  const [done, setDone] = useState<string | null>(null);
+  const [draft, setDraft] = useState<DocumentBody>({ domain: '', filePath: '', title: '', content: '' });
+  const upload = useApiMutation({
+    send: (body: DocumentBody) => call(api.POST('/admin/knowledge/documents', { body })),
+    invalidates: ['knowledge-documents'],
+  });
+  const error = upload.error;
+  const done = upload.data ? t('knowledge.uploaded', { status: upload.data.status, chunks: upload.data.document.chunkCount }) : null;
   const onFile = async (event: ChangeEvent<HTMLInputElement>) => {
     const file = event.target.files?.[0];
     if (!file) return;
     const content = await file.text();
     setDraft((current) => ({ ...current, content, filePath: current.filePath || file.name, title: current.title || file.name.replace(/\.[^.]+$/, '') }));
   };
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
-    setError(null);
-    setDone(null);
-    try {
-      const result = await call(api.POST('/admin/knowledge/documents', { body: draft }));
-      setDone(t('knowledge.uploaded', { status: result.status, chunks: result.document.chunkCount }));
-      onUploaded();
-    } catch (reason) {
-      setError(asApiError(reason));
-    }
+    upload.mutate(draft);
   };
   return (
-    <form className="editor" onSubmit={(event) => void submit(event)} aria-label={t('knowledge.uploadOne')}>
+    <form className="editor" onSubmit={submit} aria-label={t('knowledge.uploadOne')}>
       <h3>{t('knowledge.uploadOne')}</h3>
       <label>
         {t('knowledge.file')}
@@ -155,36 +155,29 @@ function UploadOne({ onUploaded }: { onUploaded(): void }) {
   );
 }
 
-function UploadBulk({ onUploaded }: { onUploaded(): void }) {
+function UploadBulk() {
   const { t } = useI18n();
-  const [error, setError] = useState<ApiError | null>(null);
-  const [summary, setSummary] = useState<string | null>(null);
-  const [failures, setFailures] = useState<string[]>([]);
-  const onFile = async (event: ChangeEvent<HTMLInputElement>) => {
-    const file = event.target.files?.[0];
-    if (!file) return;
-    setError(null);
-    setSummary(null);
-    setFailures([]);
-    const text = await file.text();
-    const ndjson = !text.trimStart().startsWith('[');
-    try {
-      // The file goes to the API as written: the API checks every item and answers per item.
-      const result = await call(
+  // The file goes to the API as written: the API checks every item and answers per item.
+  const upload = useApiMutation({
+    send: (text: string) =>
+      call(
         api.POST('/admin/knowledge/documents/bulk', {
           body: text,
           bodySerializer: (body) => (typeof body === 'string' ? body : JSON.stringify(body)),
-          headers: { 'content-type': ndjson ? 'application/x-ndjson' : 'application/json' },
+          headers: { 'content-type': text.trimStart().startsWith('[') ? 'application/json' : 'application/x-ndjson' },
         }),
-      );
-      setSummary(t('knowledge.bulkSummary', { ...result.summary }));
-      setFailures(
-        result.results.filter((item) => item.status === 'failed').map((item) => `#${item.index + 1} ${item.filePath ?? ''}: ${item.error?.message ?? ''}`),
-      );
-      onUploaded();
-    } catch (reason) {
-      setError(asApiError(reason));
-    }
+      ),
+    invalidates: ['knowledge-documents'],
+  });
+  const error = upload.error;
+  const summary = upload.data ? t('knowledge.bulkSummary', { ...upload.data.summary }) : null;
+  const failures = (upload.data?.results ?? [])
+    .filter((item) => item.status === 'failed')
+    .map((item) => `#${item.index + 1} ${item.filePath ?? ''}: ${item.error?.message ?? ''}`);
+  const onFile = async (event: ChangeEvent<HTMLInputElement>) => {
+    const file = event.target.files?.[0];
+    if (!file) return;
+    upload.mutate(await file.text());
   };
   return (
     <div className="editor">

@@ -1,15 +1,16 @@
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { api, call } from '../api/client';
 import { Chart, type ChartOption } from '../components/chart';
-import { WindowFilterForm, type WindowFilter } from '../components/filters';
+import { defaultWindow, WindowFilterForm, type WindowFilter } from '../components/filters';
 import { Async } from '../components/states';
 import { useI18n, type Translate } from '../i18n/i18n';
 import { codeKey } from '../i18n/messages';
 import { coverageSeries, histogramBars, reasonSlices, reliabilityLine } from '../lib/chart-data';
-import { formatCount, formatDateTime, formatPercent, lastDays } from '../lib/format';
+import { formatCount, formatDateTime, formatPercent } from '../lib/format';
+import { useUrlState } from '../lib/url-state';
 import { href } from '../lib/route';
 import { JobStatus } from './jobs';
-import { useApi } from '../lib/use-api';
+import { useApiQuery } from '../api/queries';
 import { TableHead } from '../components/table-head';
 
 type Overview = Awaited<ReturnType<typeof loadOverview>>;
@@ -21,12 +22,12 @@ function loadOverview(filter: WindowFilter) {
 /** Coverage, decisions, confidence, feedback, gaps and jobs of the window: one API call (docs/console.md "Budgets"). */
 export function OverviewPage() {
   const { t } = useI18n();
-  const [filter, setFilter] = useState<WindowFilter>(() => ({ ...lastDays(30), channel: '' }));
-  const state = useApi(() => loadOverview(filter), [filter]);
+  const [filter, setFilter] = useUrlState<WindowFilter>(defaultWindow);
+  const state = useApiQuery(['overview', filter], () => loadOverview(filter));
   return (
     <section aria-labelledby="page-title">
       <h1 id="page-title">{t('nav.overview')}</h1>
-      <WindowFilterForm value={filter} onApply={setFilter} />
+      <WindowFilterForm key={JSON.stringify(filter)} value={filter} onApply={setFilter} />
       <Async state={state}>{(data) => <OverviewBody data={data} t={t} />}</Async>
     </section>
   );

@@ -6,8 +6,9 @@ import { Async } from '../components/states';
 import { useI18n } from '../i18n/i18n';
 import { formatDateTime, formatScore } from '../lib/format';
 import { href } from '../lib/route';
-import { useApi } from '../lib/use-api';
+import { useApiQuery } from '../api/queries';
 import { choiceOf } from '../lib/choice';
+import { useUrlState } from '../lib/url-state';
 import { BadCaseReview, type BadCase } from './review/bad-case-review';
 import { CaseLibrary } from './review/case-library';
 import { useCanWrite } from '../lib/identity';
@@ -18,11 +19,13 @@ const STATUSES = ['OPEN', 'RESOLVED', ''] as const;
 export function ReviewPage() {
   const { t } = useI18n();
   const canWrite = useCanWrite();
-  const [status, setStatus] = useState<(typeof STATUSES)[number]>('OPEN');
-  const [cursors, setCursors] = useState<string[]>([]);
+  const [list, setList] = useUrlState<{ status: (typeof STATUSES)[number]; cursor: readonly string[] }>({ status: 'OPEN', cursor: [] }, { status: STATUSES });
+  const { status, cursor: cursors } = list;
   const [open, setOpen] = useState<string | null>(null);
   const cursor = cursors.at(-1);
-  const badCases = useApi(() => call(api.GET('/admin/bad-cases', { params: { query: { limit: 20, cursor, status: status || undefined } } })), [status, cursor]);
+  const badCases = useApiQuery(['bad-cases', status, cursor], () =>
+    call(api.GET('/admin/bad-cases', { params: { query: { limit: 20, cursor, status: status || undefined } } })),
+  );
   return (
     <section aria-labelledby="page-title">
       <h1 id="page-title">{t('nav.review')}</h1>
@@ -34,8 +37,7 @@ export function ReviewPage() {
             <select
               value={status}
               onChange={(event) => {
-                setStatus(choiceOf(STATUSES, event.target.value, ''));
-                setCursors([]);
+                setList({ status: choiceOf(STATUSES, event.target.value, ''), cursor: [] });
                 setOpen(null);
               }}
             >
@@ -115,11 +117,11 @@ export function ReviewPage() {
                         </>
                       )}
                     </p>
-                    {canWrite && open === item.sessionId && <BadCaseReview item={item} onChanged={badCases.reload} />}
+                    {canWrite && open === item.sessionId && <BadCaseReview item={item} />}
                   </li>
                 ))}
               </ul>
-              <Pager cursors={cursors} nextCursor={data.nextCursor} onChange={setCursors} />
+              <Pager cursors={cursors} nextCursor={data.nextCursor} onChange={(next) => setList({ status, cursor: next })} />
             </>
           )}
         </Async>

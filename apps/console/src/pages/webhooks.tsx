@@ -1,11 +1,11 @@
 import { useState } from 'react';
-import { api, asApiError, call, type ApiError } from '../api/client';
+import { api, call } from '../api/client';
+import { useApiMutation, useApiQuery } from '../api/queries';
 import type { components } from '../api/schema';
 import { Async, ErrorNotice } from '../components/states';
 import { TableHead } from '../components/table-head';
 import { useI18n } from '../i18n/i18n';
 import { formatDateTime } from '../lib/format';
-import { useApi } from '../lib/use-api';
 import { useCanWrite } from '../lib/identity';
 
 type Webhook = components['schemas']['WebhookDto'];
@@ -19,27 +19,21 @@ export function WebhooksPage() {
   const { t } = useI18n();
   const canWrite = useCanWrite();
   const [selected, setSelected] = useState<string | null>(null);
-  const [actionError, setActionError] = useState<ApiError | null>(null);
-  const list = useApi(() => call(api.GET('/admin/webhooks')), []);
+  const list = useApiQuery(['webhooks'], () => call(api.GET('/admin/webhooks')));
   const items = list.data?.items ?? [];
   const current = items.find((w) => w.id === selected) ?? items[0] ?? null;
-
-  const enable = async (webhook: Webhook) => {
-    setActionError(null);
-    try {
-      await call(api.PATCH('/admin/webhooks/{id}', { params: { path: { id: webhook.id } }, body: { enabled: true } }));
-      list.reload();
-    } catch (error) {
-      setActionError(asApiError(error));
-    }
-  };
+  const enabling = useApiMutation({
+    send: (webhook: Webhook) => call(api.PATCH('/admin/webhooks/{id}', { params: { path: { id: webhook.id } }, body: { enabled: true } })),
+    invalidates: ['webhooks'],
+  });
+  const actionError = enabling.error;
 
   return (
     <section aria-labelledby="page-title">
       <h1 id="page-title">{t('nav.webhooks')}</h1>
       <p className="hint">{t('webhooks.intro')}</p>
       <div className="filters">
-        <button type="button" onClick={list.reload}>
+        <button type="button" onClick={() => void list.refetch()}>
           {t('action.refresh')}
         </button>
       </div>
@@ -77,7 +71,7 @@ export function WebhooksPage() {
                       {t('webhooks.showDeliveries')}
                     </button>{' '}
                     {canWrite && !webhook.enabled && (
-                      <button type="button" onClick={() => void enable(webhook)}>
+                      <button type="button" onClick={() => enabling.mutate(webhook)}>
                         {t('webhooks.enable')}
                       </button>
                     )}
@@ -96,27 +90,22 @@ export function WebhooksPage() {
 function Deliveries({ webhook }: { webhook: Webhook }) {
   const { t } = useI18n();
   const canWrite = useCanWrite();
-  const [notice, setNotice] = useState<string | null>(null);
-  const [actionError, setActionError] = useState<ApiError | null>(null);
-  const state = useApi(() => call(api.GET('/admin/webhooks/{id}/deliveries', { params: { path: { id: webhook.id }, query: { limit: 50 } } })), [webhook.id]);
-
-  const redeliver = async (delivery: Delivery) => {
-    setNotice(null);
-    setActionError(null);
-    try {
-      await call(api.POST('/admin/webhooks/{id}/deliveries/{deliveryId}/redeliver', { params: { path: { id: webhook.id, deliveryId: delivery.id } } }));
-      setNotice(t('webhooks.redelivered', { event: delivery.eventType }));
-      state.reload();
-    } catch (error) {
-      setActionError(asApiError(error));
-    }
-  };
+  const state = useApiQuery(['webhook-deliveries', webhook.id], () =>
+    call(api.GET('/admin/webhooks/{id}/deliveries', { params: { path: { id: webhook.id }, query: { limit: 50 } } })),
+  );
+  const redelivery = useApiMutation({
+    send: (delivery: Delivery) =>
+      call(api.POST('/admin/webhooks/{id}/deliveries/{deliveryId}/redeliver', { params: { path: { id: webhook.id, deliveryId: delivery.id } } })),
+    invalidates: ['webhook-deliveries'],
+  });
+  const notice = redelivery.isSuccess ? t('webhooks.redelivered', { event: redelivery.variables.eventType }) : null;
+  const actionError = redelivery.error;
 
   return (
     <section aria-labelledby="deliveries-title">
       <h2 id="deliveries-title">{t('webhooks.deliveriesOf', { url: webhook.url })}</h2>
       <div className="filters">
-        <button type="button" onClick={state.reload}>
+        <button type="button" onClick={() => void state.refetch()}>
           {t('action.refresh')}
         </button>
       </div>
@@ -164,7 +153,7 @@ function Deliveries({ webhook }: { webhook: Webhook }) {
                     <td>
                       <button
                         type="button"
-                        onClick={() => void redeliver(delivery)}
+                        onClick={() => redelivery.mutate(delivery)}
                         disabled={!webhook.enabled}
                         title={webhook.enabled ? undefined : t('webhooks.enableFirst')}
                       >

@@ -1,8 +1,8 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { api, ApiError, asApiError, call, unwrap } from '../../api/client';
+import { api, asApiError, call, unwrap } from '../../api/client';
+import { useApiMutation, useApiQuery } from '../../api/queries';
 import { Async, ErrorNotice } from '../../components/states';
 import { useI18n } from '../../i18n/i18n';
-import { useApi } from '../../lib/use-api';
 import { useCanWrite } from '../../lib/identity';
 import type { operations } from '../../api/schema';
 
@@ -31,27 +31,30 @@ async function loadConfig() {
 /** The router config with optimistic concurrency: saved with If-Match, so a concurrent change gives 412, not a lost edit. */
 export function ConfigPanel() {
   const { t } = useI18n();
-  const state = useApi(loadConfig, []);
+  const state = useApiQuery(['intent-config'], loadConfig);
   return (
     <article className="card">
       <h2>{t('intents.config')}</h2>
-      <Async state={state}>{(data) => <ConfigForm initial={data.config} etag={data.etag} onSaved={state.reload} />}</Async>
+      <Async state={state}>{(data) => <ConfigForm initial={data.config} etag={data.etag} />}</Async>
     </article>
   );
 }
 
-function ConfigForm({ initial, etag, onSaved }: { initial: Record<string, unknown>; etag: string | null; onSaved(): void }) {
+function ConfigForm({ initial, etag }: { initial: Record<string, unknown>; etag: string | null }) {
   const { t } = useI18n();
   // A viewer sees the config, read-only (the API refuses its PUT).
   const canWrite = useCanWrite();
   const [draft, setDraft] = useState<Record<string, string | boolean>>(() => toDraft(initial));
-  const [error, setError] = useState<ApiError | null>(null);
-  const [saved, setSaved] = useState(false);
+  // Saved with the version read (If-Match); the config (and its new ETag) is read again after it.
+  const save = useApiMutation({
+    send: (body: ConfigBody) => call(api.PUT('/admin/intent-config', { body, params: { header: etag ? { 'If-Match': etag } : {} } })),
+    invalidates: ['intent-config'],
+  });
+  const error = save.error;
+  const saved = save.isSuccess;
   useEffect(() => setDraft(toDraft(initial)), [initial]);
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
-    setError(null);
-    setSaved(false);
     const body: ConfigBody = {};
     for (const key of NUMBER_KEYS) {
       const text = String(draft[key]).trim();
@@ -59,16 +62,10 @@ function ConfigForm({ initial, etag, onSaved }: { initial: Record<string, unknow
       body[key] = (text !== '' && !Number.isNaN(Number(text)) ? Number(text) : text) as number;
     }
     for (const key of BOOLEAN_KEYS) body[key] = draft[key] === true;
-    try {
-      await call(api.PUT('/admin/intent-config', { body, params: { header: etag ? { 'If-Match': etag } : {} } }));
-      setSaved(true);
-      onSaved();
-    } catch (reason) {
-      setError(asApiError(reason));
-    }
+    save.mutate(body);
   };
   return (
-    <form className="editor config-form" onSubmit={(event) => void submit(event)}>
+    <form className="editor config-form" onSubmit={submit}>
       <div className="grid-3">
         {NUMBER_KEYS.map((key: NumberKey) => (
           <label key={key}>

@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
-import { api, ApiError, asApiError, call } from '../../api/client';
+import { api, call } from '../../api/client';
+import { useApiMutation } from '../../api/queries';
 import type { components } from '../../api/schema';
 import { ErrorNotice } from '../../components/states';
 import { useI18n } from '../../i18n/i18n';
@@ -7,6 +8,8 @@ import { splitList } from '../../lib/labelled-file';
 
 export type Rule = components['schemas']['IntentRuleViewDto'];
 const ACTIONS = ['knowledge', 'answer', 'transfer'] as const;
+/** What the editor sends: the rule's fields (a new rule adds its confidence profile). */
+type RuleBody = Omit<components['schemas']['CreateIntentRuleDto'], 'confidenceProfile'>;
 
 interface Draft {
   intent: string;
@@ -36,18 +39,25 @@ function toDraft(rule: Rule | null): Draft {
  * Creates or edits a rule. The API validates (its 400 names the field and is shown as is); what the operator typed
  * stays in the form whatever the answer.
  */
-export function RuleEditor({ rule, onDone }: { rule: Rule | null; onDone(saved: boolean): void }) {
+export function RuleEditor({ rule, onDone }: { rule: Rule | null; onDone(): void }) {
   const { t } = useI18n();
   const [draft, setDraft] = useState<Draft>(() => toDraft(rule));
-  const [error, setError] = useState<ApiError | null>(null);
-  const [saving, setSaving] = useState(false);
+  // A saved rule changes the list and the training status beside it: both are asked again.
+  const save = useApiMutation({
+    send: (body: RuleBody) =>
+      rule
+        ? call(api.PATCH('/admin/intent-rules/{id}', { params: { path: { id: rule.id } }, body }))
+        : call(api.POST('/admin/intent-rules', { body: { ...body, confidenceProfile: 'search' } })),
+    invalidates: ['intent-rules', 'intent-status'],
+    onSuccess: onDone,
+  });
+  const error = save.error;
+  const saving = save.isPending;
   const set = <K extends keyof Draft>(key: K, value: Draft[K]) => setDraft((current) => ({ ...current, [key]: value }));
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
-    setSaving(true);
-    setError(null);
-    const body = {
+    const body: RuleBody = {
       intent: draft.intent.trim(),
       keywords: splitList(draft.keywords, 'comma'),
       patterns: splitList(draft.patterns, 'line'),
@@ -58,19 +68,11 @@ export function RuleEditor({ rule, onDone }: { rule: Rule | null; onDone(saved: 
       action: draft.action,
       reply: draft.reply.trim() ? draft.reply : null,
     };
-    try {
-      if (rule) await call(api.PATCH('/admin/intent-rules/{id}', { params: { path: { id: rule.id } }, body }));
-      else await call(api.POST('/admin/intent-rules', { body: { ...body, confidenceProfile: 'search' } }));
-      onDone(true);
-    } catch (reason) {
-      setError(asApiError(reason));
-    } finally {
-      setSaving(false);
-    }
+    save.mutate(body);
   };
 
   return (
-    <form className="editor" onSubmit={(event) => void submit(event)} aria-label={rule ? t('intents.editRule', { intent: rule.intent }) : t('intents.newRule')}>
+    <form className="editor" onSubmit={submit} aria-label={rule ? t('intents.editRule', { intent: rule.intent }) : t('intents.newRule')}>
       <label>
         {t('intents.intent')}
         <input type="text" value={draft.intent} onChange={(event) => set('intent', event.target.value)} />
@@ -116,7 +118,7 @@ export function RuleEditor({ rule, onDone }: { rule: Rule | null; onDone(saved: 
         <button type="submit" disabled={saving}>
           {saving ? t('action.saving') : t('action.save')}
         </button>
-        <button type="button" onClick={() => onDone(false)}>
+        <button type="button" onClick={onDone}>
           {t('action.cancel')}
         </button>
       </div>

@@ -1,11 +1,10 @@
-import { useEffect } from 'react';
 import { api, call } from '../../api/client';
+import { useApiQuery } from '../../api/queries';
 import { ErrorNotice } from '../../components/states';
 import { useI18n } from '../../i18n/i18n';
 import type { MessageKey } from '../../i18n/messages';
 import { formatDuration } from '../../lib/format';
 import { intentStatusBadge, intentStatusPollMs, type IntentTrainingState } from '../../lib/intent-status';
-import { useApi } from '../../lib/use-api';
 
 const STATE_LABEL: Record<IntentTrainingState, MessageKey> = {
   idle: 'intents.status.idle',
@@ -17,18 +16,16 @@ const STATE_LABEL: Record<IntentTrainingState, MessageKey> = {
 /**
  * The rules' training status beside the rules (`GET /admin/intent/status`): the rules and classifier versions, the
  * training under way with its progress, the intents routed by their examples meanwhile, the last training's
- * duration. Asks again every second while a training waits or runs; `refresh` changes after a rule is saved.
+ * duration. Asks again every second while a training waits or runs (not after an error), and after a rule is saved
+ * (the rule editor invalidates it).
  */
-export function IntentStatusLine({ refresh }: { refresh: number }) {
+export function IntentStatusLine() {
   const { t } = useI18n();
-  const status = useApi(() => call(api.GET('/admin/intent/status')), [refresh]);
-  const { data, reload } = status;
-  useEffect(() => {
-    const delay = data !== undefined ? intentStatusPollMs(data) : null;
-    if (delay === null) return;
-    const timer = setTimeout(reload, delay);
-    return () => clearTimeout(timer);
-  }, [data, reload]);
+  const status = useApiQuery(['intent-status'], () => call(api.GET('/admin/intent/status')), {
+    refetchInterval: (query) => (query.state.data !== undefined && query.state.error === null ? (intentStatusPollMs(query.state.data) ?? false) : false),
+    refetchIntervalInBackground: true,
+  });
+  const { data } = status;
   if (data === undefined) return status.error !== null ? <ErrorNotice error={status.error} /> : null;
   const { state, progress } = data.training;
   return (

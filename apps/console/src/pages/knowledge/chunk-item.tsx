@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
-import { api, ApiError, asApiError, call } from '../../api/client';
+import { api, call } from '../../api/client';
+import { useApiMutation } from '../../api/queries';
 import { ErrorNotice } from '../../components/states';
 import { useI18n } from '../../i18n/i18n';
 import type { Chunk } from './chunk-list';
@@ -10,38 +11,35 @@ type ChunkEdit = { content: string } | { disabled: boolean };
 
 /**
  * One chunk: its pages, section and text; its text edited in place (the API's 400 shown, the draft kept) and the
- * chunk disabled or enabled again. The API answers the chunk as stored, which replaces the one shown.
+ * chunk disabled or enabled again. The API answers the chunk as stored, which replaces the one shown (in the cached
+ * list: nothing else is asked again).
  */
 export function ChunkItem({ documentId, chunk, onChanged }: { documentId: string; chunk: Chunk; onChanged(chunk: Chunk): void }) {
   const { t } = useI18n();
   const canWrite = useCanWrite();
   const number = chunk.chunkIndex + 1;
   const [draft, setDraft] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ApiError | null>(null);
-  const send = async (body: ChunkEdit): Promise<boolean> => {
-    setBusy(true);
-    setError(null);
-    try {
-      const updated = await call(
+  const edit = useApiMutation({
+    send: (body: ChunkEdit) =>
+      call(
         api.PATCH('/admin/knowledge/documents/{id}/chunks/{chunkIndex}', {
           params: { path: { id: documentId, chunkIndex: String(chunk.chunkIndex) } },
           body,
         }),
-      );
+      ),
+    invalidates: [],
+    onSuccess: (updated, body) => {
       onChanged(updated);
-      return true;
-    } catch (reason) {
-      setError(asApiError(reason));
-      return false;
-    } finally {
-      setBusy(false);
-    }
-  };
-  const save = async (event: FormEvent) => {
+      if ('content' in body) setDraft(null);
+    },
+  });
+  const busy = edit.isPending;
+  const error = edit.error;
+  const send = (body: ChunkEdit) => edit.mutate(body);
+  const save = (event: FormEvent) => {
     event.preventDefault();
     // The text goes as typed: the API decides what is valid (docs/console.md: no validation re-implemented here).
-    if (draft !== null && (await send({ content: draft }))) setDraft(null);
+    if (draft !== null) send({ content: draft });
   };
   const label = t('chunks.chunk', { number });
   return (
@@ -61,7 +59,7 @@ export function ChunkItem({ documentId, chunk, onChanged }: { documentId: string
             <button
               type="button"
               disabled={busy}
-              onClick={() => void send({ disabled: !chunk.disabled })}
+              onClick={() => send({ disabled: !chunk.disabled })}
               aria-label={t(chunk.disabled ? 'chunks.enableNamed' : 'chunks.disableNamed', { number })}
             >
               {t(chunk.disabled ? 'chunks.enable' : 'chunks.disable')}
@@ -72,7 +70,7 @@ export function ChunkItem({ documentId, chunk, onChanged }: { documentId: string
       {draft === null ? (
         <p className="chunk-text">{chunk.content}</p>
       ) : (
-        <form className="editor" onSubmit={(event) => void save(event)} aria-label={t('chunks.editNamed', { number })}>
+        <form className="editor" onSubmit={save} aria-label={t('chunks.editNamed', { number })}>
           <label>
             {t('chunks.text', { number })}
             <textarea rows={Math.min(16, Math.max(4, chunk.content.split('\n').length + 1))} value={draft} onChange={(event) => setDraft(event.target.value)} />
@@ -87,7 +85,7 @@ export function ChunkItem({ documentId, chunk, onChanged }: { documentId: string
               disabled={busy}
               onClick={() => {
                 setDraft(null);
-                setError(null);
+                edit.reset();
               }}
             >
               {t('action.cancel')}

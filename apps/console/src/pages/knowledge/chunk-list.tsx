@@ -1,5 +1,5 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
-import { api, ApiError, asApiError, call } from '../../api/client';
+import { api, call } from '../../api/client';
+import { useApiPages } from '../../api/queries';
 import type { components } from '../../api/schema';
 import { ErrorNotice, Loading } from '../../components/states';
 import { useI18n } from '../../i18n/i18n';
@@ -11,50 +11,24 @@ export type Chunk = components['schemas']['ChunkViewDto'];
 /** Chunks asked for at a time: a 250-page manual has hundreds; "load more" asks for the next ones. */
 const PAGE_SIZE = 50;
 
-interface Loaded {
-  items: Chunk[];
-  nextCursor: string | null;
-  /** The first page has arrived (an empty document is then "no chunks", not "loading"). */
-  started: boolean;
-}
-
-/** The document's chunks page after page (the API's nextCursor); a stale answer (another document meanwhile) is dropped. */
+/** The document's chunks page after page (the API's nextCursor), in document order, each chunk once. */
 function useChunkPages(documentId: string) {
-  const [loaded, setLoaded] = useState<Loaded>({ items: [], nextCursor: null, started: false });
-  const [loading, setLoading] = useState(true);
-  const [error, setError] = useState<ApiError | null>(null);
-  const latest = useRef(0);
-  const fetchPage = useCallback(
-    async (cursor: string | null) => {
-      const ticket = ++latest.current;
-      setLoading(true);
-      setError(null);
-      try {
-        const page = await call(
-          api.GET('/admin/knowledge/documents/{id}/chunks', { params: { path: { id: documentId }, query: { limit: PAGE_SIZE, cursor: cursor ?? undefined } } }),
-        );
-        if (ticket !== latest.current) return;
-        setLoaded((current) => ({ items: cursor ? appendChunks(current.items, page.items) : page.items, nextCursor: page.nextCursor, started: true }));
-      } catch (reason) {
-        if (ticket === latest.current) setError(asApiError(reason));
-      } finally {
-        if (ticket === latest.current) setLoading(false);
-      }
-    },
-    [documentId],
+  const { query, update } = useApiPages(['knowledge-chunks', documentId], (cursor) =>
+    call(api.GET('/admin/knowledge/documents/{id}/chunks', { params: { path: { id: documentId }, query: { limit: PAGE_SIZE, cursor: cursor ?? undefined } } })),
   );
-  useEffect(() => {
-    setLoaded({ items: [], nextCursor: null, started: false });
-    void fetchPage(null);
-  }, [fetchPage]);
+  const pages = query.data?.pages ?? [];
   return {
-    ...loaded,
-    loading,
-    error,
-    loadMore: () => void fetchPage(loaded.nextCursor),
-    retry: () => void fetchPage(loaded.started ? loaded.nextCursor : null),
+    items: pages.reduce<Chunk[]>((items, page) => appendChunks(items, page.items), []),
+    nextCursor: pages.at(-1)?.nextCursor ?? null,
+    /** The first page has arrived (an empty document is then "no chunks", not "loading"). */
+    started: query.data !== undefined,
+    loading: query.isFetching,
+    // Hidden while asking again, as a retry clears it until its answer.
+    error: query.isFetching ? null : query.error,
+    loadMore: () => void query.fetchNextPage(),
+    retry: () => void (query.data ? query.fetchNextPage() : query.refetch()),
     /** An edit's answer is the chunk as stored now: it replaces the one shown. */
-    update: (chunk: Chunk) => setLoaded((current) => ({ ...current, items: replaceChunk(current.items, chunk) })),
+    update: (chunk: Chunk) => update((page) => ({ ...page, items: replaceChunk(page.items, chunk) })),
   };
 }
 

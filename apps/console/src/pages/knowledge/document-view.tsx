@@ -6,7 +6,7 @@ import { useI18n } from '../../i18n/i18n';
 import { offerDownload } from '../../lib/download';
 import { formatDateTime } from '../../lib/format';
 import { href } from '../../lib/route';
-import { useApi } from '../../lib/use-api';
+import { useApiQuery } from '../../api/queries';
 import { ChunkList } from './chunk-list';
 
 type DocumentDetail = components['schemas']['DocumentDetailDto'];
@@ -17,7 +17,7 @@ type DocumentDetail = components['schemas']['DocumentDetailDto'];
  */
 export function DocumentView({ id }: { id: string }) {
   const { t } = useI18n();
-  const document = useApi(() => call(api.GET('/admin/knowledge/documents/{id}', { params: { path: { id } } })), [id]);
+  const document = useApiQuery(['knowledge-document', id], () => call(api.GET('/admin/knowledge/documents/{id}', { params: { path: { id } } })));
   return (
     <section aria-labelledby="page-title">
       <p>

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type DragEvent, type FormEvent } from 'react';
-import { api, ApiError, asApiError, call, uploadFiles, type UploadStarted } from '../../api/client';
+import { api, call, uploadFiles, type UploadStarted } from '../../api/client';
+import { useApiMutation, useApiQuery, useInvalidate } from '../../api/queries';
 import { ErrorNotice } from '../../components/states';
 import { useI18n } from '../../i18n/i18n';
 import { codeKey } from '../../i18n/messages';
@@ -14,45 +15,43 @@ const ACCEPT = '.pdf,.docx,.html,.htm,.md,.markdown,.txt,.csv,.xlsx';
 
 /**
  * Drag-and-drop upload of many files (docs/console.md "Knowledge"): POST /admin/knowledge/files, then the
- * import is followed until every file has its outcome, each file's status and reason shown as it comes.
+ * import is followed until every file has its outcome, each file's status and reason shown as it comes; the
+ * documents list is asked again when it ends.
  */
-export function FileUpload({ onImported }: { onImported(): void }) {
+export function FileUpload() {
   const { t } = useI18n();
   const [files, setFiles] = useState<File[]>([]);
   const [fields, setFields] = useState({ domain: '', keywords: '', metadata: '' });
   const [dragging, setDragging] = useState(false);
-  const [error, setError] = useState<ApiError | null>(null);
-  const [rows, setRows] = useState<FileRow[]>([]);
-  const [importId, setImportId] = useState<string | null>(null);
-  const [progress, setProgress] = useState<{ done: number; total: number; status: string } | null>(null);
   const input = useRef<HTMLInputElement>(null);
-
+  const upload = useApiMutation({
+    send: (request: { files: readonly File[]; fields: Readonly<Record<string, string>> }) => uploadFiles(request.files, request.fields),
+    invalidates: [],
+    onSuccess: () => setFiles([]),
+  });
+  const importId = upload.data?.importId ?? null;
+  // The import, asked every second until it ends (or fails to answer).
+  const imported = useApiQuery(
+    ['knowledge-import', importId],
+    () => call(api.GET('/admin/knowledge/imports/{id}', { params: { path: { id: importId ?? '' } } })),
+    {
+      enabled: importId !== null,
+      placeholderData: undefined,
+      refetchInterval: (query) => (query.state.error !== null || (query.state.data && FINISHED.has(query.state.data.status)) ? false : POLL_MS),
+      refetchIntervalInBackground: true,
+    },
+  );
+  const finished = imported.data !== undefined && FINISHED.has(imported.data.status);
+  const invalidate = useInvalidate();
   useEffect(() => {
-    if (!importId) return;
-    let stopped = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const poll = async () => {
-      try {
-        const status = await call(api.GET('/admin/knowledge/imports/{id}', { params: { path: { id: importId } } }));
-        if (stopped) return;
-        setProgress({ done: status.done, total: status.total, status: status.status });
-        if (status.files) setRows(status.files);
-        if (FINISHED.has(status.status)) {
-          onImported();
-          return;
-        }
-      } catch (reason) {
-        if (!stopped) setError(asApiError(reason));
-        return;
-      }
-      timer = setTimeout(() => void poll(), POLL_MS);
-    };
-    void poll();
-    return () => {
-      stopped = true;
-      clearTimeout(timer);
-    };
-  }, [importId, onImported]);
+    if (finished) invalidate('knowledge-documents');
+  }, [finished, invalidate]);
+  const error = upload.error ?? (importId !== null ? imported.error : null);
+  const progress = importId !== null && imported.data ? { done: imported.data.done, total: imported.data.total, status: imported.data.status } : null;
+  // Each file's outcome as the import reports it; before that, as the upload answered; a request whose every file
+  // was refused names each file and its reason.
+  const refused = (upload.error?.details as { files?: FileRow[] } | undefined)?.files;
+  const rows: FileRow[] = (importId !== null ? imported.data?.files : undefined) ?? upload.data?.files ?? (Array.isArray(refused) ? refused : []);
 
   const statusLabel = (status: string) => {
     const key = codeKey('files.status', status);
@@ -68,28 +67,13 @@ export function FileUpload({ onImported }: { onImported(): void }) {
     setDragging(false);
     add(event.dataTransfer.files);
   };
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
-    setError(null);
-    setRows([]);
-    setProgress(null);
-    setImportId(null);
-    try {
-      const started = await uploadFiles(files, fields);
-      setRows(started.files);
-      setImportId(started.importId);
-      setFiles([]);
-    } catch (reason) {
-      const failure = asApiError(reason);
-      setError(failure);
-      // A request whose every file was refused names each file and its reason.
-      const refused = (failure.details as { files?: FileRow[] } | undefined)?.files;
-      if (Array.isArray(refused)) setRows(refused);
-    }
+    upload.mutate({ files, fields });
   };
 
   return (
-    <form className="editor" onSubmit={(event) => void submit(event)} aria-label={t('files.title')}>
+    <form className="editor" onSubmit={submit} aria-label={t('files.title')}>
       <h3>{t('files.title')}</h3>
       <div
         className={dragging ? 'drop-zone drop-zone-active' : 'drop-zone'}

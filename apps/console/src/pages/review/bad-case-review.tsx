@@ -1,9 +1,9 @@
 import { useState } from 'react';
-import { api, ApiError, asApiError, call } from '../../api/client';
+import { api, call } from '../../api/client';
+import { useApiMutation, useApiQuery } from '../../api/queries';
 import type { components } from '../../api/schema';
 import { ErrorNotice } from '../../components/states';
 import { useI18n } from '../../i18n/i18n';
-import { useApi } from '../../lib/use-api';
 
 export type BadCase = components['schemas']['BadCaseDto'];
 
@@ -17,25 +17,21 @@ async function loadChoices() {
 }
 
 /** Set the correct intent or document, a note, resolve or reopen, and accept the question as an example. */
-export function BadCaseReview({ item, onChanged }: { item: BadCase; onChanged(): void }) {
+export function BadCaseReview({ item }: { item: BadCase }) {
   const { t } = useI18n();
-  const choices = useApi(loadChoices, []);
+  const choices = useApiQuery(['review-choices'], loadChoices);
   const [intent, setIntent] = useState(item.review?.intent ?? item.label?.intent ?? '');
   const [documentId, setDocumentId] = useState(item.review?.document?.id ?? '');
   const [note, setNote] = useState(item.review?.note ?? '');
-  const [error, setError] = useState<ApiError | null>(null);
-  const [message, setMessage] = useState<string | null>(null);
-  const run = async (action: () => Promise<unknown>, done: string) => {
-    setError(null);
-    setMessage(null);
-    try {
-      await action();
-      setMessage(done);
-      onChanged();
-    } catch (reason) {
-      setError(asApiError(reason));
-    }
-  };
+  // One write at a time, its error or its outcome shown below the form; the queue is asked again after it (an
+  // accepted example changes the rules and their training too).
+  const action = useApiMutation({
+    send: (request: { write: () => Promise<unknown>; done: string }) => request.write().then(() => request.done),
+    invalidates: ['bad-cases', 'intent-rules', 'intent-status'],
+  });
+  const run = (write: () => Promise<unknown>, done: string) => action.mutate({ write, done });
+  const error = action.error;
+  const message = action.isSuccess ? action.data : null;
   const review = (status?: 'OPEN' | 'RESOLVED') =>
     run(
       () =>
@@ -55,7 +51,7 @@ export function BadCaseReview({ item, onChanged }: { item: BadCase; onChanged():
   const resolved = item.review?.status === 'RESOLVED';
   return (
     <form className="editor" onSubmit={(event) => event.preventDefault()} aria-label={t('review.review')}>
-      {choices.error && <ErrorNotice error={choices.error} onRetry={choices.reload} />}
+      {choices.error && <ErrorNotice error={choices.error} onRetry={() => void choices.refetch()} />}
       <div className="row">
         <label>
           {t('review.correctIntent')}
@@ -88,19 +84,19 @@ export function BadCaseReview({ item, onChanged }: { item: BadCase; onChanged():
       {error && <ErrorNotice error={error} />}
       {message && <p role="status">{message}</p>}
       <div className="row">
-        <button type="button" onClick={() => void review()}>
+        <button type="button" onClick={() => review()}>
           {t('action.save')}
         </button>
         {resolved ? (
-          <button type="button" onClick={() => void review('OPEN')}>
+          <button type="button" onClick={() => review('OPEN')}>
             {t('review.reopen')}
           </button>
         ) : (
-          <button type="button" onClick={() => void review('RESOLVED')}>
+          <button type="button" onClick={() => review('RESOLVED')}>
             {t('review.resolve')}
           </button>
         )}
-        <button type="button" onClick={() => void accept()} disabled={!intent}>
+        <button type="button" onClick={() => accept()} disabled={!intent}>
           {t('review.acceptExample')}
         </button>
       </div>

@@ -1,12 +1,13 @@
 import { useState, type FormEvent } from 'react';
-import { api, ApiError, asApiError, call } from '../../api/client';
+import { api, call } from '../../api/client';
+import { useApiMutation, useApiQuery } from '../../api/queries';
 import type { components } from '../../api/schema';
 import { Pager } from '../../components/pager';
 import { Async, ErrorNotice } from '../../components/states';
 import { useI18n } from '../../i18n/i18n';
 import { formatDateTime, truncate } from '../../lib/format';
-import { useApi } from '../../lib/use-api';
-import { choiceOf } from '../../lib/choice';
+import { ChoiceFilter } from '../../components/filters';
+import { useUrlState } from '../../lib/url-state';
 import { TableHead } from '../../components/table-head';
 import { useCanWrite } from '../../lib/identity';
 
@@ -17,45 +18,31 @@ const SOURCES = ['', 'AUTO', 'MANUAL'] as const;
 export function CaseLibrary() {
   const { t } = useI18n();
   const canWrite = useCanWrite();
-  const [sourceType, setSourceType] = useState<(typeof SOURCES)[number]>('');
-  const [cursors, setCursors] = useState<string[]>([]);
-  const [editing, setEditing] = useState<string | null>(null);
-  const [error, setError] = useState<ApiError | null>(null);
-  const cursor = cursors.at(-1);
-  const cases = useApi(
-    () => call(api.GET('/admin/case-library', { params: { query: { limit: 20, cursor, sourceType: sourceType || undefined } } })),
-    [sourceType, cursor],
+  // In the URL beside the bad cases' own filter and cursors (`source`, `libraryCursor`).
+  const [list, setList] = useUrlState<{ source: (typeof SOURCES)[number]; libraryCursor: readonly string[] }>(
+    { source: '', libraryCursor: [] },
+    { source: SOURCES },
   );
-  const retract = async (item: Case) => {
+  const { source: sourceType, libraryCursor: cursors } = list;
+  const [editing, setEditing] = useState<string | null>(null);
+  const cursor = cursors.at(-1);
+  const cases = useApiQuery(['case-library', sourceType, cursor], () =>
+    call(api.GET('/admin/case-library', { params: { query: { limit: 20, cursor, sourceType: sourceType || undefined } } })),
+  );
+  const retraction = useApiMutation({
+    send: (item: Case) => call(api.DELETE('/admin/case-library/{id}', { params: { path: { id: item.id } } })),
+    invalidates: ['case-library'],
+  });
+  const retract = (item: Case) => {
     if (!window.confirm(t('review.confirmRetract', { query: truncate(item.query, 40) }))) return;
-    setError(null);
-    try {
-      await call(api.DELETE('/admin/case-library/{id}', { params: { path: { id: item.id } } }));
-      cases.reload();
-    } catch (reason) {
-      setError(asApiError(reason));
-    }
+    retraction.mutate(item);
   };
+  const error = retraction.error;
   return (
     <article className="card">
       <div className="toolbar">
         <h2>{t('review.caseLibrary')}</h2>
-        <label>
-          {t('review.source')}
-          <select
-            value={sourceType}
-            onChange={(event) => {
-              setSourceType(choiceOf(SOURCES, event.target.value, ''));
-              setCursors([]);
-            }}
-          >
-            {SOURCES.map((value) => (
-              <option key={value} value={value}>
-                {value || t('filter.all')}
-              </option>
-            ))}
-          </select>
-        </label>
+        <ChoiceFilter label={t('review.source')} options={SOURCES} value={sourceType} onChange={(source) => setList({ source, libraryCursor: [] })} />
       </div>
       {error && <ErrorNotice error={error} />}
       <Async state={cases} isEmpty={(data) => data.items.length === 0} empty={t('review.noCases')}>
@@ -77,13 +64,7 @@ export function CaseLibrary() {
                   canWrite && editing === item.id ? (
                     <tr key={item.id}>
                       <td colSpan={6}>
-                        <CaseEditor
-                          item={item}
-                          onDone={(saved) => {
-                            setEditing(null);
-                            if (saved) cases.reload();
-                          }}
-                        />
+                        <CaseEditor item={item} onDone={() => setEditing(null)} />
                       </td>
                     </tr>
                   ) : (
@@ -104,7 +85,7 @@ export function CaseLibrary() {
                             <button type="button" onClick={() => setEditing(item.id)}>
                               {t('action.edit')}
                             </button>
-                            <button type="button" className="danger" onClick={() => void retract(item)}>
+                            <button type="button" className="danger" onClick={() => retract(item)}>
                               {t('review.retract')}
                             </button>
                           </div>
@@ -115,7 +96,7 @@ export function CaseLibrary() {
                 )}
               </tbody>
             </table>
-            <Pager cursors={cursors} nextCursor={data.nextCursor} onChange={setCursors} />
+            <Pager cursors={cursors} nextCursor={data.nextCursor} onChange={(next) => setList({ source: sourceType, libraryCursor: next })} />
           </>
         )}
       </Async>
@@ -123,29 +104,24 @@ export function CaseLibrary() {
   );
 }
 
-function CaseEditor({ item, onDone }: { item: Case; onDone(saved: boolean): void }) {
+function CaseEditor({ item, onDone }: { item: Case; onDone(): void }) {
   const { t } = useI18n();
   const [query, setQuery] = useState(item.query);
   const [answer, setAnswer] = useState(item.answer);
   const [errorCode, setErrorCode] = useState(item.errorCode ?? '');
-  const [error, setError] = useState<ApiError | null>(null);
-  const submit = async (event: FormEvent) => {
+  const save = useApiMutation({
+    send: (body: { query: string; answer: string; errorCode: string | null }) =>
+      call(api.PATCH('/admin/case-library/{id}', { params: { path: { id: item.id } }, body })),
+    invalidates: ['case-library'],
+    onSuccess: onDone,
+  });
+  const error = save.error;
+  const submit = (event: FormEvent) => {
     event.preventDefault();
-    setError(null);
-    try {
-      await call(
-        api.PATCH('/admin/case-library/{id}', {
-          params: { path: { id: item.id } },
-          body: { query, answer, errorCode: errorCode.trim() ? errorCode.trim() : null },
-        }),
-      );
-      onDone(true);
-    } catch (reason) {
-      setError(asApiError(reason));
-    }
+    save.mutate({ query, answer, errorCode: errorCode.trim() ? errorCode.trim() : null });
   };
   return (
-    <form className="editor" onSubmit={(event) => void submit(event)} aria-label={t('review.editCase')}>
+    <form className="editor" onSubmit={submit} aria-label={t('review.editCase')}>
       <label>
         {t('conversations.question')}
         <input type="text" value={query} onChange={(event) => setQuery(event.target.value)} />
@@ -161,7 +137,7 @@ function CaseEditor({ item, onDone }: { item: Case; onDone(saved: boolean): void
       {error && <ErrorNotice error={error} />}
       <div className="row">
         <button type="submit">{t('action.save')}</button>
-        <button type="button" onClick={() => onDone(false)}>
+        <button type="button" onClick={onDone}>
           {t('action.cancel')}
         </button>
       </div>
