@@ -9,7 +9,7 @@ import { EvaluationModule } from '@arbiter/evaluation';
 import { FeedbackModule } from '@arbiter/feedback';
 import { IntentModule } from '@arbiter/intent';
 import { JobsModule } from '@arbiter/jobs';
-import { LearningModule } from '@arbiter/learning';
+import { IntentLearningModule } from '@arbiter/intent-learning';
 import { LlmModule } from '@arbiter/llm';
 import { MonitoringModule } from '@arbiter/monitoring';
 import { RetrievalModule } from '@arbiter/retrieval';
@@ -34,7 +34,7 @@ const DOMAIN_MODULES = [
   MonitoringModule,
   IntentModule,
   ChatModule,
-  LearningModule,
+  IntentLearningModule,
   WebhooksModule,
   ConsoleModule,
 ];
