@@ -35,7 +35,7 @@ function inCode(): Map<string, Layer> {
 function inDocs(): Map<string, string> {
   const doc = readFileSync(path.resolve('docs/data-layer.md'), 'utf8');
   const section = doc.split(/^## /m).find((s) => s.startsWith('Where it is used')) ?? '';
-  return new Map([...section.matchAll(/^\|\s*`(\w+Repository)`\s*\|\s*[a-z]+\s*\|\s*([^|]+?)\s*\|/gm)].map((m) => [m[1]!, m[2]!]));
+  return new Map([...section.matchAll(/^\|\s*`(\w+Repository)`\s*\|\s*[a-z-]+\s*\|\s*([^|]+?)\s*\|/gm)].map((m) => [m[1]!, m[2]!]));
 }
 
 describe('the data layer in the docs', () => {

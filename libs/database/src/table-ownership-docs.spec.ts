@@ -13,14 +13,14 @@ function section(file: string, title: string): string {
 /** docs/SCALING.md "Tables": `| \`table\` | placement | owner | ...` → table → owner. */
 function scalingOwners(): Map<string, string> {
   const rows = new Map<string, string>();
-  for (const m of section('docs/SCALING.md', 'Tables').matchAll(/^\|\s*`([a-z0-9_]+)`\s*\|\s*[a-z]+\s*\|\s*([a-z]+)\s*\|/gm)) rows.set(m[1]!, m[2]!);
+  for (const m of section('docs/SCALING.md', 'Tables').matchAll(/^\|\s*`([a-z0-9_]+)`\s*\|\s*[a-z]+\s*\|\s*([a-z-]+)\s*\|/gm)) rows.set(m[1]!, m[2]!);
   return rows;
 }
 
 /** docs/CONVENTIONS.md "Table ownership and read models": the first cell's backticked tables → the owner cell. */
 function conventionsOwners(): Map<string, string> {
   const rows = new Map<string, string>();
-  for (const m of section('docs/CONVENTIONS.md', 'Table ownership and read models').matchAll(/^\|([^|]+)\|\s*([a-z]+)\s*\|/gm)) {
+  for (const m of section('docs/CONVENTIONS.md', 'Table ownership and read models').matchAll(/^\|([^|]+)\|\s*([a-z-]+)\s*\|/gm)) {
     for (const table of m[1]!.matchAll(/`([a-z0-9_]+)`/g)) {
       if (rows.has(table[1]!)) throw new Error(`docs/CONVENTIONS.md names ${table[1]} twice`);
       rows.set(table[1]!, m[2]!);
@@ -43,7 +43,7 @@ describe('table ownership in the docs', () => {
   });
 
   it('reads both tables', () => {
-    expect(scalingOwners().get('intent_fit')).toBe('learning');
+    expect(scalingOwners().get('intent_fit')).toBe('intent-learning');
     expect(conventionsOwners().get('tenant')).toBe('tenancy');
   });
 });
