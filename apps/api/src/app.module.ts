@@ -2,7 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { ChatModule } from '@arbiter/chat';
 import { CommonModule } from '@arbiter/common';
 import { AppConfigModule, type AppConfigModuleOptions } from '@arbiter/config';
-import { ConsoleModule } from '@arbiter/console';
+import { ConsoleReadModelsModule } from '@arbiter/console-read-models';
 import { CoverageModule } from '@arbiter/coverage';
 import { DatabaseModule } from '@arbiter/database';
 import { EvaluationModule } from '@arbiter/evaluation';
@@ -36,7 +36,7 @@ const DOMAIN_MODULES = [
   ChatModule,
   IntentLearningModule,
   WebhooksModule,
-  ConsoleModule,
+  ConsoleReadModelsModule,
 ];
 
 @Module({})
