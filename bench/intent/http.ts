@@ -233,7 +233,7 @@ async function main(): Promise<void> {
         child.send({ url: base, key: tenant.apiKeys.client, messages, concurrency, seconds, warmupSeconds, baseline } satisfies ClientArgs);
       });
     };
-    const { DecisionLogWriter } = await import('@arbiter/learning');
+    const { DecisionLogWriter } = await import('@arbiter/intent-learning');
     const writer = app.get(DecisionLogWriter);
     const summary = (r: ClientResult) => {
       const l = [...r.latenciesMs].sort((a, b) => a - b);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { InjectOptions } from 'fastify';
 import { JobsService } from '@arbiter/jobs';
-import { DecisionLogWriter, IntentReplayJob } from '@arbiter/learning';
+import { DecisionLogWriter, IntentReplayJob } from '@arbiter/intent-learning';
 import { testJobContext } from '../support/job-context.js';
 import { createTestApp, type TestApp, type TestTenant } from '../support/test-app.js';
 

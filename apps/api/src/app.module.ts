@@ -3,14 +3,14 @@ import { CaseLibraryModule } from '@arbiter/case-library';
 import { ChatModule } from '@arbiter/chat';
 import { CommonModule } from '@arbiter/common';
 import { AppConfigModule, type AppConfigModuleOptions } from '@arbiter/config';
-import { ConsoleModule } from '@arbiter/console';
+import { ConsoleReadModelsModule } from '@arbiter/console-read-models';
 import { CoverageModule } from '@arbiter/coverage';
 import { DatabaseModule } from '@arbiter/database';
 import { EvaluationModule } from '@arbiter/evaluation';
 import { FeedbackModule } from '@arbiter/feedback';
 import { IntentModule } from '@arbiter/intent';
 import { JobsModule } from '@arbiter/jobs';
-import { LearningModule } from '@arbiter/learning';
+import { IntentLearningModule } from '@arbiter/intent-learning';
 import { LlmModule } from '@arbiter/llm';
 import { MonitoringModule } from '@arbiter/monitoring';
 import { RetrievalModule } from '@arbiter/retrieval';
@@ -36,9 +36,9 @@ const DOMAIN_MODULES = [
   MonitoringModule,
   IntentModule,
   ChatModule,
-  LearningModule,
+  IntentLearningModule,
   WebhooksModule,
-  ConsoleModule,
+  ConsoleReadModelsModule,
 ];
 
 @Module({})

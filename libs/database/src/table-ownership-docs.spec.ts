@@ -43,7 +43,7 @@ describe('table ownership in the docs', () => {
   });
 
   it('reads both tables', () => {
-    expect(scalingOwners().get('intent_fit')).toBe('learning');
+    expect(scalingOwners().get('intent_fit')).toBe('intent-learning');
     expect(conventionsOwners().get('tenant')).toBe('tenancy');
     // Lib names may have a hyphen.
     expect(scalingOwners().get('case_library')).toBe('case-library');

@@ -29,8 +29,8 @@ export interface RoutingDecisionEvent {
 export type RoutingDecisionListener = (event: RoutingDecisionEvent) => void;
 
 /**
- * The seam between the intent lib and the modules that react to routing decisions (the learning lib's
- * decision log): they register here in onModuleInit; intent code never imports them.
+ * The seam between the intent lib and the modules that react to routing decisions (the intent-learning
+ * lib's decision log): they register here in onModuleInit; intent code never imports them.
  */
 @Injectable()
 export class IntentDecisionHooks {

@@ -53,4 +53,4 @@ import { LearningHttpSetup } from './learning-http.js';
   ],
   exports: [DecisionLogWriter, DecisionLogService, LabelledSetsService],
 })
-export class LearningModule {}
+export class IntentLearningModule {}

@@ -9,5 +9,5 @@ export { DecisionLogEntity, DecisionLogSettingsEntity, IntentFitEntity, IntentRe
 export type { IntentFitStatus } from './intent-fit.entity.js';
 export type { LabelledSetKind } from './labelled-set.entity.js';
 
-/** Every entity of the learning lib (TypeOrmModule.forFeature and the schema check). */
+/** Every entity of the intent-learning lib (TypeOrmModule.forFeature and the schema check). */
 export const LEARNING_ENTITIES = [DecisionLogEntity, DecisionLogSettingsEntity, LabelledSetEntity, LabelledExampleEntity, IntentFitEntity, IntentReplayEntity];

@@ -15,4 +15,4 @@ import { ConsoleService } from './console.service.js';
   providers: [ConsoleService],
   exports: [ConsoleService],
 })
-export class ConsoleModule {}
+export class ConsoleReadModelsModule {}

@@ -10,7 +10,7 @@ export { DecisionLogService } from './decision-log.service.js';
 export { LabelledSetsService } from './labelled-sets.service.js';
 export { DECISION_LOG_CLEANUP_JOB, DecisionLogCleanupJob } from './decision-log-cleanup.job.js';
 export * from './learning.exception.js';
-export { LearningModule } from './learning.module.js';
+export { IntentLearningModule } from './intent-learning.module.js';
 export { IntentFitService, parseFitRequest } from './intent-fit.service.js';
 export { INTENT_FIT_JOB, IntentFitJob } from './intent-fit.job.js';
 export { IntentReplayService, parseReplayRequest } from './intent-replay.service.js';
