@@ -1,13 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { toPage, type Page, type PageRequest, type TenantId } from '@arbiter/common';
 import { Database, sql, typedKeyset, type Db, type IntentFit, type Selectable } from '@arbiter/database';
+import type { FitTargets } from '@arbiter/intent';
 import type { IntentFitStatus } from './entities/index.js';
 
 export interface StoredIntentFit {
   id: string;
   status: IntentFitStatus;
   labelledSet: { id: string; name: string; version: number };
-  targets: Record<string, number>;
+  targets: Partial<FitTargets>;
   /** The config version the fit was computed against (send it as If-Match when applying). */
   configVersion: string | null;
   result: Record<string, unknown> | null;
@@ -40,7 +41,7 @@ function toFit(r: FitRow): StoredIntentFit {
     id: r.id,
     status: r.status as IntentFitStatus,
     labelledSet: { id: r.labelled_set_id, name: r.labelled_set_name, version: r.labelled_set_version },
-    targets: r.targets as Record<string, number>,
+    targets: r.targets as Partial<FitTargets>,
     configVersion: r.config_version,
     result: r.result as Record<string, unknown> | null,
     error: r.error,
@@ -58,7 +59,7 @@ export class IntentFitRepository {
   async create(
     tenantId: TenantId,
     set: { id: string; name: string; version: number },
-    targets: Record<string, number>,
+    targets: Partial<FitTargets>,
     record?: (tx: Db, id: string) => Promise<void>,
   ): Promise<string> {
     return this.database.transaction(async (tx) => {

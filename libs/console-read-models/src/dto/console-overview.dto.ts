@@ -1,6 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { CoverageGapDto } from '@arbiter/coverage';
 import { JOB_RUN_STATUSES } from '@arbiter/jobs';
+import type { ConfidenceBin, Reliability, ReliabilityPoint } from '../overview-shaping.js';
+import type { Serialized } from '@arbiter/common';
 
 export class OverviewWindowDto {
   @ApiProperty({ description: 'First day, inclusive', example: '2026-03-01' }) from: string;
@@ -24,18 +26,18 @@ export class OverviewTotalsDto {
   @ApiProperty({ description: 'Sessions in status BAD_CASE' }) badCases: number;
 }
 
-export class ConfidenceBinDto {
+export class ConfidenceBinDto implements Serialized<ConfidenceBin> {
   @ApiProperty({ description: 'Lower bound, inclusive', example: 80 }) from: number;
   @ApiProperty({ description: 'Upper bound, exclusive (the last bin includes 100)', example: 90 }) to: number;
   @ApiProperty({ description: 'Sessions whose self-evaluation confidence falls in the bin' }) count: number;
 }
 
-export class ReliabilityPointDto {
+export class ReliabilityPointDto implements Serialized<ReliabilityPoint> {
   @ApiProperty({ description: 'Fused confidence (0..1)', example: 0.42 }) x: number;
   @ApiProperty({ description: 'Calibrated probability (0..1)', example: 0.37 }) y: number;
 }
 
-export class ReliabilityDto {
+export class ReliabilityDto implements Serialized<Reliability> {
   @ApiProperty({ enum: ['isotonic'] }) method: 'isotonic';
   @ApiProperty({ description: 'Observations the calibration was fitted on' }) samples: number;
   @ApiProperty({ type: [ReliabilityPointDto], description: 'The stored knots, x ascending (linear between them)' }) points: ReliabilityPointDto[];

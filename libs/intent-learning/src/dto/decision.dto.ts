@@ -3,6 +3,8 @@ import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateBy, typ
 import { PageQueryDto, unsafeStringProblem } from '@arbiter/common';
 import { STORED_DECISION_REASONS } from '@arbiter/intent';
 import { LABELLED_LIMITS } from '../labelled-data.js';
+import type { StoredDecision } from '../decision-log.repository.js';
+import type { Page, Serialized } from '@arbiter/common';
 
 const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
 
@@ -81,7 +83,7 @@ export class LabelDecisionDto {
   intent: string | null;
 }
 
-export class DecisionLogSettingsDto {
+export class DecisionLogSettingsDto implements Serialized<{ retentionDays: number }> {
   @ApiProperty({
     minimum: 1,
     maximum: 3650,
@@ -104,10 +106,10 @@ export class DecisionLabelDto {
   @ApiProperty({ format: 'date-time' }) labelledAt: string;
 }
 
-export class DecisionDto {
+export class DecisionDto implements Serialized<StoredDecision> {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty({ format: 'date-time', description: 'When the router decided' }) createdAt: string;
-  @ApiProperty({ enum: DECISION_SOURCES }) source: string;
+  @ApiProperty({ enum: DECISION_SOURCES }) source: Serialized<StoredDecision>['source'];
   @ApiProperty({ nullable: true, type: String, format: 'uuid', description: 'The chat session (source chat)' }) sessionId: string | null;
   @ApiProperty() message: string;
   @ApiProperty({ description: 'The tenant config version the router used (intent_tenant_config.config_version)' }) configVersion: string;
@@ -122,7 +124,7 @@ export class DecisionDto {
   @ApiProperty({ type: DecisionLabelDto, nullable: true, description: "The operator's label (review set), if any" }) label: DecisionLabelDto | null;
 }
 
-export class DecisionPageDto {
+export class DecisionPageDto implements Serialized<Page<StoredDecision>> {
   @ApiProperty({ type: [DecisionDto] }) items: DecisionDto[];
   @ApiProperty({ nullable: true, type: String }) nextCursor: string | null;
 }

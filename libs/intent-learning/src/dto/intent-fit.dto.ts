@@ -1,4 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import type { StoredIntentFit } from '../intent-fit.repository.js';
+import type { Page, Serialized } from '@arbiter/common';
 
 export class FitTargetsDto {
   @ApiPropertyOptional({ minimum: 0, maximum: 1, default: 0.5, description: 'Out-of-scope recall the fit must reach' }) minOutOfScopeRecall?: number;
@@ -16,11 +18,11 @@ export class FitLabelledSetRefDto {
   @ApiProperty() version: number;
 }
 
-export class IntentFitDto {
+export class IntentFitDto implements Serialized<StoredIntentFit> {
   @ApiProperty({ format: 'uuid' }) id: string;
-  @ApiProperty({ enum: ['queued', 'running', 'succeeded', 'failed'] }) status: string;
+  @ApiProperty({ enum: ['queued', 'running', 'succeeded', 'failed'] }) status: Serialized<StoredIntentFit>['status'];
   @ApiProperty({ type: FitLabelledSetRefDto }) labelledSet: FitLabelledSetRefDto;
-  @ApiProperty({ type: FitTargetsDto }) targets: FitTargetsDto;
+  @ApiProperty({ type: FitTargetsDto }) targets: Serialized<StoredIntentFit>['targets'];
   @ApiProperty({ nullable: true, type: String, description: 'Config version the fit was computed on: send it as If-Match when applying' })
   configVersion: string | null;
   @ApiProperty({
@@ -36,7 +38,7 @@ export class IntentFitDto {
   @ApiProperty({ nullable: true, type: String }) finishedAt: string | null;
 }
 
-export class IntentFitPageDto {
+export class IntentFitPageDto implements Serialized<Page<StoredIntentFit>> {
   @ApiProperty({ type: [IntentFitDto] }) items: IntentFitDto[];
   @ApiProperty({ nullable: true, type: String }) nextCursor: string | null;
 }

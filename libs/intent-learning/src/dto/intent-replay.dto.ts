@@ -1,4 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import type { StoredIntentReplay } from '../intent-replay.repository.js';
+import type { Page, Serialized } from '@arbiter/common';
 
 export class IntentReplayRequestDto {
   @ApiPropertyOptional({ format: 'date-time', description: 'Window start (inclusive); required unless decisionIds' }) from?: string;
@@ -16,9 +18,9 @@ export class IntentReplayWindowDto {
   @ApiProperty() to: string;
 }
 
-export class IntentReplayDto {
+export class IntentReplayDto implements Serialized<StoredIntentReplay> {
   @ApiProperty({ format: 'uuid' }) id: string;
-  @ApiProperty({ enum: ['queued', 'running', 'succeeded', 'failed'] }) status: string;
+  @ApiProperty({ enum: ['queued', 'running', 'succeeded', 'failed'] }) status: Serialized<StoredIntentReplay>['status'];
   @ApiProperty({ type: IntentReplayWindowDto, nullable: true }) window: IntentReplayWindowDto | null;
   @ApiProperty({ type: [String], nullable: true }) decisionIds: string[] | null;
   @ApiProperty({ type: Object, description: '{config?, rules?} as requested' }) candidate: Record<string, unknown>;
@@ -36,7 +38,7 @@ export class IntentReplayDto {
   @ApiProperty({ nullable: true, type: String }) finishedAt: string | null;
 }
 
-export class IntentReplayPageDto {
+export class IntentReplayPageDto implements Serialized<Page<StoredIntentReplay>> {
   @ApiProperty({ type: [IntentReplayDto] }) items: IntentReplayDto[];
   @ApiProperty({ nullable: true, type: String }) nextCursor: string | null;
 }

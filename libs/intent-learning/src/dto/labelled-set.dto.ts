@@ -2,6 +2,9 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, Matches } from 'class-validator';
 import { PageQueryDto } from '@arbiter/common';
 import { LABELLED_LIMITS, LABELLED_SET_NAME } from '../labelled-data.js';
+import type { StoredLabelledExample, StoredLabelledSet } from '../labelled-set.repository.js';
+import type { SnapshotResult } from '../labelled-snapshot.service.js';
+import type { Page, Serialized } from '@arbiter/common';
 
 const NAME_DOC = `1-${LABELLED_LIMITS.nameLength} letters, digits, "_", "-" or ".", starting with a letter or digit`;
 
@@ -33,23 +36,24 @@ export class UploadLabelledSetDto {
   @ApiProperty({ type: [LabelledExampleInputDto], maxItems: LABELLED_LIMITS.examples }) examples: LabelledExampleInputDto[];
 }
 
-export class LabelledSetDto {
+export class LabelledSetDto implements Serialized<StoredLabelledSet> {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty() name: string;
   @ApiProperty({ description: 'Uploads of one name are numbered 1, 2, …; the review set is always 1' }) version: number;
-  @ApiProperty({ enum: ['upload', 'review'], description: 'upload, or review: the labels operators put on logged decisions' }) kind: string;
+  @ApiProperty({ enum: ['upload', 'review'], description: 'upload, or review: the labels operators put on logged decisions' })
+  kind: Serialized<StoredLabelledSet>['kind'];
   @ApiProperty() exampleCount: number;
   @ApiProperty({ description: 'Examples labelled out of scope (intent null)' }) outOfScopeCount: number;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ format: 'date-time' }) updatedAt: string;
 }
 
-export class LabelledSetPageDto {
+export class LabelledSetPageDto implements Serialized<Page<StoredLabelledSet>> {
   @ApiProperty({ type: [LabelledSetDto] }) items: LabelledSetDto[];
   @ApiProperty({ nullable: true, type: String }) nextCursor: string | null;
 }
 
-export class LabelledExampleDto {
+export class LabelledExampleDto implements Serialized<StoredLabelledExample> {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty({ nullable: true, type: Number, description: 'Line (JSONL) or 1-based position (JSON array) in the upload; null for review labels' })
   line: number | null;
@@ -59,7 +63,7 @@ export class LabelledExampleDto {
   @ApiProperty({ format: 'date-time' }) createdAt: string;
 }
 
-export class LabelledExamplePageDto {
+export class LabelledExamplePageDto implements Serialized<Page<StoredLabelledExample>> {
   @ApiProperty({ type: [LabelledExampleDto] }) items: LabelledExampleDto[];
   @ApiProperty({ nullable: true, type: String }) nextCursor: string | null;
 }
@@ -86,7 +90,7 @@ export class SnapshotCountsDto {
   @ApiProperty() case_library: number;
 }
 
-export class LabelledSnapshotDto {
+export class LabelledSnapshotDto implements Serialized<SnapshotResult> {
   @ApiProperty({ type: LabelledSetDto }) set: LabelledSetDto;
   @ApiProperty({ type: SnapshotCountsDto, description: 'Examples taken from each source' }) counts: SnapshotCountsDto;
   @ApiProperty({ description: 'Messages already labelled by an earlier source' }) duplicates: number;
