@@ -1,10 +1,8 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { DataSource } from 'typeorm';
 import { asTenantId, pageRequest, type TenantId } from '@arbiter/common';
-import { Database } from '@arbiter/database';
-import { connectDataSource, createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
+import { newMediumTest, type MediumTest } from '@arbiter/testing';
 import { DecisionLogRepository, type DecisionLogRow } from './decision-log.repository.js';
 import { LEARNING_ENTITIES } from './entities/index.js';
 import { IntentFitRepository } from './intent-fit.repository.js';
@@ -12,8 +10,7 @@ import { IntentReplayRepository } from './intent-replay.repository.js';
 import { LabelledSetRepository } from './labelled-set.repository.js';
 
 describe('fit and replay repositories on a real database', () => {
-  let db: TestDatabase;
-  let ds: DataSource;
+  let medium: MediumTest;
   let decisions: DecisionLogRepository;
   let sets: LabelledSetRepository;
   let fits: IntentFitRepository;
@@ -41,17 +38,15 @@ describe('fit and replay repositories on a real database', () => {
   });
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    ds = await connectDataSource(db.url, LEARNING_ENTITIES, { max: 10 });
-    const database = new Database(ds);
+    medium = await newMediumTest({ entities: LEARNING_ENTITIES, max: 10 });
+    const database = medium.database;
     decisions = new DecisionLogRepository(database);
     sets = new LabelledSetRepository(database);
     fits = new IntentFitRepository(database);
     replays = new IntentReplayRepository(database);
   });
   afterAll(async () => {
-    await ds?.destroy();
-    await db?.close();
+    await medium?.close();
   });
 
   it('reads a replay scope oldest first across batches (same-millisecond ties by id), with review labels, per tenant', async () => {

@@ -1,15 +1,13 @@
 import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { DataSource } from 'typeorm';
-import { asTenantId, type TenantId } from '@arbiter/common';
-import { Database } from '@arbiter/database';
-import { connectDataSource, createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
+import type { TenantId } from '@arbiter/common';
+import { newMediumTest, type MediumTest, type TestDatabase } from '@arbiter/testing';
 import { LabelledSourcesRepository } from './labelled-sources.repository.js';
 
 /** The read model of `bad_case_label` (docs/CONVENTIONS.md): a review without an intent (migration 0170) is no label. */
 describe('LabelledSourcesRepository.badCases on a real database', () => {
+  let medium: MediumTest;
   let db: TestDatabase;
-  let ds: DataSource;
   let repo: LabelledSourcesRepository;
   let tenant: TenantId;
   let other: TenantId;
@@ -24,16 +22,13 @@ describe('LabelledSourcesRepository.badCases on a real database', () => {
   };
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    ds = await connectDataSource(db.url, [], { max: 2 });
-    repo = new LabelledSourcesRepository(new Database(ds));
-    const t = await db.pool.query<{ id: string }>(`INSERT INTO tenant (name) VALUES ('ls-a'), ('ls-b') RETURNING id`);
-    tenant = asTenantId(t.rows[0].id);
-    other = asTenantId(t.rows[1].id);
+    medium = await newMediumTest({ max: 2 });
+    db = medium.db;
+    repo = new LabelledSourcesRepository(medium.database);
+    [tenant, other] = (await medium.tenants('ls-a', 'ls-b')) as [TenantId, TenantId];
   });
   afterAll(async () => {
-    await ds?.destroy();
-    await db?.close();
+    await medium?.close();
   });
 
   it('reads the labelled bad cases of the tenant and skips records without an intent', async () => {

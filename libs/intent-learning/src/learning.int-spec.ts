@@ -1,10 +1,8 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { DataSource } from 'typeorm';
 import { asTenantId, decodeCursor, pageRequest, type TenantId } from '@arbiter/common';
-import { Database } from '@arbiter/database';
-import { connectDataSource, createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
+import { newMediumTest, type MediumTest, type TestDatabase } from '@arbiter/testing';
 import { DecisionLogRepository, DEFAULT_DECISION_RETENTION_DAYS, type DecisionLogRow } from './decision-log.repository.js';
 import { LEARNING_ENTITIES } from './entities/index.js';
 import { LabelledSetRepository } from './labelled-set.repository.js';
@@ -12,8 +10,8 @@ import { LabelledSetRepository } from './labelled-set.repository.js';
 const DAY = 24 * 3600 * 1000;
 
 describe('learning repositories (decision log, labelled sets) on a real database', () => {
+  let medium: MediumTest;
   let db: TestDatabase;
-  let ds: DataSource;
   let decisions: DecisionLogRepository;
   let sets: LabelledSetRepository;
   const A = asTenantId(randomUUID());
@@ -50,15 +48,14 @@ describe('learning repositories (decision log, labelled sets) on a real database
   };
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    ds = await connectDataSource(db.url, LEARNING_ENTITIES, { max: 10 });
-    const database = new Database(ds);
+    medium = await newMediumTest({ entities: LEARNING_ENTITIES, max: 10 });
+    db = medium.db;
+    const database = medium.database;
     decisions = new DecisionLogRepository(database);
     sets = new LabelledSetRepository(database);
   });
   afterAll(async () => {
-    await ds?.destroy();
-    await db?.close();
+    await medium?.close();
   });
 
   describe('decision log', () => {

@@ -2,19 +2,19 @@ import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { DataSource } from 'typeorm';
 import { detectSchemaDrift } from '@arbiter/database';
-import { connectDataSource, createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
+import { newMediumTest, type MediumTest, type TestDatabase } from '@arbiter/testing';
 import { LEARNING_ENTITIES } from './entities/index.js';
 
 describe('learning schema', () => {
+  let medium: MediumTest;
   let db: TestDatabase;
   let ds: DataSource;
   beforeAll(async () => {
-    db = await createTestDatabase();
-    ds = await connectDataSource(db.url, LEARNING_ENTITIES);
+    medium = await newMediumTest({ entities: LEARNING_ENTITIES });
+    ({ db, dataSource: ds } = medium);
   });
   afterAll(async () => {
-    await ds?.destroy();
-    await db?.close();
+    await medium?.close();
   });
 
   it('entities match migration 0130 exactly', async () => {
