@@ -3,9 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { asTenantId } from '@arbiter/common';
 import { JobsService } from '@arbiter/jobs';
 import { SESSIONS_REPAIR_JOB } from '@arbiter/sessions';
-import { FakeOpenAiServer, type FakeChatRequestBody } from '@arbiter/testing';
+import { FakeOpenAiServer, createTestDatabase, type FakeChatRequestBody, type TestDatabase } from '@arbiter/testing';
 import { createTestApp, TEST_ADMIN_TOKEN, type TestApp } from '../support/test-app.js';
-import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
 
 const isAgentRequest = (body: FakeChatRequestBody) => (body.tools ?? []).some((t) => t.function.name === 'lookup_knowledge');
 

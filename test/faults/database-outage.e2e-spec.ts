@@ -5,11 +5,10 @@ import type { LightMyRequestResponse } from 'fastify';
 import { DataSource } from 'typeorm';
 import { resetStoragePressure } from '@arbiter/common';
 import { KEY_DIRECTORY_FRESH_MS } from '@arbiter/tenancy';
+import { createTestDatabase, testDbKind, type TestDatabase } from '@arbiter/testing';
 import { createApp } from '../../apps/api/src/create-app.js';
 import { DatabaseProxy } from '../support/tcp-proxy.js';
 import { createTestApp, TEST_ADMIN_TOKEN, type TestApp, type TestTenant } from '../support/test-app.js';
-import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
-import { testDbKind } from '../support/test-db-env.js';
 
 const session = { query: 'reset the arm', answer: 'hold the reset button', status: 'SUCCESS' };
 

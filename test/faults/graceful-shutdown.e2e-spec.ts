@@ -6,12 +6,17 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { startEmbeddedPostgres } from '@arbiter/database';
-import { FakeOpenAiServer, measureDeadline, type FakeChatRequestBody } from '@arbiter/testing';
+import {
+  FakeOpenAiServer,
+  measureDeadline,
+  createTestDatabase,
+  testDbKind,
+  ensureTemplate,
+  type FakeChatRequestBody,
+  type TestDatabase,
+} from '@arbiter/testing';
 import { startApiProcess, type ApiProcess as Child, type ApiProcessOptions } from '../support/api-process.js';
 import { TEST_ADMIN_TOKEN } from '../support/test-app.js';
-import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
-import { testDbKind } from '../support/test-db-env.js';
-import { ensureTemplate } from '../support/template.js';
 
 /** Issue 29 finding 6: SIGTERM left the server serving and importing for minutes, and the process died by the signal. */
 const KIND = testDbKind();

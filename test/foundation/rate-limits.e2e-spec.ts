@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { LightMyRequestResponse } from 'fastify';
+import { createTestDatabase, testDbKind, type TestDatabase } from '@arbiter/testing';
 import { startApiProcess, type ApiProcess } from '../support/api-process.js';
 import { createTestApp, TEST_ADMIN_TOKEN, type TestApp, type TestTenant } from '../support/test-app.js';
-import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
-import { testDbKind } from '../support/test-db-env.js';
 
 const ADMIN = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
 

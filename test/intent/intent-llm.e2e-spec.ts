@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { JobsService } from '@arbiter/jobs';
 import { INTENT_REEMBED_JOB } from '@arbiter/intent';
-import { FakeOpenAiServer } from '@arbiter/testing';
+import { FakeOpenAiServer, createTestDatabase, type TestDatabase } from '@arbiter/testing';
 import { createTestApp, type TestApp, type TestTenant } from '../support/test-app.js';
-import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
 
 interface RouteBody {
   finalIntent: string | null;

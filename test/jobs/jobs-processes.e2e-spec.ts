@@ -1,6 +1,6 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
+import { createTestDatabase, type TestDatabase } from '@arbiter/testing';
 
 interface ChildResult {
   created: number;

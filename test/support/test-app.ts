@@ -1,7 +1,7 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import { createTestDatabase, type TestDatabase } from '@arbiter/testing';
 import { createApp } from '../../apps/api/src/create-app.js';
-import { createTestDatabase, type TestDatabase } from './test-database.js';
 
 export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
 

@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { SIGNATURE_HEADER, TIMESTAMP_HEADER, verifyWebhook } from '@arbiter/webhooks';
+import { createTestDatabase, type TestDatabase } from '@arbiter/testing';
 import { createTestApp, TEST_ADMIN_TOKEN, type TestApp } from '../support/test-app.js';
-import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 
 /** Starts the app with its job worker in a child process; resolves once it booted. */

@@ -2,14 +2,15 @@ import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { DataSource } from 'typeorm';
 import { asTenantId, type TenantId } from '@arbiter/common';
-import { Database, detectSchemaDrift } from '@arbiter/database';
+import { detectSchemaDrift } from '@arbiter/database';
 import { ConversationEntity, DiagnosisSessionEntity, ToolInvocationEntity } from '@arbiter/sessions';
-import { connectDataSource, createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
+import { newMediumTest, type MediumTest, type TestDatabase } from '@arbiter/testing';
 import { CaseLibraryRepository } from './case-library.repository.js';
 import { CaseLibrarySettingsEntity, CaseLibraryVersionEntity } from './entities/case-library-settings.entity.js';
 import { CaseLibraryEntity } from './entities/case-library.entity.js';
 
 describe('CaseLibraryRepository on a real database (migration 0150)', () => {
+  let medium: MediumTest;
   let db: TestDatabase;
   let ds: DataSource;
   let repo: CaseLibraryRepository;
@@ -27,21 +28,16 @@ describe('CaseLibraryRepository on a real database (migration 0150)', () => {
     ).rows[0].id;
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    ds = await connectDataSource(
-      db.url,
-      [ConversationEntity, DiagnosisSessionEntity, ToolInvocationEntity, CaseLibraryEntity, CaseLibrarySettingsEntity, CaseLibraryVersionEntity],
-      { max: 4 },
-    );
-    repo = new CaseLibraryRepository(new Database(ds));
-    const t = await db.pool.query<{ id: string }>(`INSERT INTO tenant (name) VALUES ('cl-a'), ('cl-b') RETURNING id`);
-    tenant = asTenantId(t.rows[0].id);
-    other = asTenantId(t.rows[1].id);
+    medium = await newMediumTest({
+      entities: [ConversationEntity, DiagnosisSessionEntity, ToolInvocationEntity, CaseLibraryEntity, CaseLibrarySettingsEntity, CaseLibraryVersionEntity],
+      max: 4,
+    });
+    db = medium.db;
+    ds = medium.dataSource;
+    repo = await medium.service(CaseLibraryRepository);
+    [tenant, other] = await medium.tenants('cl-a', 'cl-b');
   });
-  afterAll(async () => {
-    await ds?.destroy();
-    await db?.close();
-  });
+  afterAll(() => medium?.close());
 
   it('migration 0150 and the entities match (no drift)', async () => {
     expect(await detectSchemaDrift(ds)).toEqual([]);
@@ -106,7 +102,7 @@ describe('CaseLibraryRepository on a real database (migration 0150)', () => {
   });
 
   it('concurrent writers of one tenant spread over slots, and the version counts every change', async () => {
-    const t = asTenantId((await db.pool.query<{ id: string }>(`INSERT INTO tenant (name) VALUES ('cl-c') RETURNING id`)).rows[0].id);
+    const [t] = await medium.tenants('cl-c');
     await Promise.all(Array.from({ length: 24 }, (_, i) => manual(t, `q${i}`, `a${i}`)));
     expect(await version(t)).toBe('24');
     const slots = await db.pool.query<{ slot: number }>(`SELECT slot FROM case_library_version WHERE tenant_id = $1`, [t]);

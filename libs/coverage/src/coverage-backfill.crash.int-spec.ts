@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
+import { newMediumTest, type MediumTest, type TestDatabase } from '@arbiter/testing';
 import type { BackfillState } from './coverage-backfill.js';
 
 const CHILD = ['--import', './bench/support/register.mjs', 'test/coverage/backfill-child.ts'];
@@ -40,14 +40,16 @@ function runChild(args: string[], killAfterBatches?: number): Promise<ChildResul
 }
 
 describe(`backfill crash test: SIGKILL mid-run, restart (${process.env.TEST_DB ?? 'pglite'})`, () => {
+  let medium: MediumTest;
   let db: TestDatabase;
   let dir: string;
   beforeAll(async () => {
-    db = await createTestDatabase();
+    medium = await newMediumTest();
+    db = medium.db;
     dir = mkdtempSync(path.join(os.tmpdir(), 'arbiter-crash-'));
   }, 180_000);
   afterAll(async () => {
-    await db?.close();
+    await medium?.close();
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
@@ -56,7 +58,7 @@ describe(`backfill crash test: SIGKILL mid-run, restart (${process.env.TEST_DB ?
     [1, 'rows'],
     [2, 'set'],
   ])('round %i (%s): every succeeded session decided exactly once, the malformed one reported', async (round, mode) => {
-    const tenant = (await db.pool.query<{ id: string }>('INSERT INTO tenant (name) VALUES ($1) RETURNING id', [`crash-${round}`])).rows[0]!.id;
+    const [tenant] = await medium.tenants(`crash-${round}`);
     const conv = (await db.pool.query<{ id: string }>('INSERT INTO conversation (tenant_id) VALUES ($1) RETURNING id', [tenant])).rows[0]!.id;
     const n = 3000;
     await db.pool.query(

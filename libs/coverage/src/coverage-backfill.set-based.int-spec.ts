@@ -1,9 +1,7 @@
 import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { DataSource } from 'typeorm';
-import { Database } from '@arbiter/database';
-import { asTenantId, type TenantId } from '@arbiter/common';
-import { connectDataSource, createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
+import type { TenantId } from '@arbiter/common';
+import { newMediumTest, type MediumTest, type TestDatabase } from '@arbiter/testing';
 import { runSetBasedCoverageBackfill, type SetBasedBackfillStorage } from './coverage-backfill.js';
 import { CoverageBackfillRepository, type CandidateSession } from './coverage-backfill.repository.js';
 import { decideStoredSession } from './coverage-decider.js';
@@ -40,8 +38,8 @@ const QUERIES = [
 ];
 
 describe('set-based coverage backfill = evaluator v1', () => {
+  let medium: MediumTest;
   let db: TestDatabase;
-  let ds: DataSource;
   let a: TenantId;
   let b: TenantId;
 
@@ -60,21 +58,16 @@ describe('set-based coverage backfill = evaluator v1', () => {
   }
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    ds = await connectDataSource(db.url, [], { max: 4 });
-    const t = await db.pool.query<{ id: string }>(`INSERT INTO tenant (name) VALUES ('cov-set-a'), ('cov-set-b') RETURNING id`);
-    a = asTenantId(t.rows[0]!.id);
-    b = asTenantId(t.rows[1]!.id);
+    medium = await newMediumTest({ max: 4 });
+    db = medium.db;
+    [a, b] = await medium.tenants('cov-set-a', 'cov-set-b');
     await seed(a, 700);
     await seed(b, 50);
   }, 120_000);
-  afterAll(async () => {
-    await ds?.destroy();
-    await db?.close();
-  });
+  afterAll(() => medium?.close());
 
   it('decides exactly what the TypeScript evaluator decides (verdict, reason, counts, top score, gap key), rejects the same sessions, and only for its tenant', async () => {
-    const database = new Database(ds);
+    const database = medium.database;
     const repository = new CoverageRepository(database);
     const setBased = new CoverageBackfillRepository(database, repository);
     let inSql = 0;

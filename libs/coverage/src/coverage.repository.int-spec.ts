@@ -2,10 +2,10 @@ import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { DataSource } from 'typeorm';
 import { asTenantId, type TenantId } from '@arbiter/common';
-import { Database, detectSchemaDrift } from '@arbiter/database';
+import { detectSchemaDrift } from '@arbiter/database';
 import { ConversationEntity, DiagnosisSessionEntity, ToolInvocationEntity, addAttribution, dominantLayer, emptyLayerCounts, factsFromRow } from '@arbiter/sessions';
 import { ApiKeyEntity, TenantEntity } from '@arbiter/tenancy';
-import { connectDataSource, createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
+import { newMediumTest, type MediumTest, type TestDatabase } from '@arbiter/testing';
 import { runCoverageBackfill, type BackfillState, type BackfillStorage } from './coverage-backfill.js';
 import { CoverageBackfillRepository } from './coverage-backfill.repository.js';
 import { CoverageDecisionEntity } from './entities/coverage-decision.entity.js';
@@ -58,6 +58,7 @@ async function seed(db: TestDatabase, tenantId: TenantId, sessions: SeedSession[
 }
 
 describe(`coverage repository (${process.env.TEST_DB ?? 'pglite'})`, () => {
+  let medium: MediumTest;
   let db: TestDatabase;
   let ds: DataSource;
   let repo: CoverageRepository;
@@ -65,15 +66,13 @@ describe(`coverage repository (${process.env.TEST_DB ?? 'pglite'})`, () => {
   const v1 = new CoverageEvaluatorV1();
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    ds = await connectDataSource(db.url, ENTITIES, { max: 3 });
-    repo = new CoverageRepository(new Database(ds));
-    backfill = new CoverageBackfillRepository(new Database(ds), repo);
+    medium = await newMediumTest({ entities: ENTITIES, max: 3 });
+    db = medium.db;
+    ds = medium.dataSource;
+    repo = new CoverageRepository(medium.database);
+    backfill = new CoverageBackfillRepository(medium.database, repo);
   }, 180_000);
-  afterAll(async () => {
-    await ds?.destroy();
-    await db?.close();
-  });
+  afterAll(() => medium?.close());
 
   const backfillAll = (tenantId: TenantId, batchSize = 100) =>
     runCoverageBackfill(backfill, v1, tenantId, { evaluatorVersion: 'v1', fromTs: null, toTs: null, batchSize }, null);

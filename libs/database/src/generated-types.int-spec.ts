@@ -1,17 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
+import { newMediumTest, type MediumTest, type TestDatabase } from '@arbiter/testing';
 import { GENERATED_TYPES, runCodegen } from '../../../scripts/database/kysely-types.js';
-import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
 
 /** The Kysely table types (docs/data-layer.md) are what the migrations create, on either database. */
 describe('generated table types (libs/database/src/generated/db.ts)', () => {
+  let medium: MediumTest;
   let db: TestDatabase;
   beforeAll(async () => {
-    db = await createTestDatabase();
+    medium = await newMediumTest();
+    db = medium.db;
   });
-  afterAll(async () => {
-    await db.close();
-  });
+  afterAll(() => medium?.close());
 
   it('match the migrated schema (run `npm run db:types` after adding a migration)', async () => {
     // The output is in the failure message: kysely-codegen names what differs.

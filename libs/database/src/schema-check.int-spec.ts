@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 import { ApiKeyEntity, TenantEntity } from '@arbiter/tenancy';
 import { ConversationEntity, DiagnosisSessionEntity, ToolInvocationEntity } from '@arbiter/sessions';
-import { connectDataSource, createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
+import { connectDataSource, newMediumTest, type MediumTest } from '@arbiter/testing';
 import { SchemaDriftError, assertSchemaInSync, detectSchemaDrift } from './schema-check.js';
 
 /** The same table as the real entity plus a column no migration created. */
@@ -22,26 +22,21 @@ class DriftedTenantEntity {
 const FOUNDATION_ENTITIES = [TenantEntity, ApiKeyEntity, ConversationEntity, DiagnosisSessionEntity, ToolInvocationEntity];
 
 describe('validate-only schema check', () => {
-  let db: TestDatabase;
+  let medium: MediumTest;
   beforeAll(async () => {
-    db = await createTestDatabase();
+    medium = await newMediumTest({ entities: FOUNDATION_ENTITIES });
   });
-  afterAll(async () => {
-    await db.close();
-  });
+  afterAll(() => medium?.close());
 
   it('finds no drift between the foundation migrations and entities', async () => {
-    const ds = await connectDataSource(db.url, FOUNDATION_ENTITIES);
-    try {
-      expect(await detectSchemaDrift(ds)).toEqual([]);
-      await expect(assertSchemaInSync(ds)).resolves.toBeUndefined();
-    } finally {
-      await ds.destroy();
-    }
+    const ds = medium.dataSource;
+    expect(await detectSchemaDrift(ds)).toEqual([]);
+    await expect(assertSchemaInSync(ds)).resolves.toBeUndefined();
   });
 
   it('names an entity column that no migration created', async () => {
-    const ds = await connectDataSource(db.url, [DriftedTenantEntity]);
+    // A second connection of its own: its entities drift from the schema on purpose.
+    const ds = await connectDataSource(medium.db.url, [DriftedTenantEntity]);
     try {
       const error = await assertSchemaInSync(ds).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(SchemaDriftError);

@@ -12,7 +12,7 @@ import { LEARNING_ENTITIES } from '@arbiter/intent-learning';
 import { RETRIEVAL_ENTITIES } from '@arbiter/retrieval';
 import { ConversationEntity, DiagnosisSessionEntity, ToolInvocationEntity } from '@arbiter/sessions';
 import { ApiKeyEntity, TenantEntity } from '@arbiter/tenancy';
-import { connectDataSource, createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
+import { newMediumTest, type MediumTest, type TestDatabase } from '@arbiter/testing';
 import { readMigrations } from './migrator.js';
 
 /**
@@ -153,16 +153,35 @@ function documentedTimeColumns(): DocumentedTimeColumn[] {
   }));
 }
 
+/** Every entity of the app: their keys are compared with the catalog's. */
+const ENTITIES = [
+  TenantEntity,
+  ApiKeyEntity,
+  ConversationEntity,
+  DiagnosisSessionEntity,
+  ToolInvocationEntity,
+  ...INTENT_ENTITIES,
+  ...RETRIEVAL_ENTITIES,
+  SessionFeedbackEntity,
+  CaseLibraryEntity,
+  CaseLibrarySettingsEntity,
+  CaseLibraryVersionEntity,
+  BadCaseLabelEntity,
+  CoverageDecisionEntity,
+  JobRunEntity,
+  ...LEARNING_ENTITIES,
+];
+
 describe('distribution-ready schema (catalog)', () => {
+  let medium: MediumTest;
   let db: TestDatabase;
   let catalog: Catalog;
   beforeAll(async () => {
-    db = await createTestDatabase();
+    medium = await newMediumTest({ entities: ENTITIES });
+    db = medium.db;
     catalog = await readCatalog(db.pool, 'public');
   });
-  afterAll(async () => {
-    await db?.close();
-  });
+  afterAll(() => medium?.close());
 
   it('reads the tables and their keys from the catalog', () => {
     const names = catalog.tables.map((t) => t.table);
@@ -229,60 +248,39 @@ describe('distribution-ready schema (catalog)', () => {
 
   it('the entities declare the same primary keys, unique constraints and foreign keys as the catalog', async () => {
     // TypeORM's schema check compares keys by name only; this compares their columns.
-    const entities = [
-      TenantEntity,
-      ApiKeyEntity,
-      ConversationEntity,
-      DiagnosisSessionEntity,
-      ToolInvocationEntity,
-      ...INTENT_ENTITIES,
-      ...RETRIEVAL_ENTITIES,
-      SessionFeedbackEntity,
-      CaseLibraryEntity,
-      CaseLibrarySettingsEntity,
-      CaseLibraryVersionEntity,
-      BadCaseLabelEntity,
-      CoverageDecisionEntity,
-      JobRunEntity,
-      ...LEARNING_ENTITIES,
-    ];
-    const ds = await connectDataSource(db.url, entities);
-    try {
-      const declared: CatalogKey[] = [];
-      for (const m of ds.entityMetadatas) {
-        const pk = m.primaryColumns.map((c) => c.databaseName);
-        declared.push({ table: m.tableName, name: m.primaryColumns[0]!.primaryKeyConstraintName!, kind: 'p', columns: pk, refTable: null, refColumns: null });
-        for (const u of m.uniques)
-          declared.push({ table: m.tableName, name: u.name, kind: 'u', columns: u.columns.map((c) => c.databaseName), refTable: null, refColumns: null });
-        for (const f of m.foreignKeys) {
-          declared.push({
-            table: m.tableName,
-            name: f.name,
-            kind: 'f',
-            columns: f.columnNames,
-            refTable: f.referencedTablePath,
-            refColumns: f.referencedColumnNames,
-          });
-        }
+    const ds = medium.dataSource;
+    const declared: CatalogKey[] = [];
+    for (const m of ds.entityMetadatas) {
+      const pk = m.primaryColumns.map((c) => c.databaseName);
+      declared.push({ table: m.tableName, name: m.primaryColumns[0]!.primaryKeyConstraintName!, kind: 'p', columns: pk, refTable: null, refColumns: null });
+      for (const u of m.uniques)
+        declared.push({ table: m.tableName, name: u.name, kind: 'u', columns: u.columns.map((c) => c.databaseName), refTable: null, refColumns: null });
+      for (const f of m.foreignKeys) {
+        declared.push({
+          table: m.tableName,
+          name: f.name,
+          kind: 'f',
+          columns: f.columnNames,
+          refTable: f.referencedTablePath,
+          refColumns: f.referencedColumnNames,
+        });
       }
-      const tables = new Set(ds.entityMetadatas.map((m) => m.tableName));
-      // An entity declares no column order for a primary key, and TypeORM orders a foreign key's columns
-      // its own way (the referenced entity's property order): compare those as sets of (column, referenced column).
-      const normalise = (k: CatalogKey): CatalogKey => {
-        if (k.kind === 'p') return { ...k, columns: [...k.columns].sort() };
-        if (k.kind !== 'f') return k;
-        const pairs = k.columns.map((c, i) => [c, k.refColumns?.[i] ?? '?'] as const).sort(([a], [b]) => a.localeCompare(b));
-        return { ...k, columns: pairs.map(([c]) => c), refColumns: pairs.map(([, r]) => r) };
-      };
-      const byName = (a: CatalogKey, b: CatalogKey) => `${a.table}.${a.name}`.localeCompare(`${b.table}.${b.name}`);
-      const inCatalog = catalog.keys
-        .filter((k) => tables.has(k.table) && k.kind !== 'i')
-        .map(normalise)
-        .sort(byName);
-      expect(declared.map(normalise).sort(byName)).toEqual(inCatalog);
-    } finally {
-      await ds.destroy();
     }
+    const tables = new Set(ds.entityMetadatas.map((m) => m.tableName));
+    // An entity declares no column order for a primary key, and TypeORM orders a foreign key's columns
+    // its own way (the referenced entity's property order): compare those as sets of (column, referenced column).
+    const normalise = (k: CatalogKey): CatalogKey => {
+      if (k.kind === 'p') return { ...k, columns: [...k.columns].sort() };
+      if (k.kind !== 'f') return k;
+      const pairs = k.columns.map((c, i) => [c, k.refColumns?.[i] ?? '?'] as const).sort(([a], [b]) => a.localeCompare(b));
+      return { ...k, columns: pairs.map(([c]) => c), refColumns: pairs.map(([, r]) => r) };
+    };
+    const byName = (a: CatalogKey, b: CatalogKey) => `${a.table}.${a.name}`.localeCompare(`${b.table}.${b.name}`);
+    const inCatalog = catalog.keys
+      .filter((k) => tables.has(k.table) && k.kind !== 'i')
+      .map(normalise)
+      .sort(byName);
+    expect(declared.map(normalise).sort(byName)).toEqual(inCatalog);
   });
 
   it(`fails on the schema before migration ${TENANT_KEYS_MIGRATION}, naming each key it converted`, async () => {

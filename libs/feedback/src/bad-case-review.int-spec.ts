@@ -1,11 +1,11 @@
 import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { DataSource } from 'typeorm';
-import { asTenantId, type TenantId } from '@arbiter/common';
+import type { TenantId } from '@arbiter/common';
 import { CaseLibraryEntity, CaseLibraryRepository, CaseLibrarySettingsEntity, CaseLibraryVersionEntity } from '@arbiter/case-library';
-import { Database, detectSchemaDrift } from '@arbiter/database';
+import { detectSchemaDrift } from '@arbiter/database';
 import { ConversationEntity, DiagnosisSessionEntity, SessionFeedbackState, ToolInvocationEntity } from '@arbiter/sessions';
-import { connectDataSource, createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
+import { newMediumTest, type MediumTest, type TestDatabase } from '@arbiter/testing';
 import { BadCaseRepository } from './bad-case.repository.js';
 import { BadCaseLabelEntity } from './entities/bad-case-label.entity.js';
 import { SessionFeedbackEntity } from './entities/session-feedback.entity.js';
@@ -15,6 +15,7 @@ const DOC = '6f1c2d3e-4a5b-4c6d-8e7f-0a1b2c3d4e5f';
 const RULE = '11111111-1111-4111-8111-111111111111';
 
 describe('bad-case review on a real database (migration 0170)', () => {
+  let medium: MediumTest;
   let db: TestDatabase;
   let ds: DataSource;
   let repo: BadCaseRepository;
@@ -41,10 +42,8 @@ describe('bad-case review on a real database (migration 0170)', () => {
     ).rows;
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    ds = await connectDataSource(
-      db.url,
-      [
+    medium = await newMediumTest({
+      entities: [
         ConversationEntity,
         DiagnosisSessionEntity,
         ToolInvocationEntity,
@@ -54,19 +53,15 @@ describe('bad-case review on a real database (migration 0170)', () => {
         CaseLibraryVersionEntity,
         BadCaseLabelEntity,
       ],
-      { max: 4 },
-    );
-    const database = new Database(ds);
-    repo = new BadCaseRepository(database);
-    feedback = new FeedbackRepository(database, new SessionFeedbackState(), new CaseLibraryRepository(database));
-    const t = await db.pool.query<{ id: string }>(`INSERT INTO tenant (name) VALUES ('br-a'), ('br-b') RETURNING id`);
-    tenant = asTenantId(t.rows[0].id);
-    other = asTenantId(t.rows[1].id);
+      max: 4,
+    });
+    db = medium.db;
+    ds = medium.dataSource;
+    repo = await medium.service(BadCaseRepository);
+    feedback = await medium.service(FeedbackRepository, [SessionFeedbackState, CaseLibraryRepository]);
+    [tenant, other] = await medium.tenants('br-a', 'br-b');
   });
-  afterAll(async () => {
-    await ds?.destroy();
-    await db?.close();
-  });
+  afterAll(() => medium?.close());
 
   it('migration 0170 and the entity match (no drift)', async () => {
     expect(await detectSchemaDrift(ds)).toEqual([]);
@@ -167,7 +162,7 @@ describe('bad-case review on a real database (migration 0170)', () => {
   });
 
   it('the status filter of the queue: a case without a record is OPEN; tenant-scoped', async () => {
-    const t = asTenantId((await db.pool.query<{ id: string }>(`INSERT INTO tenant (name) VALUES ('br-c') RETURNING id`)).rows[0].id);
+    const [t] = await medium.tenants('br-c');
     const none = await badCase(t, 'q1');
     const open = await badCase(t, 'q2');
     const done = await badCase(t, 'q3');
@@ -187,7 +182,7 @@ describe('bad-case review on a real database (migration 0170)', () => {
   });
 
   it('a record without an intent is no label to the failure facts', async () => {
-    const t = asTenantId((await db.pool.query<{ id: string }>(`INSERT INTO tenant (name) VALUES ('br-d') RETURNING id`)).rows[0].id);
+    const [t] = await medium.tenants('br-d');
     const sid = await badCase(t, 'q', 'pendant');
     await repo.upsertReview(t, sid, { documentId: DOC });
     const [group] = await repo.badCaseFacts(t, 'v1', null, null);

@@ -1,17 +1,18 @@
 import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { DataSource } from 'typeorm';
-import { asTenantId, type TenantId } from '@arbiter/common';
+import type { TenantId } from '@arbiter/common';
 import { CaseLibraryEntity, CaseLibraryRepository } from '@arbiter/case-library';
-import { Database, detectSchemaDrift } from '@arbiter/database';
+import { detectSchemaDrift } from '@arbiter/database';
 import { ConversationEntity, DiagnosisSessionEntity, SessionFeedbackState, ToolInvocationEntity, attributeFailure, factsFromRow } from '@arbiter/sessions';
+import { newMediumTest, type MediumTest, type TestDatabase } from '@arbiter/testing';
 import { dataSourceRoundTripCounter } from '../../../test/support/round-trips.js';
-import { connectDataSource, createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
 import { BadCaseRepository } from './bad-case.repository.js';
 import { SessionFeedbackEntity } from './entities/session-feedback.entity.js';
 import { FeedbackRepository } from './feedback.repository.js';
 
 describe('FeedbackRepository on a real database', () => {
+  let medium: MediumTest;
   let db: TestDatabase;
   let ds: DataSource;
   let repo: FeedbackRepository;
@@ -51,22 +52,19 @@ describe('FeedbackRepository on a real database', () => {
   }
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    ds = await connectDataSource(db.url, [ConversationEntity, DiagnosisSessionEntity, ToolInvocationEntity, SessionFeedbackEntity, CaseLibraryEntity], {
+    medium = await newMediumTest({
+      entities: [ConversationEntity, DiagnosisSessionEntity, ToolInvocationEntity, SessionFeedbackEntity, CaseLibraryEntity],
       max: 8,
     });
-    const database = new Database(ds);
+    db = medium.db;
+    ds = medium.dataSource;
+    const database = medium.database;
     cases = new CaseLibraryRepository(database);
     repo = new FeedbackRepository(database, new SessionFeedbackState(), cases);
     badCases = new BadCaseRepository(database);
-    const t = await db.pool.query<{ id: string }>(`INSERT INTO tenant (name) VALUES ('fb-a'), ('fb-b') RETURNING id`);
-    tenant = asTenantId(t.rows[0].id);
-    other = asTenantId(t.rows[1].id);
+    [tenant, other] = await medium.tenants('fb-a', 'fb-b');
   });
-  afterAll(async () => {
-    await ds?.destroy();
-    await db?.close();
-  });
+  afterAll(() => medium?.close());
 
   it('migration 0030 and the feedback entities match (no drift)', async () => {
     expect(await detectSchemaDrift(ds)).toEqual([]);

@@ -1,10 +1,8 @@
 import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { DataSource } from 'typeorm';
 import { asTenantId, type TenantId } from '@arbiter/common';
-import { Database } from '@arbiter/database';
+import { newMediumTest, testDbKind, type MediumTest, type TestDatabase } from '@arbiter/testing';
 import { walkBatches } from '../../../test/support/batch-walk.js';
-import { connectDataSource, createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
 import { INTENT_ENTITIES } from './entities/index.js';
 import { IntentRepository } from './intent.repository.js';
 
@@ -17,8 +15,8 @@ const OLD = 'total-test-old';
 const examples = (n: number) => Array.from({ length: n }, (_, i) => `example ${i}`);
 
 describe('intent.reembed total agrees with its batch query (integration)', () => {
+  let medium: MediumTest;
   let db: TestDatabase;
-  let ds: DataSource;
   let repo: IntentRepository;
 
   /** A rule with `exampleCount` examples and embeddings of `count` examples in the given spaces. */
@@ -38,9 +36,9 @@ describe('intent.reembed total agrees with its batch query (integration)', () =>
   };
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    ds = await connectDataSource(db.url, INTENT_ENTITIES, { max: db.kind === 'pglite' ? 1 : 8 });
-    repo = new IntentRepository(new Database(ds));
+    medium = await newMediumTest({ entities: INTENT_ENTITIES, max: testDbKind() === 'pglite' ? 1 : 8 });
+    db = medium.db;
+    repo = await medium.service(IntentRepository);
     // T1: counted are 1 (never embedded), 7 (embedded for 2 of its 3 examples), 9 (only in the old space).
     await seedRule(T1, 1, 2);
     await seedRule(T1, 3, 2, { [NEW]: 2 });
@@ -53,10 +51,7 @@ describe('intent.reembed total agrees with its batch query (integration)', () =>
     await seedRule(T2, 4, 2, { [NEW]: 2 });
     await seedRule(T2, 6, 1, { [OLD]: 1 });
   }, 60_000);
-  afterAll(async () => {
-    await ds?.destroy();
-    await db?.close();
-  });
+  afterAll(() => medium?.close());
 
   it('countRulesWithStaleEmbeddings counts what rulesWithStaleEmbeddings returns, per tenant', async () => {
     expect(await repo.countRulesWithStaleEmbeddings(T1, NEW, null)).toBe(3);

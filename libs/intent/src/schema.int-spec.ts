@@ -2,20 +2,17 @@ import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { DataSource } from 'typeorm';
 import { detectSchemaDrift } from '@arbiter/database';
+import { newMediumTest, type MediumTest } from '@arbiter/testing';
 import { INTENT_ENTITIES } from './index.js';
-import { connectDataSource, createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
 
 describe('intent schema (drift)', () => {
-  let db: TestDatabase;
+  let medium: MediumTest;
   let ds: DataSource;
   beforeAll(async () => {
-    db = await createTestDatabase();
-    ds = await connectDataSource(db.url, INTENT_ENTITIES);
+    medium = await newMediumTest({ entities: INTENT_ENTITIES });
+    ds = medium.dataSource;
   });
-  afterAll(async () => {
-    await ds?.destroy();
-    await db?.close();
-  });
+  afterAll(() => medium?.close());
 
   it('entities match migration 0010 exactly', async () => {
     expect(await detectSchemaDrift(ds)).toEqual([]);

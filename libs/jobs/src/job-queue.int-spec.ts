@@ -1,14 +1,15 @@
 import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { DataSource } from 'typeorm';
-import { Database, detectSchemaDrift } from '@arbiter/database';
-import { connectDataSource, createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
+import { detectSchemaDrift } from '@arbiter/database';
+import { newMediumTest, type MediumTest, type TestDatabase } from '@arbiter/testing';
 import { JobQueueRepository } from './job-queue.repository.js';
 import { JobRunEntity } from './entities/job-run.entity.js';
 
 const LEASE_MS = 60_000;
 
 describe('JobQueueRepository: the run total (migration 0180)', () => {
+  let medium: MediumTest;
   let db: TestDatabase;
   let ds: DataSource;
   let queue: JobQueueRepository;
@@ -22,17 +23,13 @@ describe('JobQueueRepository: the run total (migration 0180)', () => {
       .rows[0]!;
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    ds = await connectDataSource(db.url, [JobRunEntity]);
-    queue = new JobQueueRepository(new Database(ds));
-    const t = await db.pool.query<{ id: string }>(`INSERT INTO tenant (name) VALUES ('total-a'), ('total-b') RETURNING id`);
-    tenant = t.rows[0]!.id;
-    other = t.rows[1]!.id;
+    medium = await newMediumTest({ entities: [JobRunEntity] });
+    db = medium.db;
+    ds = medium.dataSource;
+    queue = await medium.service(JobQueueRepository);
+    [tenant, other] = await medium.tenants('total-a', 'total-b');
   });
-  afterAll(async () => {
-    await ds?.destroy();
-    await db?.close();
-  });
+  afterAll(() => medium?.close());
 
   it('the entity matches the migrated schema (no drift)', async () => {
     expect(await detectSchemaDrift(ds)).toEqual([]);

@@ -1,8 +1,6 @@
 import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { DataSource } from 'typeorm';
-import { Database } from '@arbiter/database';
-import { connectDataSource, createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
+import { newMediumTest, type MediumTest, type TestDatabase } from '@arbiter/testing';
 import { JobQueueRepository } from './job-queue.repository.js';
 import { JobRunEntity } from './entities/job-run.entity.js';
 
@@ -10,8 +8,8 @@ const LEASE_MS = 600_000;
 
 /** The shutdown release (README "Faults and outages"): progress saved and the run handed back in one statement. */
 describe('JobQueueRepository.release', () => {
+  let medium: MediumTest;
   let db: TestDatabase;
-  let ds: DataSource;
   let queue: JobQueueRepository;
   let tenant: string;
 
@@ -36,15 +34,12 @@ describe('JobQueueRepository.release', () => {
     ).rows[0]!;
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    ds = await connectDataSource(db.url, [JobRunEntity]);
-    queue = new JobQueueRepository(new Database(ds));
-    tenant = (await db.pool.query<{ id: string }>(`INSERT INTO tenant (name) VALUES ('release-a') RETURNING id`)).rows[0]!.id;
+    medium = await newMediumTest({ entities: [JobRunEntity] });
+    db = medium.db;
+    queue = await medium.service(JobQueueRepository);
+    [tenant] = await medium.tenants('release-a');
   });
-  afterAll(async () => {
-    await ds?.destroy();
-    await db?.close();
-  });
+  afterAll(() => medium?.close());
 
   it('saves the update, queues the run without a lease and does not count the attempt: another worker claims it at once', async () => {
     const id = await enqueue('release.resume');

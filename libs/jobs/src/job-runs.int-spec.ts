@@ -1,9 +1,7 @@
 import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { DataSource } from 'typeorm';
 import { asTenantId, type TenantId } from '@arbiter/common';
-import { Database } from '@arbiter/database';
-import { connectDataSource, createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
+import { newMediumTest, type MediumTest, type TestDatabase } from '@arbiter/testing';
 import { JobRunEntity } from './entities/job-run.entity.js';
 import { JobRunsRepository } from './job-runs.repository.js';
 
@@ -12,8 +10,8 @@ const ZONE = 'Asia/Shanghai';
 const WINDOW = { from: '2026-03-01', to: '2026-03-02', timeZone: ZONE };
 
 describe('JobRunsRepository.countByStatus', () => {
+  let medium: MediumTest;
   let db: TestDatabase;
-  let ds: DataSource;
   let repo: JobRunsRepository;
   let a: TenantId;
   let b: TenantId;
@@ -26,9 +24,9 @@ describe('JobRunsRepository.countByStatus', () => {
     ]);
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    ds = await connectDataSource(db.url, [JobRunEntity]);
-    repo = new JobRunsRepository(new Database(ds));
+    medium = await newMediumTest({ entities: [JobRunEntity] });
+    db = medium.db;
+    repo = await medium.service(JobRunsRepository);
     const t = await db.pool.query<{ id: string }>(`INSERT INTO tenant (name, time_zone) VALUES ('jobs-a', $1), ('jobs-b', $1) RETURNING id`, [ZONE]);
     a = asTenantId(t.rows[0].id);
     b = asTenantId(t.rows[1].id);
@@ -41,10 +39,7 @@ describe('JobRunsRepository.countByStatus', () => {
     await insert(b, 'failed', '2026-03-01T08:00:00Z');
     await insert(b, 'failed', '2026-03-01T09:00:00Z');
   });
-  afterAll(async () => {
-    await ds?.destroy();
-    await db?.close();
-  });
+  afterAll(() => medium?.close());
 
   it("counts the tenant's runs created in the window per status (days in the time zone), absent statuses left out", async () => {
     expect(await repo.countByStatus(a, WINDOW)).toEqual({ succeeded: 2, failed: 1, queued: 1 });

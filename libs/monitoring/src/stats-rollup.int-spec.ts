@@ -1,10 +1,8 @@
 import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { DataSource } from 'typeorm';
 import { asTenantId, type TenantId } from '@arbiter/common';
-import { Database } from '@arbiter/database';
+import { newMediumTest, type MediumTest, type TestDatabase } from '@arbiter/testing';
 import { directStats } from '../../../test/monitoring/direct-stats.js';
-import { connectDataSource, createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
 import { assembleStats } from './stats-assembler.js';
 import { StatsRollupRepository } from './stats-rollup.repository.js';
 
@@ -25,8 +23,8 @@ const STATUSES = ['SUCCESS', 'SUCCESS', 'FAILED', 'BAD_CASE', 'RUNNING', 'PENDIN
  * after a fold and after a rebuild, and never another tenant's rows.
  */
 describe('stats from rollups = direct aggregate', () => {
+  let medium: MediumTest;
   let db: TestDatabase;
-  let ds: DataSource;
   let rollup: StatsRollupRepository;
   let a: TenantId;
   let b: TenantId;
@@ -88,9 +86,9 @@ describe('stats from rollups = direct aggregate', () => {
   }
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    ds = await connectDataSource(db.url, [], { max: 4 });
-    rollup = new StatsRollupRepository(new Database(ds));
+    medium = await newMediumTest({ max: 4 });
+    db = medium.db;
+    rollup = await medium.service(StatsRollupRepository);
     const t = await db.pool.query<{ id: string }>(`INSERT INTO tenant (name, time_zone) VALUES ('stats-a', $1), ('stats-b', $1) RETURNING id`, [ZONE]);
     a = asTenantId(t.rows[0].id);
     b = asTenantId(t.rows[1].id);
@@ -99,10 +97,7 @@ describe('stats from rollups = direct aggregate', () => {
       conv[tenant] = (await db.pool.query<{ id: string }>(`INSERT INTO conversation (tenant_id) VALUES ($1) RETURNING id`, [tenant])).rows[0].id;
     }
   });
-  afterAll(async () => {
-    await ds?.destroy();
-    await db?.close();
-  });
+  afterAll(() => medium?.close());
 
   it('equals the direct aggregate with only deltas, after a fold, after changes on top of the rollup, and after a rebuild', async () => {
     const ids = await seed(a, 120, 0);

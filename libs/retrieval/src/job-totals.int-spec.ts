@@ -1,10 +1,8 @@
 import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { DataSource } from 'typeorm';
 import { asTenantId, type TenantId } from '@arbiter/common';
-import { Database } from '@arbiter/database';
+import { newMediumTest, testDbKind, type MediumTest, type TestDatabase } from '@arbiter/testing';
 import { walkBatches } from '../../../test/support/batch-walk.js';
-import { connectDataSource, createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
 import { RETRIEVAL_ENTITIES } from './entities/index.js';
 import { KnowledgeImportRepository } from './knowledge-import.repository.js';
 import { KnowledgeRepository, type NewDocument, type VectorSpace } from './knowledge.repository.js';
@@ -19,8 +17,8 @@ const NEW: VectorSpace = { model: 'total-test-new', dim: 3 };
 const OLD = 'total-test-old';
 
 describe('job totals of the retrieval jobs agree with their batch queries (integration)', () => {
+  let medium: MediumTest;
   let db: TestDatabase;
-  let ds: DataSource;
   let knowledge: KnowledgeRepository;
   let lexical: LexicalRepository;
   let imports: KnowledgeImportRepository;
@@ -42,11 +40,11 @@ describe('job totals of the retrieval jobs agree with their batch queries (integ
   };
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    ds = await connectDataSource(db.url, RETRIEVAL_ENTITIES, { max: db.kind === 'pglite' ? 1 : 8 });
-    knowledge = new KnowledgeRepository(new Database(ds));
-    lexical = new LexicalRepository(new Database(ds));
-    imports = new KnowledgeImportRepository(new Database(ds));
+    medium = await newMediumTest({ entities: RETRIEVAL_ENTITIES, max: testDbKind() === 'pglite' ? 1 : 8 });
+    db = medium.db;
+    knowledge = new KnowledgeRepository(medium.database);
+    lexical = new LexicalRepository(medium.database);
+    imports = new KnowledgeImportRepository(medium.database);
     const V = LEXICAL_ANALYZER_VERSION;
     // T1: re-embed counts 1, 5, 9, 11 (chunked, none in NEW); lexical re-index counts 3, 5, 7, 11 (version <> V).
     await seedDocument(T1, 1, { chunkCount: 2, chunks: [OLD], lexicalVersion: V });
@@ -59,10 +57,7 @@ describe('job totals of the retrieval jobs agree with their batch queries (integ
     // T2: every document needs both jobs; none of them may count for T1.
     for (const n of [2, 4, 6, 8]) await seedDocument(T2, n, { chunkCount: 1, chunks: [OLD], lexicalVersion: 0 });
   }, 60_000);
-  afterAll(async () => {
-    await ds?.destroy();
-    await db?.close();
-  });
+  afterAll(() => medium?.close());
 
   it('retrieval.reembed: countDocumentsMissingSpace counts what documentsMissingSpace returns, per tenant', async () => {
     expect(await knowledge.countDocumentsMissingSpace(T1, NEW, null)).toBe(4);

@@ -2,9 +2,9 @@ import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { DataSource } from 'typeorm';
 import { asTenantId } from '@arbiter/common';
-import { BackgroundGate, Database } from '@arbiter/database';
+import { BackgroundGate } from '@arbiter/database';
 import { LocalEmbeddingProvider } from '@arbiter/llm';
-import { connectDataSource, createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
+import { newMediumTest, testDbKind, type MediumTest, type TestDatabase } from '@arbiter/testing';
 import { noAudit } from '../../../test/support/no-audit.js';
 import { ActionMemoryRepository, ClaimLostError } from './action-memory.repository.js';
 import { RETRIEVAL_ENTITIES } from './entities/index.js';
@@ -22,6 +22,7 @@ const T1 = asTenantId('00000000-0000-4000-8000-000000000001');
 const T2 = asTenantId('00000000-0000-4000-8000-000000000002');
 
 describe('knowledge store on pgvector (integration)', () => {
+  let medium: MediumTest;
   let db: TestDatabase;
   let ds: DataSource;
   let repo: KnowledgeRepository;
@@ -34,21 +35,19 @@ describe('knowledge store on pgvector (integration)', () => {
   let lexical: LexicalRepository;
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    ds = await connectDataSource(db.url, RETRIEVAL_ENTITIES, { max: db.kind === 'pglite' ? 1 : 8 });
-    repo = new KnowledgeRepository(new Database(ds));
-    vectors = new VectorSearchRepository(new Database(ds));
-    settings = new RetrievalSettingsService(new RetrievalSettingsRepository(new Database(ds)), provider, noAudit());
-    lexical = new LexicalRepository(new Database(ds));
+    medium = await newMediumTest({ entities: RETRIEVAL_ENTITIES, max: testDbKind() === 'pglite' ? 1 : 8 });
+    db = medium.db;
+    ds = medium.dataSource;
+    repo = new KnowledgeRepository(medium.database);
+    vectors = new VectorSearchRepository(medium.database);
+    settings = new RetrievalSettingsService(new RetrievalSettingsRepository(medium.database), provider, noAudit());
+    lexical = new LexicalRepository(medium.database);
     knowledge = new KnowledgeService(repo, settings, lexical, provider, noAudit());
     index = new VectorIndexService(vectors, provider);
     await index.onModuleInit();
-    memoryRepo = new ActionMemoryRepository(new Database(ds));
+    memoryRepo = new ActionMemoryRepository(medium.database);
   }, 60_000);
-  afterAll(async () => {
-    await ds?.destroy();
-    await db?.close();
-  });
+  afterAll(() => medium?.close());
 
   const doc = (filePath: string, content: string, extra: Record<string, unknown> = {}) => ({
     domain: 'arm',
@@ -166,7 +165,7 @@ describe('knowledge store on pgvector (integration)', () => {
       lexical,
       small,
       new BackgroundGate(ds),
-      new KnowledgeChunkRepository(new Database(ds)),
+      new KnowledgeChunkRepository(medium.database),
     );
     // Mid-way (one batch), the old space still serves the old provider and the new space its migrated documents.
     const migrated = await repo.documentsMissingSpace(T1, { model: small.id, dim: 64 }, null, 3);

@@ -1,10 +1,8 @@
 import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { DataSource } from 'typeorm';
 import { asTenantId, validateBulkItems } from '@arbiter/common';
-import { Database } from '@arbiter/database';
 import { LocalEmbeddingProvider } from '@arbiter/llm';
-import { connectDataSource, createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
+import { newMediumTest, testDbKind, type MediumTest, type TestDatabase } from '@arbiter/testing';
 import { noAudit } from '../../../test/support/no-audit.js';
 import { RETRIEVAL_ENTITIES } from './entities/index.js';
 import { UpsertDocumentDto } from './dto/knowledge.dto.js';
@@ -20,30 +18,27 @@ const T1 = asTenantId('00000000-0000-4000-8000-0000000000a1');
 const T2 = asTenantId('00000000-0000-4000-8000-0000000000a2');
 
 describe('lexical index statistics (integration)', () => {
+  let medium: MediumTest;
   let db: TestDatabase;
-  let ds: DataSource;
   let knowledge: KnowledgeService;
   let lexical: LexicalRepository;
   const provider = new LocalEmbeddingProvider({ dimension: 64 });
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    ds = await connectDataSource(db.url, RETRIEVAL_ENTITIES, { max: db.kind === 'pglite' ? 1 : 8 });
-    const repo = new KnowledgeRepository(new Database(ds));
-    lexical = new LexicalRepository(new Database(ds));
+    medium = await newMediumTest({ entities: RETRIEVAL_ENTITIES, max: testDbKind() === 'pglite' ? 1 : 8 });
+    db = medium.db;
+    const repo = new KnowledgeRepository(medium.database);
+    lexical = new LexicalRepository(medium.database);
     knowledge = new KnowledgeService(
       repo,
-      new RetrievalSettingsService(new RetrievalSettingsRepository(new Database(ds)), provider, noAudit()),
+      new RetrievalSettingsService(new RetrievalSettingsRepository(medium.database), provider, noAudit()),
       lexical,
       provider,
       noAudit(),
     );
-    await new VectorIndexService(new VectorSearchRepository(new Database(ds)), provider).onModuleInit();
+    await new VectorIndexService(new VectorSearchRepository(medium.database), provider).onModuleInit();
   }, 60_000);
-  afterAll(async () => {
-    await ds?.destroy();
-    await db?.close();
-  });
+  afterAll(() => medium?.close());
 
   /** The statistics must equal what the postings say, term by term. */
   async function expectConsistent(tenantId: string): Promise<void> {

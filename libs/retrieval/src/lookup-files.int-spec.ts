@@ -3,9 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createHash, randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { asTenantId, type TenantId } from '@arbiter/common';
-import { BackgroundGate, Database } from '@arbiter/database';
+import { BackgroundGate } from '@arbiter/database';
 import { LocalEmbeddingProvider } from '@arbiter/llm';
-import { connectDataSource, createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
+import { newMediumTest, testDbKind, type MediumTest, type TestDatabase } from '@arbiter/testing';
 import { noAudit } from '../../../test/support/no-audit.js';
 import { sectionKey } from './action-memory.js';
 import { ActionMemoryRepository } from './action-memory.repository.js';
@@ -32,6 +32,7 @@ const T3 = asTenantId('00000000-0000-4000-8000-0000000000f3');
  * "Chunks"): the SQL of filters, located chunks, disabled chunks and chunk edits, on both databases.
  */
 describe('lookup over files: filters, sections, chunk edits (integration)', () => {
+  let medium: MediumTest;
   let db: TestDatabase;
   let ds: DataSource;
   let repo: KnowledgeRepository;
@@ -45,21 +46,19 @@ describe('lookup over files: filters, sections, chunk edits (integration)', () =
   const space = { model: provider.id, dim: 64 };
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    ds = await connectDataSource(db.url, RETRIEVAL_ENTITIES, { max: db.kind === 'pglite' ? 1 : 8 });
-    repo = new KnowledgeRepository(new Database(ds));
-    vectors = new VectorSearchRepository(new Database(ds));
-    lexical = new LexicalRepository(new Database(ds));
-    settings = new RetrievalSettingsService(new RetrievalSettingsRepository(new Database(ds)), provider, noAudit());
+    medium = await newMediumTest({ entities: RETRIEVAL_ENTITIES, max: testDbKind() === 'pglite' ? 1 : 8 });
+    db = medium.db;
+    ds = medium.dataSource;
+    repo = new KnowledgeRepository(medium.database);
+    vectors = new VectorSearchRepository(medium.database);
+    lexical = new LexicalRepository(medium.database);
+    settings = new RetrievalSettingsService(new RetrievalSettingsRepository(medium.database), provider, noAudit());
     knowledge = new KnowledgeService(repo, settings, lexical, provider, noAudit());
-    chunkRepo = new KnowledgeChunkRepository(new Database(ds));
+    chunkRepo = new KnowledgeChunkRepository(medium.database);
     chunks = new KnowledgeChunksService(chunkRepo, lexical, provider, noAudit());
     await new VectorIndexService(vectors, provider).onModuleInit();
   }, 60_000);
-  afterAll(async () => {
-    await ds?.destroy();
-    await db?.close();
-  });
+  afterAll(() => medium?.close());
 
   const json = (filePath: string, content: string, metadata: Record<string, unknown> = {}): NewDocument =>
     normalizeDocument({ domain: 'manuals', filePath, title: `Title of ${filePath}`, content, metadata });
@@ -304,7 +303,7 @@ describe('lookup over files: filters, sections, chunk edits (integration)', () =
     });
 
     it('the action memory keys on (file, section): two sections of one manual are claimed side by side', async () => {
-      const memory = new ActionMemoryRepository(new Database(ds));
+      const memory = new ActionMemoryRepository(medium.database);
       const a = sectionKey({ fileName: 'Manual.pdf', section: ['1 Getting started', '1.4.7 Setting a default editor'] });
       const b = sectionKey({ fileName: 'Manual.pdf', section: ['1 Getting started', '1.4.8 Fonts'] });
       await memory.commitLookup(T2, 's1', [{ domain: 'manuals', filePath: 'Manual.pdf', sectionKey: a, level: 'PRECISE' }], 3600);

@@ -2,21 +2,20 @@ import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { DataSource } from 'typeorm';
 import { detectSchemaDrift } from '@arbiter/database';
-import { connectDataSource, createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
+import { newMediumTest, type MediumTest, type TestDatabase } from '@arbiter/testing';
 import { RETRIEVAL_ENTITIES } from './entities/index.js';
 import { createHnswIndexSql } from './vector-sql.js';
 
 describe('retrieval schema', () => {
+  let medium: MediumTest;
   let db: TestDatabase;
   let ds: DataSource;
   beforeAll(async () => {
-    db = await createTestDatabase();
-    ds = await connectDataSource(db.url, RETRIEVAL_ENTITIES);
+    medium = await newMediumTest({ entities: RETRIEVAL_ENTITIES });
+    db = medium.db;
+    ds = medium.dataSource;
   });
-  afterAll(async () => {
-    await ds?.destroy();
-    await db?.close();
-  });
+  afterAll(() => medium?.close());
 
   it('entities match migration 0020 exactly', async () => {
     expect(await detectSchemaDrift(ds)).toEqual([]);

@@ -1,9 +1,7 @@
 import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { DataSource } from 'typeorm';
-import { Database } from '@arbiter/database';
 import { asTenantId, type TenantId } from '@arbiter/common';
-import { connectDataSource, createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
+import { newMediumTest, type MediumTest, type TestDatabase } from '@arbiter/testing';
 import { SessionStatsRepository, type SessionDayWindow } from './session-stats.repository.js';
 
 const ZONE = 'Asia/Shanghai';
@@ -42,8 +40,8 @@ const B_ROWS: Row[] = [
 ];
 
 describe('SessionStatsRepository', () => {
+  let medium: MediumTest;
   let db: TestDatabase;
-  let ds: DataSource;
   let repo: SessionStatsRepository;
   let a: TenantId;
   let b: TenantId;
@@ -69,19 +67,16 @@ describe('SessionStatsRepository', () => {
   }
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    ds = await connectDataSource(db.url, [], { max: 2 });
-    repo = new SessionStatsRepository(new Database(ds));
+    medium = await newMediumTest({ max: 2 });
+    db = medium.db;
+    repo = await medium.service(SessionStatsRepository);
     const t = await db.pool.query<{ id: string }>(`INSERT INTO tenant (name, time_zone) VALUES ('console-a', $1), ('console-b', $1) RETURNING id`, [ZONE]);
     a = asTenantId(t.rows[0].id);
     b = asTenantId(t.rows[1].id);
     await seed(a, A_ROWS);
     await seed(b, B_ROWS);
   });
-  afterAll(async () => {
-    await ds?.destroy();
-    await db?.close();
-  });
+  afterAll(() => medium?.close());
 
   describe('windowTotals', () => {
     it.each([

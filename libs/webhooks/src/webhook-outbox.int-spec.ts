@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import type pg from 'pg';
-import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
+import { newMediumTest, type MediumTest, type TestDatabase } from '@arbiter/testing';
 
 /**
  * The outbox (migration 0230; docs/webhooks.md "How events travel"): each cause writes its event in its own
@@ -9,6 +9,7 @@ import { createTestDatabase, type TestDatabase } from '../../../test/support/tes
  * INSERT, the job queue's fail UPDATE), on one connection inside BEGIN … COMMIT/ROLLBACK.
  */
 describe(`webhook outbox triggers (${process.env.TEST_DB ?? 'pglite'})`, () => {
+  let medium: MediumTest;
   let db: TestDatabase;
   let tenant: string;
   let unsubscribed: string;
@@ -53,9 +54,9 @@ describe(`webhook outbox triggers (${process.env.TEST_DB ?? 'pglite'})`, () => {
     );
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    tenant = (await db.pool.query<{ id: string }>(`INSERT INTO tenant (name) VALUES ('outbox-a') RETURNING id`)).rows[0]!.id;
-    unsubscribed = (await db.pool.query<{ id: string }>(`INSERT INTO tenant (name) VALUES ('outbox-b') RETURNING id`)).rows[0]!.id;
+    medium = await newMediumTest();
+    db = medium.db;
+    [tenant, unsubscribed] = await medium.tenants('outbox-a', 'outbox-b');
     await db.pool.query(
       `INSERT INTO webhook_subscription (tenant_id, url, events, secret)
        VALUES ($1, 'https://desk.example.com/h', ARRAY['handoff.requested', 'feedback.bad_case', 'coverage.uncovered', 'job.failed'], 'whsec_x')`,
@@ -67,9 +68,7 @@ describe(`webhook outbox triggers (${process.env.TEST_DB ?? 'pglite'})`, () => {
       [unsubscribed],
     );
   }, 240_000);
-  afterAll(async () => {
-    await db?.close();
-  });
+  afterAll(() => medium?.close());
   beforeEach(async () => {
     await db.pool.query('DELETE FROM webhook_event');
   });

@@ -1,10 +1,8 @@
 import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { DataSource } from 'typeorm';
 import { asTenantId } from '@arbiter/common';
-import { Database } from '@arbiter/database';
 import { LocalEmbeddingProvider } from '@arbiter/llm';
-import { connectDataSource, createTestDatabase, type TestDatabase } from '../../../../test/support/test-database.js';
+import { newMediumTest, type MediumTest, type TestDatabase } from '@arbiter/testing';
 import { noAudit } from '../../../../test/support/no-audit.js';
 import { RETRIEVAL_ENTITIES } from '../entities/index.js';
 import { KnowledgeRepository } from '../knowledge.repository.js';
@@ -24,8 +22,8 @@ const form = { domain: 'manuals', keywords: ['k'], metadata: { lang: 'en' } };
 const noRecord = (): Promise<void> => Promise.resolve();
 
 describe('KnowledgeFilesRepository (integration)', () => {
+  let medium: MediumTest;
   let db: TestDatabase;
-  let ds: DataSource;
   let files: KnowledgeFilesRepository;
   let knowledge: KnowledgeService;
   const provider = new LocalEmbeddingProvider({ dimension: 64 });
@@ -64,23 +62,20 @@ describe('KnowledgeFilesRepository (integration)', () => {
   };
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    ds = await connectDataSource(db.url, RETRIEVAL_ENTITIES);
-    files = new KnowledgeFilesRepository(new Database(ds));
-    const repo = new KnowledgeRepository(new Database(ds));
+    medium = await newMediumTest({ entities: RETRIEVAL_ENTITIES });
+    db = medium.db;
+    files = new KnowledgeFilesRepository(medium.database);
+    const repo = new KnowledgeRepository(medium.database);
     knowledge = new KnowledgeService(
       repo,
-      new RetrievalSettingsService(new RetrievalSettingsRepository(new Database(ds)), provider, noAudit()),
-      new LexicalRepository(new Database(ds)),
+      new RetrievalSettingsService(new RetrievalSettingsRepository(medium.database), provider, noAudit()),
+      new LexicalRepository(medium.database),
       provider,
       noAudit(),
     );
-    await new VectorIndexService(new VectorSearchRepository(new Database(ds)), provider).onModuleInit();
+    await new VectorIndexService(new VectorSearchRepository(medium.database), provider).onModuleInit();
   }, 60_000);
-  afterAll(async () => {
-    await ds?.destroy();
-    await db?.close();
-  });
+  afterAll(() => medium?.close());
 
   it('stores an upload in one transaction: the files, the import and an item per file (pending or refused)', async () => {
     const stored = await files.store(T1, upload(), noRecord);

@@ -1,17 +1,16 @@
 import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { DataSource } from 'typeorm';
-import { asTenantId, RequestContextStore, type TenantId } from '@arbiter/common';
+import { RequestContextStore, type TenantId } from '@arbiter/common';
 import { AppConfig, validateEnvironment } from '@arbiter/config';
-import { Database } from '@arbiter/database';
-import { connectDataSource, createTestDatabase, type TestDatabase } from '../../../../test/support/test-database.js';
+import type { Database } from '@arbiter/database';
+import { newMediumTest, type MediumTest, type TestDatabase } from '@arbiter/testing';
 import { AuditLog } from './audit-log.js';
 import { AuditRepository } from './audit.repository.js';
 
 /** Issue 25 item 4: an audit entry commits and rolls back with the change it records (docs/http-edge.md "Audit log"). */
 describe('AuditLog on a real database', () => {
+  let medium: MediumTest;
   let db: TestDatabase;
-  let ds: DataSource;
   let database: Database;
   let repository: AuditRepository;
   let audit: AuditLog;
@@ -19,19 +18,14 @@ describe('AuditLog on a real database', () => {
   let other: TenantId;
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    ds = await connectDataSource(db.url, []);
-    database = new Database(ds);
+    medium = await newMediumTest();
+    db = medium.db;
+    database = medium.database;
     repository = new AuditRepository(database);
     audit = new AuditLog(repository, new AppConfig(validateEnvironment({ AUDIT_RETENTION_DAYS: '30' })));
-    const rows = await db.pool.query<{ id: string }>(`INSERT INTO tenant (name) VALUES ('audit-a'), ('audit-b') RETURNING id`);
-    tenant = asTenantId(rows.rows[0].id);
-    other = asTenantId(rows.rows[1].id);
+    [tenant, other] = await medium.tenants('audit-a', 'audit-b');
   }, 240_000);
-  afterAll(async () => {
-    await ds?.destroy();
-    await db?.close();
-  });
+  afterAll(() => medium?.close());
 
   const count = async (resourceId: string) =>
     (await db.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM audit_entry WHERE resource_id = $1`, [resourceId])).rows[0].n;
