@@ -8,7 +8,7 @@ import { CoverageDecisionEntity } from '@arbiter/coverage';
 import { BadCaseLabelEntity, SessionFeedbackEntity } from '@arbiter/feedback';
 import { INTENT_ENTITIES } from '@arbiter/intent';
 import { JobRunEntity } from '@arbiter/jobs';
-import { LEARNING_ENTITIES } from '@arbiter/intent-learning';
+import { INTENT_LEARNING_ENTITIES } from '@arbiter/intent-learning';
 import { RETRIEVAL_ENTITIES } from '@arbiter/retrieval';
 import { ConversationEntity, DiagnosisSessionEntity, ToolInvocationEntity } from '@arbiter/sessions';
 import { ApiKeyEntity, TenantEntity } from '@arbiter/tenancy';
@@ -169,7 +169,7 @@ const ENTITIES = [
   BadCaseLabelEntity,
   CoverageDecisionEntity,
   JobRunEntity,
-  ...LEARNING_ENTITIES,
+  ...INTENT_LEARNING_ENTITIES,
 ];
 
 describe('distribution-ready schema (catalog)', () => {

@@ -6,7 +6,7 @@ import { DecisionLogRepository, type StoredDecision } from './decision-log.repos
 import { parseInstant, type ListDecisionsQueryDto } from './dto/decision.dto.js';
 import { unknownIntents } from './labelled-data.js';
 import { LabelledSetRepository, type StoredLabelledExample } from './labelled-set.repository.js';
-import { LearningErrorCode, LearningException, unknownIntentsError } from './learning.exception.js';
+import { IntentLearningErrorCode, IntentLearningException, unknownIntentsError } from './intent-learning.exception.js';
 
 /** The decision log's reads, the operators' labels on logged decisions, and the retention setting. */
 @Injectable()
@@ -38,7 +38,7 @@ export class DecisionLogService {
 
   async get(tenantId: TenantId, id: string): Promise<StoredDecision> {
     const decision = await this.decisions.get(tenantId, id);
-    if (decision === null) throw new LearningException(LearningErrorCode.DECISION_NOT_FOUND);
+    if (decision === null) throw new IntentLearningException(IntentLearningErrorCode.DECISION_NOT_FOUND);
     return decision;
   }
 
@@ -60,7 +60,7 @@ export class DecisionLogService {
         summary: { intent, exampleId: labelled.id },
       }),
     );
-    if (example === null) throw new LearningException(LearningErrorCode.DECISION_NOT_FOUND);
+    if (example === null) throw new IntentLearningException(IntentLearningErrorCode.DECISION_NOT_FOUND);
     return example;
   }
 

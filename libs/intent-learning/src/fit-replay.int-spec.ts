@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { asTenantId, pageRequest, type TenantId } from '@arbiter/common';
 import { newMediumTest, type MediumTest } from '@arbiter/testing';
 import { DecisionLogRepository, type DecisionLogRow } from './decision-log.repository.js';
-import { LEARNING_ENTITIES } from './entities/index.js';
+import { INTENT_LEARNING_ENTITIES } from './entities/index.js';
 import { IntentFitRepository } from './intent-fit.repository.js';
 import { IntentReplayRepository } from './intent-replay.repository.js';
 import { LabelledSetRepository } from './labelled-set.repository.js';
@@ -38,7 +38,7 @@ describe('fit and replay repositories on a real database', () => {
   });
 
   beforeAll(async () => {
-    medium = await newMediumTest({ entities: LEARNING_ENTITIES, max: 10 });
+    medium = await newMediumTest({ entities: INTENT_LEARNING_ENTITIES, max: 10 });
     const database = medium.database;
     decisions = new DecisionLogRepository(database);
     sets = new LabelledSetRepository(database);

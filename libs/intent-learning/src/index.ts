@@ -9,7 +9,7 @@ export { DecisionLogWriter } from './decision-log.writer.js';
 export { DecisionLogService } from './decision-log.service.js';
 export { LabelledSetsService } from './labelled-sets.service.js';
 export { DECISION_LOG_CLEANUP_JOB, DecisionLogCleanupJob } from './decision-log-cleanup.job.js';
-export * from './learning.exception.js';
+export * from './intent-learning.exception.js';
 export { IntentLearningModule } from './intent-learning.module.js';
 export { IntentFitService, parseFitRequest } from './intent-fit.service.js';
 export { INTENT_FIT_JOB, IntentFitJob } from './intent-fit.job.js';

@@ -7,7 +7,7 @@ import { INTENT_FIT_JOB } from './intent-fit.job.js';
 import { IntentFitRepository, type StoredIntentFit } from './intent-fit.repository.js';
 import { unknownIntents } from './labelled-data.js';
 import { LabelledSetRepository } from './labelled-set.repository.js';
-import { LearningErrorCode, LearningException, unknownIntentsError } from './learning.exception.js';
+import { IntentLearningErrorCode, IntentLearningException, unknownIntentsError } from './intent-learning.exception.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const TARGET_KEYS = ['minOutOfScopeRecall', 'maxClarifyRate'] as const;
@@ -64,10 +64,10 @@ export class IntentFitService {
    */
   async request(tenantId: TenantId, { labelledSetId, targets }: FitRequest): Promise<StoredIntentFit> {
     const set = await this.sets.get(tenantId, labelledSetId);
-    if (set === null) throw new LearningException(LearningErrorCode.LABELLED_SET_NOT_FOUND);
+    if (set === null) throw new IntentLearningException(IntentLearningErrorCode.LABELLED_SET_NOT_FOUND);
     const examples = await this.fits.examples(tenantId, set.id);
     const problem = fitDataProblem(examples.map((e) => e.intent));
-    if (problem !== null) throw new LearningException(LearningErrorCode.FIT_DATA_INSUFFICIENT, problem, { fields: ['labelledSetId'] });
+    if (problem !== null) throw new IntentLearningException(IntentLearningErrorCode.FIT_DATA_INSUFFICIENT, problem, { fields: ['labelledSetId'] });
     const unknown = unknownIntents(examples, await this.intents.knownIntents(tenantId));
     if (unknown.length > 0) throw unknownIntentsError(unknown, 'labelledSetId');
     // The fit's request is recorded; applying its proposal is a recorded `PUT /admin/intent-config` (an `intent_config` entry).
@@ -87,7 +87,7 @@ export class IntentFitService {
 
   async get(tenantId: TenantId, id: string): Promise<StoredIntentFit> {
     const fit = await this.fits.get(tenantId, id);
-    if (fit === null) throw new LearningException(LearningErrorCode.FIT_NOT_FOUND);
+    if (fit === null) throw new IntentLearningException(IntentLearningErrorCode.FIT_NOT_FOUND);
     return fit;
   }
 

@@ -10,7 +10,7 @@ import { DecisionLogRepository } from './decision-log.repository.js';
 import { DecisionLogService } from './decision-log.service.js';
 import { DecisionLogWriter } from './decision-log.writer.js';
 import { DecisionsController } from './decisions.controller.js';
-import { LEARNING_ENTITIES } from './entities/index.js';
+import { INTENT_LEARNING_ENTITIES } from './entities/index.js';
 import { IntentFitController } from './intent-fit.controller.js';
 import { IntentFitJob } from './intent-fit.job.js';
 import { IntentFitRepository } from './intent-fit.repository.js';
@@ -24,7 +24,7 @@ import { LabelledSetsController } from './labelled-sets.controller.js';
 import { LabelledSetsService } from './labelled-sets.service.js';
 import { LabelledSnapshotService } from './labelled-snapshot.service.js';
 import { LabelledSourcesRepository } from './labelled-sources.repository.js';
-import { LearningHttpSetup } from './learning-http.js';
+import { LearningHttpSetup } from './intent-learning-http.js';
 
 /**
  * Learning from routing (issue 14; docs/decision-log.md): the decision log (every routing decision, written in
@@ -32,7 +32,7 @@ import { LearningHttpSetup } from './learning-http.js';
  * sets and operators' labels on logged decisions).
  */
 @Module({
-  imports: [TypeOrmModule.forFeature(LEARNING_ENTITIES), IntentModule, JobsModule, TenancyModule, CommonModule, DatabaseModule],
+  imports: [TypeOrmModule.forFeature(INTENT_LEARNING_ENTITIES), IntentModule, JobsModule, TenancyModule, CommonModule, DatabaseModule],
   controllers: [DecisionsController, LabelledSetsController, IntentFitController, IntentReplayController],
   providers: [
     LearningHttpSetup,

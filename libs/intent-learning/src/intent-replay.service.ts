@@ -6,7 +6,7 @@ import { JobsService } from '@arbiter/jobs';
 import { AuditLog } from '@arbiter/tenancy';
 import { INTENT_REPLAY_JOB } from './intent-replay.job.js';
 import { IntentReplayRepository, type ReplayScope, type StoredIntentReplay } from './intent-replay.repository.js';
-import { LearningErrorCode, LearningException } from './learning.exception.js';
+import { IntentLearningErrorCode, IntentLearningException } from './intent-learning.exception.js';
 import { emptyTally, replayReport } from './replay-report.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -92,7 +92,7 @@ export class IntentReplayService {
 
   async get(tenantId: TenantId, id: string): Promise<StoredIntentReplay> {
     const replay = await this.replays.get(tenantId, id);
-    if (replay === null) throw new LearningException(LearningErrorCode.REPLAY_NOT_FOUND);
+    if (replay === null) throw new IntentLearningException(IntentLearningErrorCode.REPLAY_NOT_FOUND);
     return replay;
   }
 

@@ -12,7 +12,7 @@ import {
   type ParsedExamples,
 } from './labelled-data.js';
 import { LabelledSetRepository, type StoredLabelledExample, type StoredLabelledSet } from './labelled-set.repository.js';
-import { LearningErrorCode, LearningException, unknownIntentsError } from './learning.exception.js';
+import { IntentLearningErrorCode, IntentLearningException, unknownIntentsError } from './intent-learning.exception.js';
 
 /**
  * An upload's body as parsed (`POST /admin/intent/labelled-sets`): a JSON body (`{name, examples}`) or a
@@ -89,7 +89,7 @@ export class LabelledSetsService {
   async get(tenantId: TenantId, id: string, query: PageQueryDto): Promise<StoredLabelledSet & { examples: Page<StoredLabelledExample> }> {
     const page = pageRequest(query);
     const set = await this.sets.get(tenantId, id);
-    if (set === null) throw new LearningException(LearningErrorCode.LABELLED_SET_NOT_FOUND);
+    if (set === null) throw new IntentLearningException(IntentLearningErrorCode.LABELLED_SET_NOT_FOUND);
     return { ...set, examples: await this.sets.examples(tenantId, id, page) };
   }
 
@@ -103,6 +103,6 @@ export class LabelledSetsService {
         summary: { name: set.name, version: set.version },
       }),
     );
-    if (!deleted) throw new LearningException(LearningErrorCode.LABELLED_SET_NOT_FOUND);
+    if (!deleted) throw new IntentLearningException(IntentLearningErrorCode.LABELLED_SET_NOT_FOUND);
   }
 }

@@ -3,14 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { DataSource } from 'typeorm';
 import { detectSchemaDrift } from '@arbiter/database';
 import { newMediumTest, type MediumTest, type TestDatabase } from '@arbiter/testing';
-import { LEARNING_ENTITIES } from './entities/index.js';
+import { INTENT_LEARNING_ENTITIES } from './entities/index.js';
 
 describe('learning schema', () => {
   let medium: MediumTest;
   let db: TestDatabase;
   let ds: DataSource;
   beforeAll(async () => {
-    medium = await newMediumTest({ entities: LEARNING_ENTITIES });
+    medium = await newMediumTest({ entities: INTENT_LEARNING_ENTITIES });
     ({ db, dataSource: ds } = medium);
   });
   afterAll(async () => {

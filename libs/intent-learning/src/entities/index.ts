@@ -10,4 +10,11 @@ export type { IntentFitStatus } from './intent-fit.entity.js';
 export type { LabelledSetKind } from './labelled-set.entity.js';
 
 /** Every entity of the intent-learning lib (TypeOrmModule.forFeature and the schema check). */
-export const LEARNING_ENTITIES = [DecisionLogEntity, DecisionLogSettingsEntity, LabelledSetEntity, LabelledExampleEntity, IntentFitEntity, IntentReplayEntity];
+export const INTENT_LEARNING_ENTITIES = [
+  DecisionLogEntity,
+  DecisionLogSettingsEntity,
+  LabelledSetEntity,
+  LabelledExampleEntity,
+  IntentFitEntity,
+  IntentReplayEntity,
+];

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { asTenantId, decodeCursor, pageRequest, type TenantId } from '@arbiter/common';
 import { newMediumTest, type MediumTest, type TestDatabase } from '@arbiter/testing';
 import { DecisionLogRepository, DEFAULT_DECISION_RETENTION_DAYS, type DecisionLogRow } from './decision-log.repository.js';
-import { LEARNING_ENTITIES } from './entities/index.js';
+import { INTENT_LEARNING_ENTITIES } from './entities/index.js';
 import { LabelledSetRepository } from './labelled-set.repository.js';
 
 const DAY = 24 * 3600 * 1000;
@@ -48,7 +48,7 @@ describe('learning repositories (decision log, labelled sets) on a real database
   };
 
   beforeAll(async () => {
-    medium = await newMediumTest({ entities: LEARNING_ENTITIES, max: 10 });
+    medium = await newMediumTest({ entities: INTENT_LEARNING_ENTITIES, max: 10 });
     db = medium.db;
     const database = medium.database;
     decisions = new DecisionLogRepository(database);
