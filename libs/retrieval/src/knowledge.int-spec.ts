@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { DataSource } from 'typeorm';
 import { asTenantId } from '@arbiter/common';
-import { BackgroundGate } from '@arbiter/database';
+import { BackgroundGate, sql } from '@arbiter/database';
 import { LocalEmbeddingProvider } from '@arbiter/llm';
 import { newMediumTest, testDbKind, type MediumTest, type TestDatabase } from '@arbiter/testing';
 import { noAudit } from '../../../test/support/no-audit.js';
@@ -11,6 +11,7 @@ import { RETRIEVAL_ENTITIES } from './entities/index.js';
 import { KnowledgeRepository } from './knowledge.repository.js';
 import { KnowledgeChunkRepository } from './knowledge-chunk.repository.js';
 import { LexicalRepository } from './lexical.repository.js';
+import { EXACT_SEARCH_MAX_CHUNKS, nearestChunksQuery } from './nearest-chunks-sql.js';
 import { KnowledgeService } from './knowledge.service.js';
 import { RetrievalJobs } from './retrieval-jobs.service.js';
 import { RetrievalSettingsRepository } from './retrieval-settings.repository.js';
@@ -20,6 +21,7 @@ import { VectorSearchRepository } from './vector-search.repository.js';
 
 const T1 = asTenantId('00000000-0000-4000-8000-000000000001');
 const T2 = asTenantId('00000000-0000-4000-8000-000000000002');
+const T3 = asTenantId('00000000-0000-4000-8000-000000000003');
 
 describe('knowledge store on pgvector (integration)', () => {
   let medium: MediumTest;
@@ -76,6 +78,53 @@ describe('knowledge store on pgvector (integration)', () => {
       return rows.map((r) => r['QUERY PLAN']).join('\n');
     });
     expect(plan).toContain('idx_knowledge_chunk_hnsw_384');
+  });
+
+  /** The executed plan of the vector search's statement (EXPLAIN ANALYZE: a branch the one-time filter skips says "never executed"). */
+  const searchPlan = async (tenantId: typeof T1, vector: readonly number[]): Promise<string> => {
+    const settings = sql`set_config('hnsw.ef_search', '100', true)`;
+    const compiled = nearestChunksQuery(tenantId, { model: provider.id, dim: 384 }, vector, 40, {}, settings).compile(medium.database.db);
+    const { rows } = await db.pool.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) ${compiled.sql}`, [...compiled.parameters]);
+    return rows.map((r) => r['QUERY PLAN']).join('\n');
+  };
+  /** The scans of `knowledge_chunk` that ran: the index each used, or `seq`. */
+  const chunkScans = (plan: string): string[] =>
+    plan
+      .split('\n')
+      .filter((line) => / on knowledge_chunk /.test(line) && !line.includes('never executed'))
+      .map((line) => /using (\w+)/.exec(line)?.[1] ?? 'seq');
+
+  it('a tenant of up to EXACT_SEARCH_MAX_CHUNKS chunks is searched exactly beside a larger one; a larger tenant through the HNSW index', async () => {
+    for (let i = 0; i < 40; i++) await knowledge.upsert(T1, doc(`big/${i}.md`, `Servo drive ${i} maintenance: check the encoder cable ${i % 7}. 伺服${i}号。`));
+    for (let i = 0; i < 5; i++) await knowledge.upsert(T3, doc(`small/${i}.md`, `Small tenant note ${i} about the gripper and its torque ${i}.`));
+    const queries = await Promise.all(['encoder cable check', 'gripper torque', '伺服维护'].map((q) => provider.embedQuery(q)));
+    for (const q of queries) {
+      const found = await vectors.nearestChunks(T3, { model: provider.id, dim: 384 }, q, 40);
+      const exact = await vectors.nearestChunksExact(T3, { model: provider.id, dim: 384 }, q, 40);
+      // The same chunks at the same distances (equal distances may come in either order).
+      const key = (hits: readonly { filePath: string; chunkIndex: number; distance: number }[]) =>
+        hits.map((h) => `${h.distance.toFixed(6)} ${h.filePath}#${h.chunkIndex}`).sort();
+      expect(key(found)).toEqual(key(exact));
+      expect(found.length).toBe(5);
+      expect(found.every((h) => h.filePath.startsWith('small/'))).toBe(true);
+    }
+    const small = await searchPlan(T3, queries[0]!);
+    const exactScans = chunkScans(small);
+    expect(exactScans).toHaveLength(1);
+    expect(exactScans[0]).not.toBe('idx_knowledge_chunk_hnsw_384');
+    // T1 counted as larger than the bound (its statistics row, what the statement reads): the HNSW branch runs instead.
+    await db.pool.query('UPDATE knowledge_lexical_stats SET chunk_count = $2 WHERE tenant_id = $1', [T1, EXACT_SEARCH_MAX_CHUNKS + 1]);
+    try {
+      const large = await searchPlan(T1, queries[0]!);
+      expect(chunkScans(large)).toEqual(['idx_knowledge_chunk_hnsw_384']);
+      const viaIndex = await vectors.nearestChunks(T1, { model: provider.id, dim: 384 }, queries[0]!, 5);
+      expect(viaIndex).toHaveLength(5);
+      expect(viaIndex.every((h) => h.filePath.startsWith('big/') || !h.filePath.startsWith('small/'))).toBe(true);
+    } finally {
+      await db.pool.query(`UPDATE knowledge_lexical_stats SET chunk_count = (SELECT count(*) FROM knowledge_chunk WHERE tenant_id = $1) WHERE tenant_id = $1`, [
+        T1,
+      ]);
+    }
   });
 
   it('every stored vector has unit norm (seed T7) and the dimension of its space', async () => {

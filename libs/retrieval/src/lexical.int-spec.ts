@@ -1,13 +1,15 @@
 import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { asTenantId, validateBulkItems } from '@arbiter/common';
+import { sql } from '@arbiter/database';
 import { LocalEmbeddingProvider } from '@arbiter/llm';
 import { newMediumTest, testDbKind, type MediumTest, type TestDatabase } from '@arbiter/testing';
 import { noAudit } from '../../../test/support/no-audit.js';
 import { RETRIEVAL_ENTITIES } from './entities/index.js';
 import { UpsertDocumentDto } from './dto/knowledge.dto.js';
 import { KnowledgeRepository } from './knowledge.repository.js';
-import { KnowledgeService } from './knowledge.service.js';
+import { KnowledgeService, normalizeDocument } from './knowledge.service.js';
+import { analyzeText } from './lexical/text-analyzer.js';
 import { LexicalRepository } from './lexical.repository.js';
 import { RetrievalSettingsRepository } from './retrieval-settings.repository.js';
 import { RetrievalSettingsService } from './retrieval-settings.service.js';
@@ -79,6 +81,31 @@ describe('lexical index statistics (integration)', () => {
     expect(stats.chunkCount).toBe(1);
     // Deleting a tenant's document never touches another tenant's statistics.
     expect((await lexical.stats(T2)).chunkCount).toBe(1);
+  });
+
+  it("a tenant's lexical search reads its hits' chunks by key, however many chunks other tenants hold", async () => {
+    const big = asTenantId('00000000-0000-4000-8000-0000000000a3');
+    const small = asTenantId('00000000-0000-4000-8000-0000000000a4');
+    await knowledge.upsertMany(
+      big,
+      Array.from({ length: 150 }, (_, i) => normalizeDocument(doc(`big/${i}.md`, `Servo ${i}: check the encoder cable ${i % 9} before restart.`))),
+    );
+    for (let i = 0; i < 3; i++) await knowledge.upsert(small, doc(`small/${i}.md`, `Encoder cable ${i} of the small tenant.`));
+    const space = { model: provider.id, dim: provider.dimension };
+    const terms = [...new Set(analyzeText('encoder cable'))];
+    const vector = await provider.embedQuery('encoder cable');
+    // Tuples of knowledge_chunk read by the statement (this transaction's own counters): a few per hit through the
+    // unique key (tenant, document, model, chunk), 9–19 here. Without the tenant in the key each hit scanned the
+    // whole table (462 = 3 × 154).
+    const { hits, read } = await medium.database.transaction(async (tx) => {
+      const { own } = await lexical.searchWithTranslation(small, terms, null, space, vector, 20, {}, tx);
+      const { rows } = await sql<{ n: string }>`
+        SELECT coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0) AS n FROM pg_stat_xact_user_tables WHERE relname = 'knowledge_chunk'`.execute(tx);
+      return { hits: own.hits, read: Number(rows[0]?.n ?? 0) };
+    });
+    expect(hits.map((h) => h.filePath).sort()).toEqual(['small/0.md', 'small/1.md', 'small/2.md']);
+    expect(hits.every((h) => h.distance !== null)).toBe(true);
+    expect(read).toBeLessThan(50);
   });
 
   it('concurrent imports of one tenant neither deadlock nor lose counts', async () => {

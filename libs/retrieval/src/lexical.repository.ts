@@ -191,7 +191,7 @@ export class LexicalRepository {
                     FROM ${p} p
                     CROSS JOIN LATERAL (SELECT file_path, title, domain, content, keywords, file_id FROM knowledge_document WHERE id = p.document_id AND tenant_id = ${tenantId}) d
                     LEFT JOIN LATERAL (SELECT c.content, c.page, c.page_end, c.section, ${vectorDistance(space.dim, listVector)} AS distance FROM knowledge_chunk c
-                                        WHERE c.document_id = p.document_id AND c.embedding_model = ${space.model} AND c.chunk_index = p.chunk_index AND c.embedding_dim = ${space.dim}) c ON TRUE)`;
+                                        WHERE c.tenant_id = ${tenantId} AND c.document_id = p.document_id AND c.embedding_model = ${space.model} AND c.chunk_index = p.chunk_index AND c.embedding_dim = ${space.dim}) c ON TRUE)`;
     };
     const lists = [list('o', terms, vector), ...(other ? [list('t', other.terms, other.vector)] : [])];
     const select = (name: string) =>

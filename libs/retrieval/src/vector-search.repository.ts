@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import type { TenantId } from '@arbiter/common';
 import { Database, type Db, sql } from '@arbiter/database';
 import { type HitLocation, type SearchScope, toLocation, type VectorSpace } from './knowledge.repository.js';
-import { fileNameOf, metadataCondition, vectorDistance } from './search-sql.js';
+import { nearestChunksQuery } from './nearest-chunks-sql.js';
+import { fileNameOf, vectorDistance } from './search-sql.js';
 import { createHnswIndexSql } from './vector-sql.js';
 
 /** One chunk hit of a vector search, with its document. */
@@ -56,12 +57,15 @@ export class VectorSearchRepository {
 
   /**
    * The `limit` nearest chunks by L2 distance, optionally within one domain and among the documents a
-   * metadata filter selects; disabled chunks never. One statement, in `db`'s transaction or on its own: the
-   * HNSW settings for this scan (`hnsw.ef_search`, and `hnsw.iterative_scan` on pgvector >= 0.8) are
-   * set by a CTE that a one-time filter evaluates before the index scan starts, local to the statement's
-   * transaction (docs/hot-paths.md "Chat turn": no BEGIN/SET/COMMIT round trips). The filter's documents
-   * are found first (GIN index) and tested during the scan, so the iterative scan goes on past nearer
-   * chunks of other documents: the filter applies before the limit (docs/retrieval.md "Metadata filters").
+   * metadata filter selects; disabled chunks never. One statement ({@link nearestChunksQuery}), in `db`'s
+   * transaction or on its own: exact for a tenant of at most `EXACT_SEARCH_MAX_CHUNKS` chunks (the HNSW index is
+   * shared by every tenant, and a filtered scan of it for a small tenant visits mostly other tenants' chunks: its
+   * cost grew with the neighbours' data, 10,000 foreign chunks 28 ms against 1.4 ms exact), through the HNSW index
+   * of the dimension above (docs/hot-paths.md "Vector search: exact for small tenants"). The index's settings are
+   * set by a CTE, local to the statement's transaction (docs/hot-paths.md "Chat turn": no BEGIN/SET/COMMIT round
+   * trips). The filter's documents are found first (GIN index) and tested during the scan, so the iterative scan
+   * goes on past nearer chunks of other documents: the filter applies before the limit (docs/retrieval.md
+   * "Metadata filters").
    */
   async nearestChunks(
     tenantId: TenantId,
@@ -76,22 +80,7 @@ export class VectorSearchRepository {
     const settings = (await this.iterativeScanSupported())
       ? sql`set_config('hnsw.ef_search', ${efSearch}, true) || set_config('hnsw.iterative_scan', 'relaxed_order', true)`
       : sql`set_config('hnsw.ef_search', ${efSearch}, true)`;
-    const filter = metadataCondition(scope.filter, 'fd');
-    const filtered = filter ? sql`, fd AS MATERIALIZED (SELECT fd.id FROM knowledge_document fd WHERE fd.tenant_id = ${tenantId} AND ${filter})` : sql``;
-    const conditions = sql`${scope.domain ? sql` AND c.domain = ${scope.domain}` : sql``}${filter ? sql` AND c.document_id IN (SELECT id FROM fd)` : sql``}`;
-    // The inner ORDER BY names the select-list distance: one vector parameter, the expression the HNSW index of the dimension orders by.
-    const { rows } = await sql<RawHit>`
-      WITH hnsw AS MATERIALIZED (SELECT ${settings} AS applied)${filtered}
-       SELECT h.document_id, d.file_path, d.title, d.keywords, h.domain, h.chunk_index, h.content, h.distance,
-              ${fileNameOf(tenantId)} AS file_name, h.page, h.page_end, h.section
-         FROM (SELECT c.document_id, c.domain, c.chunk_index, c.content, c.page, c.page_end, c.section, ${vectorDistance(space.dim, vector)} AS distance
-                 FROM knowledge_chunk c
-                WHERE (SELECT applied FROM hnsw) IS NOT NULL
-                  AND c.embedding_dim = ${sql.lit(space.dim)} AND c.tenant_id = ${tenantId} AND c.embedding_model = ${space.model} AND c.disabled_at IS NULL${conditions}
-                ORDER BY distance
-                LIMIT ${limit}) h
-         JOIN knowledge_document d ON d.id = h.document_id AND d.tenant_id = ${tenantId}
-        ORDER BY h.distance`.execute(db);
+    const { rows } = await nearestChunksQuery<RawHit>(tenantId, space, vector, limit, scope, settings).execute(db);
     return rows.map(toHit);
   }
 
