@@ -10,7 +10,7 @@
  * The app runs as the default install does: the embedded database (PGlite, in a temporary DATA_DIR) and the
  * job worker in the API process. BENCH_DB=postgres runs it on a fresh database on BENCH_POSTGRES_URL instead.
  * Env: BENCH_DB (pglite), BENCH_DOCS (10000), BENCH_IDLE_SECONDS (20), BENCH_SESSION_RPS (20), BENCH_CHAT_RPS (2),
- *      BENCH_MAX_IMPORT_SECONDS (1200: the import phase stops there and counts as missed).
+ *      BENCH_AFTER_SECONDS (20: the same load once the import is done), BENCH_MAX_IMPORT_SECONDS (1200: the import phase stops there and counts as missed).
  * Run: npm run bench:fairness
  */
 import { fork, type ChildProcess } from 'node:child_process';
@@ -33,6 +33,7 @@ const totalDocs = Number(process.env.BENCH_DOCS ?? 10_000);
 const idleSeconds = Number(process.env.BENCH_IDLE_SECONDS ?? 20);
 const sessionRps = Number(process.env.BENCH_SESSION_RPS ?? 20);
 const chatRps = Number(process.env.BENCH_CHAT_RPS ?? 2);
+const afterSeconds = Number(process.env.BENCH_AFTER_SECONDS ?? 20);
 const maxImportSeconds = Number(process.env.BENCH_MAX_IMPORT_SECONDS ?? 1200);
 const adminUrl = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const BARS = { sessionP95Ms: 100, chatP95Ratio: 2, documentsPerSecond: 50 };
@@ -204,6 +205,9 @@ async function main(): Promise<void> {
       }
       process.stdout.write('\n');
     });
+    // After the import (same load, idle app): separates what the import's work costs the neighbour from
+    // what tenant A's data alone costs it (e.g. a shared vector index that now holds A's chunks).
+    const after = afterSeconds > 0 ? await phase('after', () => sleep(afterSeconds * 1000)) : undefined;
     const finished = importStatus === 'succeeded' && done === totalDocs;
     const documentsPerSecond = Math.round((done / importSeconds) * 10) / 10;
     const serverErrors = (r: RouteStats) =>
@@ -233,6 +237,7 @@ async function main(): Promise<void> {
       import: { documents: totalDocs, done, status: importStatus, seconds: Math.round(importSeconds * 10) / 10, documentsPerSecond },
       idle,
       during,
+      after,
       healthDuringImport: health,
       verdict,
     };
@@ -250,6 +255,7 @@ async function main(): Promise<void> {
         row('idle   POST /ai/chat', idle.chat),
         row('import GET /api/sessions/:id', during.sessions),
         row('import POST /ai/chat', during.chat),
+        ...(after ? [row('after  GET /api/sessions/:id', after.sessions), row('after  POST /ai/chat', after.chat)] : []),
         `import: ${done}/${totalDocs} documents in ${importSeconds.toFixed(1)} s = ${documentsPerSecond} documents/s (${importStatus}); /health database during it: ${JSON.stringify(health)}`,
         `bars: session p95 ${verdict.sessionP95.value} ms ${verdict.sessionP95.bar} → ${mark(verdict.sessionP95.pass)}; chat p95 ${during.chat.p95} ms = ${chatRatio}x ${verdict.chatP95.bar} → ${mark(verdict.chatP95.pass)}; ` +
           `import ${documentsPerSecond} documents/s ${verdict.documentsPerSecond.bar} → ${mark(verdict.documentsPerSecond.pass)}; 5xx ${verdict.serverErrors.value} → ${mark(verdict.serverErrors.pass)}`,
