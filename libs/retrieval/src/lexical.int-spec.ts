@@ -108,6 +108,21 @@ describe('lexical index statistics (integration)', () => {
     expect(read).toBeLessThan(50);
   });
 
+  it("a document's postings are found by (tenant, document), not by a scan of the tenant's postings", async () => {
+    const tenant = asTenantId('00000000-0000-4000-8000-0000000000a5');
+    await knowledge.upsertMany(
+      tenant,
+      Array.from({ length: 60 }, (_, i) => normalizeDocument(doc(`p/${i}.md`, `Pendant ${i}: reset the alarm ${i % 5} and check the fan.`))),
+    );
+    // The statement `replaceDocuments` starts with (no planner statistics on PGlite: the index must decide it).
+    const { rows } = await db.pool.query<{ 'QUERY PLAN': string }>(
+      `EXPLAIN (COSTS OFF) DELETE FROM knowledge_term WHERE tenant_id = $1 AND document_id = ANY($2::uuid[])`,
+      [tenant, ['00000000-0000-4000-8000-00000000ffff']],
+    );
+    const plan = rows.map((r) => r['QUERY PLAN']).join('\n');
+    expect(plan).toContain('idx_knowledge_term_tenant_document');
+  });
+
   it('concurrent imports of one tenant neither deadlock nor lose counts', async () => {
     const words = ['reset', 'encoder', 'battery', 'grease', 'alarm', '报警', '复位', '电池'];
     await Promise.all(
