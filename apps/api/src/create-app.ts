@@ -4,6 +4,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { createValidationPipe, GlobalErrorFilter, JsonLogger, MetricsService, RequestContextStore, resolveRequestId, type LogLevelName } from '@arbiter/common';
 import { AppConfig, type AppConfigModuleOptions } from '@arbiter/config';
+import { BackgroundGate } from '@arbiter/database';
 import { ADMIN_SECURITY, API_KEY_SECURITY, RateLimiter, registerAuthenticationHook, RequestAuthenticator } from '@arbiter/tenancy';
 import { AppModule } from './app.module.js';
 import { registerConsole } from './console-static.js';
@@ -11,6 +12,7 @@ import { registerHttpObservability } from './http-metrics.js';
 import { registerBodyParsers } from './http-edge/body-parsers.js';
 import { registerBodyPolicy } from './http-edge/body-policy.js';
 import { registerCors } from './http-edge/cors.js';
+import { registerForegroundTracking } from './http-edge/foreground.js';
 import { registerMultipartParser } from './http-edge/multipart-parser.js';
 import { clientErrorHandler, frameworkErrors, registerInputGuards } from './input-guards.js';
 
@@ -54,6 +56,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<NestFas
     void reply.header('x-request-id', request.id);
     RequestContextStore.run(String(request.id), done);
   });
+  registerForegroundTracking(fastify, app.get(BackgroundGate));
   registerHttpObservability(fastify, app.get(MetricsService));
   await registerCors(fastify, config.http.corsOrigins);
   // The request line and headers, then credentials, then the body's type, size and time limits, then

@@ -44,6 +44,34 @@ describe('BackgroundGate', () => {
     expect(started).toBe(true);
   });
 
+  it('waits while an HTTP request is in flight, even with no statement of it on the pool, and starts once it ends', async () => {
+    const pool = new FakePool();
+    const gate = gateOn(pool, { maxWaitMs: 10_000, starvationFactor: 100 });
+    await gate.run('t1', () => sleep(20));
+    const ended = gate.requestStarted();
+    let started = false;
+    const turn = gate.run('t1', async () => {
+      started = true;
+    });
+    await sleep(100);
+    expect(started).toBe(false);
+    ended();
+    ended(); // a second call changes nothing: the count never goes below the requests really in flight
+    await turn;
+    expect(started).toBe(true);
+    await gate.run('t1', () => sleep(20)); // a long last turn again: the share stays far away
+    const other = gate.requestStarted(); // in flight: 1 (0 had the second call above counted)
+    let next = false;
+    const second = gate.run('t1', async () => {
+      next = true;
+    });
+    await sleep(50);
+    expect(next).toBe(false);
+    other();
+    await second;
+    expect(next).toBe(true);
+  });
+
   it('starts anyway once a turn has waited as long as its tenant last turn lasted (the share)', async () => {
     const pool = new FakePool();
     const gate = gateOn(pool);

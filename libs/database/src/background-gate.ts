@@ -53,9 +53,9 @@ interface Waiter {
  * Foreground first on the database (issue 29 item 3; docs/hot-paths.md "Imports: foreground first"). The
  * embedded database runs one transaction at a time, so a background transaction (an import's write) makes
  * every request that arrives meanwhile wait for all of it. Background work therefore runs its transactions
- * through {@link BackgroundGate.run}: one background turn at a time in the process, started only when no
- * foreground statement holds or waits for a pool connection and none has for `quietMs` (a chat turn's next
- * statement follows its previous one within a few ms, so a turn does not slip in between them), tenants
+ * through {@link BackgroundGate.run}: one background turn at a time in the process, started only when no HTTP
+ * request is in flight ({@link BackgroundGate.requestStarted}), no foreground statement holds or waits for a pool
+ * connection and none has for `quietMs`, tenants
  * taking turns round-robin (the tenant whose last turn ended longest ago goes first). A turn that has waited
  * `starvationFactor` × the tenant's last turn (at most `maxWaitMs`) starts anyway, so a foreground that never
  * pauses still leaves background work its share. Keeping each turn short (small transactions) is the
@@ -75,6 +75,8 @@ export class BackgroundGate {
   private readonly waiters: Waiter[] = [];
   private readonly lastTurn = new Map<string, { endedAt: number; ms: number }>();
   private running = false;
+  /** HTTP requests being served now (`requestStarted`): foreground from their first byte to their last. */
+  private requestsInFlight = 0;
   private pool: PoolLike | null | undefined;
   private foregroundFirst: Promise<boolean> | undefined;
 
@@ -104,6 +106,23 @@ export class BackgroundGate {
       this.lastTurn.set(tenantId, { endedAt, ms: endedAt - started });
       this.running = false;
     }
+  }
+
+  /**
+   * Marks an HTTP request as foreground until the returned function is called (again: a no-op). While one is in
+   * flight no turn starts (but for the share), so a turn never slips in between a request's statements however far
+   * apart its CPU work puts them (docs/hot-paths.md "Imports: foreground first"); the pool's view alone saw only the
+   * statements.
+   */
+  requestStarted(): () => void {
+    this.requestsInFlight++;
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      this.requestsInFlight--;
+      this.lastForegroundAt = performance.now();
+    };
   }
 
   /** Foreground pressure on the pool now (for `/health`). */
@@ -139,7 +158,7 @@ export class BackgroundGate {
     // The share: a turn that has waited as long as the tenant's last turn lasted (× starvationFactor; a first
     // turn: quietMs) starts whatever the foreground does, so a busy foreground leaves the background ~1/(1+factor).
     if (waited >= Math.min(this.options.maxWaitMs, (last?.ms ?? this.options.quietMs) * this.options.starvationFactor)) return true;
-    if (pool.waitingCount > 0 || this.foregroundActive() > 0) {
+    if (this.requestsInFlight > 0 || pool.waitingCount > 0 || this.foregroundActive() > 0) {
       this.lastForegroundAt = now;
       return false;
     }
