@@ -26,19 +26,6 @@ interface DeliveryBody {
   redeliveryOf: string | null;
 }
 
-interface EventBody {
-  id: string;
-  type: string;
-  createdAt: string;
-  tenantId: string;
-  data: {
-    sessionId: string;
-    conversationId: string;
-    turn: { user: string; assistant: string; shouldTransfer: boolean; references: unknown[]; confidences: Record<string, unknown> };
-    transcript: { user: string; shouldTransfer: boolean }[];
-  };
-}
-
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 /** Verifies a received request as an integrator would (docs/webhooks.md "Verifying a signature"). */
@@ -55,7 +42,10 @@ function verified(request: ReceivedWebhook, secret: string, header = SIGNATURE_H
 const until = async <T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> =>
   (await pollUntil('condition', read, done, { deadlineMs: timeoutMs, intervalMs: 100 })).value;
 
-/** Issue 24 item 5: webhooks to the support desk, over HTTP, with a local receiver and the in-process job worker. */
+/**
+ * Issue 24 item 5: webhooks to the support desk, over HTTP, with a local receiver and the in-process job worker. The
+ * cases that measure time (delivery within 5 s, a turn a slow receiver does not delay) are in webhook-latency.e2e-spec.ts.
+ */
 describe(`webhooks (e2e, ${process.env.TEST_DB ?? 'pglite'})`, () => {
   let t: TestApp;
   let receiver: WebhookReceiver;
@@ -74,17 +64,15 @@ describe(`webhooks (e2e, ${process.env.TEST_DB ?? 'pglite'})`, () => {
     return res.json<{ items: DeliveryBody[] }>().items;
   };
   const handoffTurn = async (tenant: TestTenant, message = '我要转人工', conversationId?: string) => {
-    const started = performance.now();
     const res = await t.request({
       method: 'POST',
       url: '/ai/chat',
       headers: { 'x-api-key': tenant.clientKey },
       payload: { message, ...(conversationId ? { conversationId } : {}) },
     });
-    const ms = performance.now() - started;
     expect(res.statusCode).toBe(200);
     const body = res.json<{ sessionId: string; conversationId: string; shouldTransfer: boolean }>();
-    return { ...body, ms, answeredAt: Date.now() };
+    return body;
   };
   const removeAll = async (tenant: TestTenant) => {
     const list = (await t.request({ method: 'GET', url: '/admin/webhooks', headers: op(tenant) })).json<{ items: WebhookBody[] }>().items;
@@ -96,7 +84,10 @@ describe(`webhooks (e2e, ${process.env.TEST_DB ?? 'pglite'})`, () => {
     await receiver.start();
     t = await createTestApp({
       JOBS_ENABLED: 'true',
-      // JOBS_POLL_INTERVAL_MS and WEBHOOK_DISPATCH_INTERVAL_MS keep their defaults (1 s): the 5 s bar is measured as shipped.
+      // Polled every 200 ms (default 1 s): nothing here measures delivery time (webhook-latency.e2e-spec.ts measures it as
+      // shipped), and an event that should not be delivered shows sooner in the waits before "nothing more arrived".
+      JOBS_POLL_INTERVAL_MS: '200',
+      WEBHOOK_DISPATCH_INTERVAL_MS: '200',
       JOBS_SCHEDULES: JSON.stringify({ 'coverage.backfill': 'off', 'sessions.repair': 'off', 'evaluation.retry-fallbacks': 'off' }),
       WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
       WEBHOOK_RETRY_BASE_MS: '300',
@@ -177,35 +168,6 @@ describe(`webhooks (e2e, ${process.env.TEST_DB ?? 'pglite'})`, () => {
     expect((await t.request({ method: 'GET', url: '/admin/webhooks', headers: { 'x-api-key': acme.clientKey } })).statusCode).toBe(403);
   });
 
-  it('a hand-off turn is delivered within 5 s of its commit, signed with the secret, with the transcript', async () => {
-    const hook = await createWebhook(acme, { url: receiver.url, events: ['handoff.requested'] });
-    const first = await handoffTurn(acme, '转人工 please');
-    const turn = await handoffTurn(acme, '我要转人工', first.conversationId);
-    expect([first.shouldTransfer, turn.shouldTransfer]).toEqual([true, true]);
-    const requests = await receiver.waitFor(2);
-    const request = requests.find((r) => (JSON.parse(r.body) as EventBody).data.sessionId === turn.sessionId)!;
-    expect(request.receivedAt - turn.answeredAt).toBeLessThan(5000);
-    expect(verified(request, hook.secret!)).toBe(true);
-    expect(verified(request, 'whsec_wrong')).toBe(false);
-    expect(request.headers[SIGNATURE_HEADER]).toMatch(/^sha256=[0-9a-f]{64}$/);
-    expect(request.headers[PREVIOUS_SIGNATURE_HEADER]).toBeUndefined();
-    expect(request.headers['x-arbiter-event']).toBe('handoff.requested');
-    const body = JSON.parse(request.body) as EventBody;
-    expect(body).toMatchObject({ type: 'handoff.requested', tenantId: acme.id, data: { sessionId: turn.sessionId, conversationId: turn.conversationId } });
-    expect(request.headers['x-arbiter-event-id']).toBe(body.id);
-    expect(body.data.turn).toMatchObject({ user: '我要转人工', shouldTransfer: true });
-    expect(body.data.turn.confidences).toHaveProperty('routing');
-    expect(body.data.transcript.map((x) => [x.user, x.shouldTransfer])).toEqual([
-      ['转人工 please', true],
-      ['我要转人工', true],
-    ]);
-    const log = await until(
-      () => deliveries(acme, hook.id),
-      (items) => items.some((d) => d.eventId === body.id && d.status === 'succeeded'),
-    );
-    expect(log.find((d) => d.eventId === body.id)).toMatchObject({ eventType: 'handoff.requested', status: 'succeeded', attempts: 1, responseStatus: 200 });
-  });
-
   it('gets only events that happen after it was created, and only of its types', async () => {
     const before = await handoffTurn(acme);
     expect(before.shouldTransfer).toBe(true);
@@ -239,18 +201,6 @@ describe(`webhooks (e2e, ${process.env.TEST_DB ?? 'pglite'})`, () => {
     expect(JSON.parse(requests[0]!.body)).toMatchObject({ data: { sessionId: turn.sessionId } });
     const sub = (await t.request({ method: 'GET', url: `/admin/webhooks/${hook.id}`, headers: op(acme) })).json<WebhookBody>();
     expect(sub.consecutiveFailures).toBe(0);
-  });
-
-  it('a slow receiver never delays a turn', async () => {
-    await createWebhook(acme, { url: receiver.url, events: ['handoff.requested'] });
-    receiver.reply = () => ({ status: 200, delayMs: 4000 });
-    await handoffTurn(acme); // a first turn, so the receiver is busy answering slowly during the next
-    await receiver.waitFor(1);
-    const turn = await handoffTurn(acme);
-    expect(turn.ms).toBeLessThan(4000);
-    await receiver.waitFor(2);
-    // The turn was answered before its event even reached the receiver.
-    expect(receiver.received[1]!.receivedAt).toBeGreaterThanOrEqual(turn.answeredAt);
   });
 
   it('is disabled after repeated failures; re-enabled and redelivered, the event arrives', async () => {
