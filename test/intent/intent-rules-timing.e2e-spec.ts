@@ -1,23 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createTestApp, type TestApp, type TestTenant } from '../support/test-app.js';
+import { POWER_RULE, RESET_RULE } from './intent-rule-fixtures.js';
 
 interface RouteBody {
   finalIntent: string | null;
   routeTrace: { ruleMatch: { intent: string; matchType: string; score: number; durationMs: number } | null };
 }
-
-const RESET_RULE = {
-  intent: 'reset',
-  description: 'Resetting the arm',
-  keywords: ['复位', 'reset'],
-  patterns: ['(复位|重置)(按钮|键)'],
-  semanticExamples: ['机械臂怎么复位', '如何重置机器人', 'how do I reset the robot arm', 'restart the arm after an emergency stop', 'the arm needs a reset'],
-};
-const POWER_RULE = {
-  intent: 'power',
-  keywords: ['power supply', '电源'],
-  semanticExamples: ['the arm does not power on', '机械臂无法开机', 'no power to the controller', 'which fuse does the power supply use', '上电没有反应'],
-};
 
 /**
  * The cases of intent-rules.e2e-spec.ts that measure time (a route's duration, /health latency while an evaluation

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { DEMO_INTENT_RULES } from '@arbiter/intent';
 import { createTestApp, type TestApp, type TestTenant } from '../support/test-app.js';
+import { POWER_RULE, RESET_RULE } from './intent-rule-fixtures.js';
 
 interface RuleView {
   id: string;
@@ -38,19 +39,6 @@ interface ErrorBody {
   message: string;
   details?: { fields?: string[] };
 }
-
-const RESET_RULE = {
-  intent: 'reset',
-  description: 'Resetting the arm',
-  keywords: ['复位', 'reset'],
-  patterns: ['(复位|重置)(按钮|键)'],
-  semanticExamples: ['机械臂怎么复位', '如何重置机器人', 'how do I reset the robot arm', 'restart the arm after an emergency stop', 'the arm needs a reset'],
-};
-const POWER_RULE = {
-  intent: 'power',
-  keywords: ['power supply', '电源'],
-  semanticExamples: ['the arm does not power on', '机械臂无法开机', 'no power to the controller', 'which fuse does the power supply use', '上电没有反应'],
-};
 
 describe('intent rules, config and routing (e2e)', () => {
   let t: TestApp;

@@ -3,6 +3,7 @@ import { PREVIOUS_SIGNATURE_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER, verifyWe
 import { pollUntil } from '@arbiter/testing';
 import { createTestApp, type TestApp, type TestTenant } from '../support/test-app.js';
 import { WebhookReceiver, type ReceivedWebhook } from '../support/webhook-receiver.js';
+import { addHandoffRule } from './handoff-rule.js';
 
 interface EventBody {
   id: string;
@@ -83,21 +84,7 @@ describe(`webhooks: delivery latency and turns a receiver never delays (e2e, ${p
       WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
     });
     acme = await t.createTenant('webhook-latency');
-    // A hand-off rule: "转人工" / "human" routes to the support desk (shouldTransfer).
-    const rule = await t.request({
-      method: 'POST',
-      url: '/admin/intent-rules',
-      headers: op(acme),
-      payload: {
-        intent: 'human',
-        description: '转人工 / talk to a human',
-        keywords: ['转人工', 'human agent'],
-        semanticExamples: ['我要转人工'],
-        action: 'transfer',
-      },
-    });
-    expect(rule.statusCode).toBe(201);
-    expect((await t.request({ method: 'PUT', url: '/admin/intent-config', headers: op(acme), payload: { llmJudgeEnabled: false } })).statusCode).toBe(200);
+    await addHandoffRule(t, acme);
   }, 240_000);
   afterAll(async () => {
     await t?.close();

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/glo
 import { PREVIOUS_SIGNATURE_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER, verifyWebhook } from '@arbiter/webhooks';
 import { createTestApp, type TestApp, type TestTenant } from '../support/test-app.js';
 import { WebhookReceiver, type ReceivedWebhook } from '../support/webhook-receiver.js';
+import { addHandoffRule } from './handoff-rule.js';
 import { pollUntil } from '@arbiter/testing';
 
 interface WebhookBody {
@@ -96,21 +97,7 @@ describe(`webhooks (e2e, ${process.env.TEST_DB ?? 'pglite'})`, () => {
     acme = await t.createTenant('webhooks-acme');
     other = await t.createTenant('webhooks-other');
     for (const tenant of [acme, other]) {
-      // A hand-off rule: "转人工" / "human" routes to the support desk (shouldTransfer).
-      const rule = await t.request({
-        method: 'POST',
-        url: '/admin/intent-rules',
-        headers: op(tenant),
-        payload: {
-          intent: 'human',
-          description: '转人工 / talk to a human',
-          keywords: ['转人工', 'human agent'],
-          semanticExamples: ['我要转人工'],
-          action: 'transfer',
-        },
-      });
-      expect(rule.statusCode).toBe(201);
-      expect((await t.request({ method: 'PUT', url: '/admin/intent-config', headers: op(tenant), payload: { llmJudgeEnabled: false } })).statusCode).toBe(200);
+      await addHandoffRule(t, tenant);
     }
   }, 240_000);
   afterAll(async () => {
