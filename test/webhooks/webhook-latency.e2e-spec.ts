@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import { PREVIOUS_SIGNATURE_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER, verifyWebhook } from '@arbiter/webhooks';
-import { pollUntil } from '@arbiter/testing';
 import { createTestApp, type TestApp, type TestTenant } from '../support/test-app.js';
-import { WebhookReceiver, type ReceivedWebhook } from '../support/webhook-receiver.js';
+import { PREVIOUS_SIGNATURE_HEADER, SIGNATURE_HEADER } from '@arbiter/webhooks';
+import { WebhookReceiver } from '../support/webhook-receiver.js';
 import { addHandoffRule } from './handoff-rule.js';
+import { op, until, verified, webhookCalls } from './webhook-test-client.js';
 
 interface EventBody {
   id: string;
@@ -17,28 +17,6 @@ interface EventBody {
   };
 }
 
-interface DeliveryBody {
-  id: string;
-  eventId: string;
-  eventType: string;
-  status: string;
-  attempts: number;
-  responseStatus: number | null;
-}
-
-/** Verifies a received request as an integrator would (docs/webhooks.md "Verifying a signature"). */
-const verified = (request: ReceivedWebhook, secret: string): boolean =>
-  verifyWebhook(
-    secret,
-    { timestamp: request.headers[TIMESTAMP_HEADER] as string, signature: request.headers[SIGNATURE_HEADER] as string },
-    request.body,
-    Math.floor(Date.now() / 1000),
-  );
-
-/** Polls `read` until `done` holds (docs/CONVENTIONS.md: one poll-until, `pollUntil` of @arbiter/testing). */
-const until = async <T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> =>
-  (await pollUntil('condition', read, done, { deadlineMs: timeoutMs, intervalMs: 100 })).value;
-
 /**
  * Issue 24 item 5, the two cases of webhooks.e2e-spec.ts that measure time: a delivery within 5 s of its turn's
  * commit, and a turn that a slow receiver does not delay. A serial e2e file of their own (jest.config.js
@@ -48,31 +26,7 @@ describe(`webhooks: delivery latency and turns a receiver never delays (e2e, ${p
   let t: TestApp;
   let receiver: WebhookReceiver;
   let acme: TestTenant;
-
-  const op = (tenant: TestTenant) => ({ 'x-api-key': tenant.operatorKey });
-  const createWebhook = async (tenant: TestTenant, payload: Record<string, unknown>) => {
-    const res = await t.request({ method: 'POST', url: '/admin/webhooks', headers: op(tenant), payload });
-    expect(res.statusCode).toBe(201);
-    return res.json<{ id: string; secret?: string }>();
-  };
-  const deliveries = async (tenant: TestTenant, id: string) => {
-    const res = await t.request({ method: 'GET', url: `/admin/webhooks/${id}/deliveries`, headers: op(tenant) });
-    expect(res.statusCode).toBe(200);
-    return res.json<{ items: DeliveryBody[] }>().items;
-  };
-  const handoffTurn = async (tenant: TestTenant, message = '我要转人工', conversationId?: string) => {
-    const started = performance.now();
-    const res = await t.request({
-      method: 'POST',
-      url: '/ai/chat',
-      headers: { 'x-api-key': tenant.clientKey },
-      payload: { message, ...(conversationId ? { conversationId } : {}) },
-    });
-    const ms = performance.now() - started;
-    expect(res.statusCode).toBe(200);
-    const body = res.json<{ sessionId: string; conversationId: string; shouldTransfer: boolean }>();
-    return { ...body, ms, answeredAt: Date.now() };
-  };
+  const { createWebhook, deliveries, handoffTurn } = webhookCalls(() => t);
 
   beforeAll(async () => {
     receiver = new WebhookReceiver();

@@ -1,47 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import { PREVIOUS_SIGNATURE_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER, verifyWebhook } from '@arbiter/webhooks';
+import { PREVIOUS_SIGNATURE_HEADER } from '@arbiter/webhooks';
 import { createTestApp, type TestApp, type TestTenant } from '../support/test-app.js';
-import { WebhookReceiver, type ReceivedWebhook } from '../support/webhook-receiver.js';
+import { WebhookReceiver } from '../support/webhook-receiver.js';
 import { addHandoffRule } from './handoff-rule.js';
-import { pollUntil } from '@arbiter/testing';
-
-interface WebhookBody {
-  id: string;
-  url: string;
-  events: string[];
-  enabled: boolean;
-  disabledReason: string | null;
-  consecutiveFailures: number;
-  previousSecretExpiresAt: string | null;
-  secret?: string;
-}
-
-interface DeliveryBody {
-  id: string;
-  eventId: string;
-  eventType: string;
-  status: string;
-  attempts: number;
-  responseStatus: number | null;
-  error: string | null;
-  redeliveryOf: string | null;
-}
-
-const nowSeconds = () => Math.floor(Date.now() / 1000);
-
-/** Verifies a received request as an integrator would (docs/webhooks.md "Verifying a signature"). */
-function verified(request: ReceivedWebhook, secret: string, header = SIGNATURE_HEADER): boolean {
-  return verifyWebhook(
-    secret,
-    { timestamp: request.headers[TIMESTAMP_HEADER] as string, signature: request.headers[header] as string },
-    request.body,
-    nowSeconds(),
-  );
-}
-
-/** Polls `read` until `done` holds (docs/CONVENTIONS.md: one poll-until, `pollUntil` of @arbiter/testing). */
-const until = async <T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> =>
-  (await pollUntil('condition', read, done, { deadlineMs: timeoutMs, intervalMs: 100 })).value;
+import { op, until, verified, webhookCalls, type DeliveryBody, type WebhookBody } from './webhook-test-client.js';
 
 /**
  * Issue 24 item 5: webhooks to the support desk, over HTTP, with a local receiver and the in-process job worker. The
@@ -52,29 +14,8 @@ describe(`webhooks (e2e, ${process.env.TEST_DB ?? 'pglite'})`, () => {
   let receiver: WebhookReceiver;
   let acme: TestTenant;
   let other: TestTenant;
+  const { createWebhook, deliveries, handoffTurn } = webhookCalls(() => t);
 
-  const op = (tenant: TestTenant) => ({ 'x-api-key': tenant.operatorKey });
-  const createWebhook = async (tenant: TestTenant, payload: Record<string, unknown>) => {
-    const res = await t.request({ method: 'POST', url: '/admin/webhooks', headers: op(tenant), payload });
-    expect(res.statusCode).toBe(201);
-    return res.json<WebhookBody>();
-  };
-  const deliveries = async (tenant: TestTenant, id: string) => {
-    const res = await t.request({ method: 'GET', url: `/admin/webhooks/${id}/deliveries`, headers: op(tenant) });
-    expect(res.statusCode).toBe(200);
-    return res.json<{ items: DeliveryBody[] }>().items;
-  };
-  const handoffTurn = async (tenant: TestTenant, message = '我要转人工', conversationId?: string) => {
-    const res = await t.request({
-      method: 'POST',
-      url: '/ai/chat',
-      headers: { 'x-api-key': tenant.clientKey },
-      payload: { message, ...(conversationId ? { conversationId } : {}) },
-    });
-    expect(res.statusCode).toBe(200);
-    const body = res.json<{ sessionId: string; conversationId: string; shouldTransfer: boolean }>();
-    return body;
-  };
   const removeAll = async (tenant: TestTenant) => {
     const list = (await t.request({ method: 'GET', url: '/admin/webhooks', headers: op(tenant) })).json<{ items: WebhookBody[] }>().items;
     for (const w of list) expect((await t.request({ method: 'DELETE', url: `/admin/webhooks/${w.id}`, headers: op(tenant) })).statusCode).toBe(204);
