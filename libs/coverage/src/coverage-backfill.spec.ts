@@ -95,6 +95,36 @@ describe('runCoverageBackfill', () => {
     expect(resumed.rejected).toBe(1);
   });
 
+  it('makes every storage call inside a step (the job passes its BackgroundGate turn)', async () => {
+    const storage = new MemoryStorage(sessions(100));
+    let inStep = 0;
+    let outside = 0;
+    let steps = 0;
+    const watched: BackfillStorage = {
+      nextUndecided: (...args) => {
+        if (!inStep) outside++;
+        return storage.nextUndecided(...args);
+      },
+      insertDecisions: (...args) => {
+        if (!inStep) outside++;
+        return storage.insertDecisions(...args);
+      },
+    };
+    const step = async <T>(work: () => Promise<T>): Promise<T> => {
+      steps++;
+      inStep++;
+      try {
+        return await work();
+      } finally {
+        inStep--;
+      }
+    };
+    const state = await runCoverageBackfill(watched, new CoverageEvaluatorV1(), TENANT, PARAMS, null, { step });
+    expect(state.done).toBe(true);
+    expect(outside).toBe(0);
+    expect(steps).toBe(state.batches * 2); // each batch: its read, its insert
+  });
+
   it('stops between batches when aborted and continues from the cursor', async () => {
     const storage = new MemoryStorage(sessions(500));
     const controller = new AbortController();

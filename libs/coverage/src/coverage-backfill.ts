@@ -53,7 +53,14 @@ export interface BackfillRunOptions {
   onBatch?: (state: BackfillState) => Promise<void>;
   /** Checked between batches; a stopped run returns with `done: false` and resumes later. */
   signal?: AbortSignal;
+  /**
+   * Runs each database step (a page's read or decision, an insert): the job passes its `BackgroundGate` turn, so
+   * other tenants' requests run between the pages (docs/hot-paths.md "Imports: foreground first").
+   */
+  step?: <T>(work: () => Promise<T>) => Promise<T>;
 }
+
+const direct = <T>(work: () => Promise<T>): Promise<T> => work();
 
 /**
  * Keyset-batched, idempotent, resumable coverage backfill for one tenant and evaluator version.
@@ -74,7 +81,8 @@ export async function runCoverageBackfill(
 ): Promise<BackfillState> {
   const state: BackfillState = resumeFrom ? { ...resumeFrom, rejectedSamples: [...resumeFrom.rejectedSamples], done: false } : initialBackfillState();
   const window = { fromTs: params.fromTs, toTs: params.toTs };
-  const read = (after: KeysetPosition | null) => storage.nextUndecided(tenantId, params.evaluatorVersion, after, window, params.batchSize);
+  const step = options.step ?? direct;
+  const read = (after: KeysetPosition | null) => step(() => storage.nextUndecided(tenantId, params.evaluatorVersion, after, window, params.batchSize));
 
   let page = await read(state.cursor);
   while (page.length > 0) {
@@ -94,7 +102,7 @@ export async function runCoverageBackfill(
         if (state.rejectedSamples.length < MAX_REJECTED_SAMPLES) state.rejectedSamples.push(outcome.rejected);
       }
     }
-    const inserted = await storage.insertDecisions(tenantId, rows);
+    const inserted = await step(() => storage.insertDecisions(tenantId, rows));
     state.decided += inserted;
     state.alreadyDecided += rows.length - inserted;
     state.scanned += page.length;
@@ -138,9 +146,10 @@ export async function runSetBasedCoverageBackfill(
 ): Promise<BackfillState> {
   const state: BackfillState = resumeFrom ? { ...resumeFrom, rejectedSamples: [...resumeFrom.rejectedSamples], done: false } : initialBackfillState();
   const window = { fromTs: params.fromTs, toTs: params.toTs };
+  const step = options.step ?? direct;
   for (;;) {
     if (options.signal?.aborted) return state;
-    const page = await storage.decideV1Page(tenantId, params.evaluatorVersion, state.cursor, window, params.batchSize);
+    const page = await step(() => storage.decideV1Page(tenantId, params.evaluatorVersion, state.cursor, window, params.batchSize));
     if (page.scanned === 0 || !page.last) break;
     const rows: DecisionRow[] = [];
     for (const session of page.rest) {
@@ -151,7 +160,7 @@ export async function runSetBasedCoverageBackfill(
         if (state.rejectedSamples.length < MAX_REJECTED_SAMPLES) state.rejectedSamples.push(outcome.rejected);
       }
     }
-    const inserted = page.inserted + (rows.length ? await storage.insertDecisions(tenantId, rows) : 0);
+    const inserted = page.inserted + (rows.length ? await step(() => storage.insertDecisions(tenantId, rows)) : 0);
     state.decided += inserted;
     state.alreadyDecided += page.decidedInSql + rows.length - inserted;
     state.scanned += page.scanned;

@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { BackgroundGate } from '@arbiter/database';
 import { IntentSandbox } from '@arbiter/intent';
 import { isRunHandedOver, JOB_CATALOG, JobHandler, resumedTotal, type JobContext, type JobName, type JobRunner } from '@arbiter/jobs';
 import { IntentReplayRepository, type ReplayScope } from './intent-replay.repository.js';
@@ -28,6 +29,7 @@ export class IntentReplayJob implements JobRunner<typeof INTENT_REPLAY_JOB> {
   constructor(
     private readonly replays: IntentReplayRepository,
     private readonly sandbox: IntentSandbox,
+    private readonly gate: BackgroundGate,
   ) {}
 
   async run(ctx: JobContext<{ replayId: string }>): Promise<void> {
@@ -46,7 +48,9 @@ export class IntentReplayJob implements JobRunner<typeof INTENT_REPLAY_JOB> {
       await ctx.setTotal(resumedTotal(ctx.processed, await this.replays.countDecisions(tenantId, scope, after)));
       let sliceStart = performance.now();
       for (;;) {
-        const batch = await this.replays.decisions(tenantId, scope, after, REPLAY_BATCH);
+        // The read and the checkpoint are turns at the gate: other tenants' requests run between them
+        // (docs/hot-paths.md "Imports: foreground first"); the re-routing between them is CPU, sliced below.
+        const batch = await this.gate.run(tenantId, () => this.replays.decisions(tenantId, scope, after, REPLAY_BATCH));
         if (batch.length === 0) break;
         for (const d of batch) {
           const r = await routing.route(d.message);
@@ -68,7 +72,8 @@ export class IntentReplayJob implements JobRunner<typeof INTENT_REPLAY_JOB> {
         }
         const last = batch[batch.length - 1]!;
         after = { createdAt: last.createdAt, id: last.id };
-        await ctx.progress({ processed: batch.length, checkpoint: { after, tally: t } satisfies ReplayCheckpoint });
+        const checkpoint: ReplayCheckpoint = { after, tally: t };
+        await this.gate.run(tenantId, () => ctx.progress({ processed: batch.length, checkpoint }));
         if (batch.length < REPLAY_BATCH) break;
       }
       await this.replays.succeed(tenantId, replay.id, {
