@@ -3,6 +3,7 @@ import { decideStoredSession, type RejectedSession } from './coverage-decider.js
 import type { CandidateSession, KeysetPosition } from './coverage-backfill.repository.js';
 import type { DecisionRow } from './coverage.repository.js';
 import type { CoverageEvaluator } from './evaluator/coverage.types.js';
+import { type BackgroundStep, runStepNow } from '@arbiter/database';
 
 /** What the backfill needs from storage (CoverageBackfillRepository implements it; tests may wrap it). */
 export interface BackfillStorage {
@@ -57,10 +58,8 @@ export interface BackfillRunOptions {
    * Runs each database step (a page's read or decision, an insert): the job passes its `BackgroundGate` turn, so
    * other tenants' requests run between the pages (docs/hot-paths.md "Imports: foreground first").
    */
-  step?: <T>(work: () => Promise<T>) => Promise<T>;
+  step?: BackgroundStep;
 }
-
-const direct = <T>(work: () => Promise<T>): Promise<T> => work();
 
 /**
  * Keyset-batched, idempotent, resumable coverage backfill for one tenant and evaluator version.
@@ -81,7 +80,7 @@ export async function runCoverageBackfill(
 ): Promise<BackfillState> {
   const state: BackfillState = resumeFrom ? { ...resumeFrom, rejectedSamples: [...resumeFrom.rejectedSamples], done: false } : initialBackfillState();
   const window = { fromTs: params.fromTs, toTs: params.toTs };
-  const step = options.step ?? direct;
+  const step = options.step ?? runStepNow;
   const read = (after: KeysetPosition | null) => step(() => storage.nextUndecided(tenantId, params.evaluatorVersion, after, window, params.batchSize));
 
   let page = await read(state.cursor);
@@ -146,7 +145,7 @@ export async function runSetBasedCoverageBackfill(
 ): Promise<BackfillState> {
   const state: BackfillState = resumeFrom ? { ...resumeFrom, rejectedSamples: [...resumeFrom.rejectedSamples], done: false } : initialBackfillState();
   const window = { fromTs: params.fromTs, toTs: params.toTs };
-  const step = options.step ?? direct;
+  const step = options.step ?? runStepNow;
   for (;;) {
     if (options.signal?.aborted) return state;
     const page = await step(() => storage.decideV1Page(tenantId, params.evaluatorVersion, state.cursor, window, params.batchSize));

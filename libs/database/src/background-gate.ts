@@ -22,6 +22,15 @@ export interface BackgroundGateOptions {
   maxWaitMs: number;
 }
 
+/**
+ * How background work runs one database step: a job passes its {@link BackgroundGate} turn
+ * (`(work) => gate.run(tenantId, work)`), a request {@link runStepNow}.
+ */
+export type BackgroundStep = <T>(work: () => Promise<T>) => Promise<T>;
+
+/** The step of work that is not background (a request's own writes): runs it at once. */
+export const runStepNow: BackgroundStep = (work) => work();
+
 export const DEFAULT_BACKGROUND_GATE_OPTIONS: BackgroundGateOptions = { foregroundFirst: 'auto', quietMs: 10, starvationFactor: 1, maxWaitMs: 1000 };
 
 /** The slice of pg-pool's `Pool` the gate reads (its public counters and events). */

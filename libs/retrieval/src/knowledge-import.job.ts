@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DomainException } from '@arbiter/common';
-import { BackgroundGate } from '@arbiter/database';
+import { BackgroundGate, type BackgroundStep } from '@arbiter/database';
 import { JobHandler, type JobContext, type JobRunner } from '@arbiter/jobs';
-import { FileImportProcessor, type ImportStep, isFileItem } from './files/file-import.processor.js';
+import { FileImportProcessor, isFileItem } from './files/file-import.processor.js';
 import { KnowledgeFilesRepository } from './files/knowledge-files.repository.js';
 import { IMPORT_JOB } from './knowledge-import.job-name.js';
 import { KnowledgeImportRepository, type ImportItemOutcome, type PendingImportItem } from './knowledge-import.repository.js';
@@ -75,7 +75,7 @@ export class KnowledgeImportJob implements JobRunner<typeof IMPORT_JOB> {
    * are recorded as soon as it is written, so a resumed run starts at the first file without one; an uploaded
    * copy no document took is deleted after its outcome.
    */
-  private async runFiles(ctx: ImportJobContext, importId: string, items: readonly PendingImportItem[], step: ImportStep): Promise<PendingImportItem[]> {
+  private async runFiles(ctx: ImportJobContext, importId: string, items: readonly PendingImportItem[], step: BackgroundStep): Promise<PendingImportItem[]> {
     for (const item of items) {
       if (!isFileItem(item.document)) continue;
       const { outcome, discardFileId } = await this.fileImport.process(ctx.tenantId, item.seq, item.document, step);

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { type BulkItem, DomainException, mapSliced, type Page, type TenantId, TimeSlice } from '@arbiter/common';
 import { EMBEDDING_PROVIDER, type EmbeddingProvider } from '@arbiter/llm';
-import type { Tx } from '@arbiter/database';
+import { type BackgroundStep, runStepNow, type Tx } from '@arbiter/database';
 import { chunkText } from './chunker.js';
 import { UpsertDocumentDto } from './dto/knowledge.dto.js';
 import {
@@ -65,7 +65,7 @@ export interface UpsertManyOptions {
    * Runs each database step (the reads up front, each write transaction) — background work passes its
    * `BackgroundGate` turn here, so requests run between the steps (docs/hot-paths.md "Imports: foreground first").
    */
-  step?: <T>(work: () => Promise<T>) => Promise<T>;
+  step?: BackgroundStep;
   /**
    * Chunks already cut, by file path: documents made from files arrive chunked by their structure, with
    * page and section (docs/documents.md "Chunks"); the others are cut by `chunkText`.
@@ -92,8 +92,6 @@ export interface ChunkDraft extends ChunkLocation {
 export function embeddingKey(title: string, content: string, section?: readonly string[] | null): string {
   return `${title}\n${chunkContextText(content, section)}`;
 }
-
-const direct = <T>(work: () => Promise<T>): Promise<T> => work();
 
 interface Pending {
   i: number;
@@ -225,7 +223,7 @@ export class KnowledgeService implements OnModuleInit {
    */
   async upsertMany(tenantId: TenantId, docs: readonly NewDocument[], options: UpsertManyOptions = {}): Promise<(UpsertResult | DomainException)[]> {
     const space = this.space;
-    const step = options.step ?? direct;
+    const step = options.step ?? runStepNow;
     const groupLimit = options.groupChunks ?? WRITE_GROUP_CHUNKS;
     const { unchanged, chunkSize, chunkOverlap, stats } = await step(async () => ({
       unchanged: await this.repository.unchanged(tenantId, docs, space),

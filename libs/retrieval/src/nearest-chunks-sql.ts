@@ -13,8 +13,8 @@ export const EXACT_SEARCH_MAX_CHUNKS = 5000;
 /**
  * The statement of `VectorSearchRepository.nearestChunks` (no database access: the integration test explains it).
  * Two branches, of which a one-time filter runs one (docs/hot-paths.md "Vector search: exact for small tenants"):
- * a tenant with at most {@link EXACT_SEARCH_MAX_CHUNKS} chunks is searched exactly, through its b-tree
- * (`idx_knowledge_chunk_tenant_model`) and a top-N sort; a larger one through the HNSW index of the dimension,
+ * a tenant with at most {@link EXACT_SEARCH_MAX_CHUNKS} chunks is searched exactly, through one of its b-trees
+ * (the planner picks which; all lead with `tenant_id`) and a top-N sort; a larger one through the HNSW index of the dimension,
  * after `settings` (the HNSW parameters, a `set_config` expression) ran in a CTE that the branch's one-time
  * filter evaluates before the index scan starts. The index branch orders by the select-list distance (the
  * expression the HNSW index orders by), the exact branch by `distance + 0`, which no index orders by.

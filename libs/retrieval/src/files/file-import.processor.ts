@@ -11,9 +11,7 @@ import { RetrievalSettingsService } from '../retrieval-settings.service.js';
 import { documentsFromFile, type FileDocumentDraft } from './file-documents.js';
 import { KnowledgeFilesRepository, type FileItemPayload, type FileOutcomeDetail, type UploadedDocument } from './knowledge-files.repository.js';
 import { extractionLimitsOf } from './knowledge-files.service.js';
-
-/** Runs one database step of the import (a turn at the BackgroundGate, docs/hot-paths.md "Imports: foreground first"). */
-export type ImportStep = <T>(work: () => Promise<T>) => Promise<T>;
+import type { BackgroundStep } from '@arbiter/database';
 
 export interface FileImportResult {
   outcome: ImportItemOutcome;
@@ -74,7 +72,7 @@ export class FileImportProcessor implements OnModuleInit, OnModuleDestroy {
     await this.runner.close();
   }
 
-  async process(tenantId: TenantId, seq: number, payload: FileItemPayload, step: ImportStep): Promise<FileImportResult> {
+  async process(tenantId: TenantId, seq: number, payload: FileItemPayload, step: BackgroundStep): Promise<FileImportResult> {
     const failed = (code: string, message: string, mediaType: string | null): FileImportResult => ({
       outcome: { seq, status: 'failed', error: { code, message }, ...(mediaType ? { detail: { mediaType } } : {}) },
       discardFileId: payload.fileId,
