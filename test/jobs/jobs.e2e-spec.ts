@@ -8,6 +8,11 @@ interface BatchPayload {
   crashAfter?: number;
 }
 
+interface HoldPayload {
+  label: string;
+  hold?: boolean;
+}
+
 describe('jobs framework (e2e)', () => {
   let t: TestApp;
   let second: TestApp;
@@ -16,6 +21,9 @@ describe('jobs framework (e2e)', () => {
   let other: TestTenant;
   const processedItems: number[] = [];
   let crashOnce = true;
+  const holdStarted: string[] = [];
+  let releaseHeld = (): void => undefined;
+  let held = Promise.resolve();
 
   beforeAll(async () => {
     t = await createTestApp();
@@ -38,6 +46,13 @@ describe('jobs framework (e2e)', () => {
             next++;
             await ctx.progress({ processed: 1, checkpoint: next });
           }
+        },
+      });
+      service.defineAdHoc<HoldPayload>({
+        name: 'test.hold',
+        handler: async (ctx: JobContext<HoldPayload>) => {
+          holdStarted.push(ctx.payload.label);
+          if (ctx.payload.hold) await held;
         },
       });
       service.defineAdHoc({ name: 'test.always-fails', maxAttempts: 2, handler: async () => Promise.reject(new Error('boom')) });
@@ -106,6 +121,28 @@ describe('jobs framework (e2e)', () => {
     expect(created[0]! + created[1]!).toBe(2);
     expect(rows.map((r) => r.n)).toEqual([1, 1]);
     expect(rows.map((r) => r.tenant_id).sort()).toEqual([acme.id, other.id].sort());
+  });
+
+  it("runs another tenant's run beside a long one, but one run of a tenant at a time (JOBS_CONCURRENCY)", async () => {
+    const third = await t.createTenant('jobs-third');
+    held = new Promise<void>((resolve) => (releaseHeld = resolve));
+    holdStarted.length = 0;
+    const a1 = await jobs.enqueue(asTenantId(acme.id), 'test.hold', { label: 'a1', hold: true });
+    const a2 = await jobs.enqueue(asTenantId(acme.id), 'test.hold', { label: 'a2' });
+    const b1 = await jobs.enqueue(asTenantId(third.id), 'test.hold', { label: 'b1' });
+    const draining = jobs.runPending();
+    // b1 finishes while a1 is still held: the long run of acme does not keep the third tenant's run waiting.
+    const deadline = Date.now() + 10_000;
+    while ((await jobs.get(asTenantId(third.id), b1!.id)).status !== 'succeeded' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(await jobs.get(asTenantId(third.id), b1!.id)).toMatchObject({ status: 'succeeded' });
+    expect(await jobs.get(asTenantId(acme.id), a1!.id)).toMatchObject({ status: 'running' });
+    expect(await jobs.get(asTenantId(acme.id), a2!.id)).toMatchObject({ status: 'queued' });
+    expect([...holdStarted].sort()).toEqual(['a1', 'b1']);
+    releaseHeld();
+    await draining;
+    expect(holdStarted).toHaveLength(3);
+    expect(holdStarted[2]).toBe('a2');
+    expect(await jobs.get(asTenantId(acme.id), a2!.id)).toMatchObject({ status: 'succeeded' });
   });
 
   describe('HTTP', () => {

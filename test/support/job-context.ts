@@ -1,4 +1,5 @@
 import { asTenantId } from '@arbiter/common';
+import { runStepNow } from '@arbiter/database';
 import type { JobContext } from '@arbiter/jobs';
 
 /**
@@ -14,6 +15,7 @@ export function testJobContext<P>(tenantId: string, payload: P, onProgress: (che
     checkpoint,
     processed: 0,
     total: null,
+    step: runStepNow,
     progress: async (p) => onProgress(p.checkpoint),
     setTotal: async () => undefined,
   };

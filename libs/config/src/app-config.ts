@@ -119,6 +119,7 @@ export class AppConfig {
       enabled: this.env.JOBS_ENABLED,
       pollIntervalMs: this.env.JOBS_POLL_INTERVAL_MS,
       leaseMs: this.env.JOBS_LEASE_MS,
+      concurrency: this.env.JOBS_CONCURRENCY,
       schedules: this.env.JOBS_SCHEDULES,
       runRetentionDays: this.env.JOBS_RUN_RETENTION_DAYS,
     };

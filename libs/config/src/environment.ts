@@ -150,6 +150,8 @@ export class EnvironmentVariables {
   @Transform(toBool) @IsBoolean() JOBS_ENABLED = true;
   @Type(() => Number) @IsInt() @Min(50) JOBS_POLL_INTERVAL_MS = 1000;
   @Type(() => Number) @IsInt() @Min(1000) JOBS_LEASE_MS = 60_000;
+  /** Job runs one worker executes at once, at most one per tenant (docs/FOUNDATION.md "Jobs"). */
+  @Type(() => Number) @IsInt() @Min(1) @Max(32) JOBS_CONCURRENCY = 4;
   /** JSON object overriding job schedules: {"coverage.backfill": "0 * * * *", "feedback.x": "off"}. */
   @Transform(emptyToUndefined) @IsOptional() @IsString() JOBS_SCHEDULES?: string;
   /** Finished job runs older than this many days are deleted by the daily `jobs.cleanup` job. */

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { TenantId } from '@arbiter/common';
 import { AppConfig } from '@arbiter/config';
-import { BackgroundGate, Database } from '@arbiter/database';
+import { Database } from '@arbiter/database';
 import { AuditLog } from '@arbiter/tenancy';
 import { JobHandler, JobsService, resumedTotal, type CoverageBackfillPayload, type JobContext, type JobName, type JobRunner } from '@arbiter/jobs';
 import { runCoverageBackfill, runSetBasedCoverageBackfill, type BackfillRunOptions, type BackfillState } from './coverage-backfill.js';
@@ -43,7 +43,6 @@ export class CoverageBackfillJob implements JobRunner<typeof COVERAGE_BACKFILL_J
     private readonly config: AppConfig,
     private readonly database: Database,
     private readonly audit: AuditLog,
-    private readonly gate: BackgroundGate,
   ) {}
 
   /** Validates the request (400 on an unknown version or a bad window) and enqueues the run. */
@@ -80,11 +79,11 @@ export class CoverageBackfillJob implements JobRunner<typeof COVERAGE_BACKFILL_J
     // v1 runs set-based (docs/hot-paths.md, "Coverage backfill"); another version row by row.
     const params = { evaluatorVersion: evaluator.version, fromTs, toTs: ctx.payload.toTs ?? null, batchSize: this.config.coverage.backfillBatchSize };
     // The total: what earlier attempts scanned plus the undecided sessions after the checkpoint (recounted on resume).
-    const remaining = await this.backfill.countUndecided(ctx.tenantId, evaluator.version, resume?.cursor ?? null, { fromTs, toTs: params.toTs });
+    const remaining = await ctx.step(() => this.backfill.countUndecided(ctx.tenantId, evaluator.version, resume?.cursor ?? null, { fromTs, toTs: params.toTs }));
     await ctx.setTotal(resumedTotal(ctx.processed, remaining));
     const options: BackfillRunOptions = {
       // Each page and insert is a turn at the gate: other tenants' requests run between them.
-      step: (work) => this.gate.run(ctx.tenantId, work),
+      step: ctx.step,
       onBatch: async (state) => {
         this.coverage.countBackfilled(state.decided - reported.decided);
         await ctx.progress({

@@ -101,6 +101,22 @@ describe('BackgroundGate', () => {
     expect(gate.load()).toMatchObject({ foregroundActive: 0, waiting: 0 });
   });
 
+  it('runs a turn started from inside a turn at once, as part of it (no wait for itself)', async () => {
+    const pool = new FakePool();
+    const gate = gateOn(pool, { maxWaitMs: 10_000, starvationFactor: 100 });
+    const order: string[] = [];
+    const outer = gate.run('t1', async () => {
+      order.push('outer');
+      const inner = await gate.run('t1', () => Promise.resolve('inner'));
+      order.push(inner);
+    });
+    const other = gate.run('t2', () => Promise.resolve(order.push('other')));
+    let timer: NodeJS.Timeout | undefined;
+    const deadlock = new Promise((_, reject) => (timer = setTimeout(() => reject(new Error('a nested turn waited for itself')), 2_000)));
+    await Promise.race([Promise.all([outer, other]), deadlock]).finally(() => clearTimeout(timer));
+    expect(order).toEqual(['outer', 'inner', 'other']);
+  });
+
   it('serves tenants round-robin: the one whose last turn ended longest ago first', async () => {
     const pool = new FakePool();
     const gate = gateOn(pool);

@@ -94,8 +94,13 @@ export class BackgroundGate {
     @Optional() @Inject(BACKGROUND_GATE_OPTIONS) private readonly options: BackgroundGateOptions = DEFAULT_BACKGROUND_GATE_OPTIONS,
   ) {}
 
-  /** Runs `work` as one background turn of `tenantId` (see the class comment); its statements count as background. */
+  /**
+   * Runs `work` as one background turn of `tenantId` (see the class comment); its statements count as background.
+   * A call from inside a turn runs at once, as part of that turn (a nested turn would wait for itself).
+   */
   async run<T>(tenantId: string, work: () => Promise<T>): Promise<T> {
+    // Already inside a turn (a step that calls another, e.g. a job's progress within its write): that turn goes on.
+    if (this.mark.getStore()) return work();
     const foregroundFirst = await this.waitsForForeground();
     const waiter: Waiter = { tenantId, since: performance.now() };
     this.waiters.push(waiter);

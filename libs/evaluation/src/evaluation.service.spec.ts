@@ -114,6 +114,7 @@ function jobContext<P>(payload: P, attempt: number): JobContext<P> {
     checkpoint: null,
     processed: 0,
     total: null,
+    step: (work) => work(),
     progress: async () => undefined,
     setTotal: async () => undefined,
   };

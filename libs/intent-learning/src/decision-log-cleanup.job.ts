@@ -17,7 +17,7 @@ export class DecisionLogCleanupJob implements JobRunner<typeof DECISION_LOG_CLEA
 
   async run(ctx: JobContext): Promise<void> {
     for (;;) {
-      const deleted = await this.decisions.purgeExpired(ctx.tenantId, DECISION_LOG_CLEANUP_BATCH);
+      const deleted = await ctx.step(() => this.decisions.purgeExpired(ctx.tenantId, DECISION_LOG_CLEANUP_BATCH));
       await ctx.progress({ processed: deleted });
       if (deleted < DECISION_LOG_CLEANUP_BATCH) return;
     }

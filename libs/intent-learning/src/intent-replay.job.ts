@@ -1,5 +1,4 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { BackgroundGate } from '@arbiter/database';
 import { IntentSandbox } from '@arbiter/intent';
 import { isRunHandedOver, JOB_CATALOG, JobHandler, resumedTotal, type JobContext, type JobName, type JobRunner } from '@arbiter/jobs';
 import { IntentReplayRepository, type ReplayScope } from './intent-replay.repository.js';
@@ -29,28 +28,27 @@ export class IntentReplayJob implements JobRunner<typeof INTENT_REPLAY_JOB> {
   constructor(
     private readonly replays: IntentReplayRepository,
     private readonly sandbox: IntentSandbox,
-    private readonly gate: BackgroundGate,
   ) {}
 
   async run(ctx: JobContext<{ replayId: string }>): Promise<void> {
     const { tenantId } = ctx;
-    const replay = await this.replays.get(tenantId, ctx.payload.replayId);
+    const replay = await ctx.step(() => this.replays.get(tenantId, ctx.payload.replayId));
     if (replay === null || replay.status === 'succeeded' || replay.status === 'failed') return;
-    await this.replays.markRunning(tenantId, replay.id);
+    await ctx.step(() => this.replays.markRunning(tenantId, replay.id));
     const scope: ReplayScope =
       replay.decisionIds !== null ? { decisionIds: replay.decisionIds } : { from: new Date(replay.window!.from), to: new Date(replay.window!.to) };
     try {
-      const routing = await this.sandbox.prepare(tenantId, replay.candidate);
+      const routing = await ctx.step(() => this.sandbox.prepare(tenantId, replay.candidate));
       const resumed = ctx.checkpoint as ReplayCheckpoint | null;
       const t: ReplayTally = resumed?.tally ?? emptyTally();
       let after = resumed?.after ?? null;
       // The total: what earlier attempts re-routed plus the decisions in scope after the checkpoint (recounted on resume).
-      await ctx.setTotal(resumedTotal(ctx.processed, await this.replays.countDecisions(tenantId, scope, after)));
+      await ctx.setTotal(resumedTotal(ctx.processed, await ctx.step(() => this.replays.countDecisions(tenantId, scope, after))));
       let sliceStart = performance.now();
       for (;;) {
         // The read and the checkpoint are turns at the gate: other tenants' requests run between them
         // (docs/hot-paths.md "Imports: foreground first"); the re-routing between them is CPU, sliced below.
-        const batch = await this.gate.run(tenantId, () => this.replays.decisions(tenantId, scope, after, REPLAY_BATCH));
+        const batch = await ctx.step(() => this.replays.decisions(tenantId, scope, after, REPLAY_BATCH));
         if (batch.length === 0) break;
         for (const d of batch) {
           const r = await routing.route(d.message);
@@ -73,21 +71,23 @@ export class IntentReplayJob implements JobRunner<typeof INTENT_REPLAY_JOB> {
         const last = batch[batch.length - 1]!;
         after = { createdAt: last.createdAt, id: last.id };
         const checkpoint: ReplayCheckpoint = { after, tally: t };
-        await this.gate.run(tenantId, () => ctx.progress({ processed: batch.length, checkpoint }));
+        await ctx.progress({ processed: batch.length, checkpoint });
         if (batch.length < REPLAY_BATCH) break;
       }
-      await this.replays.succeed(tenantId, replay.id, {
-        ...replayReport(t),
-        configVersion: routing.configVersion,
-        rulesVersion: routing.rulesVersion,
-      });
+      await ctx.step(() =>
+        this.replays.succeed(tenantId, replay.id, {
+          ...replayReport(t),
+          configVersion: routing.configVersion,
+          rulesVersion: routing.rulesVersion,
+        }),
+      );
     } catch (error) {
       // Stopped for a shutdown or taken over by another worker: the run resumes elsewhere, nothing failed.
       if (isRunHandedOver(error)) throw error;
       const message = error instanceof Error ? error.message : String(error);
       this.logger.warn({ msg: 'intent replay failed', tenantId, replayId: replay.id, attempt: ctx.attempt, err: message });
       if (ctx.attempt >= JOB_CATALOG[INTENT_REPLAY_JOB].maxAttempts)
-        await this.replays.fail(tenantId, replay.id, 'the replay failed; see the job run for details');
+        await ctx.step(() => this.replays.fail(tenantId, replay.id, 'the replay failed; see the job run for details'));
       throw error;
     }
   }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { TenantId } from '@arbiter/common';
+import { runStepNow, type BackgroundStep } from '@arbiter/database';
 import { IntentConfigService } from './intent-config.service.js';
 import { IntentRouterCache } from './intent-router.cache.js';
 import { pathsOf, SEMANTIC_AGGREGATIONS, type FitObservation, type IntentConfig, type LabelledExample, type SemanticAggregation } from './routing/index.js';
@@ -32,9 +33,10 @@ export class IntentFitObserver {
     tenantId: TenantId,
     examples: readonly LabelledExample[],
     onAggregationDone?: (done: number, total: number) => Promise<void>,
+    step: BackgroundStep = runStepNow,
   ): Promise<FitObservations> {
-    const { config, version } = await this.configs.versioned(tenantId);
-    const routing = await this.cache.get(tenantId);
+    const { config, version } = await step(() => this.configs.versioned(tenantId));
+    const routing = await step(() => this.cache.get(tenantId));
     await routing.trained;
     const byAggregation = new Map<SemanticAggregation, FitObservation[]>();
     let sliceStart = performance.now();

@@ -28,8 +28,11 @@ const RELEASE = sql`status = 'queued', locked_by = NULL, locked_until = NULL, at
 export class JobQueueRepository {
   constructor(private readonly database: Database) {}
 
-  /** Claims the oldest runnable run (queued and due, or running with an expired lease) for this worker. */
-  async claimNext(workerId: string, names: string[], leaseMs: number): Promise<ClaimedRun | null> {
+  /**
+   * Claims the oldest runnable run (queued and due, or running with an expired lease) for this worker, of a tenant
+   * not in `busyTenants` (those with a run executing in this worker: one at a time each).
+   */
+  async claimNext(workerId: string, names: string[], leaseMs: number, busyTenants: readonly string[] = []): Promise<ClaimedRun | null> {
     if (!names.length) return null;
     const { rows } = await sql<{
       id: string;
@@ -48,6 +51,7 @@ export class JobQueueRepository {
           SELECT tenant_id, id FROM job_run
            WHERE status IN ('queued', 'running') AND name = ANY(${names}::varchar[])
              AND ((status = 'queued' AND run_after <= now()) OR (status = 'running' AND locked_until < now()))
+             AND NOT (tenant_id = ANY(${busyTenants}::uuid[]))
            ORDER BY run_after, created_at
            FOR UPDATE SKIP LOCKED
            LIMIT 1)

@@ -1,4 +1,5 @@
 import type { TenantId } from '@arbiter/common';
+import type { BackgroundStep } from '@arbiter/database';
 
 export interface JobProgress {
   /** Added to the run's processed counter. */
@@ -37,8 +38,24 @@ export interface JobContext<P = Record<string, unknown>> {
    * handler may be stopped, so it must only be called once the work it reports is written. Let the error propagate.
    */
   progress(update: JobProgress): Promise<void>;
+  /**
+   * Runs one step of the job's database work as a turn of its tenant at the BackgroundGate (docs/hot-paths.md
+   * "Imports: foreground first"): requests go first, tenants take turns. Keep a step to one short transaction or a
+   * few statements; CPU work between steps belongs outside them. `progress` is a turn of its own (or part of the
+   * step it is called in).
+   */
+  step: BackgroundStep;
   /** Reports how many items the run will process, once known: `progress({ total })` (clamped to at least processed). */
   setTotal(total: number): Promise<void>;
+}
+
+/**
+ * How a job drives a service's resumable pass (a re-embed, a re-index): the job's database steps (`ctx.step`) and
+ * its checkpoints (the last id done).
+ */
+export interface JobSteps {
+  step: BackgroundStep;
+  progress?: (processed: number, checkpoint: string) => Promise<void>;
 }
 
 /** The largest total an `integer` column holds. */

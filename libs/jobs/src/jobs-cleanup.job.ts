@@ -22,7 +22,7 @@ export class JobsCleanupJob implements JobRunner<'jobs.cleanup'> {
   async run(ctx: JobContext): Promise<void> {
     const retentionDays = this.config.jobs.runRetentionDays;
     for (;;) {
-      const deleted = await this.runs.deleteFinished(ctx.tenantId, retentionDays, ctx.runId, JOBS_CLEANUP_BATCH);
+      const deleted = await ctx.step(() => this.runs.deleteFinished(ctx.tenantId, retentionDays, ctx.runId, JOBS_CLEANUP_BATCH));
       await ctx.progress({ processed: deleted, details: { retentionDays } });
       if (deleted < JOBS_CLEANUP_BATCH) return;
     }

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { asTenantId, MetricsService, pageRequest, type Page, type TenantId } from '@arbiter/common';
 import { AppConfig } from '@arbiter/config';
-import type { Db } from '@arbiter/database';
+import { BackgroundGate, type Db } from '@arbiter/database';
 import type { JobRunEntity, JobRunStatus, JobTrigger } from './entities/job-run.entity.js';
 import { JobQueueRepository, type ClaimedRun } from './job-queue.repository.js';
 import { JobRunsRepository } from './job-runs.repository.js';
@@ -31,8 +31,10 @@ interface BoundJob {
 }
 
 /**
- * Durable jobs on PostgreSQL. Any process may enqueue; processes with JOBS_ENABLED execute
- * (one run at a time each, claimed with SKIP LOCKED under a renewable lease). The jobs are those of
+ * Durable jobs on PostgreSQL. Any process may enqueue; processes with JOBS_ENABLED execute, claimed with SKIP
+ * LOCKED under a renewable lease: up to JOBS_CONCURRENCY runs at once, at most one per tenant, so one tenant's
+ * long import never holds the worker while another tenant's run waits (docs/FOUNDATION.md "Jobs"; their
+ * database steps then share the BackgroundGate round-robin). The jobs are those of
  * JOB_CATALOG, each run by the provider marked `@JobHandler(name)`; the boot fails unless every
  * catalogued name has exactly one handler.
  */
@@ -46,6 +48,10 @@ export class JobsService implements OnModuleInit, OnApplicationBootstrap, OnModu
   private timer: NodeJS.Timeout | null = null;
   private loop: Promise<void> | null = null;
   private stopping = false;
+  /** Tenants with a run executing in this process now (the claim skips them): tenant id → runs. */
+  private readonly busyTenants = new Map<string, number>();
+  /** End runPending's waits (for a finished run or the poll) early: a run was queued meanwhile. */
+  private readonly wakeWaiters = new Set<() => void>();
   private readonly runsTotal;
   private readonly runDuration;
 
@@ -54,6 +60,7 @@ export class JobsService implements OnModuleInit, OnApplicationBootstrap, OnModu
     private readonly runs: JobRunsRepository,
     private readonly queue: JobQueueRepository,
     private readonly discovery: DiscoveryService,
+    private readonly gate: BackgroundGate,
     metrics: MetricsService,
   ) {
     this.schedules = parseScheduleOverrides(config.jobs.schedules);
@@ -168,18 +175,29 @@ export class JobsService implements OnModuleInit, OnApplicationBootstrap, OnModu
     return this.runs.countByStatus(tenantId, window);
   }
 
-  /** Executes runnable runs until none is left (tests, the worker's loop). Returns how many attempts ran. */
-  async runPending(maxRuns = Number.POSITIVE_INFINITY): Promise<number> {
+  /**
+   * Executes runnable runs until none is left and none is executing (tests, the worker's loop): up to
+   * JOBS_CONCURRENCY at once, one per tenant. While runs execute it claims again whenever one ends, a run is queued
+   * here (`wake`), or a poll interval passes (`whileWaiting` runs then: the loop's schedules). Returns how many
+   * attempts ran.
+   */
+  async runPending(maxRuns = Number.POSITIVE_INFINITY, whileWaiting?: () => Promise<unknown>): Promise<number> {
     let count = 0;
-    while (count < maxRuns && !this.stopping) {
-      const claimed = await this.queue.claimNext(this.workerId, [...this.definitions.keys()], this.config.jobs.leaseMs);
-      if (!claimed) break;
-      await this.execute(claimed);
-      count++;
+    const executing = new Set<Promise<void>>();
+    for (;;) {
+      while (count < maxRuns && !this.stopping && executing.size < this.config.jobs.concurrency) {
+        const claimed = await this.queue.claimNext(this.workerId, [...this.definitions.keys()], this.config.jobs.leaseMs, [...this.busyTenants.keys()]);
+        if (!claimed) break;
+        count++;
+        const execution = this.executeForTenant(claimed).finally(() => executing.delete(execution));
+        executing.add(execution);
+      }
+      if (executing.size === 0) return count;
+      const wake = this.nextWake();
+      await Promise.race([...executing, wake.woken]).finally(wake.cancel);
+      if (whileWaiting && !this.stopping) await whileWaiting();
     }
-    return count;
   }
-
   /** Creates the runs of every schedule whose tick has passed (idempotent across replicas). */
   async enqueueDueSchedules(now = new Date()): Promise<number> {
     let created = 0;
@@ -222,6 +240,7 @@ export class JobsService implements OnModuleInit, OnApplicationBootstrap, OnModu
   }
 
   private wake(): void {
+    for (const waiter of [...this.wakeWaiters]) waiter();
     if (this.config.jobs.enabled && !this.loop && !this.stopping) this.schedule(0);
   }
 
@@ -241,9 +260,35 @@ export class JobsService implements OnModuleInit, OnApplicationBootstrap, OnModu
   private async tick(): Promise<void> {
     try {
       await this.enqueueDueSchedules();
-      await this.runPending();
+      await this.runPending(Number.POSITIVE_INFINITY, () => this.enqueueDueSchedules());
     } catch (error) {
       this.logger.warn({ msg: 'job loop error (retrying)', err: (error as Error).message });
+    }
+  }
+
+  /** Resolves when `wake` is called or after a poll interval, whichever comes first; `cancel` drops the wait. */
+  private nextWake(): { woken: Promise<void>; cancel: () => void } {
+    let cancel = (): void => undefined;
+    const woken = new Promise<void>((resolve) => {
+      const timer = setTimeout(() => cancel(), this.config.jobs.pollIntervalMs);
+      cancel = () => {
+        clearTimeout(timer);
+        this.wakeWaiters.delete(cancel);
+        resolve();
+      };
+      this.wakeWaiters.add(cancel);
+    });
+    return { woken, cancel };
+  }
+
+  private async executeForTenant(run: ClaimedRun): Promise<void> {
+    this.busyTenants.set(run.tenantId, (this.busyTenants.get(run.tenantId) ?? 0) + 1);
+    try {
+      await this.execute(run);
+    } finally {
+      const left = (this.busyTenants.get(run.tenantId) ?? 1) - 1;
+      if (left > 0) this.busyTenants.set(run.tenantId, left);
+      else this.busyTenants.delete(run.tenantId);
     }
   }
 
@@ -265,10 +310,11 @@ export class JobsService implements OnModuleInit, OnApplicationBootstrap, OnModu
       checkpoint: run.checkpoint ?? null,
       processed: run.processed,
       total: run.total,
+      step: (work) => this.gate.run(run.tenantId, work),
       progress: async (update) => {
         if (update.total !== undefined) assertJobTotal(update.total);
-        if (this.stopping) await this.release(run, update); // throws: the attempt ends at this checkpoint
-        const kept = await this.queue.progress(run.tenantId, run.id, this.workerId, this.config.jobs.leaseMs, update);
+        if (this.stopping) await this.gate.run(run.tenantId, () => this.release(run, update)); // throws: the attempt ends at this checkpoint
+        const kept = await this.gate.run(run.tenantId, () => this.queue.progress(run.tenantId, run.id, this.workerId, this.config.jobs.leaseMs, update));
         if (!kept) throw new JobLeaseLostError(run.id);
       },
       setTotal: (total) => ctx.progress({ total }),

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DomainException } from '@arbiter/common';
-import { BackgroundGate, type BackgroundStep } from '@arbiter/database';
+import type { BackgroundStep } from '@arbiter/database';
 import { JobHandler, type JobContext, type JobRunner } from '@arbiter/jobs';
 import { FileImportProcessor, isFileItem } from './files/file-import.processor.js';
 import { KnowledgeFilesRepository } from './files/knowledge-files.repository.js';
@@ -25,20 +25,19 @@ export class KnowledgeImportJob implements JobRunner<typeof IMPORT_JOB> {
   constructor(
     private readonly imports: KnowledgeImportRepository,
     private readonly knowledge: KnowledgeService,
-    private readonly gate: BackgroundGate,
     private readonly fileImport: FileImportProcessor,
     private readonly files: KnowledgeFilesRepository,
   ) {}
 
   /**
    * Every database step — the batch read, the reads of `upsertMany`, each small write transaction, the
-   * outcomes with the progress — is one turn of the tenant at the {@link BackgroundGate}: it starts when
+   * outcomes with the progress — is one turn of the tenant at the BackgroundGate (`ctx.step`): it starts when
    * requests leave the database a pause (or the import has waited its share), so requests of every tenant
    * run between the import's steps instead of behind the whole batch (docs/hot-paths.md "Imports: foreground first").
    */
   async run(ctx: ImportJobContext): Promise<void> {
     const { importId } = ctx.payload;
-    const step = <T>(work: () => Promise<T>): Promise<T> => this.gate.run(ctx.tenantId, work);
+    const { step } = ctx;
     // The total: the items still pending when the run starts. A resumed attempt keeps the total the first one set
     // (`processed` counts written items, `failed` the refused ones: together they reach it).
     if (ctx.total === null) await ctx.setTotal(await step(() => this.imports.countPending(ctx.tenantId, importId)));

@@ -213,7 +213,6 @@ describe('knowledge store on pgvector (integration)', () => {
       new VectorIndexService(vectors, small),
       lexical,
       small,
-      new BackgroundGate(ds),
       new KnowledgeChunkRepository(medium.database),
     );
     // Mid-way (one batch), the old space still serves the old provider and the new space its migrated documents.
@@ -225,7 +224,7 @@ describe('knowledge store on pgvector (integration)', () => {
     const q64 = await small.embedQuery('topic 3');
     expect((await vectors.nearestChunks(T1, { model: small.id, dim: 64 }, q64, 5)).length).toBeGreaterThan(0);
 
-    const done = await jobs.reembed(T1, null, 10);
+    const done = await jobs.reembed(T1, null, 10, { step: (work) => new BackgroundGate(ds).run(T1, work) });
     expect(done).toBe(before.rows[0].n - migrated.length);
     expect(await vectors.indexExists('idx_knowledge_chunk_hnsw_64')).toBe(true);
     const spaces = await db.pool.query<{ model: string; dim: number }>(

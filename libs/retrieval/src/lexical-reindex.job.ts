@@ -35,10 +35,11 @@ export class LexicalReindexJob implements JobRunner<typeof LEXICAL_REINDEX_JOB>,
 
   async run(ctx: JobContext<{ batchSize?: number }>): Promise<void> {
     const checkpoint = typeof ctx.checkpoint === 'string' ? ctx.checkpoint : null;
-    await ctx.setTotal(resumedTotal(ctx.processed, await this.work.remainingLexical(ctx.tenantId, checkpoint)));
-    const done = await this.work.reindexLexical(ctx.tenantId, checkpoint, ctx.payload.batchSize ?? 100, (processed, cp) =>
-      ctx.progress({ processed, checkpoint: cp }),
-    );
+    await ctx.setTotal(resumedTotal(ctx.processed, await ctx.step(() => this.work.remainingLexical(ctx.tenantId, checkpoint))));
+    const done = await this.work.reindexLexical(ctx.tenantId, checkpoint, ctx.payload.batchSize ?? 100, {
+      step: ctx.step,
+      progress: (processed, cp) => ctx.progress({ processed, checkpoint: cp }),
+    });
     await ctx.progress({ details: { documents: done, analyzerVersion: LEXICAL_ANALYZER_VERSION } });
   }
 }

@@ -322,10 +322,9 @@ describe('lookup over files: filters, sections, chunk edits (integration)', () =
         new VectorIndexService(vectors, small),
         lexical,
         small,
-        new BackgroundGate(ds),
         chunkRepo,
       );
-      await jobs.reembed(T2, null, 10);
+      await jobs.reembed(T2, null, 10, { step: (work) => new BackgroundGate(ds).run(T2, work) });
       const rows = await db.pool.query<{ chunk_index: number; content: string; page: number; section: string[]; disabled: boolean }>(
         `SELECT chunk_index, content, page, section, disabled_at IS NOT NULL AS disabled FROM knowledge_chunk
           WHERE tenant_id = $1 AND document_id = $2 AND embedding_model = $3 ORDER BY chunk_index`,
@@ -338,24 +337,15 @@ describe('lookup over files: filters, sections, chunk edits (integration)', () =
       ]);
       expect(rows.rows[1].content).toContain('ligatures');
       // Back to the first provider's space for the rest; then an analyzer change re-indexes the manual from its stored chunks.
-      const back = new RetrievalJobs(
-        repo,
-        knowledge,
-        settings,
-        new VectorIndexService(vectors, provider),
-        lexical,
-        provider,
-        new BackgroundGate(ds),
-        chunkRepo,
-      );
-      await back.reembed(T2, null, 10);
+      const back = new RetrievalJobs(repo, knowledge, settings, new VectorIndexService(vectors, provider), lexical, provider, chunkRepo);
+      await back.reembed(T2, null, 10, { step: (work) => new BackgroundGate(ds).run(T2, work) });
       // An analyzer change: the manual's postings are of another version until the re-index job rebuilds them.
       await db.pool.query('UPDATE knowledge_document SET lexical_version = $3 WHERE tenant_id = $1 AND id = $2', [
         T2,
         manualId,
         LEXICAL_ANALYZER_VERSION + 100,
       ]);
-      await back.reindexLexical(T2, null, 10);
+      await back.reindexLexical(T2, null, 10, { step: (work) => new BackgroundGate(ds).run(T2, work) });
       const postings = await db.pool.query<{ chunk_index: number }>(
         'SELECT DISTINCT chunk_index FROM knowledge_term WHERE tenant_id = $1 AND document_id = $2 ORDER BY chunk_index',
         [T2, manualId],

@@ -20,9 +20,9 @@ export class MemoryExpiryJob implements JobRunner<typeof MEMORY_EXPIRY_JOB> {
   ) {}
 
   async run(ctx: JobContext): Promise<void> {
-    await this.imports.purgeBefore(ctx.tenantId, new Date(Date.now() - IMPORT_RETENTION_MS));
+    await ctx.step(() => this.imports.purgeBefore(ctx.tenantId, new Date(Date.now() - IMPORT_RETENTION_MS)));
     for (;;) {
-      const deleted = await this.memory.purgeExpired(ctx.tenantId, MEMORY_EXPIRY_BATCH);
+      const deleted = await ctx.step(() => this.memory.purgeExpired(ctx.tenantId, MEMORY_EXPIRY_BATCH));
       if (deleted) await ctx.progress({ processed: deleted });
       if (deleted < MEMORY_EXPIRY_BATCH) return;
     }

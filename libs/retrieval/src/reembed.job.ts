@@ -16,8 +16,11 @@ export class ReembedJob implements JobRunner<typeof REEMBED_JOB> {
 
   async run(ctx: JobContext<{ batchSize?: number }>): Promise<void> {
     const checkpoint = typeof ctx.checkpoint === 'string' ? ctx.checkpoint : null;
-    await ctx.setTotal(resumedTotal(ctx.processed, await this.work.remainingReembed(ctx.tenantId, checkpoint)));
-    const done = await this.work.reembed(ctx.tenantId, checkpoint, ctx.payload.batchSize ?? 50, (processed, cp) => ctx.progress({ processed, checkpoint: cp }));
+    await ctx.setTotal(resumedTotal(ctx.processed, await ctx.step(() => this.work.remainingReembed(ctx.tenantId, checkpoint))));
+    const done = await this.work.reembed(ctx.tenantId, checkpoint, ctx.payload.batchSize ?? 50, {
+      step: ctx.step,
+      progress: (processed, cp) => ctx.progress({ processed, checkpoint: cp }),
+    });
     await ctx.progress({ details: { documents: done, space: this.provider.id } });
   }
 }

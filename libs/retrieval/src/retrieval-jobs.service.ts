@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { mapSliced } from '@arbiter/common';
-import { BackgroundGate } from '@arbiter/database';
 import type { TenantId } from '@arbiter/common';
+import type { JobSteps } from '@arbiter/jobs';
 import { EMBEDDING_PROVIDER, type EmbeddingProvider } from '@arbiter/llm';
 import { chunkText } from './chunker.js';
 import { KnowledgeChunkRepository } from './knowledge-chunk.repository.js';
@@ -30,7 +30,6 @@ export class RetrievalJobs {
     private readonly index: VectorIndexService,
     private readonly lexical: LexicalRepository,
     @Inject(EMBEDDING_PROVIDER) private readonly provider: EmbeddingProvider,
-    private readonly gate: BackgroundGate,
     private readonly chunks: KnowledgeChunkRepository,
   ) {}
 
@@ -39,22 +38,17 @@ export class RetrievalJobs {
   }
 
   /** Rebuilds the lexical postings of every document indexed by another analyzer version; returns how many. */
-  async reindexLexical(
-    tenantId: TenantId,
-    afterId: string | null,
-    batchSize: number,
-    progress?: (processed: number, checkpoint: string) => Promise<void>,
-  ): Promise<number> {
-    const { chunkSize, chunkOverlap } = await this.settings.get(tenantId);
+  async reindexLexical(tenantId: TenantId, afterId: string | null, batchSize: number, run: JobSteps): Promise<number> {
+    const { step, progress } = run;
+    const { chunkSize, chunkOverlap } = await step(() => this.settings.get(tenantId));
     let cursor = afterId;
     let total = 0;
     for (;;) {
-      const docs = await this.lexical.staleDocuments(tenantId, LEXICAL_ANALYZER_VERSION, cursor, batchSize);
+      const docs = await step(() => this.lexical.staleDocuments(tenantId, LEXICAL_ANALYZER_VERSION, cursor, batchSize));
       if (!docs.length) break;
       for (const doc of docs) {
-        const stats = await this.lexical.stats(tenantId);
         // The stored chunks (edited text, a file's own chunks) where the document has them, else its content chunked anew.
-        const stored = await this.chunks.stored(tenantId, doc.id, this.space);
+        const [stats, stored] = await step(() => Promise.all([this.lexical.stats(tenantId), this.chunks.stored(tenantId, doc.id, this.space)]));
         const pieces = stored.length
           ? stored.map((c) => chunkContextText(c.content, c.section))
           : chunkText(doc.content, { chunkSize, overlap: chunkOverlap }).map((p) => p.content);
@@ -65,7 +59,7 @@ export class RetrievalJobs {
           stored[k]?.disabled ? { ...c, terms: [], impacts: [] } : c,
         );
         // One document's transaction, one turn at the gate: requests go first (docs/hot-paths.md "Imports: foreground first").
-        await this.gate.run(tenantId, () =>
+        await step(() =>
           this.lexical.transaction((tx) =>
             this.lexical.replaceDocuments(tx, tenantId, [{ documentId: doc.id, domain: doc.domain, chunks: indexed }], LEXICAL_ANALYZER_VERSION),
           ),
@@ -90,36 +84,32 @@ export class RetrievalJobs {
   }
 
   /** Re-embeds every document lacking chunks in the current space; returns how many were re-embedded. */
-  async reembed(
-    tenantId: TenantId,
-    afterId: string | null,
-    batchSize: number,
-    progress?: (processed: number, checkpoint: string) => Promise<void>,
-  ): Promise<number> {
+  async reembed(tenantId: TenantId, afterId: string | null, batchSize: number, run: JobSteps): Promise<number> {
+    const { step, progress } = run;
     const space: VectorSpace = { model: this.provider.id, dim: this.provider.dimension };
-    await this.index.ensureIndex(space.dim);
-    const { chunkSize, chunkOverlap } = await this.settings.get(tenantId);
+    await step(() => this.index.ensureIndex(space.dim));
+    const { chunkSize, chunkOverlap } = await step(() => this.settings.get(tenantId));
     let cursor = afterId;
     let total = 0;
     for (;;) {
-      const docs = await this.repository.documentsMissingSpace(tenantId, space, cursor, batchSize);
+      const docs = await step(() => this.repository.documentsMissingSpace(tenantId, space, cursor, batchSize));
       if (!docs.length) break;
       for (const doc of docs) {
         // The chunks of the document's other space (edited text, disabled flags, a file's pages and sections) are
         // embedded anew; a document without any is chunked from its content (docs/documents.md "Chunks").
-        const stored = await this.chunks.stored(tenantId, doc.id, space);
+        const stored = await step(() => this.chunks.stored(tenantId, doc.id, space));
         const drafts = stored.length
           ? stored.map((c) => ({ content: c.content, page: c.page ?? undefined, pageEnd: c.pageEnd ?? undefined, section: c.section ?? undefined }))
           : chunkText(doc.content, { chunkSize, overlap: chunkOverlap }).map((p) => ({ content: p.content }));
         const chunks = (await this.knowledge.embedChunks(doc.title, drafts)).map((c, k) => (stored[k]?.disabled ? { ...c, disabled: true } : c));
         // One document's transaction, one turn at the gate: requests go first (docs/hot-paths.md "Imports: foreground first").
-        await this.gate.run(tenantId, () => this.repository.replaceChunksInSpace(tenantId, doc.id, doc.domain, chunks, space));
+        await step(() => this.repository.replaceChunksInSpace(tenantId, doc.id, doc.domain, chunks, space));
       }
       total += docs.length;
       cursor = docs[docs.length - 1].id;
       if (progress) await progress(docs.length, cursor);
     }
-    const dropped = await this.repository.dropOtherSpaces(tenantId, space);
+    const dropped = await step(() => this.repository.dropOtherSpaces(tenantId, space));
     this.logger.log({ msg: 're-embed finished', tenantId, documents: total, droppedChunks: dropped, space: space.model });
     return total;
   }

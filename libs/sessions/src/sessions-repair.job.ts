@@ -35,11 +35,11 @@ export class SessionsRepairJob implements JobRunner<typeof SESSIONS_REPAIR_JOB> 
     private readonly config: AppConfig,
   ) {}
 
-  async run(ctx: Pick<JobContext, 'tenantId' | 'progress'>): Promise<void> {
+  async run(ctx: Pick<JobContext, 'tenantId' | 'progress' | 'step'>): Promise<void> {
     await this.repair(ctx);
   }
 
-  async repair(ctx: Pick<JobContext, 'tenantId' | 'progress'>, now = new Date()): Promise<SessionsRepairResult> {
+  async repair(ctx: Pick<JobContext, 'tenantId' | 'progress' | 'step'>, now = new Date()): Promise<SessionsRepairResult> {
     const timeoutMs = this.config.sessions.runningTimeoutMs;
     const reason = `abandoned: still RUNNING ${Math.round(timeoutMs / 1000)} s after it started (the process running the turn stopped); closed by ${SESSIONS_REPAIR_JOB}`;
     const result: SessionsRepairResult = { abandoned: 0, hooksRun: 0, hooksFailed: 0 };
@@ -48,15 +48,15 @@ export class SessionsRepairJob implements JobRunner<typeof SESSIONS_REPAIR_JOB> 
       else result.hooksFailed++;
     };
     for (;;) {
-      const closed = await this.repository.failAbandoned(ctx.tenantId, new Date(now.getTime() - timeoutMs), reason, SESSIONS_REPAIR_BATCH);
+      const closed = await ctx.step(() => this.repository.failAbandoned(ctx.tenantId, new Date(now.getTime() - timeoutMs), reason, SESSIONS_REPAIR_BATCH));
       result.abandoned += closed.length;
       if (closed.length) this.logger.warn({ msg: 'abandoned RUNNING sessions closed as FAILED', tenantId: ctx.tenantId, sessionIds: closed.map((s) => s.id) });
       for (const session of closed) await repairOne(session);
       if (closed.length < SESSIONS_REPAIR_BATCH) break;
     }
     // One pass over the backlog: a session whose hooks keep failing is retried on the next tick, not in a loop.
-    for (const session of await this.repository.findHooksPending(ctx.tenantId, new Date(now.getTime() - HOOKS_GRACE_MS), SESSIONS_REPAIR_BATCH))
-      await repairOne(session);
+    const pending = await ctx.step(() => this.repository.findHooksPending(ctx.tenantId, new Date(now.getTime() - HOOKS_GRACE_MS), SESSIONS_REPAIR_BATCH));
+    for (const session of pending) await repairOne(session);
     await ctx.progress({ processed: result.abandoned + result.hooksRun, failed: result.hooksFailed, details: { ...result } });
     return result;
   }

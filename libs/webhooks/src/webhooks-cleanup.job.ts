@@ -21,7 +21,7 @@ export class WebhooksCleanupJob implements JobRunner<'webhooks.cleanup'> {
   async run(ctx: JobContext): Promise<void> {
     const retentionDays = this.config.webhooks.retentionDays;
     for (;;) {
-      const deleted = await this.repository.deleteExpired(ctx.tenantId, retentionDays, WEBHOOKS_CLEANUP_BATCH);
+      const deleted = await ctx.step(() => this.repository.deleteExpired(ctx.tenantId, retentionDays, WEBHOOKS_CLEANUP_BATCH));
       await ctx.progress({ processed: deleted, details: { retentionDays } });
       if (deleted < WEBHOOKS_CLEANUP_BATCH) return;
     }
