@@ -14,10 +14,11 @@ export class IntentReembedJob implements JobRunner<typeof INTENT_REEMBED_JOB> {
 
   async run(ctx: JobContext<BatchSizePayload>): Promise<void> {
     const checkpoint = typeof ctx.checkpoint === 'string' ? ctx.checkpoint : null;
-    await ctx.setTotal(resumedTotal(ctx.processed, await this.rules.remainingReembed(ctx.tenantId, checkpoint)));
-    const done = await this.rules.reembed(ctx.tenantId, checkpoint, ctx.payload.batchSize ?? 50, (processed, cp) =>
-      ctx.progress({ processed, checkpoint: cp }),
-    );
+    await ctx.setTotal(resumedTotal(ctx.processed, await ctx.step(() => this.rules.remainingReembed(ctx.tenantId, checkpoint))));
+    const done = await this.rules.reembed(ctx.tenantId, checkpoint, ctx.payload.batchSize ?? 50, {
+      step: ctx.step,
+      progress: (processed, cp) => ctx.progress({ processed, checkpoint: cp }),
+    });
     await ctx.progress({ details: { rules: done, space: this.provider.id } });
   }
 }

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { invalidRequest, pageRequest, type Page, type TenantId } from '@arbiter/common';
-import { JobsService, type JobName } from '@arbiter/jobs';
+import { JobsService, type JobName, type JobSteps } from '@arbiter/jobs';
 import { EMBEDDING_PROVIDER, type EmbeddingProvider } from '@arbiter/llm';
 import { AuditLog } from '@arbiter/tenancy';
 import type { CreateIntentRuleDto, UpdateIntentRuleDto } from './dto/intent-rule.dto.js';
@@ -8,6 +8,7 @@ import { encodeVectors } from './intent-embeddings.js';
 import { IntentErrorCode, IntentException } from './intent.exception.js';
 import {
   IntentRepository,
+  RuleSetChangedError,
   type AuditInTransaction,
   type EmbeddingSummary,
   type IntentRuleFields,
@@ -20,6 +21,15 @@ import { servedPatterns, validateIntentRuleDef, type RuleIssue } from './routing
 import { writeCheckIssues } from './rule-check/rule-set-outcome.js';
 
 export const INTENT_REEMBED_JOB = 'intent.reembed' satisfies JobName;
+
+/** Checks and writes a pattern write makes before answering 409 when other writes keep changing the rule set. */
+const RULE_WRITE_ATTEMPTS = 5;
+
+/** A write's check of the tenant's set: its issues, and the rules version checked (null: no pattern written, nothing to hold). */
+interface RuleSetCheck {
+  issues: RuleIssue[];
+  rulesVersion: string | null;
+}
 
 /** The stored fields of a rule to create, with the defaults applied. */
 export function toFields(dto: CreateIntentRuleDto): IntentRuleFields {
@@ -75,6 +85,9 @@ export class IntentRulesService {
     private readonly audit: AuditLog,
   ) {}
 
+  /** The tail of each tenant's pattern writes in this process (see {@link checkedWrite}). */
+  private readonly writing = new Map<string, Promise<unknown>>();
+
   /** The audit entry of a rule change, in the change's transaction (docs/http-edge.md "Audit log"). */
   private ruleAudit(tenantId: TenantId, action: string, summary: Record<string, unknown> = {}): AuditInTransaction<StoredIntentRule[]> {
     return async (tx, rules) => {
@@ -100,14 +113,24 @@ export class IntentRulesService {
 
   async create(tenantId: TenantId, dto: CreateIntentRuleDto): Promise<IntentRuleView> {
     const fields = toFields(dto);
-    this.throwIfInvalid([...this.issues(fields), ...(await this.checkRuleSet(tenantId, [fields], null, () => ''))]);
-    if ((await this.repository.count(tenantId)) >= INTENT_LIMITS.rulesPerTenant) {
-      throw new IntentException(IntentErrorCode.RULE_LIMIT_REACHED, `at most ${INTENT_LIMITS.rulesPerTenant} rules per tenant`);
-    }
-    const embedding = await this.embed(tenantId, fields.semanticExamples);
-    const rule = await this.repository.insert(tenantId, fields, embedding, this.ruleAudit(tenantId, 'create'));
+    let embedding: StoredEmbedding | null | undefined;
+    const rule = await this.checkedWrite(
+      tenantId,
+      async () => {
+        const check = await this.checkRuleSet(tenantId, [fields], null, () => '');
+        this.throwIfInvalid([...this.issues(fields), ...check.issues]);
+        return check.rulesVersion;
+      },
+      async (rulesVersion) => {
+        if ((await this.repository.count(tenantId)) >= INTENT_LIMITS.rulesPerTenant) {
+          throw new IntentException(IntentErrorCode.RULE_LIMIT_REACHED, `at most ${INTENT_LIMITS.rulesPerTenant} rules per tenant`);
+        }
+        embedding ??= await this.embed(tenantId, fields.semanticExamples);
+        return this.repository.insert(tenantId, fields, embedding, this.ruleAudit(tenantId, 'create'), rulesVersion);
+      },
+    );
     this.cache.invalidate(tenantId);
-    return toRuleView(rule, summary(embedding));
+    return toRuleView(rule, summary(embedding ?? null));
   }
 
   /**
@@ -117,20 +140,32 @@ export class IntentRulesService {
    */
   async createMany(tenantId: TenantId, dtos: readonly CreateIntentRuleDto[]): Promise<IntentRuleView[]> {
     const all = dtos.map(toFields);
-    const problems: { field: string; errors: string[] }[] = [];
-    all.forEach((fields, i) => {
-      for (const issue of this.issues(fields)) problems.push({ field: `rules[${i}].${issue.field}`, errors: [issue.message] });
-    });
-    for (const issue of await this.checkRuleSet(tenantId, all, null, (i) => `rules[${i}].`)) problems.push({ field: issue.field, errors: [issue.message] });
-    if (problems.length) throw invalidRequest(problems);
-    if ((await this.repository.count(tenantId)) + all.length > INTENT_LIMITS.rulesPerTenant) {
-      throw new IntentException(IntentErrorCode.RULE_LIMIT_REACHED, `at most ${INTENT_LIMITS.rulesPerTenant} rules per tenant`);
-    }
-    const items: { fields: IntentRuleFields; embedding: StoredEmbedding | null }[] = [];
-    for (const fields of all) items.push({ fields, embedding: await this.embed(tenantId, fields.semanticExamples) });
-    const rules = await this.repository.insertMany(tenantId, items, this.ruleAudit(tenantId, 'create'));
+    let items: { fields: IntentRuleFields; embedding: StoredEmbedding | null }[] | undefined;
+    const rules = await this.checkedWrite(
+      tenantId,
+      async () => {
+        const problems: { field: string; errors: string[] }[] = [];
+        all.forEach((fields, i) => {
+          for (const issue of this.issues(fields)) problems.push({ field: `rules[${i}].${issue.field}`, errors: [issue.message] });
+        });
+        const check = await this.checkRuleSet(tenantId, all, null, (i) => `rules[${i}].`);
+        for (const issue of check.issues) problems.push({ field: issue.field, errors: [issue.message] });
+        if (problems.length) throw invalidRequest(problems);
+        return check.rulesVersion;
+      },
+      async (rulesVersion) => {
+        if ((await this.repository.count(tenantId)) + all.length > INTENT_LIMITS.rulesPerTenant) {
+          throw new IntentException(IntentErrorCode.RULE_LIMIT_REACHED, `at most ${INTENT_LIMITS.rulesPerTenant} rules per tenant`);
+        }
+        if (items === undefined) {
+          items = [];
+          for (const fields of all) items.push({ fields, embedding: await this.embed(tenantId, fields.semanticExamples) });
+        }
+        return this.repository.insertMany(tenantId, items, this.ruleAudit(tenantId, 'create'), rulesVersion);
+      },
+    );
     this.cache.invalidate(tenantId);
-    return rules.map((rule, i) => toRuleView(rule, summary(items[i]!.embedding)));
+    return rules.map((rule, i) => toRuleView(rule, summary(items![i]!.embedding)));
   }
 
   async get(tenantId: TenantId, id: string): Promise<IntentRuleView> {
@@ -171,11 +206,21 @@ export class IntentRulesService {
     // tenant disable the rule that breaks its set (the fix path) while the rest must still compile.
     const patternsChanged = JSON.stringify(fields.patterns) !== JSON.stringify(current.patterns);
     const checked = fields.enabled || patternsChanged ? fields : { ...fields, patterns: [] };
-    this.throwIfInvalid([...this.issues(fields), ...(await this.checkRuleSet(tenantId, [checked], id, () => ''))]);
     const examplesChanged = JSON.stringify(fields.semanticExamples) !== JSON.stringify(current.semanticExamples);
-    const embedding = examplesChanged ? await this.embed(tenantId, fields.semanticExamples) : 'keep';
+    let embedding: StoredEmbedding | null | 'keep' | undefined;
     const changed = (Object.keys(fields) as (keyof IntentRuleFields)[]).filter((k) => JSON.stringify(fields[k]) !== JSON.stringify(current[k]));
-    const rule = await this.repository.update(tenantId, id, fields, embedding, this.ruleAudit(tenantId, 'update', { changed }));
+    const rule = await this.checkedWrite(
+      tenantId,
+      async () => {
+        const check = await this.checkRuleSet(tenantId, [checked], id, () => '');
+        this.throwIfInvalid([...this.issues(fields), ...check.issues]);
+        return check.rulesVersion;
+      },
+      async (rulesVersion) => {
+        embedding ??= examplesChanged ? await this.embed(tenantId, fields.semanticExamples) : 'keep';
+        return this.repository.update(tenantId, id, fields, embedding, this.ruleAudit(tenantId, 'update', { changed }), rulesVersion);
+      },
+    );
     if (rule === null) throw new IntentException(IntentErrorCode.RULE_NOT_FOUND, id);
     this.cache.invalidate(tenantId);
     const summaries = await this.repository.embeddingSummaries(tenantId, [id], this.provider.id);
@@ -193,26 +238,22 @@ export class IntentRulesService {
   }
 
   /** Re-embeds the tenant's rules lacking embeddings in the current provider's space (the `intent.reembed` job). */
-  async reembed(
-    tenantId: TenantId,
-    afterId: string | null,
-    batchSize: number,
-    progress?: (processed: number, checkpoint: string) => Promise<void>,
-  ): Promise<number> {
+  async reembed(tenantId: TenantId, afterId: string | null, batchSize: number, run: JobSteps): Promise<number> {
+    const { step, progress } = run;
     let cursor = afterId;
     let total = 0;
     for (;;) {
-      const rules = await this.repository.rulesWithStaleEmbeddings(tenantId, this.provider.id, cursor, batchSize);
+      const rules = await step(() => this.repository.rulesWithStaleEmbeddings(tenantId, this.provider.id, cursor, batchSize));
       if (rules.length === 0) break;
       for (const rule of rules) {
         const vectors = await this.provider.embedDocuments(rule.semanticExamples);
-        await this.repository.replaceEmbeddingIfCurrent(tenantId, rule.id, rule.semanticExamples, this.pack(vectors));
+        await step(() => this.repository.replaceEmbeddingIfCurrent(tenantId, rule.id, rule.semanticExamples, this.pack(vectors)));
       }
       total += rules.length;
       cursor = rules[rules.length - 1].id;
       if (progress !== undefined) await progress(rules.length, cursor);
     }
-    const dropped = await this.repository.finishReembed(tenantId, this.provider.id);
+    const dropped = await step(() => this.repository.finishReembed(tenantId, this.provider.id));
     this.cache.invalidate(tenantId);
     this.logger.log({ msg: 'intent examples re-embedded', tenantId, rules: total, droppedRows: dropped, space: this.provider.id });
     return total;
@@ -238,23 +279,25 @@ export class IntentRulesService {
    * by the RE2 program-size limit and a time limit, never on this thread), and returns the issues naming the
    * rule and the pattern (`<prefix>patterns[j]`; a stored rule as `rules[<id>].patterns[j]`). New patterns
    * are checked even when their rule is disabled, so enabling it later cannot meet a pattern that does not
-   * compile. Two concurrent writes are each checked against the stored set without the other; if together
-   * they exceed the limit, serving turns the regex stage off and logs it (libs/intent/src/routing/README.md "Regex rule sets").
+   * compile. The rules version read before the rules is returned for {@link checkedWrite}'s compare-and-set.
    */
   private async checkRuleSet(
     tenantId: TenantId,
     written: readonly IntentRuleFields[],
     replacing: string | null,
     prefix: (i: number) => string,
-  ): Promise<RuleIssue[]> {
-    if (written.every((f) => f.patterns.length === 0)) return [];
+  ): Promise<RuleSetCheck> {
+    if (written.every((f) => f.patterns.length === 0)) return { issues: [], rulesVersion: null };
+    // The version first: rules read after it are at least that new, so a write that commits at this version
+    // was checked with every rule the version counts (a newer rule read too only makes the write retry).
+    const rulesVersion = await this.repository.rulesVersion(tenantId);
     const stored = (await this.repository.all(tenantId)).filter((r) => r.id !== replacing);
     const refs = servedPatterns(stored);
     const writtenKey = (i: number): string => `written:${i}`;
     written.forEach((f, i) => f.patterns.forEach((source, index) => refs.push({ ruleId: writtenKey(i), index, source })));
     const outcome = await this.cache.ruleSets.check(tenantId, 'write', refs);
     const index = new Map(written.map((_, i) => [writtenKey(i), i]));
-    return writeCheckIssues(
+    const issues = writeCheckIssues(
       outcome,
       (ruleId) => {
         const i = index.get(ruleId);
@@ -262,6 +305,37 @@ export class IntentRulesService {
       },
       written.length === 1 ? `${prefix(0)}patterns` : 'rules',
     );
+    return { issues, rulesVersion };
+  }
+
+  /**
+   * A rule write that must commit on the rule set it was checked against (routing README "Regex rule sets"):
+   * `check` throws the 400 or returns the rules version it checked (null when the write adds no pattern and
+   * so cannot break the set); `write` commits only at that version. Writes of one tenant take turns in this
+   * process, and a write that another process's write overtook is checked again with it, so two writes that each
+   * fit but not together never both land: the second gets its 400. After RULE_WRITE_ATTEMPTS overtaken
+   * attempts: 409.
+   */
+  private checkedWrite<T>(tenantId: TenantId, check: () => Promise<string | null>, write: (rulesVersion: string | null) => Promise<T>): Promise<T> {
+    const attempt = async (): Promise<T> => {
+      for (let n = 1; ; n++) {
+        const rulesVersion = await check();
+        try {
+          return await write(rulesVersion);
+        } catch (error) {
+          if (!(error instanceof RuleSetChangedError)) throw error;
+          if (n >= RULE_WRITE_ATTEMPTS)
+            throw new IntentException(IntentErrorCode.RULE_SET_CHANGED, `other writes changed the rule set ${n} times during this one; retry it`);
+        }
+      }
+    };
+    const run = (this.writing.get(tenantId) ?? Promise.resolve()).then(attempt);
+    const tail = run.catch(() => undefined);
+    this.writing.set(tenantId, tail);
+    void tail.then(() => {
+      if (this.writing.get(tenantId) === tail) this.writing.delete(tenantId);
+    });
+    return run;
   }
 
   private throwIfInvalid(issues: RuleIssue[]): void {

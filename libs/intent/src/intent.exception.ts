@@ -7,6 +7,7 @@ export enum IntentErrorCode {
   RULE_LIMIT_REACHED = 'INTENT_RULE_LIMIT_REACHED',
   INVALID_MESSAGE = 'INVALID_INTENT_MESSAGE',
   CONFIG_VERSION_MISMATCH = 'INTENT_CONFIG_VERSION_MISMATCH',
+  RULE_SET_CHANGED = 'INTENT_RULE_SET_CHANGED',
 }
 
 export const INTENT_ERRORS: Record<IntentErrorCode, DomainErrorSpec> = {
@@ -16,6 +17,7 @@ export const INTENT_ERRORS: Record<IntentErrorCode, DomainErrorSpec> = {
   [IntentErrorCode.RULE_LIMIT_REACHED]: { status: 409, message: 'The tenant has reached the maximum number of intent rules' },
   [IntentErrorCode.INVALID_MESSAGE]: { status: 400, message: 'Invalid message' },
   [IntentErrorCode.CONFIG_VERSION_MISMATCH]: { status: 412, message: 'The intent config changed since the version named in If-Match' },
+  [IntentErrorCode.RULE_SET_CHANGED]: { status: 409, message: 'The intent rule set kept changing during the write; retry it' },
 };
 
 export class IntentException extends DomainException<IntentErrorCode> {

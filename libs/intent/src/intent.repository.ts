@@ -109,6 +109,14 @@ const staleIn = (model: string) => sql<boolean>`jsonb_array_length(r.semantic_ex
 
 const RULE_KEYSET = typedKeyset('created_at', 'id');
 
+/** A rule write checked against one version of the rule set found another one at commit (nothing was written). */
+export class RuleSetChangedError extends Error {
+  constructor(tenantId: string) {
+    super(`the intent rule set of tenant ${tenantId} changed while a write was checked`);
+    this.name = 'RuleSetChangedError';
+  }
+}
+
 /** Writes the audit entry of a change inside the change's transaction (docs/http-edge.md "Audit log"). */
 export type AuditInTransaction<T> = (tx: Db, changed: T) => Promise<void>;
 
@@ -155,31 +163,37 @@ export class IntentRepository {
     return toPage(rows, page.limit, toRule);
   }
 
-  /** Inserts a rule (and its example embeddings) and bumps the tenant's rules version, atomically. */
+  /**
+   * Inserts a rule (and its example embeddings) and bumps the tenant's rules version, atomically. With
+   * `expectedRulesVersion` (the version the rule set was checked at) it throws {@link RuleSetChangedError} and writes
+   * nothing when another write bumped the version meanwhile.
+   */
   async insert(
     tenantId: TenantId,
     fields: IntentRuleFields,
     embedding: StoredEmbedding | null,
     audit?: AuditInTransaction<StoredIntentRule[]>,
+    expectedRulesVersion: string | null = null,
   ): Promise<StoredIntentRule> {
     return this.database.transaction(async (tx) => {
       const rule = await this.insertRule(tx, tenantId, fields, embedding);
-      await this.bumpRules(tx, tenantId);
+      await this.bumpRules(tx, tenantId, expectedRulesVersion);
       await audit?.(tx, [rule]);
       return rule;
     });
   }
 
-  /** Inserts many rules in one transaction with one version bump (one router reload and retrain). */
+  /** Inserts many rules in one transaction with one version bump (one router reload and retrain); `expectedRulesVersion` as in {@link insert}. */
   async insertMany(
     tenantId: TenantId,
     items: readonly { fields: IntentRuleFields; embedding: StoredEmbedding | null }[],
     audit?: AuditInTransaction<StoredIntentRule[]>,
+    expectedRulesVersion: string | null = null,
   ): Promise<StoredIntentRule[]> {
     return this.database.transaction(async (tx) => {
       const rules: StoredIntentRule[] = [];
       for (const { fields, embedding } of items) rules.push(await this.insertRule(tx, tenantId, fields, embedding));
-      await this.bumpRules(tx, tenantId);
+      await this.bumpRules(tx, tenantId, expectedRulesVersion);
       await audit?.(tx, rules);
       return rules;
     });
@@ -187,7 +201,8 @@ export class IntentRepository {
 
   /**
    * Replaces a rule's fields; `embedding`: `keep` leaves the stored embeddings alone, null deletes them,
-   * a value replaces them (all spaces). Returns null when the rule is not the tenant's.
+   * a value replaces them (all spaces). Returns null when the rule is not the tenant's; `expectedRulesVersion` as in
+   * {@link insert}.
    */
   async update(
     tenantId: TenantId,
@@ -195,6 +210,7 @@ export class IntentRepository {
     fields: IntentRuleFields,
     embedding: StoredEmbedding | null | 'keep',
     audit?: AuditInTransaction<StoredIntentRule[]>,
+    expectedRulesVersion: string | null = null,
   ): Promise<StoredIntentRule | null> {
     return this.database.transaction(async (tx) => {
       const updated = await tx
@@ -209,7 +225,7 @@ export class IntentRepository {
         await tx.deleteFrom('intent_rule_embedding').where('tenant_id', '=', tenantId).where('rule_id', '=', id).execute();
         if (embedding !== null) await this.writeEmbedding(tx, tenantId, id, embedding);
       }
-      await this.bumpRules(tx, tenantId);
+      await this.bumpRules(tx, tenantId, expectedRulesVersion);
       const rule = toRule(updated);
       await audit?.(tx, [rule]);
       return rule;
@@ -389,10 +405,23 @@ export class IntentRepository {
       DO UPDATE SET embedding_dim = EXCLUDED.embedding_dim, example_count = EXCLUDED.example_count, vectors = EXCLUDED.vectors, created_at = now()`.execute(tx);
   }
 
-  private async bumpRules(tx: Db, tenantId: TenantId): Promise<void> {
-    await sql`
+  /** The tenant's rules version now ("0" before the first write). */
+  async rulesVersion(tenantId: TenantId): Promise<string> {
+    return (await this.versions([tenantId])).get(tenantId)?.rules ?? '0';
+  }
+
+  /**
+   * Bumps the rules version; with `expected`, only from that version (a compare-and-set: a concurrent writer's
+   * update waits for this row's lock and then sees the new version), else throws {@link RuleSetChangedError},
+   * which rolls the caller's transaction back.
+   */
+  private async bumpRules(tx: Db, tenantId: TenantId, expected: string | null = null): Promise<void> {
+    const { rows } = await sql<{ v: string }>`
       INSERT INTO intent_tenant_config (tenant_id, rules_version) VALUES (${tenantId}, 1)
       ON CONFLICT ON CONSTRAINT uq_intent_tenant_config_tenant
-      DO UPDATE SET rules_version = intent_tenant_config.rules_version + 1, updated_at = now()`.execute(tx);
+      DO UPDATE SET rules_version = intent_tenant_config.rules_version + 1, updated_at = now()
+      WHERE ${expected}::bigint IS NULL OR intent_tenant_config.rules_version = ${expected}::bigint
+      RETURNING rules_version::text AS v`.execute(tx);
+    if (rows.length === 0) throw new RuleSetChangedError(tenantId);
   }
 }
