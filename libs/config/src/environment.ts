@@ -193,7 +193,11 @@ export class EnvironmentVariables {
 
   // Coverage: evaluator version new decisions use (must be registered; `v1` = docs/spec/coverage.md rules)
   @Matches(/^v[0-9]{1,3}$/, { message: 'COVERAGE_EVALUATOR_VERSION must look like v1' }) COVERAGE_EVALUATOR_VERSION = 'v1';
-  @Type(() => Number) @IsInt() @Min(1) @Max(50_000) COVERAGE_BACKFILL_BATCH_SIZE = 2000;
+  /**
+   * Sessions per committed page of the coverage backfill (one turn at the BackgroundGate); default 2,000 with
+   * DATABASE_URL, 200 on the embedded database, where a page holds the one connection (~0.1 s at 200, ~1 s at 2,000).
+   */
+  @Transform(emptyToUndefined) @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(50_000) COVERAGE_BACKFILL_BATCH_SIZE?: number;
 }
 
 export type EnvironmentKey = keyof EnvironmentVariables;

@@ -34,7 +34,11 @@ describe('validateEnvironment', () => {
     expect(config.database.embedded).toBe(true);
     expect(config.llm).toMatchObject({ provider: 'none', enabled: false });
     expect(config.embedding).toMatchObject({ provider: 'local', dimension: 384 });
-    expect(config.jobs.enabled).toBe(true);
+    expect(config.jobs).toMatchObject({ enabled: true, concurrency: 4 });
+    // A backfill page is one turn holding the embedded database's one connection: smaller there.
+    expect(config.coverage.backfillBatchSize).toBe(200);
+    expect(new AppConfig(validateEnvironment({ DATABASE_URL: 'postgres://u@h/db' })).coverage.backfillBatchSize).toBe(2000);
+    expect(new AppConfig(validateEnvironment({ COVERAGE_BACKFILL_BATCH_SIZE: '500' })).coverage.backfillBatchSize).toBe(500);
   });
 
   it('parses numbers and booleans from strings', () => {
