@@ -390,3 +390,20 @@ describe(`faults: forced exits during a shutdown (e2e, child process, ${KIND})`,
     expect(await turn).toBeNull();
   }, 240_000);
 });
+
+describe(`faults: a signal during the boot waits for the boot, then exits 0 (e2e, child process, ${KIND})`, () => {
+  const f = fixture();
+
+  it('SIGTERM while the application boots: it finishes booting, never listens, shuts down cleanly; the database opens again', async () => {
+    const a = await f.start({ ready: 'Starting Nest application' });
+    a.process.kill('SIGTERM');
+    expect(await a.exited).toEqual({ code: 0, signal: null });
+    expect(a.output()).toContain('signal during boot: shutting down once the boot has finished');
+    expect(a.output()).toContain('shut down cleanly');
+    expect(a.output()).not.toContain('Arbiter is up');
+    // Before, the signal's default action killed the process wherever the boot was (an embedded database mid-write).
+    const b = await f.start();
+    expect((await rawGet(`${b.base}/health`)).status).toBe(200);
+    await expectPromptIdleExit(b);
+  }, 240_000);
+});

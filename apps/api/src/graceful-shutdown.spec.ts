@@ -1,7 +1,8 @@
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { INestApplicationContext } from '@nestjs/common';
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { HttpDrain } from './graceful-shutdown.js';
+import { BootSignals, EXIT_CLEAN, EXIT_FORCED, HttpDrain, installGracefulShutdown } from './graceful-shutdown.js';
 
 interface Answer {
   status: number;
@@ -70,5 +71,48 @@ describe('HttpDrain', () => {
     const { drain } = await start();
     drain.startDraining();
     await expect(drain.idle()).resolves.toBeUndefined();
+  });
+});
+
+describe('signals during the boot', () => {
+  const signals = ['SIGTERM', 'SIGINT'] as const;
+  const before = new Map(signals.map((s) => [s, process.listeners(s)]));
+  afterEach(() => {
+    // Only the listeners these tests added: the test runner's own stay.
+    for (const s of signals) for (const l of process.listeners(s)) if (!before.get(s)!.includes(l)) process.off(s, l);
+  });
+
+  it('holds a signal until the boot ends, exits 1 on a second one, and lets go of the process signals', () => {
+    const exits: number[] = [];
+    const boot = new BootSignals((code) => exits.push(code));
+    process.emit('SIGTERM', 'SIGTERM');
+    expect(exits).toEqual([]); // held, not the default kill
+    process.emit('SIGINT', 'SIGINT');
+    expect(exits).toEqual([EXIT_FORCED]);
+    expect(boot.end()).toBe('SIGTERM');
+    expect(process.listeners('SIGTERM')).toEqual(before.get('SIGTERM'));
+  });
+
+  it('reports no signal when none came', () => {
+    expect(new BootSignals(() => undefined).end()).toBeNull();
+  });
+
+  it('a signal held during the boot shuts the booted application down at once: jobs stopped, closed, exit 0', async () => {
+    const steps: string[] = [];
+    const app = {
+      get: () => ({ stop: async () => void steps.push('jobs stopped') }),
+      close: async () => void steps.push('closed'),
+    } as unknown as INestApplicationContext;
+    const exited = new Promise<number>((resolve) => {
+      const { shuttingDown } = installGracefulShutdown(app, { graceMs: 1000, signalDuringBoot: 'SIGTERM', exit: resolve });
+      expect(shuttingDown).toBe(true);
+    });
+    expect(await exited).toBe(EXIT_CLEAN);
+    expect(steps).toEqual(['jobs stopped', 'closed']);
+  });
+
+  it('without a boot signal nothing starts', () => {
+    const app = { get: () => ({ stop: async () => undefined }), close: async () => undefined } as unknown as INestApplicationContext;
+    expect(installGracefulShutdown(app, { graceMs: 1000, signalDuringBoot: null, exit: () => undefined }).shuttingDown).toBe(false);
   });
 });

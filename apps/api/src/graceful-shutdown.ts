@@ -89,6 +89,41 @@ export interface GracefulShutdownOptions {
   http?: HttpDrain;
   /** Ends the process (tests replace it). */
   exit?: (code: number) => void;
+  /** A signal that came while the application booted ({@link BootSignals}): the shutdown starts at once. */
+  signalDuringBoot?: NodeJS.Signals | null;
+}
+
+/**
+ * Holds SIGTERM and SIGINT while the process boots (migrations, the demo seed, the job worker's first claim): their
+ * default action would kill it mid-write. Created first thing in `main`; once the application exists, `end()` hands
+ * over to {@link installGracefulShutdown}, which then shuts the booted application down at once (drain, close,
+ * exit 0) and the API never starts listening. A second signal during the boot exits 1 at once.
+ */
+export class BootSignals {
+  private received: NodeJS.Signals | null = null;
+  private readonly logger = new Logger('Shutdown');
+
+  constructor(private readonly exit: (code: number) => void = (code) => process.exit(code)) {
+    process.on('SIGTERM', this.onSignal);
+    process.on('SIGINT', this.onSignal);
+  }
+
+  /** Stops holding signals; returns the one received during the boot, if any. */
+  end(): NodeJS.Signals | null {
+    process.off('SIGTERM', this.onSignal);
+    process.off('SIGINT', this.onSignal);
+    return this.received;
+  }
+
+  private readonly onSignal = (signal: NodeJS.Signals): void => {
+    if (this.received !== null) {
+      this.logger.error({ msg: 'second signal during boot: exiting now', signal, exitCode: EXIT_FORCED });
+      this.exit(EXIT_FORCED);
+      return;
+    }
+    this.received = signal;
+    this.logger.log({ msg: 'signal during boot: shutting down once the boot has finished', signal });
+  };
 }
 
 /**
@@ -99,11 +134,12 @@ export interface GracefulShutdownOptions {
  * 2. close the application ({@link CLOSE_LIMIT_MS} at most): the pool, then the embedded database, which flushes
  *    its data directory, then the listener;
  * 3. exit 0.
+ * A signal that came during the boot (`signalDuringBoot`) starts it at once; the caller then does not listen.
  * A second signal, the grace running out with a request or a handler still busy, or a close that hangs exits 1 at
  * once: like a crash, the job run keeps its lease until it expires (JOBS_LEASE_MS) and then resumes from its last
  * checkpoint.
  */
-export function installGracefulShutdown(app: INestApplicationContext, options: GracefulShutdownOptions): void {
+export function installGracefulShutdown(app: INestApplicationContext, options: GracefulShutdownOptions): { shuttingDown: boolean } {
   const logger = new Logger('Shutdown');
   const exit = options.exit ?? ((code: number) => process.exit(code));
   let started: number | null = null;
@@ -119,6 +155,8 @@ export function installGracefulShutdown(app: INestApplicationContext, options: G
   };
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
+  if (options.signalDuringBoot) onSignal(options.signalDuringBoot);
+  return { shuttingDown: started !== null };
 
   async function shutdown(signal: NodeJS.Signals, since: number): Promise<void> {
     const http = options.http;

@@ -2,14 +2,21 @@ import { Logger } from '@nestjs/common';
 import { AppConfig, ConfigValidationError } from '@arbiter/config';
 import { AdminToken, TenantSeeds } from '@arbiter/tenancy';
 import { createApp } from './create-app.js';
-import { HttpDrain, installGracefulShutdown } from './graceful-shutdown.js';
+import { BootSignals, HttpDrain, installGracefulShutdown } from './graceful-shutdown.js';
 
 async function main(): Promise<void> {
   const started = Date.now();
+  // A signal during the boot waits for it to finish, then shuts down cleanly (README "Faults and outages").
+  const bootSignals = new BootSignals();
   const app = await createApp();
   const config = app.get(AppConfig);
   // SIGTERM/SIGINT: drain, checkpoint and release the running job, close the database, exit 0 (README "Faults and outages").
-  installGracefulShutdown(app, { graceMs: config.http.shutdownGraceMs, http: new HttpDrain(app.getHttpServer()) });
+  const { shuttingDown } = installGracefulShutdown(app, {
+    graceMs: config.http.shutdownGraceMs,
+    http: new HttpDrain(app.getHttpServer()),
+    signalDuringBoot: bootSignals.end(),
+  });
+  if (shuttingDown) return;
   await app.listen({ port: config.http.port, host: config.http.host });
   const address = `http://${config.http.host === '0.0.0.0' ? 'localhost' : config.http.host}:${config.http.port}`;
   const lines = [
