@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { FakeOpenAiServer, type FakeChatReply, type FakeChatRequestBody } from '@arbiter/testing';
+import { isBackgroundStatement, roundTripCounter } from '../support/round-trips.js';
 import { postSse, type SseFrame, type SseResult } from '../support/sse-client.js';
 import { seededChatTenant } from '../support/chat-tenant.js';
 import { createTestApp, type TestApp, type TestTenant } from '../support/test-app.js';
@@ -87,6 +89,53 @@ describe('POST /ai/chat as server-sent events, offline (e2e, real socket)', () =
     const session = await t.request({ method: 'GET', url: `/api/sessions/${done.sessionId}`, headers: { 'x-api-key': acme.clientKey } });
     expect(session.json<{ status: string; answer: string }>()).toMatchObject({ status: 'SUCCESS', answer: done.reply });
   });
+
+  it.each([
+    ['a new conversation', false],
+    ['a continued conversation', true],
+  ])(
+    'the reply goes out before the turn is written and done only after (%s): at most four statements before the first delta (docs/hot-paths.md "Chat turn")',
+    async (_name, continued) => {
+      const headers = { 'x-api-key': acme.clientKey, accept: 'text/event-stream' };
+      // Warm: the key and the intent rules are cached after the first turn.
+      const warm = dataOf<ChatBody>(named(await postSse(port, '/ai/chat', headers, { message: '机械臂报警 E201 怎么处理？' })).at(-1));
+      const payload = continued ? { message: '那 E202 呢？', conversationId: warm.conversationId } : { message: 'E050 急停回路断开报警怎么办？' };
+      const counter = roundTripCounter(t.app);
+      // Each SSE event the server writes is marked among the statements, in order.
+      const proto = ServerResponse.prototype as unknown as { write: (...args: unknown[]) => boolean };
+      const hadOwn = Object.prototype.hasOwnProperty.call(proto, 'write');
+      const write = proto.write;
+      proto.write = function (this: unknown, ...args: unknown[]) {
+        const event = typeof args[0] === 'string' ? /^event: (\w+)/.exec(args[0])?.[1] : undefined;
+        if (event) counter.mark(`<sse ${event}>`);
+        return write.apply(this, args);
+      };
+      try {
+        const { result, trips } = await counter.measure(() => postSse(port, '/ai/chat', headers, payload));
+        expect(result.status).toBe(200);
+        const log = trips.statements.filter((sql) => !isBackgroundStatement(sql));
+        const firstDelta = log.indexOf('<sse delta>');
+        const finish = log.findIndex((sql) => /^WITH s AS \(UPDATE diagnosis_session SET hooks_done = true/.test(sql));
+        const done = log.indexOf('<sse done>');
+        expect(firstDelta).toBeGreaterThan(0);
+        const before = log.slice(0, firstDelta).filter((sql) => !sql.startsWith('<sse'));
+        // On failure the statements are listed.
+        expect([before.length, before]).toEqual([Math.min(before.length, 4), before]);
+        // The turn's records commit after the reply went out and before `done`: an acknowledged turn is durable.
+        expect([firstDelta < finish, finish < done]).toEqual([true, true]);
+        const body = dataOf<ChatBody>(named(result).at(-1));
+        const row = await t.db.pool.query<{ status: string; hooks_done: boolean; answer: string }>(
+          'SELECT status, hooks_done, answer FROM diagnosis_session WHERE id = $1',
+          [body.sessionId],
+        );
+        expect(row.rows[0]).toEqual({ status: 'SUCCESS', hooks_done: true, answer: body.reply });
+      } finally {
+        if (hadOwn) proto.write = write;
+        else delete (proto as { write?: unknown }).write;
+        counter.restore();
+      }
+    },
+  );
 
   it('"stream": true streams without the Accept header; "stream": false answers JSON despite it', async () => {
     const streamed = await postSse(port, '/ai/chat', { 'x-api-key': acme.clientKey }, { message: '你好', stream: true });

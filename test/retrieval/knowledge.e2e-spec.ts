@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { asTenantId } from '@arbiter/common';
-import { DEMO_KNOWLEDGE, KnowledgeService } from '@arbiter/retrieval';
+import { DEMO_KNOWLEDGE, KnowledgeService, LookupService, type LookupResult } from '@arbiter/retrieval';
 import { createTestApp, type TestApp, type TestTenant } from '../support/test-app.js';
 
 interface Doc {
@@ -311,6 +311,44 @@ describe('knowledge base and lookup (e2e)', () => {
       const again = (await lookup(acme, { sessionId: s, query: 'invoice', domain: 'billing' })).json<LookupBody>();
       expect(again.dedupReason).toBeNull();
       expect(again.results[0].filePath).toBe(BILLING.filePath);
+    });
+
+    it('a lookup told its session is fresh (docs/hot-paths.md "Chat turn") decides like one that read the memory, also when the session has memory after all', async () => {
+      const lookups = t.app.get(LookupService);
+      const tenantId = asTenantId(acme.id);
+      const billing = { query: 'invoice', domain: 'billing' };
+      // Only robot-arm documents: no claim of this lookup meets the billing row, only the memory check does.
+      const arm = { query: 'reset the robot arm', domain: 'robot-arm' };
+      const same = ({ results, relevanceLevel, domain, retrievedDomainsThisSession, dedupReason }: LookupResult) => ({
+        results: results.map((r) => r.filePath),
+        relevanceLevel,
+        domain,
+        retrievedDomainsThisSession,
+        dedupReason,
+      });
+      // A session with memory (a billing document): the second lookup's domains include billing, whether or not it was told "fresh".
+      await lookups.lookup(tenantId, { sessionId: 'read-1', ...billing });
+      await lookups.lookup(tenantId, { sessionId: 'fresh-1', ...billing });
+      const read = await lookups.lookup(tenantId, { sessionId: 'read-1', ...arm });
+      const fresh = await lookups.lookup(tenantId, { sessionId: 'fresh-1', ...arm }, { freshSession: { settings: null } });
+      expect(read.retrievedDomainsThisSession).toContain('billing');
+      expect(same(fresh)).toEqual(same(read));
+      // The same document again in that session: withheld either way.
+      const readAgain = await lookups.lookup(tenantId, { sessionId: 'read-1', ...billing });
+      const freshAgain = await lookups.lookup(tenantId, { sessionId: 'fresh-1', ...billing }, { freshSession: { settings: null } });
+      expect(readAgain.dedupReason).not.toBeNull();
+      expect(same(freshAgain)).toEqual(same(readAgain));
+      // A session that is fresh indeed: the same answer and the same memory rows.
+      const first = await lookups.lookup(tenantId, { sessionId: 'fresh-2', ...billing }, { freshSession: { settings: null } });
+      expect(same(first)).toEqual(same(await lookups.lookup(tenantId, { sessionId: 'read-2', ...billing })));
+      const rows = await t.db.pool.query<{ session_id: string; file_path: string }>(
+        `SELECT session_id, file_path FROM retrieval_memory WHERE tenant_id = $1 AND session_id IN ('fresh-2', 'read-2') ORDER BY file_path, session_id`,
+        [acme.id],
+      );
+      expect(rows.rows.filter((r) => r.session_id === 'fresh-2').map((r) => r.file_path)).toEqual(
+        rows.rows.filter((r) => r.session_id === 'read-2').map((r) => r.file_path),
+      );
+      expect(rows.rows.length).toBeGreaterThan(0);
     });
 
     it('the demo knowledge base answers Chinese and English questions', async () => {

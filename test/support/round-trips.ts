@@ -11,6 +11,8 @@ export interface RoundTripCounter {
   /** Runs `fn` and returns what the app's pool sent meanwhile (only the app's pool: assertion pools are not counted). */
   measure<T>(fn: () => Promise<T>): Promise<{ result: T; trips: RoundTripLog }>;
   restore(): void;
+  /** Adds `label` to the statements being measured, in order (e.g. what the server sent between two statements). */
+  mark(label: string): void;
 }
 
 type QueryFn = (this: unknown, ...args: unknown[]) => unknown;
@@ -56,6 +58,9 @@ export function dataSourceRoundTripCounter(dataSource: DataSource): RoundTripCou
     restore() {
       if (hadOwn) proto.query = original;
       else delete proto.query;
+    },
+    mark(label) {
+      log?.statements.push(label);
     },
   };
 }

@@ -54,6 +54,8 @@ export class ChatStreamService {
         route: writer.route,
         lookup: writer.lookup,
         token: (step, text, preamble) => relay.token(step, text, preamble),
+        // The reply goes out before the finish statement commits; if the turn then fails, `finish` below replaces it.
+        answered: (reply) => relay.finish(reply),
         ...(writer.started ? { started: writer.started } : {}),
         ...(writer.history ? { history: writer.history } : {}),
       });

@@ -119,6 +119,21 @@ describe('AnswerRelay: the delta events', () => {
     expect(relay.streamed).toBe(reply);
   });
 
+  it('the reply sent before the turn is written (`answered`): the final finish with the same reply adds nothing, a failed turn replaces it', () => {
+    const same: ChatDelta[] = [];
+    const early = new AnswerRelay((d) => same.push(d));
+    early.finish('First. Second.');
+    early.finish('First. Second.');
+    expect(same).toEqual([{ text: 'First. ' }, { text: 'Second.' }]);
+
+    const failed: ChatDelta[] = [];
+    const relay = new AnswerRelay((d) => failed.push(d));
+    relay.finish('First. Second.');
+    relay.finish('Sorry, something went wrong.');
+    expect(failed.at(-1)).toEqual({ text: 'Sorry, something went wrong.', replace: true });
+    expect(shown(failed)).toBe('Sorry, something went wrong.');
+  });
+
   it('asks the policy once per model call, at its first visible text', () => {
     const asked: number[] = [];
     const relay = new AnswerRelay(() => undefined);

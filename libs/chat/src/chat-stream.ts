@@ -37,6 +37,11 @@ export interface ChatTurnObserver {
    * whether that text, ending the run now, would be the reply (knowledge-answer.ts `answerPreamble`).
    */
   token?(step: number, text: string, preamble: () => AnswerPreamble): void;
+  /**
+   * The turn's reply is decided, before its records are written (the finish statement): a stream sends it as
+   * `delta`s now and its `done` only after the turn returns, so the records are durable before `done`.
+   */
+  answered?(reply: string): void;
 }
 
 /** Whether the model's answer would be the reply as the lookups stand, and the text the reply puts before it (a caveat). */

@@ -4,7 +4,7 @@
  * trace, and `routeTrace` is what the session stores (monitoring and feedback read it).
  */
 import type { TenantId } from '@arbiter/common';
-import { candidateMemoryKey, type LookupResult, type LookupResultItem, type MetadataFilter } from '@arbiter/retrieval';
+import { candidateMemoryKey, type LookupOptions, type LookupResult, type LookupResultItem, type MetadataFilter } from '@arbiter/retrieval';
 import type { SessionReference } from '@arbiter/sessions';
 import type { ChatRouteResult } from './chat-intent.port.js';
 import type { ChatLanguage } from './chat-language.js';
@@ -144,6 +144,8 @@ export interface TurnContext {
   cited: ReadonlyMap<string, SessionReference>;
   /** The chat request's metadata filter of its lookups; absent → the tenant's default (docs/retrieval.md "Metadata filters"). */
   filter?: MetadataFilter;
+  /** Until the turn's first lookup: the tenant's settings row its session start read (`LookupOptions.freshSession`). */
+  freshLookup?: LookupOptions['freshSession'] | undefined;
   /** The clarifying question the conversation's previous turn asked (this message may answer it). */
   pendingClarify?: PendingClarification;
   /** The message continues an existing conversation. */

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@arbiter/config';
-import { sql } from '@arbiter/database';
+import { sql, type Expression } from '@arbiter/database';
 import { candidateMemoryKey } from '@arbiter/retrieval';
 import { runSucceededSql, type SessionReference, type SessionStartRead } from '@arbiter/sessions';
 import { pendingClarification, type PendingClarification } from './clarify-state.js';
@@ -84,6 +84,24 @@ export class ChatRepository {
   readonly conversationRead: SessionStartRead = (row) =>
     sql`SELECT json_build_object('cited', (${this.citedInConversation(row)}), 'clarify', (${this.clarifyInConversation(row)}),
                               'turns', (${this.turnsInConversation(row)}))`;
+
+  /**
+   * What the turn's session start reads with it (one statement, docs/hot-paths.md "Chat turn"): the tenant's retrieval
+   * settings row (`settings`, for the turn's first lookup: `LookupOptions.freshSession`) and, in a continued
+   * conversation, `conversationRead`.
+   */
+  turnRead(continued: boolean, settings: Expression<unknown>): SessionStartRead {
+    return (row) =>
+      continued
+        ? sql`SELECT json_build_object('settings', ${settings}, 'conversation', (${this.conversationRead(row)}))`
+        : sql`SELECT json_build_object('settings', ${settings})`;
+  }
+
+  /** `turnRead`'s value: the settings row and, of `conversationRead`, the cited documents (`citedMap`), the pending clarification and the earlier turns (oldest first). */
+  turnState(value: unknown): { settings: unknown; cited: Map<string, SessionReference>; clarify: PendingClarification | null; turns: PriorTurn[] } {
+    const read = value && typeof value === 'object' ? (value as { settings?: unknown; conversation?: unknown }) : {};
+    return { settings: read.settings ?? null, ...this.conversationState(read.conversation) };
+  }
 
   /** `conversationRead`'s value: the cited documents (`citedMap`), the pending clarification and the earlier turns (oldest first). */
   conversationState(value: unknown): { cited: Map<string, SessionReference>; clarify: PendingClarification | null; turns: PriorTurn[] } {

@@ -3,7 +3,7 @@ import { CaseLibraryAnswers } from '@arbiter/case-library';
 import { DomainException, FAST_LATENCY_BUCKETS, isDatabaseUnavailable, MetricsService, type TenantId } from '@arbiter/common';
 import { AppConfig } from '@arbiter/config';
 import { LlmService } from '@arbiter/llm';
-import { isConfidenceProfile, LookupService, requestFilter } from '@arbiter/retrieval';
+import { isConfidenceProfile, LookupService, requestFilter, type LookupOptions } from '@arbiter/retrieval';
 import { SessionsErrorCode, SessionsService, type DiagnosisSessionEntity, type SessionReference } from '@arbiter/sessions';
 import { CHAT_INTENT_ROUTER, type ChatIntentRouter, type ChatRouting } from './chat-intent.port.js';
 import { detectLanguage } from './chat-language.js';
@@ -42,6 +42,8 @@ import {
 import { MAX_CHAT_MESSAGE_LENGTH } from './dto/chat.dto.js';
 import { KnowledgeAgentRunner } from './knowledge-agent.runner.js';
 import type { LookupToolArgs } from './knowledge-agent.js';
+
+type FreshSessionSettings = NonNullable<LookupOptions['freshSession']>['settings'];
 
 export interface ChatResponse extends ReplyConfidence {
   sessionId: string;
@@ -92,7 +94,7 @@ export class ChatService {
     const lang = detectLanguage(message);
     const mode = this.llm.enabled ? 'llm' : 'offline';
     // One statement (conversation + RUNNING session, and the documents the conversation already cited): a failing database leaves nothing behind.
-    const { session, cited, clarify, turns } = await this.startSession(tenantId, dto, message);
+    const { session, cited, clarify, turns, settings } = await this.startSession(tenantId, dto, message);
     observer?.started?.({ sessionId: session.id, conversationId: session.conversationId });
     const ctx = newTurnContext({
       tenantId,
@@ -105,6 +107,8 @@ export class ChatService {
     });
     ctx.cited = cited;
     ctx.history = turns;
+    // The turn's first lookup skips its read statement: the session is new, and its start read the settings.
+    ctx.freshLookup = { settings };
     if (clarify) ctx.pendingClarify = clarify;
     if (filter) ctx.filter = filter;
     if (observer) {
@@ -117,6 +121,8 @@ export class ChatService {
     try {
       outcome = await this.answer(ctx);
       throwIfDisconnected(ctx);
+      // The reply is final: a streamed turn sends it now, while its records commit; `done` waits for the finish (docs/hot-paths.md "Chat turn").
+      observer?.answered?.(outcome.reply);
       const durationMs = Math.round(performance.now() - started);
       ctx.trace.durationMs = durationMs;
       finished = await this.finishSuccess(ctx, outcome, durationMs, session);
@@ -190,7 +196,13 @@ export class ChatService {
     tenantId: TenantId,
     dto: ChatRequestDto,
     message: string,
-  ): Promise<{ session: DiagnosisSessionEntity; cited: Map<string, SessionReference>; clarify: PendingClarification | null; turns: PriorTurn[] }> {
+  ): Promise<{
+    session: DiagnosisSessionEntity;
+    cited: Map<string, SessionReference>;
+    clarify: PendingClarification | null;
+    turns: PriorTurn[];
+    settings: FreshSessionSettings;
+  }> {
     try {
       const input = {
         conversationId: dto.conversationId,
@@ -199,8 +211,10 @@ export class ChatService {
         query: message,
         media: (dto.media ?? []).map((m) => ({ type: m.type, ...(m.url ? { url: m.url } : {}) })),
       };
-      const started = await this.sessions.startReading(tenantId, input, dto.conversationId !== undefined ? this.repository.conversationRead : undefined);
-      return { session: started.session, ...this.repository.conversationState(started.extra) };
+      const read = this.repository.turnRead(dto.conversationId !== undefined, this.lookups.settingsJson(tenantId));
+      const started = await this.sessions.startReading(tenantId, input, read);
+      const { settings, ...state } = this.repository.turnState(started.extra);
+      return { session: started.session, ...state, settings: settings as FreshSessionSettings };
     } catch (error) {
       if (error instanceof DomainException && error.code === SessionsErrorCode.ConversationNotFound) {
         throw new ChatException(ChatErrorCode.ConversationNotFound, dto.conversationId);
@@ -516,6 +530,9 @@ export class ChatService {
   private async runLookup(ctx: TurnContext, args: LookupToolArgs): Promise<LookupRecord> {
     throwIfDisconnected(ctx);
     const started = performance.now();
+    // Only the turn's first lookup: later ones (the agent's) find the memory the first one wrote.
+    const fresh = ctx.freshLookup;
+    ctx.freshLookup = undefined;
     const result = await this.lookups.lookup(
       ctx.tenantId,
       {
@@ -534,7 +551,7 @@ export class ChatService {
         ...(ctx.filter ? { filter: ctx.filter } : {}),
       },
       // Without a filter in the chat request, the tenant's default filter applies (docs/retrieval.md "Metadata filters").
-      { tenantDefaultFilter: true },
+      { tenantDefaultFilter: true, ...(fresh ? { freshSession: fresh } : {}) },
     );
     const record = recordLookup(ctx, args, result, Math.round(performance.now() - started));
     ctx.observer?.lookup?.(lookupEvent(args, result, record));

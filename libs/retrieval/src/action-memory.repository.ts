@@ -64,9 +64,18 @@ export class ActionMemoryRepository {
    * sessions lib's tool invocation). No lock and no transaction round trips: a document is claimed by
    * inserting its row, or by taking over an expired one; a live row of a concurrent lookup of the same
    * session makes the claim fail, and then the whole statement fails (nothing written) with
-   * {@link ClaimLostError}: the caller reads the memory again and decides again.
+   * {@link ClaimLostError}: the caller reads the memory again and decides again. `assumedEmpty`: the decision
+   * was made without reading the memory (a session the caller just opened); a live row of the session makes
+   * the statement fail the same way.
    */
-  async commitLookup(tenantId: TenantId, sessionId: string, marks: readonly MemoryMark[], ttlSeconds: number, extraCtes?: Expression<unknown>): Promise<void> {
+  async commitLookup(
+    tenantId: TenantId,
+    sessionId: string,
+    marks: readonly MemoryMark[],
+    ttlSeconds: number,
+    extraCtes?: Expression<unknown>,
+    assumedEmpty = false,
+  ): Promise<void> {
     const files = marks.map((m) => m.filePath);
     const sections = marks.map((m) => m.sectionKey);
     const statement = sql`WITH claimed AS (
@@ -89,7 +98,12 @@ export class ActionMemoryRepository {
        ${extraCtes}`
              : sql``
          }
-       SELECT CASE WHEN (SELECT count(*) FROM claimed) = ${marks.length}::int THEN 1
+       SELECT CASE WHEN (SELECT count(*) FROM claimed) = ${marks.length}::int${
+         // The statement's snapshot: the memory as it was before this write.
+         assumedEmpty
+           ? sql` AND NOT EXISTS (SELECT 1 FROM retrieval_memory m WHERE m.tenant_id = ${tenantId}::uuid AND m.session_id = ${sessionId} AND m.expires_at > now())`
+           : sql``
+       } THEN 1
                    ELSE ((SELECT count(*) FROM claimed)::text || ${sql.lit(` ${CLAIM_LOST}`)})::int END AS ok`;
     try {
       await statement.execute(this.database.db);

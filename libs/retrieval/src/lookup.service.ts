@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { FAST_LATENCY_BUCKETS, MetricsService, type TenantId } from '@arbiter/common';
+import type { Expression } from '@arbiter/database';
 import { SessionToolTrace, type TracedInvocation } from '@arbiter/sessions';
 import { decideRetrieval, type DedupReason, type RetrievalCandidate } from './action-memory.js';
 import { ActionMemoryRepository, ClaimLostError } from './action-memory.repository.js';
@@ -9,7 +10,7 @@ import { gradeCalibrated } from './lexical/calibration.js';
 import type { HybridCandidate } from './lexical/hybrid.js';
 import type { CompletenessHint, RelevanceLevel } from './relevance.js';
 import { calculateRetrievalConfidence, DEFAULT_CONFIDENCE_PROFILE, isConfidenceProfile, type RetrievalConfidence } from './retrieval-confidence.js';
-import { RetrievalSettingsRepository, storedSettings } from './retrieval-settings.repository.js';
+import { RetrievalSettingsRepository, storedSettings, type StoredSettingsRow } from './retrieval-settings.repository.js';
 import { RetrievalSettingsService } from './retrieval-settings.service.js';
 import { checkMetadataFilter, isEmptyFilter, type MetadataFilter } from './metadata-filter.js';
 import { RetrievalErrorCode, RetrievalException } from './retrieval.exception.js';
@@ -46,6 +47,13 @@ export type LookupResultItem = Pick<
 export interface LookupOptions {
   /** With no `filter` in the request, apply the tenant's default filter (the chat: docs/retrieval.md "Metadata filters"). */
   tenantDefaultFilter?: boolean;
+  /**
+   * The session was opened by the caller's own statement, which also read the tenant's settings row
+   * (`LookupService.settingsJson`): its first lookup skips the read statement and decides from an empty memory;
+   * the write then fails if the session had live memory after all, and the lookup reads and decides again
+   * (docs/hot-paths.md "Chat turn").
+   */
+  freshSession?: { settings: StoredSettingsRow | null };
 }
 
 /** The request's filter, checked: 400 naming each bad field (`filter.<key>`) before anything is read or written. */
@@ -131,7 +139,10 @@ export class LookupService {
     // The translation's vector alongside (docs/retrieval.md "Cross-language retrieval"): a remote
     // provider gets both calls at once, so the lookup waits for one round trip.
     const [vector, translatedVector] = await Promise.all([this.search.embed(query), this.search.embedTranslation(query)]);
-    const first = await this.memory.readForLookup(tenantId, dto.sessionId, this.settingsRepository.jsonSubquery(tenantId));
+    const fresh = options.freshSession;
+    const first = fresh
+      ? { memory: { docs: new Set<string>(), domains: new Map<string, { strong: boolean }>() }, settings: fresh.settings }
+      : await this.memory.readForLookup(tenantId, dto.sessionId, this.settingsRepository.jsonSubquery(tenantId));
     const settings = this.settings.effective(storedSettings(first.settings));
     // Each index is read by one statement (a document being replaced is seen wholly old or wholly new).
     const filter = asked ?? (options.tenantDefaultFilter ? settings.defaultFilter : undefined);
@@ -142,6 +153,8 @@ export class LookupService {
     const profile = this.resolveProfile(dto);
 
     let memory = first.memory;
+    // Only the first write may rest on the assumed empty memory; a retry has read it.
+    let assumedEmpty = fresh !== undefined;
     for (let round = 1; ; round++) {
       const decision = decideRetrieval({ candidates, relevanceLevel: grade.relevanceLevel, memory, topK });
       const results: LookupResultItem[] = decision.results.map(resultItem);
@@ -169,9 +182,11 @@ export class LookupService {
           decision.marks,
           settings.memoryTtlSeconds,
           this.toolTrace.invocationCtes(tenantId, dto.sessionId, query, this.invocation(dto, result, durationMs, filter)),
+          assumedEmpty,
         );
       } catch (error) {
         if (!(error instanceof ClaimLostError) || round >= MAX_CLAIM_ROUNDS) throw error;
+        assumedEmpty = false;
         memory = (await this.memory.readForLookup(tenantId, dto.sessionId)).memory;
         continue;
       }
@@ -192,6 +207,11 @@ export class LookupService {
       });
       return result;
     }
+  }
+
+  /** A scalar subquery of the tenant's settings row as json, for the caller's statement that opens a session (`LookupOptions.freshSession`). */
+  settingsJson(tenantId: TenantId): Expression<StoredSettingsRow | null> {
+    return this.settingsRepository.jsonSubquery(tenantId);
   }
 
   /** The caller's profile (the chat passes its routed rule's), else an intent that is itself a profile name, else "search". */
