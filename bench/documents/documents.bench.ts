@@ -604,7 +604,9 @@ async function runHealth(): Promise<boolean> {
     if (job.stats) console.log(`GET /health during the job:    ${fmt(job.stats)}`);
     console.log(`GET /health upload + job:      ${fmt(during)}`);
     if (error) console.log(`the import did not finish: ${String(error)}`);
-    const doc = imported?.status.status === 'succeeded' ? await pdfDocument(api.base, tenant.operator) : null;
+    // A file can fail inside an import that succeeds (e.g. PARSE_TIMEOUT on a loaded machine): say so, not crash.
+    const doc =
+      imported?.status.status === 'succeeded' ? await pdfDocument(api.base, tenant.operator).catch((e: unknown) => (console.log(String(e)), null)) : null;
     if (imported)
       console.log(
         `import (upload → ${imported.status.status}): ${imported.seconds.toFixed(1)} s (upload answered 202 after ${imported.uploadSeconds.toFixed(1)} s; ` +
