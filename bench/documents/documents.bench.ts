@@ -8,7 +8,8 @@
  *   answered in the top 3 (≥ 75 %), page cited correctly (≥ 90 % of the answered), unanswerable questions
  *   graded INSUFFICIENT (≥ 75 %), import time (≤ 30 s on the embedded database, quiet).
  * `--health`: `/health` latency from a client in its own process while a ~50 MiB PDF (≤ 2,000 pages, made at
- *   run time from the manuals with qpdf) imports; bar p99 ≤ 100 ms on the embedded database.
+ *   run time from the manuals with qpdf), sent by an uploader in another process, imports; bar p99 ≤ 100 ms on the
+ *   embedded database.
  * `--offline`: no API: the manuals extracted and chunked in this process by libs/documents (its defaults),
  *   BM25 only — the questions and the scoring without the upload path.
  * Env: BENCH_DB=pglite (default, the embedded database in a temporary DATA_DIR) | postgres (a fresh database on
@@ -200,6 +201,33 @@ async function upload(base: string, operator: Record<string, string>, file: stri
   const res = await fetch(`${base}/admin/knowledge/files`, { method: 'POST', headers: operator, body: form });
   const started = (await res.json()) as { importId?: string };
   if (res.status !== 202 || !started.importId) throw new Error(`upload of ${path.basename(file)}: ${res.status} ${JSON.stringify(started).slice(0, 500)}`);
+  return started.importId;
+}
+
+/**
+ * The upload from a process of its own (bench/documents/upload-client.ts), as a real client sends it: in this
+ * process, building and sending the 50 MiB form held the API's event loop. `onSending` runs as the request goes out.
+ */
+async function uploadFromOwnProcess(base: string, operator: Record<string, string>, file: string, domain: string, onSending: () => void): Promise<string> {
+  const child = fork(path.join(root, 'bench/documents/upload-client.ts'), [], {
+    cwd: root,
+    execArgv: ['--import', './bench/support/register.mjs'],
+    env: { ...process.env, TARGET_URL: base, UPLOAD_FILE: file, UPLOAD_DOMAIN: domain, UPLOAD_HEADERS: JSON.stringify(operator) },
+  });
+  const done = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+    child.on('message', (m: { type: string; status?: number; body?: string }) => {
+      if (m.type === 'sending') onSending();
+      else if (m.type === 'done') resolve({ status: m.status as number, body: m.body as string });
+    });
+    child.once('exit', (code) => reject(new Error(`the upload client exited with code ${code} before answering`)));
+  });
+  let started: { importId?: string } = {};
+  try {
+    started = JSON.parse(done.body) as { importId?: string };
+  } catch {
+    // Not JSON: reported below with the status.
+  }
+  if (done.status !== 202 || !started.importId) throw new Error(`upload of ${path.basename(file)}: ${done.status} ${done.body.slice(0, 500)}`);
   return started.importId;
 }
 
@@ -555,11 +583,11 @@ async function runHealth(): Promise<boolean> {
     const idle = (await phase('idle', () => sleep(idleSeconds * 1000))).stats;
     // Two phases: the upload (the request until its 202: the body read, checked and stored) and the import job.
     let imported: ImportOutcome | undefined;
-    const t0 = performance.now();
+    let t0 = performance.now();
     let importId: string | undefined;
     let uploadSeconds = Number.NaN;
     const uploading = await phase('upload', async () => {
-      importId = await upload(api!.base, tenant.operator, large.file, 'debian-reference-large');
+      importId = await uploadFromOwnProcess(api!.base, tenant.operator, large.file, 'debian-reference-large', () => (t0 = performance.now()));
       uploadSeconds = (performance.now() - t0) / 1000;
     });
     const job = uploading.error
@@ -576,7 +604,9 @@ async function runHealth(): Promise<boolean> {
     if (job.stats) console.log(`GET /health during the job:    ${fmt(job.stats)}`);
     console.log(`GET /health upload + job:      ${fmt(during)}`);
     if (error) console.log(`the import did not finish: ${String(error)}`);
-    const doc = imported?.status.status === 'succeeded' ? await pdfDocument(api.base, tenant.operator) : null;
+    // A file can fail inside an import that succeeds (e.g. PARSE_TIMEOUT on a loaded machine): say so, not crash.
+    const doc =
+      imported?.status.status === 'succeeded' ? await pdfDocument(api.base, tenant.operator).catch((e: unknown) => (console.log(String(e)), null)) : null;
     if (imported)
       console.log(
         `import (upload → ${imported.status.status}): ${imported.seconds.toFixed(1)} s (upload answered 202 after ${imported.uploadSeconds.toFixed(1)} s; ` +

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { TenantId } from '@arbiter/common';
+import { type TenantId, TimeSlice } from '@arbiter/common';
 import { Database, type Db, sql, type Tx } from '@arbiter/database';
 import { type HitLocation, type SearchScope, toLocation, type VectorSpace } from './knowledge.repository.js';
 import { fileNameOf, metadataCondition, vectorDistance } from './search-sql.js';
@@ -84,6 +84,9 @@ export class LexicalRepository {
     const indexes: number[] = [];
     const owners: string[] = [];
     const domains: string[] = [];
+    // In slices: a file's thousands of chunks hold a million postings, ~0.6 s of this loop in one go
+    // (docs/hot-paths.md "A large upload and the event loop").
+    const slice = new TimeSlice();
     for (const d of docs) {
       for (const c of d.chunks) {
         c.terms.forEach((t, k) => {
@@ -93,6 +96,7 @@ export class LexicalRepository {
           owners.push(d.documentId);
           domains.push(d.domain);
         });
+        await slice.pause();
       }
     }
     // Document frequencies move by the new postings per term (pre-counted here: one array element per

@@ -348,12 +348,19 @@ export interface KnowledgeDocument {
 
 export interface KnowledgeFile {
   byte_size: Int8;
-  bytes: Buffer;
+  bytes: Buffer | null;
   created_at: Generated<Timestamp>;
   file_name: string;
   id: Generated<string>;
   media_type: string;
   sha256: string;
+  tenant_id: string;
+}
+
+export interface KnowledgeFilePart {
+  bytes: Buffer;
+  file_id: string;
+  seq: number;
   tenant_id: string;
 }
 
@@ -624,6 +631,7 @@ export interface DB {
   knowledge_chunk: KnowledgeChunk;
   knowledge_document: KnowledgeDocument;
   knowledge_file: KnowledgeFile;
+  knowledge_file_part: KnowledgeFilePart;
   knowledge_import: KnowledgeImport;
   knowledge_import_item: KnowledgeImportItem;
   knowledge_lexical_stats: KnowledgeLexicalStats;

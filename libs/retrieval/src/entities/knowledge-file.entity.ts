@@ -24,8 +24,9 @@ export class KnowledgeFileEntity {
   @Column({ type: 'char', length: 64 })
   sha256: string;
 
-  @Column({ type: 'bytea', select: false })
-  bytes: Buffer;
+  /** Files stored before migration 0254; newer files keep their bytes in `knowledge_file_part` and leave this null. */
+  @Column({ type: 'bytea', select: false, nullable: true })
+  bytes: Buffer | null;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;

@@ -12,6 +12,7 @@ import { RetrievalSettingsRepository } from '../retrieval-settings.repository.js
 import { RetrievalSettingsService } from '../retrieval-settings.service.js';
 import { VectorIndexService } from '../vector-index.service.js';
 import { VectorSearchRepository } from '../vector-search.repository.js';
+import { FILE_PART_BYTES } from './file-parts.js';
 import { KnowledgeFilesRepository, type NewUpload } from './knowledge-files.repository.js';
 
 const T1 = asTenantId('00000000-0000-4000-8000-000000000011');
@@ -88,7 +89,7 @@ describe('KnowledgeFilesRepository (integration)', () => {
     expect(await files.isFileImport(T1, stored!.importId)).toBe(true);
     const [fileId] = await files.pendingFileIds(T1, stored!.importId);
     expect(await files.read(T1, fileId!)).toMatchObject({ fileName: 'manual.pdf', mediaType: 'application/pdf', sha256: 'a'.repeat(64) });
-    expect((await files.read(T1, fileId!))?.bytes.toString()).toBe('%PDF-1.7 bytes');
+    expect(Buffer.from((await files.read(T1, fileId!))!.bytes).toString()).toBe('%PDF-1.7 bytes');
     // Tenant-scoped: another tenant reads nothing.
     expect(await files.read(T2, fileId!)).toBeNull();
     expect(await files.items(T2, stored!.importId)).toEqual([]);
@@ -156,5 +157,64 @@ describe('KnowledgeFilesRepository (integration)', () => {
       [T1, id],
     );
     expect(chunk.rows).toEqual([{ page: 1, page_end: 2, section: ['1 Setup'] }]);
+  });
+  it('stores a file of several parts (migration 0254) and reads it back byte for byte, for the job and for download', async () => {
+    // 2.5 parts of bytes that differ at every offset (a part out of order or dropped would show).
+    const bytes = Buffer.alloc(Math.floor(FILE_PART_BYTES * 2.5));
+    for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 7 + (i >>> 11)) & 0xff;
+    const stored = await files.store(
+      T1,
+      upload({ refused: [], files: [{ seq: 0, fileName: 'big.pdf', mediaType: 'application/pdf', sha256: 'c'.repeat(64), bytes }] }),
+      noRecord,
+    );
+    const [fileId] = await files.pendingFileIds(T1, stored!.importId);
+    const parts = await db.pool.query<{ seq: number; n: number }>(
+      'SELECT seq, length(bytes) AS n FROM knowledge_file_part WHERE tenant_id = $1 AND file_id = $2 ORDER BY seq',
+      [T1, fileId],
+    );
+    expect(parts.rows).toEqual([
+      { seq: 0, n: FILE_PART_BYTES },
+      { seq: 1, n: FILE_PART_BYTES },
+      { seq: 2, n: bytes.length - 2 * FILE_PART_BYTES },
+    ]);
+    const inline = await db.pool.query('SELECT bytes FROM knowledge_file WHERE tenant_id = $1 AND id = $2', [T1, fileId]);
+    expect(inline.rows).toEqual([{ bytes: null }]);
+    const read = await files.read(T1, fileId!);
+    expect(read!.bytes.byteOffset).toBe(0);
+    // Its own ArrayBuffer: the extraction runner can transfer it without a copy.
+    expect(read!.bytes.buffer.byteLength).toBe(bytes.length);
+    expect(Buffer.from(read!.bytes).equals(bytes)).toBe(true);
+    const id = await documentFrom(fileId!, 'big.pdf', 'Some text.');
+    const downloaded = await files.fileOfDocument(T1, id);
+    expect(downloaded.file?.bytes.equals(bytes)).toBe(true);
+    // The parts go with their file.
+    await knowledge.delete(T1, id);
+    expect(await files.read(T1, fileId!)).toBeNull();
+    expect((await db.pool.query('SELECT 1 FROM knowledge_file_part WHERE tenant_id = $1 AND file_id = $2', [T1, fileId])).rows).toEqual([]);
+  });
+
+  it('reads a file stored before migration 0254 (its bytes in knowledge_file.bytes) as before', async () => {
+    const legacy = '00000000-0000-4000-8000-0000000000f1';
+    await db.pool.query(
+      `INSERT INTO knowledge_file (tenant_id, id, file_name, media_type, byte_size, sha256, bytes) VALUES ($1, $2, 'old.txt', 'text/plain', 9, $3, $4)`,
+      [T1, legacy, 'd'.repeat(64), Buffer.from('old bytes')],
+    );
+    expect(Buffer.from((await files.read(T1, legacy))!.bytes).toString()).toBe('old bytes');
+    const id = await documentFrom(legacy, 'old.txt', 'Old text.');
+    expect((await files.fileOfDocument(T1, id)).file?.bytes.toString()).toBe('old bytes');
+  });
+
+  it('a file whose parts do not add up to its recorded size fails to read instead of being parsed short', async () => {
+    const stored = await files.store(
+      T1,
+      upload({
+        refused: [],
+        files: [{ seq: 0, fileName: 'cut.pdf', mediaType: 'application/pdf', sha256: 'e'.repeat(64), bytes: Buffer.alloc(FILE_PART_BYTES + 10, 1) }],
+      }),
+      noRecord,
+    );
+    const [fileId] = await files.pendingFileIds(T1, stored!.importId);
+    await db.pool.query('DELETE FROM knowledge_file_part WHERE tenant_id = $1 AND file_id = $2 AND seq = 1', [T1, fileId]);
+    await expect(files.read(T1, fileId!)).rejects.toThrow(/parts hold 1048576 of the recorded 1048586 bytes/);
   });
 });

@@ -3,6 +3,7 @@ import type { TenantId } from '@arbiter/common';
 import { Database, sql, type Tx } from '@arbiter/database';
 import type { VectorSpace } from '../knowledge.repository.js';
 import type { UploadForm } from './file-documents.js';
+import { PartAssembler, splitIntoParts } from './file-parts.js';
 
 /** What an item of a file import holds until the job has made its documents (knowledge_import_item.document). */
 export interface FileItemPayload extends UploadForm {
@@ -95,20 +96,19 @@ export class KnowledgeFilesRepository {
       if (!created) return null;
       const importId = created.id;
       const items: { seq: number; file_path: string; document: string | null; status: string | null; error: string | null; detail: string | null }[] = [];
-      // One file per statement: a statement carries at most one file's bytes (up to UPLOAD_MAX_FILE_BYTES).
       for (const file of upload.files) {
         const stored = await tx
           .insertInto('knowledge_file')
-          .values({
-            tenant_id: tenantId,
-            file_name: file.fileName,
-            media_type: file.mediaType,
-            byte_size: file.bytes.length,
-            sha256: file.sha256,
-            bytes: file.bytes,
-          })
+          .values({ tenant_id: tenantId, file_name: file.fileName, media_type: file.mediaType, byte_size: file.bytes.length, sha256: file.sha256, bytes: null })
           .returning('id')
           .executeTakeFirstOrThrow();
+        // One part per statement (migration 0254): the driver copies at most one part at a time on the API's thread.
+        for (const [seq, part] of splitIntoParts(file.bytes).entries()) {
+          await tx
+            .insertInto('knowledge_file_part')
+            .values({ tenant_id: tenantId, file_id: stored.id, seq, bytes: Buffer.from(part.buffer, part.byteOffset, part.length) })
+            .execute();
+        }
         const payload: FileItemPayload = { fileId: stored.id, fileName: file.fileName, ...upload.form };
         items.push({
           seq: file.seq,
@@ -192,15 +192,45 @@ export class KnowledgeFilesRepository {
     return rows.map((r) => r.file_id).filter((id): id is string => typeof id === 'string');
   }
 
-  /** An uploaded file's bytes and what was recorded of it. */
-  async read(tenantId: TenantId, fileId: string): Promise<{ fileName: string; mediaType: string; sha256: string; bytes: Buffer } | null> {
+  /**
+   * An uploaded file's bytes and what was recorded of it. The bytes come in an array with an ArrayBuffer of its own
+   * (the extraction runner transfers it to its thread), read one part per statement (migration 0254).
+   */
+  async read(tenantId: TenantId, fileId: string): Promise<{ fileName: string; mediaType: string; sha256: string; bytes: Uint8Array } | null> {
     const row = await this.database.db
       .selectFrom('knowledge_file')
-      .select(['file_name', 'media_type', 'sha256', 'bytes'])
+      .select(['file_name', 'media_type', 'sha256', 'byte_size', 'bytes'])
       .where('tenant_id', '=', tenantId)
       .where('id', '=', fileId)
       .executeTakeFirst();
-    return row ? { fileName: row.file_name, mediaType: row.media_type, sha256: row.sha256, bytes: row.bytes } : null;
+    if (!row) return null;
+    return {
+      fileName: row.file_name,
+      mediaType: row.media_type,
+      sha256: row.sha256,
+      bytes: await this.bytesOf(tenantId, fileId, Number(row.byte_size), row.bytes),
+    };
+  }
+
+  /** A file's bytes: from its parts, or (stored before migration 0254) from `knowledge_file.bytes`. */
+  private async bytesOf(tenantId: TenantId, fileId: string, size: number, inline: Buffer | null): Promise<Uint8Array> {
+    const assembled = new PartAssembler(size);
+    if (inline) {
+      assembled.add(inline);
+      return assembled.finish();
+    }
+    for (let seq = 0; ; seq++) {
+      const part = await this.database.db
+        .selectFrom('knowledge_file_part')
+        .select('bytes')
+        .where('tenant_id', '=', tenantId)
+        .where('file_id', '=', fileId)
+        .where('seq', '=', seq)
+        .executeTakeFirst();
+      if (!part) break;
+      assembled.add(part.bytes);
+    }
+    return assembled.finish();
   }
 
   /** Deletes an uploaded file no document uses (a refused, failed or unchanged upload's copy). */
@@ -276,12 +306,13 @@ export class KnowledgeFilesRepository {
     const row = await this.database.db
       .selectFrom('knowledge_document as d')
       .leftJoin('knowledge_file as f', (j) => j.onRef('f.tenant_id', '=', 'd.tenant_id').onRef('f.id', '=', 'd.file_id'))
-      .select(['d.id', 'f.file_name', 'f.media_type', 'f.bytes'])
+      .select(['d.id', 'f.id as file_id', 'f.file_name', 'f.media_type', 'f.byte_size', 'f.bytes'])
       .where('d.tenant_id', '=', tenantId)
       .where('d.id', '=', documentId)
       .executeTakeFirst();
     if (!row) return { exists: false, file: null };
-    if (row.file_name === null || row.media_type === null || row.bytes === null) return { exists: true, file: null };
-    return { exists: true, file: { fileName: row.file_name, mediaType: row.media_type, bytes: row.bytes } };
+    if (row.file_id === null || row.file_name === null || row.media_type === null || row.byte_size === null) return { exists: true, file: null };
+    const bytes = await this.bytesOf(tenantId, row.file_id, Number(row.byte_size), row.bytes);
+    return { exists: true, file: { fileName: row.file_name, mediaType: row.media_type, bytes: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length) } };
   }
 }
