@@ -24,7 +24,8 @@ export function codegenArgs(url: string): string[] {
     '--out-file',
     GENERATED_TYPES,
     '--exclude-pattern',
-    'schema_migrations',
+    // Citus adds views of its own to the public schema (citus_tables, citus_schemas): not ours to type.
+    '{schema_migrations,citus_*}',
     '--type-mapping',
     JSON.stringify({ vector: 'string', halfvec: 'string' }),
     '--log-level',

@@ -13,7 +13,7 @@ describe('HTTP stays responsive while the database runs a long statement (e2e)',
     // Room for the largest legal document (2 MiB of content) in one JSON body.
     t = await createTestApp({
       BODY_LIMIT_BYTES: String(3 * 1024 * 1024),
-      ...(process.env.TEST_DB === 'postgres' ? {} : { DB_HEALTH_BUSY_LIMIT_MS: '300000' }),
+      ...((process.env.TEST_DB ?? 'pglite') !== 'pglite' ? {} : { DB_HEALTH_BUSY_LIMIT_MS: '300000' }),
     });
   }, 240_000);
   afterAll(async () => {

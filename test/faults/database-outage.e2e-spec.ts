@@ -43,7 +43,7 @@ describe('faults: database outage (e2e, TCP proxy in front of the database)', ()
   });
 
   // PGlite: one backend shared by every connection, no per-connection setting.
-  (testDbKind() === 'postgres' ? it : it.skip)('applies DB_STATEMENT_TIMEOUT_MS (default 30 s) to pool connections on PostgreSQL', async () => {
+  (testDbKind() !== 'pglite' ? it : it.skip)('applies DB_STATEMENT_TIMEOUT_MS (default 30 s) to pool connections on PostgreSQL', async () => {
     const [row] = await t.app.get(DataSource).query<Array<{ statement_timeout: string }>>('SHOW statement_timeout');
     expect(row?.statement_timeout).toBe('30s');
   });

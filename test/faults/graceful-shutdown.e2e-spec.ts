@@ -85,7 +85,7 @@ interface Database {
 }
 
 async function openDatabase(): Promise<Database> {
-  if (KIND === 'postgres') {
+  if (KIND !== 'pglite') {
     const db: TestDatabase = await createTestDatabase();
     return { env: { DATABASE_URL: db.url }, read: (read) => read(async (sql, params) => (await db.pool.query(sql, params)).rows), close: () => db.close() };
   }
@@ -331,7 +331,7 @@ describe(`faults: SIGTERM drains the API, releases the running job and exits 0 (
 });
 
 // The worker needs DATABASE_URL (an embedded database belongs to the API process): PostgreSQL only.
-(KIND === 'postgres' ? describe : describe.skip)('faults: SIGTERM stops the worker at a checkpoint (e2e, child processes, postgres)', () => {
+(KIND !== 'pglite' ? describe : describe.skip)('faults: SIGTERM stops the worker at a checkpoint (e2e, child processes, postgres)', () => {
   const f = fixture();
   const worker = { script: 'apps/worker/src/main.ts', ready: 'Arbiter worker running jobs' };
 

@@ -242,7 +242,7 @@ describe('rate limits across two replicas (e2e)', () => {
  * leases its share of the key's window from `rate_limit_window`, so together they stay within 10 % of the
  * limit and never over it. PostgreSQL only: an embedded data directory belongs to one process.
  */
-(testDbKind() === 'postgres' ? describe : describe.skip)('rate limits across two API processes (e2e, postgres)', () => {
+(testDbKind() !== 'pglite' ? describe : describe.skip)('rate limits across two API processes (e2e, postgres)', () => {
   let db: TestDatabase;
   const replicas: ApiProcess[] = [];
 

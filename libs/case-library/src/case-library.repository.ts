@@ -121,7 +121,11 @@ export class CaseLibraryRepository {
       await db
         .insertInto('case_library_settings')
         .values({ tenant_id: tenantId, answer_threshold: threshold })
-        .onConflict((oc) => oc.column('tenant_id').doUpdateSet({ answer_threshold: (eb) => eb.ref('excluded.answer_threshold'), updated_at: sql<Date>`now()` }))
+        .onConflict((oc) =>
+          oc
+            .column('tenant_id')
+            .doUpdateSet({ answer_threshold: (eb) => eb.ref('excluded.answer_threshold'), updated_at: (eb) => eb.ref('excluded.updated_at') }),
+        )
         .execute();
       return true as const;
     }, record);
@@ -223,7 +227,7 @@ export class CaseLibraryRepository {
       case 'activate':
         return sql<SessionCaseChange>`INSERT INTO case_library (tenant_id, session_id, query, answer, fault_category, error_code, source_type)
                        SELECT ${tenantId}, ${sessionId}, ${change.query}, ${change.answer}, 'GENERAL', NULL, 'AUTO' FROM ${sql.table(when)}
-                       ON CONFLICT (tenant_id, session_id) DO UPDATE SET retracted_at = NULL, updated_at = now()
+                       ON CONFLICT (tenant_id, session_id) DO UPDATE SET retracted_at = NULL, updated_at = EXCLUDED.updated_at
                        RETURNING id, (xmax = 0) AS inserted`;
       case 'retract':
         return this.retractSql<SessionCaseChange>(

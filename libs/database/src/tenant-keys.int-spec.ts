@@ -14,6 +14,7 @@ import { ConversationEntity, DiagnosisSessionEntity, ToolInvocationEntity } from
 import { ApiKeyEntity, TenantEntity } from '@arbiter/tenancy';
 import { newMediumTest, type MediumTest, type TestDatabase } from '@arbiter/testing';
 import { readMigrations } from './migrator.js';
+import { detectSchemaDrift } from './schema-check.js';
 
 /**
  * Distribution-ready schema (docs/SCALING.md): read from the catalog, on PGlite and on PostgreSQL.
@@ -28,6 +29,8 @@ const LOCAL_TABLES = new Set(['schema_migrations']);
 /** The first migration after the keys were made distribution-ready. */
 const TENANT_KEYS_MIGRATION = '0120';
 const LEGACY_SCHEMA = 'tenant_keys_legacy';
+/** The migration that distributes the tables when the citus extension is present (docs/SCALING.md "Running on Citus"). */
+const CITUS_MIGRATION = '0260';
 
 type Placement = 'distributed' | 'reference' | 'local';
 
@@ -221,6 +224,29 @@ describe('distribution-ready schema (catalog)', () => {
     // A new table needs a row in docs/SCALING.md's "Tables" (a table with tenant_id: `distributed`).
     const fromCatalog = new Map(catalog.tables.map((t) => [t.table, placementOf(t)]));
     expect(Object.fromEntries([...documentedPlacements()].sort())).toEqual(Object.fromEntries([...fromCatalog].sort()));
+  });
+
+  it(`migration ${CITUS_MIGRATION} places every table as docs/SCALING.md says on Citus (distributed ones co-located), and is a no-op elsewhere`, async () => {
+    const applied = await db.pool.query(`SELECT 1 FROM schema_migrations WHERE version = $1`, [CITUS_MIGRATION]);
+    expect(applied.rowCount).toBe(1);
+    if (db.kind !== 'citus') {
+      const citus = await db.pool.query(`SELECT 1 FROM pg_extension WHERE extname = 'citus'`);
+      expect(citus.rowCount).toBe(0);
+      return;
+    }
+    const placed = await db.pool.query<{ table: string; placement: Placement; colocated: boolean }>(
+      `SELECT c.relname AS "table",
+              CASE WHEN p.logicalrelid IS NULL THEN 'local' WHEN p.partmethod = 'h' THEN 'distributed' WHEN p.repmodel = 't' THEN 'reference' ELSE 'local' END AS placement,
+              coalesce(p.colocationid = (SELECT colocationid FROM pg_dist_partition WHERE logicalrelid = 'conversation'::regclass), false) AS colocated
+         FROM pg_class c LEFT JOIN pg_dist_partition p ON p.logicalrelid = c.oid
+        WHERE c.relnamespace = 'public'::regnamespace AND c.relkind IN ('r', 'p') AND NOT c.relispartition`,
+    );
+    expect(Object.fromEntries(placed.rows.map((r) => [r.table, r.placement]).sort())).toEqual(Object.fromEntries([...documentedPlacements()].sort()));
+    expect(placed.rows.filter((r) => r.placement === 'distributed' && !r.colocated).map((r) => r.table)).toEqual([]);
+  });
+
+  it("the boot's schema check finds no drift between every entity and the schema (on Citus too, after the distribution)", async () => {
+    expect(await detectSchemaDrift(medium.dataSource)).toEqual([]);
   });
 
   it('the time columns and retention indexes docs/SCALING.md names exist: timestamptz NOT NULL, indexes with those columns', async () => {

@@ -142,7 +142,7 @@ describe('bad-case review on a real database (migration 0170)', () => {
     try {
       await written;
       const second = first === 'label' ? repo.upsertReview(tenant, sid, review) : repo.upsertLabel(tenant, sid, label);
-      if (db.kind === 'postgres') {
+      if (db.kind !== 'pglite') {
         const deadline = Date.now() + 10_000;
         for (;;) {
           const waiting = await db.pool.query(`SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`);

@@ -151,10 +151,11 @@ export class BadCaseRepository {
                document_id = CASE WHEN ${patch.documentId !== undefined}::boolean THEN EXCLUDED.document_id ELSE l.document_id END,
                note = CASE WHEN ${patch.note !== undefined}::boolean THEN EXCLUDED.note ELSE l.note END,
                status = COALESCE(${status}, l.status),
+               -- EXCLUDED.resolved_at is the insert's now() when RESOLVED: no now() in DO UPDATE (Citus, docs/SCALING.md "Running on Citus").
                resolved_at = CASE WHEN ${status} IS NULL THEN l.resolved_at
-                                  WHEN ${status} = 'RESOLVED' THEN COALESCE(l.resolved_at, now())
+                                  WHEN ${status} = 'RESOLVED' THEN COALESCE(l.resolved_at, EXCLUDED.resolved_at)
                                   ELSE NULL END,
-               updated_at = now()
+               updated_at = EXCLUDED.updated_at
         RETURNING ${LABEL_COLUMNS}`.execute(db);
       return rows[0] ?? null;
     }, record);
@@ -169,7 +170,7 @@ export class BadCaseRepository {
     return this.database.recorded(async (db) => {
       const { rows } = await sql<BadCaseLabelRow>`
         INSERT INTO bad_case_label (tenant_id, session_id, intent, rule_id, example) VALUES (${tenantId}, ${sessionId}, ${label.intent}, ${label.ruleId}, ${label.example})
-        ON CONFLICT (tenant_id, session_id) DO UPDATE SET intent = EXCLUDED.intent, rule_id = EXCLUDED.rule_id, example = EXCLUDED.example, updated_at = now()
+        ON CONFLICT (tenant_id, session_id) DO UPDATE SET intent = EXCLUDED.intent, rule_id = EXCLUDED.rule_id, example = EXCLUDED.example, updated_at = EXCLUDED.updated_at
         RETURNING ${LABEL_COLUMNS}`.execute(db);
       return rows[0]!;
     }, record);

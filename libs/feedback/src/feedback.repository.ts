@@ -116,7 +116,7 @@ export class FeedbackRepository {
             INSERT INTO session_feedback (tenant_id, session_id, feedback, comment, status_before)
             SELECT ${tenantId}, ${sessionId}, ${requested}, ${comment ?? null}, ${decision.statusBefore} FROM session_update
             ON CONFLICT (tenant_id, session_id) DO UPDATE
-              SET feedback = EXCLUDED.feedback, comment = EXCLUDED.comment, status_before = EXCLUDED.status_before, updated_at = now()
+              SET feedback = EXCLUDED.feedback, comment = EXCLUDED.comment, status_before = EXCLUDED.status_before, updated_at = EXCLUDED.updated_at
             RETURNING id
           ), case_change AS (${caseCte})
           SELECT EXISTS (SELECT 1 FROM session_update) AS applied,

@@ -190,7 +190,9 @@ export class DecisionLogRepository {
       await tx
         .insertInto('decision_log_settings')
         .values({ tenant_id: tenantId, retention_days: days })
-        .onConflict((c) => c.column('tenant_id').doUpdateSet((eb) => ({ retention_days: eb.ref('excluded.retention_days'), updated_at: sql<Date>`now()` })))
+        .onConflict((c) =>
+          c.column('tenant_id').doUpdateSet((eb) => ({ retention_days: eb.ref('excluded.retention_days'), updated_at: eb.ref('excluded.updated_at') })),
+        )
         .execute();
       if (record) await record(tx);
     });

@@ -175,11 +175,11 @@ export class LabelledSetRepository {
         WITH d AS (SELECT id, message FROM decision_log WHERE tenant_id = ${tenantId} AND id = ${decisionId}),
             s AS (INSERT INTO labelled_set (tenant_id, name, version, kind)
                   SELECT ${tenantId}::uuid, ${sql.lit(REVIEW_SET_NAME)}, 1, 'review' FROM d
-                  ON CONFLICT (tenant_id, name, version) DO UPDATE SET updated_at = now()
+                  ON CONFLICT (tenant_id, name, version) DO UPDATE SET updated_at = EXCLUDED.updated_at
                   RETURNING id)
        INSERT INTO labelled_example (tenant_id, set_id, text, intent, decision_id)
        SELECT ${tenantId}::uuid, s.id, d.message, ${intent}::varchar, d.id FROM s, d
-       ON CONFLICT (tenant_id, set_id, decision_id) DO UPDATE SET intent = EXCLUDED.intent, created_at = now()
+       ON CONFLICT (tenant_id, set_id, decision_id) DO UPDATE SET intent = EXCLUDED.intent, created_at = EXCLUDED.created_at
        RETURNING id, line, text, intent, decision_id, created_at`.execute(tx);
       const example = rows[0] ? toExample(rows[0]) : null;
       if (example && record) await record(tx, example);

@@ -359,7 +359,7 @@ export class IntentRepository {
       const inserted = await sql<{ version: string }>`
         INSERT INTO intent_tenant_config (tenant_id, overrides, config_version) VALUES (${tenantId}, ${json}::jsonb, 1)
         ON CONFLICT ON CONSTRAINT uq_intent_tenant_config_tenant
-        DO UPDATE SET overrides = EXCLUDED.overrides, config_version = 1, updated_at = now() WHERE intent_tenant_config.config_version = 0
+        DO UPDATE SET overrides = EXCLUDED.overrides, config_version = 1, updated_at = EXCLUDED.updated_at WHERE intent_tenant_config.config_version = 0
         RETURNING config_version::text AS version`.execute(tx);
       return inserted.rows[0]?.version ?? null;
     }
@@ -402,7 +402,9 @@ export class IntentRepository {
       INSERT INTO intent_rule_embedding (tenant_id, rule_id, embedding_model, embedding_dim, example_count, vectors)
       VALUES (${tenantId}, ${ruleId}, ${e.model}, ${e.dim}, ${e.count}, ${e.vectors})
       ON CONFLICT ON CONSTRAINT uq_intent_rule_embedding_rule_model
-      DO UPDATE SET embedding_dim = EXCLUDED.embedding_dim, example_count = EXCLUDED.example_count, vectors = EXCLUDED.vectors, created_at = now()`.execute(tx);
+      DO UPDATE SET embedding_dim = EXCLUDED.embedding_dim, example_count = EXCLUDED.example_count, vectors = EXCLUDED.vectors, created_at = EXCLUDED.created_at`.execute(
+      tx,
+    );
   }
 
   /** The tenant's rules version now ("0" before the first write). */
@@ -419,7 +421,7 @@ export class IntentRepository {
     const { rows } = await sql<{ v: string }>`
       INSERT INTO intent_tenant_config (tenant_id, rules_version) VALUES (${tenantId}, 1)
       ON CONFLICT ON CONSTRAINT uq_intent_tenant_config_tenant
-      DO UPDATE SET rules_version = intent_tenant_config.rules_version + 1, updated_at = now()
+      DO UPDATE SET rules_version = intent_tenant_config.rules_version + 1, updated_at = EXCLUDED.updated_at
       WHERE ${expected}::bigint IS NULL OR intent_tenant_config.rules_version = ${expected}::bigint
       RETURNING rules_version::text AS v`.execute(tx);
     if (rows.length === 0) throw new RuleSetChangedError(tenantId);

@@ -84,8 +84,8 @@ export class ActionMemoryRepository {
            FROM unnest(${marks.map((m) => m.domain)}::varchar[], ${files}::varchar[], ${sections}::varchar[], ${marks.map((m) => m.level)}::varchar[])
                 AS m(domain, file_path, section_key, level)
          ON CONFLICT ON CONSTRAINT uq_retrieval_memory_doc DO UPDATE SET
-           domain = EXCLUDED.domain, relevance_level = EXCLUDED.relevance_level, expires_at = EXCLUDED.expires_at, created_at = now()
-           WHERE retrieval_memory.expires_at <= now()
+           domain = EXCLUDED.domain, relevance_level = EXCLUDED.relevance_level, expires_at = EXCLUDED.expires_at, created_at = EXCLUDED.created_at
+           WHERE retrieval_memory.expires_at <= EXCLUDED.created_at
          RETURNING 1),
        slid AS (
          UPDATE retrieval_memory SET expires_at = now() + make_interval(secs => ${ttlSeconds}::int)

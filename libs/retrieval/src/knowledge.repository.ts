@@ -258,7 +258,7 @@ export class KnowledgeRepository {
            domain = EXCLUDED.domain, title = EXCLUDED.title, content = EXCLUDED.content, keywords = EXCLUDED.keywords,
            metadata = EXCLUDED.metadata, content_hash = EXCLUDED.content_hash, chunk_count = EXCLUDED.chunk_count,
            file_id = EXCLUDED.file_id, media_type = EXCLUDED.media_type, page_count = EXCLUDED.page_count,
-           version = knowledge_document.version + 1, updated_at = now()
+           version = knowledge_document.version + 1, updated_at = EXCLUDED.updated_at
          RETURNING ${DOC_COLUMNS}, length(content) AS content_length, (xmax = 0) AS inserted,
                    (SELECT o.file_id FROM old o WHERE o.id = knowledge_document.id) AS replaced_file_id`.execute(tx);
       const replacedFiles = rows.filter((r) => r.replaced_file_id && r.replaced_file_id !== r.file_id).map((r) => r.replaced_file_id as string);

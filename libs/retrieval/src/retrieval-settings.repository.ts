@@ -84,6 +84,6 @@ export class RetrievalSettingsRepository {
        ON CONFLICT ON CONSTRAINT uq_retrieval_settings_tenant DO UPDATE SET
          normalization = EXCLUDED.normalization, fusion = EXCLUDED.fusion, grading = EXCLUDED.grading, default_filter = EXCLUDED.default_filter,
          memory_ttl_seconds = EXCLUDED.memory_ttl_seconds,
-         chunk_size = EXCLUDED.chunk_size, chunk_overlap = EXCLUDED.chunk_overlap, updated_at = now()`.execute(tx);
+         chunk_size = EXCLUDED.chunk_size, chunk_overlap = EXCLUDED.chunk_overlap, updated_at = EXCLUDED.updated_at`.execute(tx);
   }
 }

@@ -69,7 +69,7 @@ describe(`webhook delivery results and subscription deletion (${process.env.TEST
 
   // PGlite serves one transaction at a time, so two transactions never interleave there: the lock order is a
   // PostgreSQL property and these cases are defined on PostgreSQL only (CI runs this file on both databases).
-  const onPostgres = testDbKind() === 'postgres';
+  const onPostgres = testDbKind() !== 'pglite';
 
   (onPostgres ? it : it.skip)('PostgreSQL: a success waiting for a subscription locked by its deletion holds no lock on the delivery', async () => {
     const target = await pendingAttempt(2);

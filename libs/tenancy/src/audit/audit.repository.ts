@@ -84,7 +84,7 @@ export class AuditRepository {
     await executor
       .insertInto('audit_settings')
       .values({ tenant_id: tenantId, retention_days: days })
-      .onConflict((c) => c.column('tenant_id').doUpdateSet({ retention_days: days, updated_at: sql`now()` }))
+      .onConflict((c) => c.column('tenant_id').doUpdateSet((eb) => ({ retention_days: days, updated_at: eb.ref('excluded.updated_at') })))
       .execute();
   }
 

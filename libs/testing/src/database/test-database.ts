@@ -4,13 +4,14 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { DataSource, type DataSourceOptions, type Logger } from 'typeorm';
-import { startEmbeddedPostgres } from '@arbiter/database';
-import { postgresAdminUrl, testDbKind, withDatabase } from './test-db-env.js';
+import { runMigrations, startEmbeddedPostgres } from '@arbiter/database';
+import { createCitusDatabase, dropCitusDatabase } from './citus.js';
+import { postgresAdminUrl, testDbKind, withDatabase, type TestDbKind } from './test-db-env.js';
 import { ensureTemplate } from './template.js';
 
 export interface TestDatabase {
   url: string;
-  kind: 'pglite' | 'postgres';
+  kind: TestDbKind;
   /** Plain pg pool for assertions straight against the database. */
   pool: pg.Pool;
   close(): Promise<void>;
@@ -21,6 +22,8 @@ export interface TestDatabase {
  * test files run in parallel) must not crash the test file as an unhandled 'error' event: the pool
  * drops that client and the next query opens a new one; a query in flight still fails loudly.
  */
+const MIGRATIONS_DIR = path.resolve('migrations');
+
 function assertionPool(url: string, max: number): pg.Pool {
   const pool = new pg.Pool({ connectionString: url, max });
   pool.on('error', () => undefined);
@@ -29,6 +32,7 @@ function assertionPool(url: string, max: number): pg.Pool {
 
 /** A fresh, migrated, isolated database for one test file. */
 export async function createTestDatabase(): Promise<TestDatabase> {
+  if (testDbKind() === 'citus') return createCitusTestDatabase();
   const template = await ensureTemplate();
   if (testDbKind() === 'postgres') {
     const name = `arbiter_t_${randomBytes(6).toString('hex')}`;
@@ -63,6 +67,29 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       await pool.end();
       await embedded.close();
       rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A fresh database on every node of the Citus cluster, migrated (and so distributed: migration 0260). */
+async function createCitusTestDatabase(): Promise<TestDatabase> {
+  const name = `arbiter_t_${randomBytes(6).toString('hex')}`;
+  let url: string;
+  try {
+    url = await createCitusDatabase(name);
+    await runMigrations(url, MIGRATIONS_DIR);
+  } catch (error) {
+    await dropCitusDatabase(name).catch(() => undefined);
+    throw error;
+  }
+  const pool = assertionPool(url, 4);
+  return {
+    url,
+    kind: 'citus',
+    pool,
+    close: async () => {
+      await pool.end();
+      await dropCitusDatabase(name);
     },
   };
 }
