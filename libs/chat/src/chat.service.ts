@@ -214,7 +214,7 @@ export class ChatService {
       const read = this.repository.turnRead(dto.conversationId !== undefined, this.lookups.settingsJson(tenantId));
       const started = await this.sessions.startReading(tenantId, input, read);
       const { settings, ...state } = this.repository.turnState(started.extra);
-      return { session: started.session, ...state, settings: settings as FreshSessionSettings };
+      return { session: started.session, ...state, settings: this.lookups.freshSessionSettings(settings) };
     } catch (error) {
       if (error instanceof DomainException && error.code === SessionsErrorCode.ConversationNotFound) {
         throw new ChatException(ChatErrorCode.ConversationNotFound, dto.conversationId);

@@ -10,7 +10,7 @@ import { gradeCalibrated } from './lexical/calibration.js';
 import type { HybridCandidate } from './lexical/hybrid.js';
 import type { CompletenessHint, RelevanceLevel } from './relevance.js';
 import { calculateRetrievalConfidence, DEFAULT_CONFIDENCE_PROFILE, isConfidenceProfile, type RetrievalConfidence } from './retrieval-confidence.js';
-import { RetrievalSettingsRepository, storedSettings, type StoredSettingsRow } from './retrieval-settings.repository.js';
+import { RetrievalSettingsRepository, settingsRowFromJson, storedSettings, type StoredSettingsRow } from './retrieval-settings.repository.js';
 import { RetrievalSettingsService } from './retrieval-settings.service.js';
 import { checkMetadataFilter, isEmptyFilter, type MetadataFilter } from './metadata-filter.js';
 import { RetrievalErrorCode, RetrievalException } from './retrieval.exception.js';
@@ -212,6 +212,11 @@ export class LookupService {
   /** A scalar subquery of the tenant's settings row as json, for the caller's statement that opens a session (`LookupOptions.freshSession`). */
   settingsJson(tenantId: TenantId): Expression<StoredSettingsRow | null> {
     return this.settingsRepository.jsonSubquery(tenantId);
+  }
+
+  /** What `settingsJson` read, as the caller's statement returned it: the `freshSession` settings of its first lookup. */
+  freshSessionSettings(json: unknown): StoredSettingsRow | null {
+    return settingsRowFromJson(json);
   }
 
   /** The caller's profile (the chat passes its routed rule's), else an intent that is itself a profile name, else "search". */

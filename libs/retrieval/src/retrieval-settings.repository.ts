@@ -38,6 +38,19 @@ export interface StoredSettingsRow {
   chunk_overlap: number;
 }
 
+/**
+ * The row `jsonSubquery` produced, read back from a caller's statement that carried it as json (null: the tenant
+ * has no row). Anything else is a programming error — the subquery and this reader live here together.
+ */
+export function settingsRowFromJson(value: unknown): StoredSettingsRow | null {
+  if (value === null || value === undefined) return null;
+  const row = value as Partial<StoredSettingsRow>;
+  if (typeof value !== 'object' || typeof row.memory_ttl_seconds !== 'number' || typeof row.chunk_size !== 'number' || typeof row.chunk_overlap !== 'number') {
+    throw new TypeError('retrieval settings json: not a retrieval_settings row');
+  }
+  return value as StoredSettingsRow;
+}
+
 /** The stored settings of a row (`RetrievalSettingsRepository.get` or `jsonSubquery`); the defaults without one. */
 export function storedSettings(r: StoredSettingsRow | null | undefined): StoredRetrievalSettings {
   return r
