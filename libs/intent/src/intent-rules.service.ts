@@ -116,11 +116,7 @@ export class IntentRulesService {
     let embedding: StoredEmbedding | null | undefined;
     const rule = await this.checkedWrite(
       tenantId,
-      async () => {
-        const check = await this.checkRuleSet(tenantId, [fields], null, () => '');
-        this.throwIfInvalid([...this.issues(fields), ...check.issues]);
-        return check.rulesVersion;
-      },
+      () => this.checkOneRule(tenantId, fields, fields, null),
       async (rulesVersion) => {
         if ((await this.repository.count(tenantId)) >= INTENT_LIMITS.rulesPerTenant) {
           throw new IntentException(IntentErrorCode.RULE_LIMIT_REACHED, `at most ${INTENT_LIMITS.rulesPerTenant} rules per tenant`);
@@ -211,11 +207,7 @@ export class IntentRulesService {
     const changed = (Object.keys(fields) as (keyof IntentRuleFields)[]).filter((k) => JSON.stringify(fields[k]) !== JSON.stringify(current[k]));
     const rule = await this.checkedWrite(
       tenantId,
-      async () => {
-        const check = await this.checkRuleSet(tenantId, [checked], id, () => '');
-        this.throwIfInvalid([...this.issues(fields), ...check.issues]);
-        return check.rulesVersion;
-      },
+      () => this.checkOneRule(tenantId, fields, checked, id),
       async (rulesVersion) => {
         embedding ??= examplesChanged ? await this.embed(tenantId, fields.semanticExamples) : 'keep';
         return this.repository.update(tenantId, id, fields, embedding, this.ruleAudit(tenantId, 'update', { changed }), rulesVersion);
@@ -271,6 +263,13 @@ export class IntentRulesService {
       },
       { vectorDimension: this.provider.dimension, compilePatterns: false },
     );
+  }
+
+  /** One rule's write check ({@link checkedWrite}'s first step): 400 for its own issues or the rule set's, else the rules version read. */
+  private async checkOneRule(tenantId: TenantId, fields: IntentRuleFields, inRuleSet: IntentRuleFields, replacing: string | null): Promise<string | null> {
+    const check = await this.checkRuleSet(tenantId, [inRuleSet], replacing, () => '');
+    this.throwIfInvalid([...this.issues(fields), ...check.issues]);
+    return check.rulesVersion;
   }
 
   /**
