@@ -17,13 +17,13 @@ export interface TestDatabase {
   close(): Promise<void>;
 }
 
+const MIGRATIONS_DIR = path.resolve('migrations');
+
 /**
  * The assertion pool. An idle connection the server closes (seen on PostgreSQL as 57P01 while other
  * test files run in parallel) must not crash the test file as an unhandled 'error' event: the pool
  * drops that client and the next query opens a new one; a query in flight still fails loudly.
  */
-const MIGRATIONS_DIR = path.resolve('migrations');
-
 function assertionPool(url: string, max: number): pg.Pool {
   const pool = new pg.Pool({ connectionString: url, max });
   pool.on('error', () => undefined);
