@@ -125,6 +125,9 @@ describe('jobs framework (e2e)', () => {
 
   it("runs another tenant's run beside a long one, but one run of a tenant at a time (JOBS_CONCURRENCY)", async () => {
     const third = await t.createTenant('jobs-third');
+    // Runs left by earlier tests (the scheduled tick's, due now) would be claimed first and keep acme busy, so a1
+    // could be claimed only after b1 finished: start from an empty queue.
+    await jobs.runPending();
     held = new Promise<void>((resolve) => (releaseHeld = resolve));
     holdStarted.length = 0;
     const a1 = await jobs.enqueue(asTenantId(acme.id), 'test.hold', { label: 'a1', hold: true });
@@ -133,7 +136,8 @@ describe('jobs framework (e2e)', () => {
     const draining = jobs.runPending();
     // b1 finishes while a1 is still held: the long run of acme does not keep the third tenant's run waiting.
     const deadline = Date.now() + 10_000;
-    while ((await jobs.get(asTenantId(third.id), b1!.id)).status !== 'succeeded' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    const settled = async (): Promise<boolean> => (await jobs.get(asTenantId(third.id), b1!.id)).status === 'succeeded' && holdStarted.includes('a1');
+    while (!(await settled()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     expect(await jobs.get(asTenantId(third.id), b1!.id)).toMatchObject({ status: 'succeeded' });
     expect(await jobs.get(asTenantId(acme.id), a1!.id)).toMatchObject({ status: 'running' });
     expect(await jobs.get(asTenantId(acme.id), a2!.id)).toMatchObject({ status: 'queued' });
