@@ -1,7 +1,7 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { ChildLauncher } from './child-launcher.js';
 import { ocrAvailability, parseTesseractLanguages, type OcrAvailability, type OcrMode, type OcrPageText, type OcrPort } from './ocr-plan.js';
 
 export interface TesseractOcrOptions {
@@ -27,14 +27,21 @@ const MAX_OUTPUT_BYTES = 4 * 1024 * 1024;
  * (`tesseract --list-langs`, `pdftoppm -v`). The PDF is written once to a private temp folder, removed
  * when the file is done (or stopped); children are killed (SIGKILL) when the signal aborts — the file's
  * time limit (extraction-runner.ts). At most `concurrency` pages are read at once, and tesseract runs
- * single-threaded (OMP_THREAD_LIMIT=1): its OpenMP threads only spin on a busy machine.
+ * single-threaded (OMP_THREAD_LIMIT=1): its OpenMP threads only spin on a busy machine. The programs are started
+ * by a small launcher process (child-launcher.ts), not by forking the API's process.
  */
 export class TesseractOcr implements OcrPort {
   private detected: Promise<OcrAvailability> | null = null;
   private running = 0;
   private readonly waiting: (() => void)[] = [];
+  private readonly launcher = new ChildLauncher();
 
   constructor(private readonly options: TesseractOcrOptions) {}
+
+  /** Ends the launcher process (shutdown); a later read starts it again. */
+  close(): void {
+    this.launcher.close();
+  }
 
   availability(): Promise<OcrAvailability> {
     this.detected ??= this.detect();
@@ -62,9 +69,9 @@ export class TesseractOcr implements OcrPort {
     const root = path.join(dir, `page-${page}`);
     const dpi = String(this.options.dpi ?? 300);
     const tools = this.options.tools ?? PATH_TOOLS;
-    await run(tools.pdftoppm, ['-f', String(page), '-l', String(page), '-r', dpi, '-gray', '-png', '-singlefile', input, root], signal);
+    await this.run(tools.pdftoppm, ['-f', String(page), '-l', String(page), '-r', dpi, '-gray', '-png', '-singlefile', input, root], signal);
     try {
-      return await run(tools.tesseract, [`${root}.png`, 'stdout', '-l', languages.join('+'), '--dpi', dpi], signal);
+      return await this.run(tools.tesseract, [`${root}.png`, 'stdout', '-l', languages.join('+'), '--dpi', dpi], signal);
     } finally {
       await rm(`${root}.png`, { force: true });
     }
@@ -75,11 +82,21 @@ export class TesseractOcr implements OcrPort {
     const quick = AbortSignal.timeout(10_000);
     const tools = this.options.tools ?? PATH_TOOLS;
     try {
-      await run(tools.pdftoppm, ['-v'], quick, true);
-      const listed = await run(tools.tesseract, ['--list-langs'], quick, true);
+      await this.run(tools.pdftoppm, ['-v'], quick, true);
+      const listed = await this.run(tools.tesseract, ['--list-langs'], quick, true);
       return ocrAvailability(this.options.mode, this.options.languages, parseTesseractLanguages(listed));
     } catch {
       return ocrAvailability(this.options.mode, this.options.languages, null);
+    }
+  }
+
+  /** Runs a tool, resolves with its stdout (`withStderr`: and stderr, where `-v`/`--list-langs` print); fails on a non-zero exit. */
+  private async run(command: string, args: string[], signal: AbortSignal, withStderr = false): Promise<string> {
+    try {
+      return await this.launcher.run(command, args, { signal, withStderr, maxOutputBytes: MAX_OUTPUT_BYTES, extraEnv: { OMP_THREAD_LIMIT: '1' } });
+    } catch (error) {
+      if (signal.aborted) throw error;
+      throw new Error(`${command}: ${(error as Error).message}`);
     }
   }
 
@@ -95,30 +112,4 @@ export class TesseractOcr implements OcrPort {
       this.waiting.shift()?.();
     }
   }
-}
-
-/** Runs a tool, resolves with its stdout (`withStderr`: and stderr, where `-v`/`--list-langs` print); fails on a non-zero exit. */
-function run(command: string, args: string[], signal: AbortSignal, withStderr = false): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, {
-      signal,
-      killSignal: 'SIGKILL',
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, OMP_THREAD_LIMIT: '1' },
-    });
-    const out: Buffer[] = [];
-    let size = 0;
-    const collect = (chunk: Buffer): void => {
-      size += chunk.length;
-      if (size <= MAX_OUTPUT_BYTES) out.push(chunk);
-    };
-    child.stdout.on('data', collect);
-    if (withStderr) child.stderr.on('data', collect);
-    else child.stderr.resume();
-    child.once('error', reject);
-    child.once('close', (code) => {
-      if (code === 0) resolve(Buffer.concat(out).toString('utf8'));
-      else reject(new Error(`${command} exited with ${code ?? 'a signal'}`));
-    });
-  });
 }

@@ -70,6 +70,7 @@ export class FileImportProcessor implements OnModuleInit, OnModuleDestroy {
 
   async onModuleDestroy(): Promise<void> {
     await this.runner.close();
+    this.ocr.close();
   }
 
   async process(tenantId: TenantId, seq: number, payload: FileItemPayload, step: BackgroundStep): Promise<FileImportResult> {
