@@ -62,7 +62,7 @@ export class SessionToolTrace {
                   SELECT ${extSession}, ${tenant}, ${extConversation}, ${channel}, ${query.slice(0, 4000)}, 'PENDING', true, 1, 1, true, ${json({ externalSessionId: sessionId })}
                    WHERE NOT EXISTS (SELECT 1 FROM ti_own)
                   ON CONFLICT ON CONSTRAINT pk_diagnosis_session DO UPDATE
-                    SET step_count = diagnosis_session.step_count + 1, tool_call_count = diagnosis_session.tool_call_count + 1, updated_at = now()
+                    SET step_count = diagnosis_session.step_count + 1, tool_call_count = diagnosis_session.tool_call_count + 1, updated_at = EXCLUDED.updated_at
                     WHERE diagnosis_session.tenant_id = EXCLUDED.tenant_id AND diagnosis_session.channel = EXCLUDED.channel
                   RETURNING id),
       ti_inv AS (INSERT INTO tool_invocation (tenant_id, session_id, tool_name, arguments, status, result_summary, relevance_level, dedup_reason, retrieval_details, duration_ms, error)

@@ -91,7 +91,7 @@ export class RateLimitRepository implements LeaseStore {
         await tx
           .insertInto('tenant_rate_limit')
           .values({ tenant_id: tenantId, route_class: change.routeClass, per_minute: null, per_key_per_minute: null, ...set })
-          .onConflict((c) => c.columns(['tenant_id', 'route_class']).doUpdateSet({ ...set, updated_at: sql`now()` }))
+          .onConflict((c) => c.columns(['tenant_id', 'route_class']).doUpdateSet({ ...set, updated_at: sql`EXCLUDED.updated_at` }))
           .execute();
       }
       const after = await overridesOf(false);
