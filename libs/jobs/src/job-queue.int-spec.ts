@@ -23,7 +23,7 @@ describe('JobQueueRepository: the run total (migration 0180)', () => {
       .rows[0]!;
 
   beforeAll(async () => {
-    medium = await newMediumTest({ entities: [JobRunEntity] });
+    medium = await newMediumTest({ entities: [JobRunEntity], max: 6 });
     db = medium.db;
     ds = medium.dataSource;
     queue = await medium.service(JobQueueRepository);
@@ -84,5 +84,18 @@ describe('JobQueueRepository: the run total (migration 0180)', () => {
     await queue.claimNext('w1', ['total.tenant'], LEASE_MS);
     expect(await queue.progress(tenant, id, 'w1', LEASE_MS, { total: 3 })).toBe(false);
     expect((await row(id)).total).toBeNull();
+  });
+
+  it('workers racing for the same runs claim each once (two-step claim, docs/SCALING.md "Jobs on a distributed cluster")', async () => {
+    const ids = [];
+    for (let i = 0; i < 10; i++) ids.push(await enqueue(i % 2 ? tenant : other, 'claim.race'));
+    // More claimers than runs, on six connections: each reads the same oldest candidates, most lose some races.
+    const claims = await Promise.all(Array.from({ length: 16 }, (_, i) => queue.claimNext(`race-${i}`, ['claim.race'], LEASE_MS)));
+    const claimed = claims.filter((c) => c !== null);
+    expect(claimed.map((c) => c.id).sort()).toEqual([...ids].sort());
+    const { rows } = await db.pool.query<{ attempts: number; locked_by: string }>(`SELECT attempts, locked_by FROM job_run WHERE name = 'claim.race'`);
+    expect(rows.every((r) => r.attempts === 1)).toBe(true);
+    expect(new Set(rows.map((r) => r.locked_by)).size).toBe(10);
+    expect(await queue.claimNext('late', ['claim.race'], LEASE_MS)).toBeNull();
   });
 });
