@@ -159,7 +159,7 @@ describe('knowledge store on pgvector (integration)', () => {
     expect(await reader).toBeGreaterThan(0);
     expect(mixed).toEqual([]);
     const { rows } = await db.pool.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM knowledge_chunk c JOIN knowledge_document d ON d.id = c.document_id WHERE d.file_path = 'atomic.md'`,
+      `SELECT count(*)::int AS n FROM knowledge_chunk c JOIN knowledge_document d ON d.tenant_id = c.tenant_id AND d.id = c.document_id WHERE d.file_path = 'atomic.md'`,
     );
     expect(rows[0].n).toBeGreaterThan(0);
   });
