@@ -18,6 +18,44 @@ export interface ClaimedRun {
 /** What a progress update does to the lease: renew it for `leaseMs` or give the run back to the queue. */
 const renewLease = (leaseMs: number) => sql`locked_until = now() + make_interval(secs => ${leaseMs}::double precision / 1000)`;
 const RELEASE = sql`status = 'queued', locked_by = NULL, locked_until = NULL, attempts = greatest(attempts - 1, 0)`;
+/** A run a worker may claim: queued and due, or running with an expired lease. */
+const CLAIMABLE = sql`((status = 'queued' AND run_after <= now()) OR (status = 'running' AND locked_until < now()))`;
+/**
+ * The claim's update. `least(started_at, now())` keeps the first attempt's start (least ignores a NULL): Citus refuses
+ * `coalesce(started_at, now())`, a non-IMMUTABLE function in COALESCE (docs/SCALING.md "Running on Citus").
+ */
+const claimSet = (workerId: string, leaseMs: number) =>
+  sql`status = 'running', locked_by = ${workerId}, locked_until = now() + make_interval(secs => ${leaseMs}::double precision / 1000),
+      attempts = attempts + 1, started_at = least(started_at, now())`;
+const CLAIMED_COLUMNS = sql`id, tenant_id, name, payload, checkpoint, processed, total, attempts, max_attempts`;
+/** Candidates read per claim on a cluster: enough that workers racing for the oldest runs still find one. */
+const CLAIM_CANDIDATES = 8;
+
+interface ClaimedRow {
+  id: string;
+  tenant_id: string;
+  name: string;
+  payload: Record<string, unknown>;
+  checkpoint: unknown;
+  processed: number;
+  total: number | null;
+  attempts: number;
+  max_attempts: number;
+}
+
+function toClaimed(row: ClaimedRow): ClaimedRun {
+  return {
+    id: row.id,
+    tenantId: row.tenant_id,
+    name: row.name,
+    payload: row.payload,
+    checkpoint: row.checkpoint,
+    processed: row.processed,
+    total: row.total,
+    attempts: row.attempts,
+    maxAttempts: row.max_attempts,
+  };
+}
 
 /**
  * The worker's view of the queue. Unlike tenant repositories this is system scope on purpose:
@@ -26,49 +64,63 @@ const RELEASE = sql`status = 'queued', locked_by = NULL, locked_until = NULL, at
  */
 @Injectable()
 export class JobQueueRepository {
+  private isDistributed?: Promise<boolean>;
+
   constructor(private readonly database: Database) {}
 
   /**
    * Claims the oldest runnable run (queued and due, or running with an expired lease) for this worker, of a tenant
-   * not in `busyTenants` (those with a run executing in this worker: one at a time each).
+   * not in `busyTenants` (those with a run executing in this worker: one at a time each). On a Citus cluster, where
+   * `SELECT … FOR UPDATE` runs on one shard only, in two steps (docs/SCALING.md "Jobs on a distributed cluster").
    */
   async claimNext(workerId: string, names: string[], leaseMs: number, busyTenants: readonly string[] = []): Promise<ClaimedRun | null> {
     if (!names.length) return null;
-    const { rows } = await sql<{
-      id: string;
-      tenant_id: string;
-      name: string;
-      payload: Record<string, unknown>;
-      checkpoint: unknown;
-      processed: number;
-      total: number | null;
-      attempts: number;
-      max_attempts: number;
-    }>`UPDATE job_run
-          SET status = 'running', locked_by = ${workerId}, locked_until = now() + make_interval(secs => ${leaseMs}::double precision / 1000),
-              attempts = attempts + 1, started_at = coalesce(started_at, now())
+    if (await this.distributed()) return this.claimByCandidates(workerId, names, leaseMs, busyTenants);
+    const { rows } = await sql<ClaimedRow>`UPDATE job_run
+          SET ${claimSet(workerId, leaseMs)}
         WHERE (tenant_id, id) = (
           SELECT tenant_id, id FROM job_run
-           WHERE status IN ('queued', 'running') AND name = ANY(${names}::varchar[])
-             AND ((status = 'queued' AND run_after <= now()) OR (status = 'running' AND locked_until < now()))
+           WHERE status IN ('queued', 'running') AND name = ANY(${names}::varchar[]) AND ${CLAIMABLE}
              AND NOT (tenant_id = ANY(${busyTenants}::uuid[]))
            ORDER BY run_after, created_at
            FOR UPDATE SKIP LOCKED
            LIMIT 1)
-      RETURNING id, tenant_id, name, payload, checkpoint, processed, total, attempts, max_attempts`.execute(this.database.db);
-    const row = rows[0];
-    if (!row) return null;
-    return {
-      id: row.id,
-      tenantId: row.tenant_id,
-      name: row.name,
-      payload: row.payload,
-      checkpoint: row.checkpoint,
-      processed: row.processed,
-      total: row.total,
-      attempts: row.attempts,
-      maxAttempts: row.max_attempts,
-    };
+      RETURNING ${CLAIMED_COLUMNS}`.execute(this.database.db);
+    return rows[0] ? toClaimed(rows[0]) : null;
+  }
+
+  /**
+   * The claim on a cluster: the oldest candidates read without a lock (across shards), then each claimed by its key
+   * with a compare-and-set (one shard). A candidate another worker claimed meanwhile fails the re-checked `WHERE`
+   * (PostgreSQL re-reads the committed row after waiting for its lock), so a run is claimed once.
+   */
+  private async claimByCandidates(workerId: string, names: string[], leaseMs: number, busyTenants: readonly string[]): Promise<ClaimedRun | null> {
+    const { rows: candidates } = await sql<{ tenant_id: string; id: string }>`
+      SELECT tenant_id, id FROM job_run
+       WHERE status IN ('queued', 'running') AND name = ANY(${names}::varchar[]) AND ${CLAIMABLE}
+         AND NOT (tenant_id = ANY(${busyTenants}::uuid[]))
+       ORDER BY run_after, created_at
+       LIMIT ${CLAIM_CANDIDATES}`.execute(this.database.db);
+    for (const candidate of candidates) {
+      const { rows } = await sql<ClaimedRow>`UPDATE job_run
+            SET ${claimSet(workerId, leaseMs)}
+          WHERE tenant_id = ${candidate.tenant_id} AND id = ${candidate.id} AND ${CLAIMABLE}
+        RETURNING ${CLAIMED_COLUMNS}`.execute(this.database.db);
+      if (rows[0]) return toClaimed(rows[0]);
+    }
+    return null;
+  }
+
+  /** Whether job_run is distributed (the citus extension is installed), asked once. */
+  private distributed(): Promise<boolean> {
+    this.isDistributed ??= sql<{ citus: boolean }>`SELECT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'citus') AS citus`
+      .execute(this.database.db)
+      .then(({ rows }) => rows[0]?.citus === true)
+      .catch((error: unknown) => {
+        this.isDistributed = undefined;
+        throw error;
+      });
+    return this.isDistributed;
   }
 
   /**
