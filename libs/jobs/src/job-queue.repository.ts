@@ -64,8 +64,6 @@ function toClaimed(row: ClaimedRow): ClaimedRun {
  */
 @Injectable()
 export class JobQueueRepository {
-  private isDistributed?: Promise<boolean>;
-
   constructor(private readonly database: Database) {}
 
   /**
@@ -75,7 +73,7 @@ export class JobQueueRepository {
    */
   async claimNext(workerId: string, names: string[], leaseMs: number, busyTenants: readonly string[] = []): Promise<ClaimedRun | null> {
     if (!names.length) return null;
-    if (await this.distributed()) return this.claimByCandidates(workerId, names, leaseMs, busyTenants);
+    if (await this.database.isDistributed()) return this.claimByCandidates(workerId, names, leaseMs, busyTenants);
     const { rows } = await sql<ClaimedRow>`UPDATE job_run
           SET ${claimSet(workerId, leaseMs)}
         WHERE (tenant_id, id) = (
@@ -109,18 +107,6 @@ export class JobQueueRepository {
       if (rows[0]) return toClaimed(rows[0]);
     }
     return null;
-  }
-
-  /** Whether job_run is distributed (the citus extension is installed), asked once. */
-  private distributed(): Promise<boolean> {
-    this.isDistributed ??= sql<{ citus: boolean }>`SELECT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'citus') AS citus`
-      .execute(this.database.db)
-      .then(({ rows }) => rows[0]?.citus === true)
-      .catch((error: unknown) => {
-        this.isDistributed = undefined;
-        throw error;
-      });
-    return this.isDistributed;
   }
 
   /**
