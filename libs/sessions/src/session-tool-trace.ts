@@ -66,10 +66,11 @@ export class SessionToolTrace {
                     SET step_count = diagnosis_session.step_count + 1, tool_call_count = diagnosis_session.tool_call_count + 1, updated_at = EXCLUDED.updated_at
                     WHERE diagnosis_session.tenant_id = EXCLUDED.tenant_id AND diagnosis_session.channel = EXCLUDED.channel
                   RETURNING id),
+      -- INSERT … SELECT, not VALUES: Citus refuses a subquery in an INSERT's VALUES (docs/SCALING.md "Running on Citus").
       ti_inv AS (INSERT INTO tool_invocation (tenant_id, session_id, tool_name, arguments, status, result_summary, relevance_level, dedup_reason, retrieval_details, duration_ms, error)
-                  VALUES (${tenant}, coalesce((SELECT id FROM ti_own), ${extSession}), ${invocation.toolName}, ${json(invocation.arguments)}, ${invocation.status},
-                          ${invocation.resultSummary}, ${invocation.relevanceLevel}, ${invocation.dedupReason}, ${json(invocation.retrievalDetails)},
-                          ${invocation.durationMs}::int, ${invocation.error})
+                  SELECT ${tenant}, coalesce((SELECT id FROM ti_own), ${extSession}), ${invocation.toolName}, ${json(invocation.arguments)}, ${invocation.status},
+                         ${invocation.resultSummary}, ${invocation.relevanceLevel}, ${invocation.dedupReason}, ${json(invocation.retrievalDetails)},
+                         ${invocation.durationMs}::int, ${invocation.error}
                   RETURNING id, session_id)`;
   }
 }
