@@ -416,7 +416,7 @@ describe('knowledge base and lookup (e2e)', () => {
         (
           await t.db.pool.query<Row>(
             `SELECT i.session_id, i.tenant_id, i.relevance_level, i.dedup_reason, s.channel, s.status, s.tool_call_count, s.knowledge_searched, s.route_trace
-             FROM tool_invocation i JOIN diagnosis_session s ON s.id = i.session_id
+             FROM tool_invocation i JOIN diagnosis_session s ON s.tenant_id = i.tenant_id AND s.id = i.session_id
             WHERE s.tenant_id = $1 AND s.route_trace->>'externalSessionId' = $2 ORDER BY i.created_at`,
             [tenant.id, externalId],
           )

@@ -54,6 +54,8 @@ export interface SessionCaseChange {
 
 /** Keyset keys keep microseconds (a JS Date would drop them and skip rows between pages). */
 const CASE_KEYSET = typedKeyset('created_at', 'id');
+// A write selects these from its rows in a CTE, not in its RETURNING: the cursor's `to_char` is not IMMUTABLE, which
+// Citus refuses in the RETURNING of a distributed table (docs/SCALING.md "Running on Citus").
 const CASE_COLUMNS = sql`id, session_id AS "sessionId", query, answer, fault_category AS "faultCategory", error_code AS "errorCode",
   source_type AS "sourceType", created_at AS "createdAt", updated_at AS "updatedAt", ${sql.join(CASE_KEYSET.cursor)}`;
 
@@ -159,8 +161,9 @@ export class CaseLibraryRepository {
   async insertManualCase(tenantId: TenantId, c: NewManualCase, record: Recorder<CaseRow>): Promise<CaseRow> {
     return this.database.transaction(async (tx) => {
       const { rows } = await sql<CaseRow>`
-        INSERT INTO case_library (tenant_id, session_id, query, answer, fault_category, error_code, source_type)
-        VALUES (${tenantId}, NULL, ${c.query}, ${c.answer}, ${c.faultCategory}, ${c.errorCode}, 'MANUAL') RETURNING ${CASE_COLUMNS}`.execute(tx);
+        WITH c AS (INSERT INTO case_library (tenant_id, session_id, query, answer, fault_category, error_code, source_type)
+                   VALUES (${tenantId}, NULL, ${c.query}, ${c.answer}, ${c.faultCategory}, ${c.errorCode}, 'MANUAL') RETURNING *)
+        SELECT ${CASE_COLUMNS} FROM c`.execute(tx);
       const row = rows[0]!;
       await record(tx, row);
       return row;
@@ -171,14 +174,16 @@ export class CaseLibraryRepository {
   async editCase(tenantId: TenantId, id: string, edit: CaseEdit, record?: Recorder<CaseRow>): Promise<CaseRow | null> {
     return this.database.recorded(async (db) => {
       const { rows } = await sql<CaseRow>`
-        UPDATE case_library
-           SET query = COALESCE(${edit.query ?? null}, query),
-               answer = COALESCE(${edit.answer ?? null}, answer),
-               fault_category = COALESCE(${edit.faultCategory ?? null}, fault_category),
-               error_code = CASE WHEN ${edit.errorCode !== undefined}::boolean THEN ${edit.errorCode ?? null} ELSE error_code END,
-               updated_at = now()
-         WHERE tenant_id = ${tenantId} AND id = ${id} AND retracted_at IS NULL
-         RETURNING ${CASE_COLUMNS}`.execute(db);
+        WITH c AS (
+          UPDATE case_library
+             SET query = COALESCE(${edit.query ?? null}, query),
+                 answer = COALESCE(${edit.answer ?? null}, answer),
+                 fault_category = COALESCE(${edit.faultCategory ?? null}, fault_category),
+                 error_code = CASE WHEN ${edit.errorCode !== undefined}::boolean THEN ${edit.errorCode ?? null} ELSE error_code END,
+                 updated_at = now()
+           WHERE tenant_id = ${tenantId} AND id = ${id} AND retracted_at IS NULL
+           RETURNING *)
+        SELECT ${CASE_COLUMNS} FROM c`.execute(db);
       return rows[0] ?? null;
     }, record);
   }

@@ -92,8 +92,8 @@ describe(`backfill crash test: SIGKILL mid-run, restart (${process.env.TEST_DB ?
       `SELECT (SELECT count(*)::int FROM coverage_decision WHERE tenant_id = $1) AS decisions,
               (SELECT count(DISTINCT session_id)::int FROM coverage_decision WHERE tenant_id = $1) AS distinct_sessions,
               (SELECT count(*)::int FROM diagnosis_session s WHERE s.tenant_id = $1 AND s.status IN ('SUCCESS', 'BAD_CASE')
-                 AND NOT EXISTS (SELECT 1 FROM coverage_decision d WHERE d.session_id = s.id)) AS undecided,
-              (SELECT count(*)::int FROM coverage_decision d JOIN diagnosis_session s ON s.id = d.session_id WHERE d.tenant_id = $1 AND s.status = 'FAILED') AS failed_decided`,
+                 AND NOT EXISTS (SELECT 1 FROM coverage_decision d WHERE d.tenant_id = s.tenant_id AND d.session_id = s.id)) AS undecided,
+              (SELECT count(*)::int FROM coverage_decision d JOIN diagnosis_session s ON s.tenant_id = d.tenant_id AND s.id = d.session_id WHERE d.tenant_id = $1 AND s.status = 'FAILED') AS failed_decided`,
       [tenant],
     );
     expect(rows[0]).toEqual({ decisions: succeeded - 1, distinct_sessions: succeeded - 1, undecided: 1, failed_decided: 0 });

@@ -101,7 +101,7 @@ describe('set-based coverage backfill = evaluator v1', () => {
       (
         await db.pool.query<{ session_id: string; verdict: string; reason_code: string; reference_count: number; top_score: number; gap_key: string; channel: string; same_time: boolean }>(
           `SELECT d.session_id, d.verdict, d.reason_code, d.reference_count, d.top_score, d.gap_key, d.channel, d.session_created_at = s.created_at AS same_time
-             FROM coverage_decision d JOIN diagnosis_session s ON s.id = d.session_id WHERE d.tenant_id = $1 AND d.evaluator_version = 'v1'`,
+             FROM coverage_decision d JOIN diagnosis_session s ON s.tenant_id = d.tenant_id AND s.id = d.session_id WHERE d.tenant_id = $1 AND d.evaluator_version = 'v1'`,
           [a],
         )
       ).rows.map((r) => [r.session_id, r]),

@@ -262,7 +262,7 @@ describe(`coverage repository (${process.env.TEST_DB ?? 'pglite'})`, () => {
       const { rows } = await db.pool.query(
         `SELECT count(*)::int AS decided,
                 (SELECT count(*)::int FROM diagnosis_session s WHERE s.tenant_id = $1 AND s.status IN ('SUCCESS','BAD_CASE')
-                   AND NOT EXISTS (SELECT 1 FROM coverage_decision d WHERE d.session_id = s.id)) AS missing
+                   AND NOT EXISTS (SELECT 1 FROM coverage_decision d WHERE d.tenant_id = s.tenant_id AND d.session_id = s.id)) AS missing
          FROM coverage_decision WHERE tenant_id = $1`,
         [tenant],
       );

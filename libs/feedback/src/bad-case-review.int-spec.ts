@@ -121,8 +121,8 @@ describe('bad-case review on a real database (migration 0170)', () => {
   });
 
   // Deterministic interleaving: one writer holds its (new, uncommitted) row in its open transaction (its audit
-  // recorder waits) while the other writes; on PostgreSQL the second waits on the row (checked in pg_locks), on
-  // PGlite it waits for the transaction.
+  // recorder waits) while the other writes; on PostgreSQL the second waits on the row (checked in pg_stat_activity),
+  // on PGlite it waits for the transaction.
   it.each([
     ['accept-example first, the review waits', 'label'],
     ['the review first, accept-example waits', 'review'],
@@ -144,8 +144,14 @@ describe('bad-case review on a real database (migration 0170)', () => {
       const second = first === 'label' ? repo.upsertReview(tenant, sid, review) : repo.upsertLabel(tenant, sid, label);
       if (db.kind !== 'pglite') {
         const deadline = Date.now() + 10_000;
+        // On a Citus cluster the rows, and so the wait, are on a worker: every node's pg_stat_activity is asked.
+        const lockWaits = `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`;
+        const waitingSql =
+          db.kind === 'citus'
+            ? `SELECT 1 FROM run_command_on_all_nodes($$SELECT count(*) FROM (${lockWaits}) w$$) WHERE success AND result::int > 0`
+            : lockWaits;
         for (;;) {
-          const waiting = await db.pool.query(`SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`);
+          const waiting = await db.pool.query(waitingSql);
           if (waiting.rowCount) break;
           if (Date.now() > deadline) throw new Error('the second writer never waited on the first');
           await new Promise((r) => setTimeout(r, 10));

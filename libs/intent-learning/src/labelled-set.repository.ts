@@ -188,8 +188,15 @@ export class LabelledSetRepository {
   }
 }
 
-/** The unique version constraint refused the insert (pg's error carries the code and the constraint). */
+/**
+ * The unique version constraint refused the insert (pg's error carries the code and the constraint). On a Citus
+ * cluster the error comes from the shard: it names the shard's copy (the shard id appended) and only in its message,
+ * without the constraint field (docs/SCALING.md "Running on Citus").
+ */
 function isVersionConflict(error: unknown): boolean {
-  const e = error as { code?: unknown; constraint?: unknown };
-  return e.code === '23505' && e.constraint === 'uq_labelled_set_name_version';
+  const e = error as { code?: unknown; constraint?: unknown; message?: unknown };
+  if (e.code !== '23505') return false;
+  const constraint =
+    typeof e.constraint === 'string' ? e.constraint : typeof e.message === 'string' ? /unique constraint "([^"]+)"/.exec(e.message)?.[1] : undefined;
+  return constraint !== undefined && /^uq_labelled_set_name_version(_\d+)?$/.test(constraint);
 }

@@ -17,13 +17,47 @@ export interface ClaimedRun {
 
 /** What a progress update does to the lease: renew it for `leaseMs` or give the run back to the queue. */
 const renewLease = (leaseMs: number) => sql`locked_until = now() + make_interval(secs => ${leaseMs}::double precision / 1000)`;
-/** Queued and due, or running with an expired lease. */
-const claimable = sql`((status = 'queued' AND run_after <= now()) OR (status = 'running' AND locked_until < now()))`;
+const RELEASE = sql`status = 'queued', locked_by = NULL, locked_until = NULL, attempts = greatest(attempts - 1, 0)`;
+/** A run a worker may claim: queued and due, or running with an expired lease. */
+const CLAIMABLE = sql`((status = 'queued' AND run_after <= now()) OR (status = 'running' AND locked_until < now()))`;
+/**
+ * The claim's update. `least(started_at, now())` keeps the first attempt's start (least ignores a NULL): Citus refuses
+ * `coalesce(started_at, now())`, a non-IMMUTABLE function in COALESCE (docs/SCALING.md "Running on Citus").
+ */
+const claimSet = (workerId: string, leaseMs: number) =>
+  sql`status = 'running', locked_by = ${workerId}, locked_until = now() + make_interval(secs => ${leaseMs}::double precision / 1000),
+      attempts = attempts + 1, started_at = least(started_at, now())`;
+const CLAIMED_COLUMNS = sql`id, tenant_id, name, payload, checkpoint, processed, total, attempts, max_attempts`;
 /** Candidates read per claim: enough that workers racing for the oldest runs still find one each. */
 const CLAIM_CANDIDATES = 8;
 /** Rounds of candidates before a claim gives up until the next poll (each lost round, others claimed 8 runs). */
 const CLAIM_ROUNDS = 5;
-const RELEASE = sql`status = 'queued', locked_by = NULL, locked_until = NULL, attempts = greatest(attempts - 1, 0)`;
+
+interface ClaimedRow {
+  id: string;
+  tenant_id: string;
+  name: string;
+  payload: Record<string, unknown>;
+  checkpoint: unknown;
+  processed: number;
+  total: number | null;
+  attempts: number;
+  max_attempts: number;
+}
+
+function toClaimed(row: ClaimedRow): ClaimedRun {
+  return {
+    id: row.id,
+    tenantId: row.tenant_id,
+    name: row.name,
+    payload: row.payload,
+    checkpoint: row.checkpoint,
+    processed: row.processed,
+    total: row.total,
+    attempts: row.attempts,
+    maxAttempts: row.max_attempts,
+  };
+}
 
 /**
  * The worker's view of the queue. Unlike tenant repositories this is system scope on purpose:
@@ -36,60 +70,32 @@ export class JobQueueRepository {
 
   /**
    * Claims the oldest runnable run (queued and due, or running with an expired lease) for this worker, of a tenant
-   * not in `busyTenants` (those with a run executing in this worker: one at a time each). Two steps, so that no
-   * statement locks rows across tenants (Citus runs `FOR UPDATE` only within one shard; docs/SCALING.md "Jobs on a
-   * distributed cluster"): read the oldest candidates without a lock, then claim one by its key with a
-   * compare-and-set. A worker that loses a candidate to another one gets no row (PostgreSQL re-checks the `WHERE`
-   * on the row the other committed) and tries the next, so a run is claimed once.
+   * not in `busyTenants` (those with a run executing in this worker: one at a time each). Two steps on every database,
+   * so that no statement locks rows across tenants (Citus runs `SELECT … FOR UPDATE` only within one shard;
+   * docs/SCALING.md "Jobs on a distributed cluster"): read the oldest candidates without a lock, then claim one by its
+   * key with a compare-and-set. A worker that loses a candidate to another one gets no row (PostgreSQL re-reads the
+   * committed row after waiting for its lock and re-checks the `WHERE`) and tries the next, so a run is claimed once.
    */
   async claimNext(workerId: string, names: string[], leaseMs: number, busyTenants: readonly string[] = []): Promise<ClaimedRun | null> {
     if (!names.length) return null;
     // Every candidate of a round lost means other workers claimed them all: read the next oldest.
     for (let round = 0; round < CLAIM_ROUNDS; round++) {
-      const { rows: candidates } = await sql<{ tenant_id: string; id: string }>`SELECT tenant_id, id FROM job_run
-         WHERE status IN ('queued', 'running') AND name = ANY(${names}::varchar[]) AND ${claimable}
+      const { rows: candidates } = await sql<{ tenant_id: string; id: string }>`
+        SELECT tenant_id, id FROM job_run
+         WHERE status IN ('queued', 'running') AND name = ANY(${names}::varchar[]) AND ${CLAIMABLE}
            AND NOT (tenant_id = ANY(${busyTenants}::uuid[]))
          ORDER BY run_after, created_at
          LIMIT ${CLAIM_CANDIDATES}`.execute(this.database.db);
       for (const candidate of candidates) {
-        const claimed = await this.claim(workerId, leaseMs, candidate.tenant_id, candidate.id);
-        if (claimed) return claimed;
+        const { rows } = await sql<ClaimedRow>`UPDATE job_run
+              SET ${claimSet(workerId, leaseMs)}
+            WHERE tenant_id = ${candidate.tenant_id} AND id = ${candidate.id} AND status IN ('queued', 'running') AND ${CLAIMABLE}
+          RETURNING ${CLAIMED_COLUMNS}`.execute(this.database.db);
+        if (rows[0]) return toClaimed(rows[0]);
       }
       if (candidates.length < CLAIM_CANDIDATES) return null;
     }
     return null;
-  }
-
-  /** The compare-and-set of `claimNext`: one run by its key, if it is still claimable. */
-  private async claim(workerId: string, leaseMs: number, tenantId: string, id: string): Promise<ClaimedRun | null> {
-    const { rows } = await sql<{
-      id: string;
-      tenant_id: string;
-      name: string;
-      payload: Record<string, unknown>;
-      checkpoint: unknown;
-      processed: number;
-      total: number | null;
-      attempts: number;
-      max_attempts: number;
-    }>`UPDATE job_run
-          SET status = 'running', locked_by = ${workerId}, locked_until = now() + make_interval(secs => ${leaseMs}::double precision / 1000),
-              attempts = attempts + 1, started_at = coalesce(started_at, now())
-        WHERE tenant_id = ${tenantId} AND id = ${id} AND status IN ('queued', 'running') AND ${claimable}
-      RETURNING id, tenant_id, name, payload, checkpoint, processed, total, attempts, max_attempts`.execute(this.database.db);
-    const row = rows[0];
-    if (!row) return null;
-    return {
-      id: row.id,
-      tenantId: row.tenant_id,
-      name: row.name,
-      payload: row.payload,
-      checkpoint: row.checkpoint,
-      processed: row.processed,
-      total: row.total,
-      attempts: row.attempts,
-      maxAttempts: row.max_attempts,
-    };
   }
 
   /**

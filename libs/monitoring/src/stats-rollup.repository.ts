@@ -76,9 +76,16 @@ export class StatsRollupRepository {
    * Moves the tenant's pending deltas into the rollup: each family in one statement (DELETE … RETURNING
    * feeding an upsert), so a delta is folded exactly once even when two folds race (the second skips
    * rows the first deleted) and a reader sees either both the delta or its folded effect, never both.
+   * The upsert writes a bucket's signed latencies as they are and merges them from `EXCLUDED` (Citus refuses a
+   * subquery in `DO UPDATE SET`, docs/SCALING.md "Running on Citus"); a bucket it inserted is then reduced to its
+   * remaining values, sorted, in the same transaction, so no reader sees the signed entries.
    */
   async fold(tenantId: TenantId): Promise<FoldResult> {
-    const { rows: sessionRows } = await sql<{ n: number }>`
+    return this.database.transaction((tx) => this.foldIn(tx, tenantId));
+  }
+
+  private async foldIn(tx: Tx, tenantId: TenantId): Promise<FoldResult> {
+    const { rows: sessionRows } = await sql<{ n: number; inserted: string[] | null }>`
       WITH d AS (DELETE FROM session_stats_delta WHERE tenant_id = ${tenantId} RETURNING *),
        agg AS (
          SELECT bucket, ${list((c) => `sum(${c}) AS ${c}`)}, count(*) AS deltas,
@@ -86,12 +93,18 @@ export class StatsRollupRepository {
          FROM d GROUP BY bucket),
        up AS (
          INSERT INTO session_stats_rollup AS r (tenant_id, bucket, ${list((c) => c)}, latencies)
-         SELECT ${tenantId}::uuid, bucket, ${list((c) => c)}, stats_latency_multiset(lat) FROM agg
+         SELECT ${tenantId}::uuid, bucket, ${list((c) => c)}, lat FROM agg
          ON CONFLICT (tenant_id, bucket) DO UPDATE SET
            ${list((c) => `${c} = r.${c} + EXCLUDED.${c}`)},
-           latencies = stats_latency_multiset(r.latencies || (SELECT agg.lat FROM agg WHERE agg.bucket = EXCLUDED.bucket))
-         RETURNING 1)
-       SELECT COALESCE((SELECT sum(deltas) FROM agg), 0)::int AS n, (SELECT count(*) FROM up) AS buckets`.execute(this.database.db);
+           latencies = stats_latency_multiset(r.latencies || EXCLUDED.latencies)
+         RETURNING r.bucket, (r.xmax = 0) AS inserted)
+       SELECT COALESCE((SELECT sum(deltas) FROM agg), 0)::int AS n,
+              (SELECT array_agg(bucket::text) FROM up WHERE inserted) AS inserted`.execute(tx);
+    const inserted = sessionRows[0]?.inserted ?? [];
+    if (inserted.length) {
+      await sql`UPDATE session_stats_rollup SET latencies = stats_latency_multiset(latencies)
+                 WHERE tenant_id = ${tenantId} AND bucket = ANY(${inserted}::timestamptz[]) AND latencies <> '{}'`.execute(tx);
+    }
     const { rows: coverageRows } = await sql<{ n: number }>`
       WITH d AS (DELETE FROM coverage_stats_delta WHERE tenant_id = ${tenantId} RETURNING *),
        agg AS (SELECT bucket, evaluator_version, sum(decisions) AS decisions, sum(covered) AS covered, count(*) AS deltas FROM d GROUP BY 1, 2),
@@ -100,7 +113,7 @@ export class StatsRollupRepository {
          SELECT ${tenantId}::uuid, bucket, evaluator_version, decisions, covered FROM agg
          ON CONFLICT (tenant_id, bucket, evaluator_version) DO UPDATE SET decisions = r.decisions + EXCLUDED.decisions, covered = r.covered + EXCLUDED.covered
          RETURNING 1)
-       SELECT COALESCE((SELECT sum(deltas) FROM agg), 0)::int AS n, (SELECT count(*) FROM up) AS buckets`.execute(this.database.db);
+       SELECT COALESCE((SELECT sum(deltas) FROM agg), 0)::int AS n, (SELECT count(*) FROM up) AS buckets`.execute(tx);
     return { sessionDeltas: Number(sessionRows[0]?.n ?? 0), coverageDeltas: Number(coverageRows[0]?.n ?? 0) };
   }
 

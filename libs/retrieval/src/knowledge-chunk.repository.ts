@@ -199,12 +199,15 @@ export class KnowledgeChunkRepository {
           .execute();
       }
       if (write.disabled !== undefined) {
+        // A chunk already disabled keeps its time: filtered, not `coalesce(disabled_at, now())`, which Citus refuses
+        // (a STABLE function beside a column reference in an UPDATE; docs/SCALING.md "Running on Citus").
         await tx
           .updateTable('knowledge_chunk')
-          .set({ disabled_at: write.disabled ? sql<Date>`coalesce(disabled_at, now())` : null })
+          .set({ disabled_at: write.disabled ? sql<Date>`now()` : null })
           .where('tenant_id', '=', tenantId)
           .where('document_id', '=', documentId)
           .where('chunk_index', '=', chunkIndex)
+          .$if(write.disabled, (q) => q.where('disabled_at', 'is', null))
           .execute();
       }
       const after = await tx

@@ -4,7 +4,7 @@ import type { DataSource } from 'typeorm';
 import { asTenantId } from '@arbiter/common';
 import { BackgroundGate, sql } from '@arbiter/database';
 import { LocalEmbeddingProvider } from '@arbiter/llm';
-import { newMediumTest, testDbKind, type MediumTest, type TestDatabase } from '@arbiter/testing';
+import { explainPlan, newMediumTest, testDbKind, type MediumTest, type TestDatabase } from '@arbiter/testing';
 import { noAudit } from '../../../test/support/no-audit.js';
 import { ActionMemoryRepository, ClaimLostError } from './action-memory.repository.js';
 import { RETRIEVAL_ENTITIES } from './entities/index.js';
@@ -62,21 +62,19 @@ describe('knowledge store on pgvector (integration)', () => {
   it('creates the HNSW index for the provider dimension and vector search uses it', async () => {
     expect(await vectors.indexExists('idx_knowledge_chunk_hnsw_384')).toBe(true);
     for (let i = 0; i < 30; i++) await knowledge.upsert(T1, doc(`bulk/${i}.md`, `Document ${i} talks about topic ${i % 5}. 第${i}号文档。`));
-    const plan = await ds.transaction(async (tx) => {
-      await tx.query('SET LOCAL enable_seqscan = off');
-      const rows: { 'QUERY PLAN': string }[] = await tx.query(
-        `EXPLAIN SELECT id FROM knowledge_chunk c WHERE c.embedding_dim = 384 AND c.tenant_id = $1 AND c.embedding_model = $2 ORDER BY (c.embedding::vector(384)) <-> $3::vector(384) LIMIT 5`,
-        [
-          T1,
-          provider.id,
-          `[${new Array(384)
-            .fill(0)
-            .map((_, i) => (i === 0 ? 1 : 0))
-            .join(',')}]`,
-        ],
-      );
-      return rows.map((r) => r['QUERY PLAN']).join('\n');
-    });
+    const plan = await explainPlan(
+      db,
+      `SELECT id FROM knowledge_chunk c WHERE c.embedding_dim = 384 AND c.tenant_id = $1 AND c.embedding_model = $2 ORDER BY (c.embedding::vector(384)) <-> $3::vector(384) LIMIT 5`,
+      [
+        T1,
+        provider.id,
+        `[${new Array(384)
+          .fill(0)
+          .map((_, i) => (i === 0 ? 1 : 0))
+          .join(',')}]`,
+      ],
+      { settings: ['enable_seqscan = off'] },
+    );
     expect(plan).toContain('idx_knowledge_chunk_hnsw_384');
   });
 
@@ -84,8 +82,7 @@ describe('knowledge store on pgvector (integration)', () => {
   const searchPlan = async (tenantId: typeof T1, vector: readonly number[]): Promise<string> => {
     const settings = sql`set_config('hnsw.ef_search', '100', true)`;
     const compiled = nearestChunksQuery(tenantId, { model: provider.id, dim: 384 }, vector, 40, {}, settings).compile(medium.database.db);
-    const { rows } = await db.pool.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) ${compiled.sql}`, [...compiled.parameters]);
-    return rows.map((r) => r['QUERY PLAN']).join('\n');
+    return explainPlan(db, compiled.sql, compiled.parameters, { explain: 'ANALYZE, COSTS OFF, TIMING OFF' });
   };
   /** The scans of `knowledge_chunk` that ran: the index each used, or `seq`. */
   const chunkScans = (plan: string): string[] =>
@@ -159,7 +156,7 @@ describe('knowledge store on pgvector (integration)', () => {
     expect(await reader).toBeGreaterThan(0);
     expect(mixed).toEqual([]);
     const { rows } = await db.pool.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM knowledge_chunk c JOIN knowledge_document d ON d.id = c.document_id WHERE d.file_path = 'atomic.md'`,
+      `SELECT count(*)::int AS n FROM knowledge_chunk c JOIN knowledge_document d ON d.tenant_id = c.tenant_id AND d.id = c.document_id WHERE d.file_path = 'atomic.md'`,
     );
     expect(rows[0].n).toBeGreaterThan(0);
   });

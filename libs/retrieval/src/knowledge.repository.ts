@@ -243,10 +243,15 @@ export class KnowledgeRepository {
     const sorted = [...items].sort((a, b) => (a.doc.filePath < b.doc.filePath ? -1 : a.doc.filePath > b.doc.filePath ? 1 : 0));
     const paths = sorted.map((i) => i.doc.filePath);
     return this.database.transaction(async (tx) => {
-      // `old` reads the documents being replaced as the statement's snapshot saw them (their files): a file no document uses any more is deleted below.
-      const { rows } = await sql<RawDocument & { inserted: boolean; replaced_file_id: string | null }>`
-        WITH old AS (SELECT id, file_id FROM knowledge_document WHERE tenant_id = ${tenantId} AND file_path = ANY(${paths}::text[]))
-         INSERT INTO knowledge_document (tenant_id, domain, file_path, title, content, keywords, metadata, content_hash, chunk_count, file_id, media_type, page_count)
+      // The documents being replaced, locked in file-path order, and their files: a file no document uses any more is deleted below.
+      // A statement of its own, not a CTE read in RETURNING: Citus evaluates RETURNING on the shard, where the CTE does not exist (docs/SCALING.md "Running on Citus").
+      const { rows: old } = await sql<{ id: string; file_id: string | null }>`
+        SELECT id, file_id FROM knowledge_document WHERE tenant_id = ${tenantId} AND file_path = ANY(${paths}::text[]) ORDER BY file_path FOR UPDATE`.execute(
+        tx,
+      );
+      const oldFiles = new Map(old.map((o) => [o.id, o.file_id]));
+      const { rows } = await sql<RawDocument & { inserted: boolean }>`
+        INSERT INTO knowledge_document (tenant_id, domain, file_path, title, content, keywords, metadata, content_hash, chunk_count, file_id, media_type, page_count)
          SELECT ${tenantId}::uuid, n.domain, n.file_path, n.title, n.content, n.keywords, n.metadata, n.content_hash, n.chunk_count, n.file_id, n.media_type, n.page_count
            FROM unnest(${sorted.map((i) => i.doc.domain)}::text[], ${paths}::text[], ${sorted.map((i) => i.doc.title)}::text[],
                        ${sorted.map((i) => i.doc.content)}::text[], ${sorted.map((i) => JSON.stringify(i.doc.keywords))}::jsonb[],
@@ -259,9 +264,11 @@ export class KnowledgeRepository {
            metadata = EXCLUDED.metadata, content_hash = EXCLUDED.content_hash, chunk_count = EXCLUDED.chunk_count,
            file_id = EXCLUDED.file_id, media_type = EXCLUDED.media_type, page_count = EXCLUDED.page_count,
            version = knowledge_document.version + 1, updated_at = EXCLUDED.updated_at
-         RETURNING ${DOC_COLUMNS}, length(content) AS content_length, (xmax = 0) AS inserted,
-                   (SELECT o.file_id FROM old o WHERE o.id = knowledge_document.id) AS replaced_file_id`.execute(tx);
-      const replacedFiles = rows.filter((r) => r.replaced_file_id && r.replaced_file_id !== r.file_id).map((r) => r.replaced_file_id as string);
+         RETURNING ${DOC_COLUMNS}, length(content) AS content_length, (xmax = 0) AS inserted`.execute(tx);
+      const replacedFiles = rows.flatMap((r) => {
+        const replaced = oldFiles.get(r.id);
+        return replaced && replaced !== r.file_id ? [replaced] : [];
+      });
       if (replacedFiles.length) await deleteUnreferencedFiles(tx, tenantId, replacedFiles);
       const ids = new Map(rows.map((r) => [r.file_path, r.id]));
       await sql`DELETE FROM knowledge_chunk WHERE tenant_id = ${tenantId} AND document_id = ANY(${rows.map((r) => r.id)}::uuid[])`.execute(tx);

@@ -5,7 +5,7 @@ import type { DataSource } from 'typeorm';
 import { asTenantId, type TenantId } from '@arbiter/common';
 import { BackgroundGate } from '@arbiter/database';
 import { LocalEmbeddingProvider } from '@arbiter/llm';
-import { newMediumTest, testDbKind, type MediumTest, type TestDatabase } from '@arbiter/testing';
+import { explainPlan, newMediumTest, testDbKind, type MediumTest, type TestDatabase } from '@arbiter/testing';
 import { noAudit } from '../../../test/support/no-audit.js';
 import { sectionKey } from './action-memory.js';
 import { ActionMemoryRepository } from './action-memory.repository.js';
@@ -166,21 +166,13 @@ describe('lookup over files: filters, sections, chunk edits (integration)', () =
     it('the filter is answered by the GIN index on metadata', async () => {
       const idx = await db.pool.query<{ indexdef: string }>(`SELECT indexdef FROM pg_indexes WHERE indexname = 'idx_knowledge_document_metadata'`);
       expect(idx.rows[0]?.indexdef).toMatch(/USING gin \(metadata jsonb_path_ops\)/);
-      const client = await db.pool.connect();
-      let plan: string;
-      try {
-        await client.query('BEGIN');
-        // Without the tenant's key (which a small table prefers), the containment alone must be answerable by the index.
-        await client.query('SET LOCAL enable_seqscan = off');
-        const rows = await client.query<{ 'QUERY PLAN': string }>(
-          `EXPLAIN SELECT fd.id FROM knowledge_document fd WHERE fd.metadata @> $1::jsonb OR fd.metadata @> $2::jsonb`,
-          ['{"model":"RX-200"}', '{"model":["RX-200"]}'],
-        );
-        plan = rows.rows.map((r) => r['QUERY PLAN']).join('\n');
-      } finally {
-        await client.query('ROLLBACK');
-        client.release();
-      }
+      // Without the tenant's key (which a small table prefers), the containment alone must be answerable by the index.
+      const plan = await explainPlan(
+        db,
+        `SELECT fd.id FROM knowledge_document fd WHERE fd.metadata @> $1::jsonb OR fd.metadata @> $2::jsonb`,
+        ['{"model":"RX-200"}', '{"model":["RX-200"]}'],
+        { settings: ['enable_seqscan = off'] },
+      );
       expect(plan).toContain('idx_knowledge_document_metadata');
     });
   });

@@ -61,14 +61,16 @@ export class SessionToolTrace {
       ti_ext AS (INSERT INTO diagnosis_session (id, tenant_id, conversation_id, channel, query, status, knowledge_searched, step_count, tool_call_count, hooks_done, route_trace)
                   SELECT ${extSession}, ${tenant}, ${extConversation}, ${channel}, ${query.slice(0, 4000)}, 'PENDING', true, 1, 1, true, ${json({ externalSessionId: sessionId })}
                    WHERE NOT EXISTS (SELECT 1 FROM ti_own)
+                  -- EXCLUDED.updated_at is the insert's now(): no now() in DO UPDATE (Citus, docs/SCALING.md "Running on Citus").
                   ON CONFLICT ON CONSTRAINT pk_diagnosis_session DO UPDATE
                     SET step_count = diagnosis_session.step_count + 1, tool_call_count = diagnosis_session.tool_call_count + 1, updated_at = EXCLUDED.updated_at
                     WHERE diagnosis_session.tenant_id = EXCLUDED.tenant_id AND diagnosis_session.channel = EXCLUDED.channel
                   RETURNING id),
+      -- INSERT … SELECT, not VALUES: Citus refuses a subquery in an INSERT's VALUES (docs/SCALING.md "Running on Citus").
       ti_inv AS (INSERT INTO tool_invocation (tenant_id, session_id, tool_name, arguments, status, result_summary, relevance_level, dedup_reason, retrieval_details, duration_ms, error)
-                  VALUES (${tenant}, coalesce((SELECT id FROM ti_own), ${extSession}), ${invocation.toolName}, ${json(invocation.arguments)}, ${invocation.status},
-                          ${invocation.resultSummary}, ${invocation.relevanceLevel}, ${invocation.dedupReason}, ${json(invocation.retrievalDetails)},
-                          ${invocation.durationMs}::int, ${invocation.error})
+                  SELECT ${tenant}, coalesce((SELECT id FROM ti_own), ${extSession}), ${invocation.toolName}, ${json(invocation.arguments)}, ${invocation.status},
+                         ${invocation.resultSummary}, ${invocation.relevanceLevel}, ${invocation.dedupReason}, ${json(invocation.retrievalDetails)},
+                         ${invocation.durationMs}::int, ${invocation.error}
                   RETURNING id, session_id)`;
   }
 }

@@ -49,7 +49,7 @@ describe(`sessions.repair job (${process.env.TEST_DB ?? 'pglite'})`, () => {
         decisions: number;
       }>(
         `SELECT s.status, s.outcome, s.error, s.finished_at, s.hooks_done, s.self_evaluation,
-                (SELECT count(*)::int FROM coverage_decision d WHERE d.session_id = s.id) AS decisions
+                (SELECT count(*)::int FROM coverage_decision d WHERE d.tenant_id = s.tenant_id AND d.session_id = s.id) AS decisions
            FROM diagnosis_session s WHERE s.id = $1`,
         [id],
       )

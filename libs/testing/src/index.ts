@@ -7,3 +7,4 @@ export * from './database/test-database.js';
 export * from './database/test-db-env.js';
 export * from './database/template.js';
 export * from './medium.js';
+export * from './database/explain.js';

@@ -108,11 +108,19 @@ describe(`webhook delivery results and subscription deletion (${process.env.TEST
   });
 });
 
-/** Resolves once another backend waits for a lock held by `holder` (polls pg_locks' blocking graph). */
+/**
+ * Resolves once another backend waits for a lock held by `holder` (polls pg_locks' blocking graph). On a Citus
+ * cluster the rows and their locks live on a worker, so the coordinator's graph is Citus's own (`citus_lock_waits`,
+ * by global process id; docs/SCALING.md "Running on Citus").
+ */
 async function waitUntilBlocked(db: TestDatabase, holder: { query: TestDatabase['pool']['query'] }): Promise<void> {
-  const pid = (await holder.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+  const citus = db.kind === 'citus';
+  const pid = (await holder.query<{ pid: number }>(citus ? 'SELECT citus_backend_gpid() AS pid' : 'SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+  const blockedBy = citus
+    ? `SELECT count(*)::int AS n FROM citus_lock_waits WHERE blocking_gpid = $1`
+    : `SELECT count(*)::int AS n FROM pg_stat_activity WHERE $1 = ANY (pg_blocking_pids(pid))`;
   for (let i = 0; i < 500; i++) {
-    const blocked = await db.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE $1 = ANY (pg_blocking_pids(pid))`, [pid]);
+    const blocked = await db.pool.query<{ n: number }>(blockedBy, [pid]);
     if (blocked.rows[0]!.n > 0) return;
     await new Promise((resolve) => setTimeout(resolve, 10));
   }

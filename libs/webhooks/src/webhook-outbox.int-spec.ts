@@ -127,7 +127,7 @@ describe(`webhook outbox triggers (${process.env.TEST_DB ?? 'pglite'})`, () => {
     const upsert = (client: pg.PoolClient | pg.Pool, value: string) =>
       client.query(
         `INSERT INTO session_feedback (tenant_id, session_id, feedback, comment, status_before) VALUES ($1, $2, $3, 'wrong model', 'SUCCESS')
-         ON CONFLICT (tenant_id, session_id) DO UPDATE SET feedback = EXCLUDED.feedback, comment = EXCLUDED.comment, updated_at = now()`,
+         ON CONFLICT (tenant_id, session_id) DO UPDATE SET feedback = EXCLUDED.feedback, comment = EXCLUDED.comment, updated_at = EXCLUDED.updated_at`,
         [tenant, s.id, value],
       );
     await inTransaction((c) => upsert(c, 'not_useful').then(() => undefined), 'ROLLBACK');

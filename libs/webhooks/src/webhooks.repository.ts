@@ -227,18 +227,29 @@ export class WebhooksRepository {
 
   /**
    * The dispatcher's claim (system scope, like the job queue's: it serves every tenant): the oldest undispatched
-   * events, locked so that concurrent dispatchers take different ones.
+   * events, locked so that concurrent dispatchers take different ones. On a Citus cluster, where `SELECT … FOR UPDATE`
+   * runs on one shard only, the oldest are read without a lock and each is then locked by its key, skipped when another
+   * dispatcher holds it or dispatched it meanwhile (docs/SCALING.md "Jobs on a distributed cluster").
    */
   async claimUndispatched(tx: Db, limit: number): Promise<WebhookEventRow[]> {
-    const rows = await tx
-      .selectFrom('webhook_event')
-      .select(['tenant_id', 'id', 'type', 'payload', 'created_at'])
-      .where('dispatched_at', 'is', null)
-      .orderBy('created_at')
-      .limit(limit)
-      .forUpdate()
-      .skipLocked()
-      .execute();
+    const undispatched = (db: Db) =>
+      db.selectFrom('webhook_event').select(['tenant_id', 'id', 'type', 'payload', 'created_at']).where('dispatched_at', 'is', null);
+    let rows: { tenant_id: string; id: string; type: string; payload: unknown; created_at: Date }[];
+    if (await this.database.isDistributed()) {
+      const candidates = await undispatched(tx).orderBy('created_at').limit(limit).execute();
+      rows = [];
+      for (const candidate of candidates) {
+        const locked = await undispatched(tx)
+          .where('tenant_id', '=', candidate.tenant_id)
+          .where('id', '=', candidate.id)
+          .forUpdate()
+          .skipLocked()
+          .executeTakeFirst();
+        if (locked) rows.push(locked);
+      }
+    } else {
+      rows = await undispatched(tx).orderBy('created_at').limit(limit).forUpdate().skipLocked().execute();
+    }
     return rows.map((r) => ({ id: r.id, tenantId: r.tenant_id, type: r.type as WebhookEventType, payload: r.payload, createdAt: r.created_at }));
   }
 

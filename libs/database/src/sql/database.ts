@@ -1,7 +1,7 @@
 import type { EventEmitter } from 'node:events';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Kysely, PostgresDialect, type PostgresPool, type Transaction } from 'kysely';
+import { Kysely, PostgresDialect, sql, type PostgresPool, type Transaction } from 'kysely';
 import type { DataSource } from 'typeorm';
 import type { DB } from '../generated/db.js';
 
@@ -42,6 +42,23 @@ export class Database {
     const pool = (dataSource.driver as unknown as { master: PostgresPool }).master;
     hearDroppedConnections(pool);
     this.db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  }
+
+  private distributed?: Promise<boolean>;
+
+  /**
+   * Whether the tables are distributed: the citus extension is installed (docs/SCALING.md "Running on Citus"). Asked
+   * once; the few statements Citus cannot run as written (a lock across shards) take another form there.
+   */
+  isDistributed(): Promise<boolean> {
+    this.distributed ??= sql<{ citus: boolean }>`SELECT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'citus') AS citus`
+      .execute(this.db)
+      .then(({ rows }) => rows[0]?.citus === true)
+      .catch((error: unknown) => {
+        this.distributed = undefined;
+        throw error;
+      });
+    return this.distributed;
   }
 
   /** Runs `work` in one transaction; it commits when `work` resolves and rolls back when it throws. */

@@ -88,10 +88,11 @@ export class RateLimitRepository implements LeaseStore {
           ...(change.perMinute !== undefined ? { per_minute: change.perMinute } : {}),
           ...(change.perKeyPerMinute !== undefined ? { per_key_per_minute: change.perKeyPerMinute } : {}),
         };
+        // EXCLUDED.updated_at is the insert's now(): no now() in DO UPDATE (Citus, docs/SCALING.md "Running on Citus").
         await tx
           .insertInto('tenant_rate_limit')
           .values({ tenant_id: tenantId, route_class: change.routeClass, per_minute: null, per_key_per_minute: null, ...set })
-          .onConflict((c) => c.columns(['tenant_id', 'route_class']).doUpdateSet({ ...set, updated_at: sql`EXCLUDED.updated_at` }))
+          .onConflict((c) => c.columns(['tenant_id', 'route_class']).doUpdateSet((eb) => ({ ...set, updated_at: eb.ref('excluded.updated_at') })))
           .execute();
       }
       const after = await overridesOf(false);
