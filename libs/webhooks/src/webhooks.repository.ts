@@ -235,7 +235,7 @@ export class WebhooksRepository {
     const undispatched = (db: Db) =>
       db.selectFrom('webhook_event').select(['tenant_id', 'id', 'type', 'payload', 'created_at']).where('dispatched_at', 'is', null);
     let rows: { tenant_id: string; id: string; type: string; payload: unknown; created_at: Date }[];
-    if (await this.database.isDistributed()) {
+    if (await this.database.isDistributed(tx)) {
       const candidates = await undispatched(tx).orderBy('created_at').limit(limit).execute();
       rows = [];
       for (const candidate of candidates) {

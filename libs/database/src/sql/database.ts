@@ -48,11 +48,12 @@ export class Database {
 
   /**
    * Whether the tables are distributed: the citus extension is installed (docs/SCALING.md "Running on Citus"). Asked
-   * once; the few statements Citus cannot run as written (a lock across shards) take another form there.
+   * once; the few statements Citus cannot run as written (a lock across shards) take another form there. A caller in
+   * a transaction passes it: on the embedded database another connection's statement waits for that transaction.
    */
-  isDistributed(): Promise<boolean> {
+  isDistributed(executor: Db = this.db): Promise<boolean> {
     this.distributed ??= sql<{ citus: boolean }>`SELECT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'citus') AS citus`
-      .execute(this.db)
+      .execute(executor)
       .then(({ rows }) => rows[0]?.citus === true)
       .catch((error: unknown) => {
         this.distributed = undefined;
