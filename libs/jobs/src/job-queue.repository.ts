@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Database, sql, type RawBuilder } from '@arbiter/database';
+import { Database, sql, type JobRun, type RawBuilder, type Selectable } from '@arbiter/database';
 import type { JobProgress } from './job.types.js';
 
 export interface ClaimedRun {
@@ -33,17 +33,10 @@ const CLAIM_CANDIDATES = 8;
 /** Rounds of candidates before a claim gives up until the next poll (each lost round, others claimed 8 runs). */
 const CLAIM_ROUNDS = 5;
 
-interface ClaimedRow {
-  id: string;
-  tenant_id: string;
-  name: string;
+/** The claim's `RETURNING` (CLAIMED_COLUMNS). */
+type ClaimedRow = Pick<Selectable<JobRun>, 'id' | 'tenant_id' | 'name' | 'checkpoint' | 'processed' | 'total' | 'attempts' | 'max_attempts'> & {
   payload: Record<string, unknown>;
-  checkpoint: unknown;
-  processed: number;
-  total: number | null;
-  attempts: number;
-  max_attempts: number;
-}
+};
 
 function toClaimed(row: ClaimedRow): ClaimedRun {
   return {
