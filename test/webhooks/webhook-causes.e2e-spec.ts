@@ -87,7 +87,16 @@ describe(`webhook events from their causes (e2e, ${process.env.TEST_DB ?? 'pglit
     expect(await t.app.get(WebhookDispatcher).dispatchPending()).toBe(4);
     await jobs.runPending();
 
-    const requests = await receiver.waitFor(4);
+    const requests = await receiver.waitFor(4).catch(async (error: unknown) => {
+      // Say where the missing deliveries are (their attempts and runs), not only that they did not arrive.
+      const deliveries = await t.db.pool.query(
+        `SELECT d.status, d.attempts, d.error, (SELECT json_agg(json_build_object('status', r.status, 'attempts', r.attempts, 'runAfter', r.run_after, 'error', r.error))
+           FROM job_run r WHERE r.tenant_id = d.tenant_id AND r.payload->>'deliveryId' = d.id::text) AS runs
+           FROM webhook_delivery d WHERE d.tenant_id = $1`,
+        [tenant.id],
+      );
+      throw new Error(`${(error as Error).message}; deliveries: ${JSON.stringify(deliveries.rows)}`);
+    });
     expect(requests.every((r) => r.headers['user-agent'] === 'Arbiter-Webhooks/1' && r.headers['content-type'] === 'application/json')).toBe(true);
     expect(
       requests.every((r) =>
