@@ -470,7 +470,7 @@ describe('POST /ai/chat offline (e2e)', () => {
 
   describe('database round trips of one turn (docs/hot-paths.md "Chat turn")', () => {
     /** Steady state (API key and intent rules cached): at most this many round trips per turn kind. */
-    const BUDGET = { knowledge: 5, clarify: 2, rule_answer: 2, transfer: 2 } as const;
+    const BUDGET = { knowledge: 4, clarify: 2, rule_answer: 2, transfer: 2 } as const;
     /** Timers and background checks of the process are not the turn's (`isBackgroundStatement`). */
     const background = isBackgroundStatement;
 

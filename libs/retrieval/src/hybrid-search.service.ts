@@ -3,7 +3,7 @@ import type { TenantId } from '@arbiter/common';
 import type { Tx } from '@arbiter/database';
 import { EMBEDDING_PROVIDER, type EmbeddingProvider } from '@arbiter/llm';
 import type { VectorSpace } from './knowledge.repository.js';
-import { LexicalRepository } from './lexical.repository.js';
+import { CandidateSearchRepository } from './candidate-search.repository.js';
 import { analyzeText } from './lexical/text-analyzer.js';
 import { bilingualDictionary } from './lexical/bilingual-dictionary.js';
 import { translateQueryTerms } from './lexical/cross-language.js';
@@ -11,7 +11,7 @@ import { assembleCandidates, exactHits, type HitChunk, type HybridCandidate } fr
 import { normalizeSimilarity } from './relevance.js';
 import type { EffectiveRetrievalSettings } from './retrieval-settings.service.js';
 import type { MetadataFilter } from './metadata-filter.js';
-import { type ChunkHit, VectorSearchRepository } from './vector-search.repository.js';
+import type { ChunkHit } from './vector-search.repository.js';
 
 /** Chunks asked from each index: enough documents for topK = 20 plus action-memory fallbacks. */
 const VECTOR_CHUNKS = 40;
@@ -39,14 +39,13 @@ export interface HybridSearchOutcome {
 
 /**
  * Hybrid candidate generation (docs/retrieval.md "Hybrid search"): exact (L0) hits, the vector index
- * and the BM25 lexical index, read in the caller's transaction or as single statements, fused and calibrated by
+ * and the BM25 lexical index, read in one statement (in the caller's transaction or on its own), fused and calibrated by
  * {@link assembleCandidates}. No memory, no side effects: the lookup and the grade fit share it.
  */
 @Injectable()
 export class HybridSearchService {
   constructor(
-    private readonly vectors: VectorSearchRepository,
-    private readonly lexical: LexicalRepository,
+    private readonly candidates: CandidateSearchRepository,
     @Inject(EMBEDDING_PROVIDER) private readonly provider: EmbeddingProvider,
   ) {}
 
@@ -67,7 +66,7 @@ export class HybridSearchService {
     return text ? this.provider.embedQuery(text) : null;
   }
 
-  /** `tx`: read in the caller's transaction; without it, each index is one statement of its own (the lookup). */
+  /** `tx`: read in the caller's transaction; without it, one statement of its own (the lookup). */
   async search(tenantId: TenantId, request: HybridSearchRequest, settings: EffectiveRetrievalSettings, tx?: Tx): Promise<HybridSearchOutcome> {
     const space = this.space;
     const ordered = analyzeText(request.query);
@@ -76,17 +75,24 @@ export class HybridSearchService {
     // searched as a list of their own, so a Chinese question finds an English document and back.
     const translation = translateQueryTerms(ordered, bilingualDictionary());
     const scope = { domain: request.domain, filter: request.filter };
-    const vectorHits = await this.vectors.nearestChunks(tenantId, space, request.vector, VECTOR_CHUNKS, scope, tx);
-    // Its chunks are measured against the translated query's vector: a document in the other language
-    // is far from the question's own words in any vector space without cross-language training.
-    const { own: lexical, translated } = await this.lexical.searchWithTranslation(
+    // Vector and lexical candidates in one statement (docs/hot-paths.md "Chat turn"). The translation's chunks are
+    // measured against the translated query's vector: a document in the other language is far from the
+    // question's own words in any vector space without cross-language training.
+    const {
+      vector: vectorHits,
+      own: lexical,
+      translated,
+    } = await this.candidates.search(
       tenantId,
-      terms,
-      translation.terms.length ? { terms: translation.terms, vector: request.translatedVector ?? request.vector } : null,
-      space,
-      request.vector,
-      LEXICAL_CHUNKS,
-      scope,
+      {
+        terms,
+        translation: translation.terms.length ? { terms: translation.terms, vector: request.translatedVector ?? request.vector } : null,
+        space,
+        vector: request.vector,
+        vectorLimit: VECTOR_CHUNKS,
+        lexicalLimit: LEXICAL_CHUNKS,
+        scope,
+      },
       tx,
     );
     const toChunk = (h: ChunkHit): HitChunk => ({

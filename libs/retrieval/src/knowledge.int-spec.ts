@@ -18,6 +18,8 @@ import { RetrievalSettingsRepository } from './retrieval-settings.repository.js'
 import { RetrievalSettingsService } from './retrieval-settings.service.js';
 import { VectorIndexService } from './vector-index.service.js';
 import { VectorSearchRepository } from './vector-search.repository.js';
+import { CandidateSearchRepository } from './candidate-search.repository.js';
+import { analyzeText } from './lexical/text-analyzer.js';
 
 const T1 = asTenantId('00000000-0000-4000-8000-000000000001');
 const T2 = asTenantId('00000000-0000-4000-8000-000000000002');
@@ -117,6 +119,20 @@ describe('knowledge store on pgvector (integration)', () => {
       const viaIndex = await vectors.nearestChunks(T1, { model: provider.id, dim: 384 }, queries[0]!, 5);
       expect(viaIndex).toHaveLength(5);
       expect(viaIndex.every((h) => h.filePath.startsWith('big/') || !h.filePath.startsWith('small/'))).toBe(true);
+      // The lookup's one statement (vector and lexical candidates together) runs the same HNSW branch.
+      const one = await new CandidateSearchRepository(medium.database, vectors).search(T1, {
+        terms: [...new Set(analyzeText('encoder cable check'))],
+        translation: null,
+        space: { model: provider.id, dim: 384 },
+        vector: queries[0]!,
+        vectorLimit: 5,
+        lexicalLimit: 5,
+        scope: {},
+      });
+      const keys = (hits: readonly { documentId: string; chunkIndex: number; distance: number }[]) =>
+        hits.map((h) => `${h.documentId}#${h.chunkIndex} ${h.distance}`);
+      expect(keys(one.vector)).toEqual(keys(viaIndex));
+      expect(one.own.hits.length).toBe(5);
     } finally {
       await db.pool.query(`UPDATE knowledge_lexical_stats SET chunk_count = (SELECT count(*) FROM knowledge_chunk WHERE tenant_id = $1) WHERE tenant_id = $1`, [
         T1,

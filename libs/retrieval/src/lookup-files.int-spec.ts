@@ -21,6 +21,7 @@ import { RetrievalSettingsRepository } from './retrieval-settings.repository.js'
 import { RetrievalSettingsService } from './retrieval-settings.service.js';
 import { VectorIndexService } from './vector-index.service.js';
 import { VectorSearchRepository } from './vector-search.repository.js';
+import { CandidateSearchRepository } from './candidate-search.repository.js';
 import type { MetadataFilter } from './metadata-filter.js';
 
 const T1 = asTenantId('00000000-0000-4000-8000-0000000000f1');
@@ -38,6 +39,7 @@ describe('lookup over files: filters, sections, chunk edits (integration)', () =
   let repo: KnowledgeRepository;
   let vectors: VectorSearchRepository;
   let lexical: LexicalRepository;
+  let candidates: CandidateSearchRepository;
   let knowledge: KnowledgeService;
   let chunkRepo: KnowledgeChunkRepository;
   let chunks: KnowledgeChunksService;
@@ -52,6 +54,7 @@ describe('lookup over files: filters, sections, chunk edits (integration)', () =
     repo = new KnowledgeRepository(medium.database);
     vectors = new VectorSearchRepository(medium.database);
     lexical = new LexicalRepository(medium.database);
+    candidates = new CandidateSearchRepository(medium.database, vectors);
     settings = new RetrievalSettingsService(new RetrievalSettingsRepository(medium.database), provider, noAudit());
     knowledge = new KnowledgeService(repo, settings, lexical, provider, noAudit());
     chunkRepo = new KnowledgeChunkRepository(medium.database);
@@ -101,6 +104,25 @@ describe('lookup over files: filters, sections, chunk edits (integration)', () =
     );
     expect(Number(stats.rows[0]?.chunk_count ?? 0)).toBe(Number(docs.rows[0].chunks));
     expect(Number(stats.rows[0]?.total_length ?? 0)).toBeCloseTo(Number(docs.rows[0].len), 6);
+  }
+
+  /**
+   * The lookup's one-statement candidate generation returns exactly what the vector and the lexical statements
+   * return on their own (docs/hot-paths.md "Chat turn"), hits in the same order.
+   */
+  async function expectCandidatesAsSeparate(tenantId: TenantId, query: string, scope: { domain?: string; filter?: MetadataFilter }, translated?: string) {
+    const v = await provider.embedQuery(query);
+    const terms = [...new Set(analyzeText(query))];
+    const translation = translated ? { terms: [...new Set(analyzeText(translated))], vector: await provider.embedQuery(translated) } : null;
+    const one = await candidates.search(tenantId, { terms, translation, space, vector: v, vectorLimit: 40, lexicalLimit: 40, scope });
+    const vector = await vectors.nearestChunks(tenantId, space, v, 40, scope);
+    const lex = await lexical.searchWithTranslation(tenantId, terms, translation, space, v, 40, scope);
+    const byDistance = (hits: { distance: number; documentId: string; chunkIndex: number }[]) =>
+      [...hits].sort((a, b) => a.distance - b.distance || a.documentId.localeCompare(b.documentId) || a.chunkIndex - b.chunkIndex);
+    expect(byDistance(one.vector)).toEqual(byDistance(vector));
+    expect(one.own).toEqual(lex.own);
+    expect(one.translated).toEqual(lex.translated);
+    return one;
   }
 
   describe('metadata filters are applied in SQL before the limit', () => {
@@ -155,6 +177,23 @@ describe('lookup over files: filters, sections, chunk edits (integration)', () =
       expect([...new Set(lex.hits.map((h) => h.filePath))].sort()).toEqual(paths);
     });
 
+    it.each([
+      { name: 'no scope', scope: {} },
+      { name: 'a domain', scope: { domain: 'manuals' } },
+      { name: 'a metadata filter', scope: { filter: { model: ['RX-200', 'RX-300'] } } },
+      { name: 'a domain nothing is in', scope: { domain: 'none' } },
+    ] as { name: string; scope: { domain?: string; filter?: MetadataFilter } }[])('one statement finds what the two do: $name', async ({ scope }) => {
+      const one = await expectCandidatesAsSeparate(T1, query, scope, 'servo Motor');
+      if (scope.domain !== 'none') expect(one.vector.length).toBeGreaterThan(0);
+      if (scope.domain !== 'none') expect(one.own.hits.length).toBeGreaterThan(0);
+    });
+
+    it('one statement: no terms at all still reads the vector hits and the chunk count', async () => {
+      const one = await expectCandidatesAsSeparate(T1, '??? ...', {});
+      expect(one.own).toEqual({ hits: [], idf: {}, chunkCount: 252 });
+      expect(one.vector.length).toBe(40);
+    });
+
     it('a metadata array value: any element matches', async () => {
       const v = await provider.embedQuery(query);
       const de = await vectors.nearestChunks(T1, space, v, 300, { filter: { lang: 'de' } });
@@ -188,6 +227,12 @@ describe('lookup over files: filters, sections, chunk edits (integration)', () =
       manualId = manual.id;
       await knowledge.upsertMany(T2, [json('faq/editor.md', 'FAQ: how to change the default editor in the settings dialog.')]);
     }, 60_000);
+
+    it('one statement carries file name, pages and section like the two', async () => {
+      const one = await expectCandidatesAsSeparate(T2, 'default editor font size', {});
+      expect(one.vector.find((h) => h.documentId === manualId && h.chunkIndex === 0)).toMatchObject({ fileName: 'Manual.pdf', page: 48, pageEnd: 48 });
+      expect(one.own.hits.find((h) => h.documentId === manualId)).toMatchObject({ fileName: 'Manual.pdf' });
+    });
 
     it('hits carry the file name, pages and section; JSON documents nulls', async () => {
       const v = await provider.embedQuery('default editor settings');

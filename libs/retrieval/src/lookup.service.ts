@@ -124,8 +124,8 @@ export class LookupService {
   }
 
   /**
-   * One lookup in four statements and no transaction round trips (docs/hot-paths.md "Chat turn"): the
-   * session's memory with the tenant's settings, the vector index, the lexical index, then one write of
+   * One lookup in three statements and no transaction round trips (docs/hot-paths.md "Chat turn"): the
+   * session's memory with the tenant's settings, the candidates of both indexes in one statement, then one write of
    * the memory claims and the tool invocation. A claim lost to a concurrent lookup of the same session
    * writes nothing: the memory is read again and the decision made again (at most `MAX_CLAIM_ROUNDS`).
    */

@@ -35,6 +35,7 @@ import { RetrievalSettingsRepository } from './retrieval-settings.repository.js'
 import { RetrievalSettingsService } from './retrieval-settings.service.js';
 import { VectorIndexService } from './vector-index.service.js';
 import { VectorSearchRepository } from './vector-search.repository.js';
+import { CandidateSearchRepository } from './candidate-search.repository.js';
 
 /** Knowledge base (pgvector), graded lookup with persisted action memory, retrieval confidence. */
 @Module({
@@ -44,6 +45,7 @@ import { VectorSearchRepository } from './vector-search.repository.js';
     KnowledgeHttpSetup,
     KnowledgeRepository,
     VectorSearchRepository,
+    CandidateSearchRepository,
     KnowledgeChunkRepository,
     KnowledgeChunksService,
     LexicalRepository,

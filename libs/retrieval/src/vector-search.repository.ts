@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { TenantId } from '@arbiter/common';
-import { Database, type Db, sql } from '@arbiter/database';
+import { Database, type Db, type RawBuilder, sql } from '@arbiter/database';
 import { type HitLocation, type SearchScope, toLocation, type VectorSpace } from './knowledge.repository.js';
 import { nearestChunksQuery } from './nearest-chunks-sql.js';
 import { fileNameOf, vectorDistance } from './search-sql.js';
@@ -19,7 +19,8 @@ export interface ChunkHit extends HitLocation {
   keywords: string[];
 }
 
-interface RawHit {
+/** The columns of {@link nearestChunksQuery}. */
+export interface RawHit {
   document_id: string;
   file_path: string;
   title: string;
@@ -34,7 +35,8 @@ interface RawHit {
   section: string[] | null;
 }
 
-const toHit = (r: RawHit): ChunkHit => ({
+/** A row of {@link nearestChunksQuery} (or its JSON, docs/hot-paths.md "Chat turn") as a hit. */
+export const toChunkHit = (r: RawHit): ChunkHit => ({
   documentId: r.document_id,
   filePath: r.file_path,
   title: r.title,
@@ -75,13 +77,20 @@ export class VectorSearchRepository {
     scope: SearchScope = {},
     db: Db = this.database.db,
   ): Promise<ChunkHit[]> {
-    // Enough candidates for the tenant/model filter applied during the index scan; pgvector >= 0.8 keeps scanning.
+    const { rows } = await nearestChunksQuery<RawHit>(tenantId, space, vector, limit, scope, await this.hnswSettings(limit)).execute(db);
+    return rows.map(toChunkHit);
+  }
+
+  /**
+   * The HNSW parameters of a search for `limit` chunks, as the `set_config` expression {@link nearestChunksQuery}
+   * evaluates before its index scan: enough candidates for the tenant/model filter applied during the scan, and
+   * pgvector >= 0.8 keeps scanning (iterative scan) where the server knows it.
+   */
+  async hnswSettings(limit: number): Promise<RawBuilder<unknown>> {
     const efSearch = sql.lit(String(Math.min(1000, Math.max(100, limit * 4))));
-    const settings = (await this.iterativeScanSupported())
+    return (await this.iterativeScanSupported())
       ? sql`set_config('hnsw.ef_search', ${efSearch}, true) || set_config('hnsw.iterative_scan', 'relaxed_order', true)`
       : sql`set_config('hnsw.ef_search', ${efSearch}, true)`;
-    const { rows } = await nearestChunksQuery<RawHit>(tenantId, space, vector, limit, scope, settings).execute(db);
-    return rows.map(toHit);
   }
 
   private iterativeScan: Promise<boolean> | undefined;
@@ -109,7 +118,7 @@ export class VectorSearchRepository {
            FROM knowledge_chunk c JOIN knowledge_document d ON d.tenant_id = c.tenant_id AND d.id = c.document_id
           WHERE c.embedding_dim = ${sql.lit(space.dim)} AND c.tenant_id = ${tenantId} AND c.embedding_model = ${space.model} AND c.disabled_at IS NULL
           ORDER BY distance LIMIT ${limit}`.execute(tx);
-      return rows.map(toHit);
+      return rows.map(toChunkHit);
     });
   }
 

@@ -1,0 +1,126 @@
+import type { TenantId } from '@arbiter/common';
+import { type RawBuilder, sql } from '@arbiter/database';
+import { type HitLocation, type SearchScope, toLocation, type VectorSpace } from './knowledge.repository.js';
+import { fileNameOf, metadataCondition, vectorDistance } from './search-sql.js';
+
+/** One chunk found by the lexical index, resolved to its document and, when it has one, its vector. */
+export interface LexicalHit extends HitLocation {
+  documentId: string;
+  chunkIndex: number;
+  score: number;
+  filePath: string;
+  title: string;
+  domain: string;
+  /** The chunk's text in the query's vector space; the document's beginning when it has none there. */
+  content: string;
+  /** L2 distance of that chunk to the query vector; null when the document has no vector in the space. */
+  distance: number | null;
+  keywords: string[];
+}
+
+export interface LexicalSearchResult {
+  hits: LexicalHit[];
+  /** IDF of each query term the tenant's corpus contains. */
+  idf: Record<string, number>;
+  /** Chunks in the tenant's lexical index (N of the IDF). */
+  chunkCount: number;
+}
+
+/** Postings read per query term: the best ones by impact, enough to rank the top 50 chunks. */
+export const POSTINGS_PER_TERM = 200;
+
+/** The row of {@link lexicalSearchSql}'s columns: `n`, then `idf_o`/`hits_o` and, with a translation, `idf_t`/`hits_t`. */
+export type LexicalSearchRow = Record<string, unknown>;
+
+/**
+ * The BM25 search of `LexicalRepository.searchWithTranslation` as CTEs and select-list columns, so that another
+ * statement can carry it (the lookup's candidate generation, docs/hot-paths.md "Chat turn"). No database access.
+ * One ranked list per term set — q (IDF from the tenant's document frequencies), p (the best
+ * {@link POSTINGS_PER_TERM} postings of each term among the scope's documents, summed per chunk, best `limit`
+ * chunks), h (their document and their vector's distance to the list's vector) — aggregated to JSON columns.
+ * An empty term list reads no postings and yields no hits.
+ */
+export function lexicalSearchSql(
+  tenantId: TenantId,
+  terms: readonly string[],
+  translation: { terms: readonly string[]; vector: readonly number[] } | null,
+  space: VectorSpace,
+  vector: readonly number[],
+  limit: number,
+  scope: SearchScope,
+): { ctes: RawBuilder<unknown>; columns: RawBuilder<unknown> } {
+  const filter = metadataCondition(scope.filter, 'fd');
+  const filtered = filter
+    ? sql`fd AS MATERIALIZED (SELECT fd.id FROM knowledge_document fd WHERE fd.tenant_id = ${tenantId} AND ${filter}),\n            `
+    : sql``;
+  const conditions = sql`${scope.domain ? sql` AND k.domain = ${scope.domain}` : sql``}${filter ? sql` AND k.document_id IN (SELECT id FROM fd)` : sql``}`;
+  const list = (name: string, termList: readonly string[], listVector: readonly number[]) => {
+    const q = sql.raw(`q${name}`);
+    const p = sql.raw(`p${name}`);
+    const h = sql.raw(`h${name}`);
+    return sql`${q} AS (SELECT f.term, ln(1 + (s.n - f.df + 0.5) / (f.df + 0.5)) AS idf
+                    FROM knowledge_term_df f, s WHERE f.tenant_id = ${tenantId} AND f.term = ANY(${termList}::varchar[]) AND f.df > 0),
+            ${p} AS (SELECT t.document_id, t.chunk_index, sum(t.impact * q.idf) AS score
+                    FROM ${q} q CROSS JOIN LATERAL (
+                      SELECT k.document_id, k.chunk_index, k.impact FROM knowledge_term k
+                       WHERE k.tenant_id = ${tenantId} AND k.term = q.term${conditions}
+                       ORDER BY k.impact DESC LIMIT ${sql.lit(POSTINGS_PER_TERM)}) t
+                   GROUP BY t.document_id, t.chunk_index
+                   ORDER BY score DESC, t.document_id, t.chunk_index LIMIT ${limit}),
+            ${h} AS (SELECT p.document_id, p.chunk_index, p.score, d.file_path, d.title, d.domain, d.keywords,
+                         coalesce(c.content, left(d.content, 2000)) AS content, c.distance,
+                         ${fileNameOf(tenantId)} AS file_name, c.page, c.page_end, c.section
+                    FROM ${p} p
+                    CROSS JOIN LATERAL (SELECT file_path, title, domain, content, keywords, file_id FROM knowledge_document WHERE id = p.document_id AND tenant_id = ${tenantId}) d
+                    LEFT JOIN LATERAL (SELECT c.content, c.page, c.page_end, c.section, ${vectorDistance(space.dim, listVector)} AS distance FROM knowledge_chunk c
+                                        WHERE c.tenant_id = ${tenantId} AND c.document_id = p.document_id AND c.embedding_model = ${space.model} AND c.chunk_index = p.chunk_index AND c.embedding_dim = ${space.dim}) c ON TRUE)`;
+  };
+  const lists = [list('o', terms, vector), ...(translation ? [list('t', translation.terms, translation.vector)] : [])];
+  const select = (name: string) =>
+    sql.raw(
+      `(SELECT json_object_agg(term, idf) FROM q${name}) AS idf_${name}, (SELECT json_agg(h ORDER BY h.score DESC, h.document_id, h.chunk_index) FROM h${name} h) AS hits_${name}`,
+    );
+  return {
+    ctes: sql`${filtered}s AS (SELECT chunk_count::float8 AS n FROM knowledge_lexical_stats WHERE tenant_id = ${tenantId}),
+            ${sql.join(lists, sql`,\n            `)}`,
+    columns: sql`(SELECT n FROM s) AS n, ${select('o')}${translation ? sql`, ${select('t')}` : sql``}`,
+  };
+}
+
+interface RawLexicalHit {
+  document_id: string;
+  chunk_index: number;
+  score: number;
+  file_path: string;
+  title: string;
+  domain: string;
+  content: string;
+  distance: number | null;
+  keywords: string[] | null;
+  file_name: string | null;
+  page: number | null;
+  page_end: number | null;
+  section: string[] | null;
+}
+
+/** The lists of a {@link lexicalSearchSql} row; `translated` only when the statement had a translation. */
+export function parseLexicalSearchRow(row: LexicalSearchRow, translated: boolean): { own: LexicalSearchResult; translated: LexicalSearchResult | null } {
+  const chunkCount = Number(row.n ?? 0);
+  const result = (name: string): LexicalSearchResult => ({
+    idf: (row[`idf_${name}`] as Record<string, number> | null) ?? {},
+    chunkCount,
+    hits: ((row[`hits_${name}`] as RawLexicalHit[] | null) ?? []).map((h) => ({
+      documentId: h.document_id,
+      chunkIndex: h.chunk_index,
+      score: Number(h.score),
+      filePath: h.file_path,
+      title: h.title,
+      domain: h.domain,
+      content: h.content,
+      distance: h.distance === null ? null : Number(h.distance),
+      keywords: h.keywords ?? [],
+      ...toLocation(h),
+    })),
+  });
+  return { own: result('o'), translated: translated ? result('t') : null };
+}
