@@ -7,6 +7,7 @@ export * from './action-memory.js';
 export * from './citation.js';
 export * from './metadata-filter.js';
 export * from './vector-sql.js';
+export { EXACT_SEARCH_MAX_CHUNKS, nearestChunksQuery } from './nearest-chunks-sql.js';
 export * from './lexical/text-analyzer.js';
 export * from './lexical/bm25.js';
 export * from './lexical/fusion.js';
