@@ -22,7 +22,7 @@
  *    works per database).
  *
  * Needs the cluster: `sudo scripts/citus/cluster.sh start` (wal_level logical is set there for logical moves).
- * Run: npm run bench:citus:drill -- [--mode=block_writes|force_logical] [--tenants=6] [--large=20000] [--shards=4] [--tail=5] [--step-timeout=180]
+ * Run: npm run bench:citus:drill -- [--mode=block_writes|force_logical|auto] [--tenants=6] [--large=20000] [--shards=4] [--tail=5] [--step-timeout=180]
  * Env: CITUS_DATABASE_URL (the coordinator, default postgres://postgres@127.0.0.1:5440/arbiter).
  */
 import type { ChildProcess } from 'node:child_process';
