@@ -8,13 +8,17 @@
  * vs two replicas — on 2 cores the point is correctness, not speed-up.
  * Env: BENCH_CONNECTIONS (16), BENCH_SECONDS (30), BENCH_POSTGRES_URL. Run: npm run bench:replicas
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { startReplica, startWorker, stopProcesses } from '../support/api-processes.js';
 import { dropDatabase, http, withDatabase } from '../support/bench-http.js';
+import { BENCH_ADMIN_TOKEN as ADMIN } from '../support/in-process-api.js';
+import { CHAT_MESSAGES as MESSAGES } from '../support/chat-messages.js';
+import { checkSessions, waitForJobs } from '../support/session-checks.js';
 import { DEMO_INTENT_RULES } from '@arbiter/intent';
 import { DEMO_KNOWLEDGE } from '@arbiter/retrieval';
 
@@ -30,60 +34,9 @@ type Autocannon = (options: Record<string, unknown>) => AutocannonInstance;
 const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const ADMIN = 'bench-admin-token-0123456789abcdef';
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const seconds = Number(process.env.BENCH_SECONDS ?? 30);
 const adminUrl = process.env.BENCH_POSTGRES_URL ?? process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const MESSAGES = [
-  '机械臂报警 E201 怎么处理？',
-  '示教器黑屏怎么办',
-  'How do I upgrade the firmware?',
-  '怎么申请退款',
-  'E310 碰撞报警误报',
-  'What is the weather in Paris tomorrow?',
-  '转人工',
-  'warranty for the teach pendant',
-  'E202 编码器报警',
-  '你好',
-];
-
-function spawnProcess(args: string[], env: Record<string, string>, readyText: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', './bench/support/register.mjs', ...args], {
-    cwd: root,
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      ADMIN_TOKEN: ADMIN,
-      LLM_PROVIDER: 'none',
-      EMBEDDING_PROVIDER: 'local',
-      SEED_DEMO: 'false',
-      SWAGGER_ENABLED: 'false',
-      DB_POOL_MAX: '20',
-      JOBS_POLL_INTERVAL_MS: '200',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  const collect = (d: Buffer) => {
-    output = (output + d.toString()).slice(-20_000);
-  };
-  child.stderr!.on('data', collect);
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${args.join(' ')} did not start within 180 s\n${output}`)), 180_000);
-    child.stdout!.on('data', (d: Buffer) => {
-      collect(d);
-      if (output.includes(readyText)) {
-        clearTimeout(timer);
-        resolve(child);
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`${args.join(' ')} exited with ${code}\n${output}`));
-    });
-  });
-}
 
 /** Session ids of every 200 answer, over all runs: each must be stored, and none twice. */
 const answeredSessions: string[] = [];
@@ -131,13 +84,7 @@ async function main(): Promise<void> {
   const children: ChildProcess[] = [];
   try {
     // Replica A migrates the empty database; B and the worker start once it is up.
-    children.push(
-      await spawnProcess(
-        ['bench/chat/server.ts'],
-        { DATABASE_URL: databaseUrl, PORT: String(portA), HOST: '127.0.0.1', JOBS_ENABLED: 'true', LOG_LEVEL: 'warn' },
-        'READY',
-      ),
-    );
+    children.push(await startReplica(databaseUrl, portA));
     const a = `http://127.0.0.1:${portA}`;
     const b = `http://127.0.0.1:${portB}`;
     const tenant = await http<{ apiKeys: { client: string; operator: string } }>(
@@ -156,14 +103,8 @@ async function main(): Promise<void> {
     await load(a, client, connections, 5); // warm-up
     const one = await load(a, client, connections, seconds);
 
-    children.push(
-      await spawnProcess(
-        ['bench/chat/server.ts'],
-        { DATABASE_URL: databaseUrl, PORT: String(portB), HOST: '127.0.0.1', JOBS_ENABLED: 'true', LOG_LEVEL: 'warn' },
-        'READY',
-      ),
-    );
-    children.push(await spawnProcess(['apps/worker/src/main.ts'], { DATABASE_URL: databaseUrl, LOG_LEVEL: 'info' }, 'Arbiter worker running jobs'));
+    children.push(await startReplica(databaseUrl, portB));
+    children.push(await startWorker(databaseUrl));
     await load(b, client, connections, 5); // warm-up of B
     process.stdout.write(`two replicas + worker (all running jobs), ${connections} connections split, ${seconds} s, 20 backfills queued …\n`);
     const queued: string[] = [];
@@ -172,45 +113,13 @@ async function main(): Promise<void> {
     // Let the turns cut off at the end of the runs and the queued jobs finish.
     await new Promise((resolve) => setTimeout(resolve, 3000));
     const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
-    for (let wait = 0; wait < 120; wait++) {
-      const { rows } = await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM job_run WHERE status IN ('queued', 'running')`);
-      if (!rows[0]!.n) break;
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-    }
-    const q = async <T extends pg.QueryResultRow>(sql: string) => (await pool.query<T>(sql)).rows;
-    const sessions = (await q<{ status: string; n: number }>(`SELECT status, count(*)::int AS n FROM diagnosis_session GROUP BY status`)).reduce<
-      Record<string, number>
-    >((m, r) => ({ ...m, [r.status]: r.n }), {});
-    const stored = Object.values(sessions).reduce((s, n) => s + n, 0);
-    const [coverage] = await q<{ sessions: number; decided: number; max_per_session: number }>(
-      `SELECT count(*)::int AS sessions, count(d.session_id)::int AS decided, coalesce(max(d.n), 0)::int AS max_per_session
-         FROM diagnosis_session s LEFT JOIN (SELECT session_id, count(*)::int AS n FROM coverage_decision GROUP BY session_id) d ON d.session_id = s.id
-        WHERE s.outcome = 'SUCCESS'`,
-    );
-    const distinctAnswered = new Set(answeredSessions);
-    const { rows: found } = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM diagnosis_session WHERE id = ANY($1::uuid[])', [
-      [...distinctAnswered],
-    ]);
-    const [evaluated] = await q<{ missing: number }>(
-      `SELECT count(*)::int AS missing FROM diagnosis_session WHERE status <> 'RUNNING' AND self_evaluation IS NULL`,
-    );
-    const jobs = await q<{ name: string; status: string; attempts: number; n: number }>(
-      `SELECT name, status, attempts, count(*)::int AS n FROM job_run GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
-    );
-    const queuedRuns = await q<{ status: string; attempts: number; n: number }>(
-      `SELECT status, attempts, count(*)::int AS n FROM job_run WHERE id = ANY('{${queued.join(',')}}'::uuid[]) GROUP BY 1, 2`,
-    );
+    await waitForJobs(pool);
+    const { sessions, stored, coverage, jobs, queuedRuns, checks: stores } = await checkSessions(pool, answeredSessions, queued);
     await pool.end();
     const two = { ok: twoA.ok + twoB.ok, errors: twoA.errors + twoB.errors, other: { ...twoA.other, ...twoB.other } };
     const checks = {
       noHttpErrors: one.errors + two.errors === 0 && !Object.keys(one.other).length && !Object.keys(two.other).length,
-      // Every 200 names its own session, and that session is stored (requests cut off when a run ends may
-      // still be stored: stored ≥ answered).
-      everyAnswerStoredOnce: distinctAnswered.size === answeredSessions.length && found[0]!.n === distinctAnswered.size && stored >= answeredSessions.length,
-      noFailedSessions: !sessions.FAILED,
-      everySucceededSessionDecidedOnce: coverage!.sessions === coverage!.decided && coverage!.max_per_session <= 1,
-      everySessionEvaluated: evaluated!.missing === 0,
-      queuedBackfillsRanOnceEach: queuedRuns.length === 1 && queuedRuns[0]!.status === 'succeeded' && queuedRuns[0]!.attempts === 1 && queuedRuns[0]!.n === 20,
+      ...stores,
     };
     const out = {
       bench: 'replicas',
@@ -235,8 +144,7 @@ async function main(): Promise<void> {
       `${JSON.stringify({ oneReplica: out.oneReplica.rps, twoReplicas: out.twoReplicas.rps, answered200: answeredSessions.length, stored, sessions, coverage, queuedRuns, checks }, null, 1)}\nwritten to ${path.relative(root, file)}\n`,
     );
   } finally {
-    for (const child of children) child.kill('SIGTERM');
-    await new Promise((resolve) => setTimeout(resolve, 2000));
+    await stopProcesses(children);
     await dropDatabase(adminUrl, dbName);
   }
 }

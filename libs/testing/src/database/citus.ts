@@ -43,11 +43,11 @@ async function workers(): Promise<NodeAddress[]> {
 /**
  * A new, empty database `name` on every node of the cluster (Citus keeps its metadata per database), with the
  * citus and vector extensions, the workers registered with the coordinator, and few shards per table
- * (CITUS_TEST_SHARD_COUNT). Returns the coordinator's url; the caller migrates it. There is no template: Citus's
+ * (`shardCount`, default CITUS_TEST_SHARD_COUNT). Returns the coordinator's url; the caller migrates it. There is no template: Citus's
  * maintenance daemon keeps a connection open to every database that has the extension, and a shard lives on a
  * worker under the coordinator's metadata, so a copy would be neither possible nor consistent.
  */
-export async function createCitusDatabase(name: string): Promise<string> {
+export async function createCitusDatabase(name: string, shardCount = citusTestShardCount()): Promise<string> {
   const head = coordinator();
   const nodes = [head, ...(await workers())];
   await Promise.all(
@@ -57,7 +57,7 @@ export async function createCitusDatabase(name: string): Promise<string> {
     }),
   );
   await withClient(nodeUrl(head, name), async (c) => {
-    await c.query(`ALTER DATABASE ${name} SET citus.shard_count = ${citusTestShardCount()}`);
+    await c.query(`ALTER DATABASE ${name} SET citus.shard_count = ${shardCount}`);
     await c.query('SELECT citus_set_coordinator_host($1, $2)', [head.host, head.port]);
     for (const worker of nodes.slice(1)) await c.query('SELECT citus_add_node($1, $2)', [worker.host, worker.port]);
   });
