@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { isDatabaseUnavailable } from './database-errors.js';
+import { isDatabaseUnavailable, isTransientConflict } from './database-errors.js';
 
 const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
 
@@ -20,5 +20,19 @@ describe('isDatabaseUnavailable', () => {
     ['not an error', 'ECONNREFUSED', false],
   ])('%s → %s', (_name, error, expected) => {
     expect(isDatabaseUnavailable(error)).toBe(expected);
+  });
+});
+
+describe('isTransientConflict', () => {
+  it.each([
+    ['a deadlock', Object.assign(new Error('deadlock detected'), { code: '40P01' }), true],
+    ['a serialization failure', Object.assign(new Error('could not serialize access'), { code: '40001' }), true],
+    ['wrapped by TypeORM', { message: 'query failed', driverError: { code: '40P01', message: 'x' } }, true],
+    ['Citus: a shard moved underneath the statement', Object.assign(new Error('could not find valid entry for shard 102345'), { code: 'XX000' }), true],
+    ['a unique violation', Object.assign(new Error('duplicate key value'), { code: '23505' }), false],
+    ['an outage is not a conflict', Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }), false],
+    ['not an error', '40P01', false],
+  ])('%s → %s', (_name, error, expected) => {
+    expect(isTransientConflict(error)).toBe(expected);
   });
 });

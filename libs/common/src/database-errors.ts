@@ -55,6 +55,30 @@ export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   return isDatabaseUnavailable(e.driverError, depth + 1) || isDatabaseUnavailable(e.cause, depth + 1);
 }
 
+/** The `code` of the 503 a request answers when the database undid its work to resolve a conflict. */
+export const DATABASE_CONFLICT_CODE = 'DATABASE_CONFLICT';
+
+/** Seconds a client should wait before repeating a `DATABASE_CONFLICT` request (the conflict is already resolved). */
+export const CONFLICT_RETRY_AFTER_SECONDS = 1;
+
+// 40P01 deadlock_detected, 40001 serialization_failure: the database rolled the statement back, so the request
+// wrote nothing and repeating it is safe. On a Citus cluster a shard being moved or split (isolation, rebalance)
+// can also fail a statement that routed to its old placement (docs/SCALING.md "Operations runbook").
+const CONFLICT_CODES = new Set(['40P01', '40001']);
+const CONFLICT_MESSAGES = /could not find valid entry for shard/i;
+
+/**
+ * Whether the database undid the request's statement to resolve a conflict with concurrent work (a deadlock, a
+ * serialization failure, a shard moved underneath it): the global filter answers 503 with a short Retry-After.
+ */
+export function isTransientConflict(error: unknown, depth = 0): boolean {
+  if (!error || typeof error !== 'object' || depth > 3) return false;
+  const e = error as { code?: unknown; message?: unknown; driverError?: unknown; cause?: unknown };
+  if (typeof e.code === 'string' && CONFLICT_CODES.has(e.code)) return true;
+  if (typeof e.message === 'string' && CONFLICT_MESSAGES.test(e.message)) return true;
+  return isTransientConflict(e.driverError, depth + 1) || isTransientConflict(e.cause, depth + 1);
+}
+
 /** The `code` of the 507 a write answers while the database's disk is full. */
 export const STORAGE_FULL_CODE = 'STORAGE_FULL';
 

@@ -85,6 +85,22 @@ describe('GlobalErrorFilter: framework errors are client-safe', () => {
   });
 
   it.each([
+    ['a deadlock', Object.assign(new Error('deadlock detected DETAIL: Process 12 waits for ShareLock on transaction 9'), { code: '40P01' })],
+    ['a shard moved (Citus)', { message: 'query failed', driverError: { code: 'XX000', message: 'could not find valid entry for shard 102008' } }],
+  ])('answers a conflict the database undid (%s) with 503 DATABASE_CONFLICT and Retry-After: 1, no internal text', (_name, exception) => {
+    const { status, body, headers } = render(exception);
+    expect(status).toBe(503);
+    expect(body).toEqual({
+      statusCode: 503,
+      error: 'Service Unavailable',
+      message: 'Conflict with concurrent work, nothing was written: retry',
+      code: 'DATABASE_CONFLICT',
+      requestId: 'req-1',
+    });
+    expect(headers['retry-after']).toBe('1');
+  });
+
+  it.each([
     ['PostgreSQL disk_full', Object.assign(new Error('could not extend file "base/16384/2619": No space left on device'), { code: '53100' })],
     ['wrapped by TypeORM', { message: 'query failed', driverError: { code: '53100', message: 'x' } }],
     ['Node ENOSPC', Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' })],

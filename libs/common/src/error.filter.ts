@@ -5,6 +5,9 @@ import {
   DATABASE_RETRY_AFTER_SECONDS,
   DATABASE_UNAVAILABLE_CODE,
   isDatabaseUnavailable,
+  CONFLICT_RETRY_AFTER_SECONDS,
+  DATABASE_CONFLICT_CODE,
+  isTransientConflict,
   isStorageFull,
   STORAGE_FULL_CODE,
   STORAGE_RETRY_AFTER_SECONDS,
@@ -34,7 +37,8 @@ export class GlobalErrorFilter implements ExceptionFilter {
       this.logger.error({ msg: 'request failed', statusCode: body.statusCode, url: request?.url, errorId: body.requestId, err: describe(exception) });
     }
     // Every 503 here is transient (the database, an upstream): tell clients when to retry.
-    if (body.statusCode === 503) void reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
+    if (body.statusCode === 503)
+      void reply.header('retry-after', String(body.code === DATABASE_CONFLICT_CODE ? CONFLICT_RETRY_AFTER_SECONDS : DATABASE_RETRY_AFTER_SECONDS));
     if (body.code === STORAGE_FULL_CODE) {
       noteStorageFull(); // `/health` reports `degraded` while these keep coming
       void reply.header('retry-after', String(STORAGE_RETRY_AFTER_SECONDS));
@@ -97,6 +101,15 @@ export function toErrorBody(exception: unknown, requestId: string): ErrorBody {
   }
   if (isDatabaseUnavailable(exception)) {
     return { statusCode: 503, error: reasonPhrase(503), message: 'Database unavailable, retry shortly', code: DATABASE_UNAVAILABLE_CODE, requestId };
+  }
+  if (isTransientConflict(exception)) {
+    return {
+      statusCode: 503,
+      error: reasonPhrase(503),
+      message: 'Conflict with concurrent work, nothing was written: retry',
+      code: DATABASE_CONFLICT_CODE,
+      requestId,
+    };
   }
   return { statusCode: 500, error: reasonPhrase(500), message: 'Internal server error', requestId };
 }
