@@ -8,3 +8,4 @@ export * from './database/test-db-env.js';
 export * from './database/template.js';
 export * from './medium.js';
 export * from './database/explain.js';
+export * from './database/trigger-ddl.js';
