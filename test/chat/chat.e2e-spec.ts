@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { DEMO_KNOWLEDGE } from '@arbiter/retrieval';
+import { triggerDdl } from '@arbiter/testing';
 import { isBackgroundStatement, roundTripCounter } from '../support/round-trips.js';
 import { createTestApp, type TestApp, type TestTenant } from '../support/test-app.js';
 
@@ -499,7 +500,7 @@ describe('POST /ai/chat offline (e2e)', () => {
           coverage: { evaluatorVersion: 'v1' },
         });
         const hooks = await t.db.pool.query<{ hooks_done: boolean; n: number }>(
-          'SELECT s.hooks_done, (SELECT count(*)::int FROM coverage_decision d WHERE d.session_id = s.id) AS n FROM diagnosis_session s WHERE s.id = $1',
+          'SELECT s.hooks_done, (SELECT count(*)::int FROM coverage_decision d WHERE d.tenant_id = s.tenant_id AND d.session_id = s.id) AS n FROM diagnosis_session s WHERE s.id = $1',
           [result.sessionId],
         );
         expect(hooks.rows[0]).toEqual({ hooks_done: true, n: 1 });
@@ -562,11 +563,11 @@ describe('POST /ai/chat offline (e2e)', () => {
       await t.db.pool.query(
         `CREATE OR REPLACE FUNCTION chat_test_fail() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'simulated outage' USING ERRCODE = '${sqlstate}'; END $$`,
       );
-      await t.db.pool.query(`CREATE TRIGGER chat_test_fail ${timing} ON ${table} FOR EACH ROW EXECUTE FUNCTION chat_test_fail()`);
+      await triggerDdl(t.db, `CREATE TRIGGER chat_test_fail ${timing} ON ${table} FOR EACH ROW EXECUTE FUNCTION chat_test_fail()`);
       try {
         await fn();
       } finally {
-        await t.db.pool.query(`DROP TRIGGER IF EXISTS chat_test_fail ON ${table}`);
+        await triggerDdl(t.db, `DROP TRIGGER IF EXISTS chat_test_fail ON ${table}`);
       }
     };
 

@@ -80,7 +80,8 @@ describe('faults: kill -9 during a chat turn (e2e, child process)', () => {
     const sessionId = rows[0]!.id;
 
     // Another process later; the turn is now older than SESSION_RUNNING_TIMEOUT_MS (10 min by default).
-    await db.pool.query(`UPDATE diagnosis_session SET created_at = created_at - interval '11 minutes' WHERE id = $1`, [sessionId]);
+    // The time is a value: Citus refuses `created_at - interval` (a STABLE function of a column) in an UPDATE (docs/SCALING.md "Running on Citus").
+    await db.pool.query(`UPDATE diagnosis_session SET created_at = $2 WHERE id = $1`, [sessionId, new Date(Date.now() - 11 * 60_000)]);
     t = await createTestApp({}, db);
     const feedback = () =>
       t!.request({ method: 'POST', url: '/api/feedback', headers: { 'x-api-key': tenant.apiKeys.client }, payload: { sessionId, feedback: 'not_useful' } });

@@ -5,7 +5,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { DataSource } from 'typeorm';
 import { resetStoragePressure } from '@arbiter/common';
 import { KEY_DIRECTORY_FRESH_MS } from '@arbiter/tenancy';
-import { createTestDatabase, testDbKind, type TestDatabase } from '@arbiter/testing';
+import { createTestDatabase, triggerDdl, testDbKind, type TestDatabase } from '@arbiter/testing';
 import { createApp } from '../../apps/api/src/create-app.js';
 import { DatabaseProxy } from '../support/tcp-proxy.js';
 import { createTestApp, TEST_ADMIN_TOKEN, type TestApp, type TestTenant } from '../support/test-app.js';
@@ -130,7 +130,7 @@ describe('faults: database restore in progress (e2e)', () => {
     // The driver's own disk_full (53100), as PostgreSQL raises it when it cannot extend a file.
     await t.db.pool.query(`CREATE FUNCTION fault_disk_full() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN RAISE EXCEPTION 'could not extend file "base/1/2": No space left on device' USING ERRCODE = 'disk_full'; END $$`);
-    await t.db.pool.query('CREATE TRIGGER fault_disk_full BEFORE INSERT ON diagnosis_session FOR EACH ROW EXECUTE FUNCTION fault_disk_full()');
+    await triggerDdl(t.db, 'CREATE TRIGGER fault_disk_full BEFORE INSERT ON diagnosis_session FOR EACH ROW EXECUTE FUNCTION fault_disk_full()');
     try {
       const res = await t.request({ method: 'POST', url: '/api/sessions', headers, payload: session });
       expect(res.statusCode).toBe(507);
@@ -148,7 +148,7 @@ describe('faults: database restore in progress (e2e)', () => {
       const stored = await t.db.pool.query('SELECT 1 FROM diagnosis_session WHERE tenant_id = $1', [tenant.id]);
       expect(stored.rowCount).toBe(0);
     } finally {
-      await t.db.pool.query('DROP TRIGGER fault_disk_full ON diagnosis_session');
+      await triggerDdl(t.db, 'DROP TRIGGER fault_disk_full ON diagnosis_session');
       await t.db.pool.query('DROP FUNCTION fault_disk_full()');
       resetStoragePressure(); // the one-minute window is unit-tested (StorageHealth)
     }

@@ -6,7 +6,7 @@ import { isStrongRelevance, type RelevanceLevel } from './relevance.js';
 
 /**
  * Marker of the lookup write's failed claim: the statement casts a text holding it to int, which fails
- * at run time (never at plan time: it depends on the claims) and so rolls the whole statement back.
+ * at run time (never at plan time: the text depends on the rows read) and so rolls the whole statement back.
  */
 const CLAIM_LOST = 'retrieval memory claims lost to a concurrent lookup';
 
@@ -22,6 +22,11 @@ interface MemoryRow {
   file_path: string;
   section_key?: string;
   relevance_level: RelevanceLevel;
+}
+
+/** Document order (file, then section): the order in which a lookup claims its documents. */
+function byDocument(a: MemoryMark, b: MemoryMark): number {
+  return a.filePath < b.filePath ? -1 : a.filePath > b.filePath ? 1 : a.sectionKey < b.sectionKey ? -1 : a.sectionKey > b.sectionKey ? 1 : 0;
 }
 
 /** The session's memory state from its live rows, in first-retrieved order. */
@@ -67,6 +72,11 @@ export class ActionMemoryRepository {
    * {@link ClaimLostError}: the caller reads the memory again and decides again. `assumedEmpty`: the decision
    * was made without reading the memory (a session the caller just opened); a live row of the session makes
    * the statement fail the same way.
+   *
+   * Both checks fail inside the claim itself, before the statement's other steps: Citus runs each CTE as a step
+   * of its own, in order, so a claim that only counted its rows went on to slide the memory while holding the
+   * conflicting row, and concurrent lookups of one session deadlocked (docs/SCALING.md "Running on Citus").
+   * The claims are made in document order, so two lookups claiming the same documents wait in one order.
    */
   async commitLookup(
     tenantId: TenantId,
@@ -76,16 +86,26 @@ export class ActionMemoryRepository {
     extraCtes?: Expression<unknown>,
     assumedEmpty = false,
   ): Promise<void> {
-    const files = marks.map((m) => m.filePath);
-    const sections = marks.map((m) => m.sectionKey);
+    const ordered = [...marks].sort(byDocument);
+    const files = ordered.map((m) => m.filePath);
+    const sections = ordered.map((m) => m.sectionKey);
+    const lost = sql.lit(` ${CLAIM_LOST}`);
+    // Read in the claim's SELECT, so with the statement's snapshot on PostgreSQL and before the claim's own rows
+    // on Citus (where a check in the final SELECT ran after the claim and saw them); a one-time filter, so also
+    // evaluated without marks.
+    const noLiveMemory = sql`WHERE (SELECT CASE WHEN count(*) = 0 THEN true ELSE (count(*)::text || ${lost})::int = 0 END
+                                  FROM retrieval_memory p WHERE p.tenant_id = ${tenantId}::uuid AND p.session_id = ${sessionId} AND p.expires_at > now())`;
     const statement = sql`WITH claimed AS (
          INSERT INTO retrieval_memory (tenant_id, session_id, domain, file_path, section_key, relevance_level, expires_at)
          SELECT ${tenantId}::uuid, ${sessionId}, m.domain, m.file_path, m.section_key, m.level, now() + make_interval(secs => ${ttlSeconds}::int)
-           FROM unnest(${marks.map((m) => m.domain)}::varchar[], ${files}::varchar[], ${sections}::varchar[], ${marks.map((m) => m.level)}::varchar[])
+           FROM unnest(${ordered.map((m) => m.domain)}::varchar[], ${files}::varchar[], ${sections}::varchar[], ${ordered.map((m) => m.level)}::varchar[])
                 AS m(domain, file_path, section_key, level)
+         ${assumedEmpty ? noLiveMemory : sql``}
+         -- A live row fails the claim here: the cast of the marker text to int fails when it runs, never at plan time.
          ON CONFLICT ON CONSTRAINT uq_retrieval_memory_doc DO UPDATE SET
-           domain = EXCLUDED.domain, relevance_level = EXCLUDED.relevance_level, expires_at = EXCLUDED.expires_at, created_at = EXCLUDED.created_at
-           WHERE retrieval_memory.expires_at <= EXCLUDED.created_at
+           domain = EXCLUDED.domain, expires_at = EXCLUDED.expires_at, created_at = EXCLUDED.created_at,
+           relevance_level = CASE WHEN retrieval_memory.expires_at <= EXCLUDED.created_at THEN EXCLUDED.relevance_level
+                                  ELSE (EXCLUDED.relevance_level || ${lost})::int::varchar END
          RETURNING 1),
        slid AS (
          UPDATE retrieval_memory SET expires_at = now() + make_interval(secs => ${ttlSeconds}::int)
@@ -98,13 +118,7 @@ export class ActionMemoryRepository {
        ${extraCtes}`
              : sql``
          }
-       SELECT CASE WHEN (SELECT count(*) FROM claimed) = ${marks.length}::int${
-         // The statement's snapshot: the memory as it was before this write.
-         assumedEmpty
-           ? sql` AND NOT EXISTS (SELECT 1 FROM retrieval_memory m WHERE m.tenant_id = ${tenantId}::uuid AND m.session_id = ${sessionId} AND m.expires_at > now())`
-           : sql``
-       } THEN 1
-                   ELSE ((SELECT count(*) FROM claimed)::text || ${sql.lit(` ${CLAIM_LOST}`)})::int END AS ok`;
+       SELECT count(*)::int AS claimed FROM claimed`;
     try {
       await statement.execute(this.database.db);
     } catch (error) {

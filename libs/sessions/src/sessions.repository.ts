@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { TenantId } from '@arbiter/common';
 import {
@@ -237,22 +238,31 @@ export class SessionsRepository {
     alsoRead?: SessionStartRead,
   ): Promise<{ session: DiagnosisSessionEntity; extra: unknown } | null> {
     const tenant = sql<string>`${tenantId}::uuid`;
+    // The id is chosen here so that the caller's read can name the new session before it is inserted.
+    const sessionId = sql<string>`${randomUUID()}::uuid`;
     const conversationSql = conversation.id
       ? sql`UPDATE conversation SET last_activity_at = now() WHERE tenant_id = ${tenant} AND id = ${conversation.id}::uuid RETURNING id`
       : sql`INSERT INTO conversation (tenant_id, channel, user_ref) VALUES (${tenant}, ${conversation.channel}, ${conversation.userRef}) RETURNING id`;
     // hooks_done stays false until the finished-session hooks ran (sessions.repair finishes the job after a crash).
     const values: [string, unknown][] = [
+      ['id', sessionId],
       ['tenant_id', tenant],
       ['conversation_id', sql`c.id`],
       ['hooks_done', sql`false`],
       ...Object.entries(sessionColumns(session)),
     ];
-    const extra = alsoRead
-      ? sql`, (${alsoRead({ tenantId: tenant, conversationId: sql<string>`(SELECT id FROM c)`, sessionId: sql<string>`diagnosis_session.id` })}) AS "__extra"`
+    // The caller's read is a CTE evaluated before the insert, not a subquery in RETURNING: Citus runs the RETURNING
+    // on the shard without the statement's parameters (docs/SCALING.md "Running on Citus"). MATERIALIZED keeps it a
+    // step of its own there, run before the insert, so it sees the conversation as the statement found it, like
+    // PostgreSQL's one snapshot does.
+    const read = alsoRead
+      ? sql`,
+       start_read AS MATERIALIZED (SELECT (${alsoRead({ tenantId: tenant, conversationId: sql<string>`(SELECT id FROM c)`, sessionId })}) AS extra)`
       : sql``;
-    const { rows } = await sql<Selectable<SessionTable> & { __extra?: unknown }>`WITH c AS (${conversationSql})
-       INSERT INTO diagnosis_session (${sql.join(values.map(([column]) => sql.ref(column)))})
-       SELECT ${sql.join(values.map(([, value]) => value))} FROM c RETURNING *${extra}`.execute(this.database.db);
+    const { rows } = await sql<Selectable<SessionTable> & { __extra?: unknown }>`WITH c AS (${conversationSql})${read},
+       started AS (INSERT INTO diagnosis_session (${sql.join(values.map(([column]) => sql.ref(column)))})
+                   SELECT ${sql.join(values.map(([, value]) => value))} FROM c RETURNING *)
+       SELECT started.*${alsoRead ? sql`, start_read.extra AS "__extra" FROM started, start_read` : sql` FROM started`}`.execute(this.database.db);
     const row = rows[0];
     if (!row) return null;
     return { session: toSession(row), extra: row.__extra ?? null };

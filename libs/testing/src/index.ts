@@ -9,3 +9,4 @@ export { createCitusDatabase, dropCitusDatabase } from './database/citus.js';
 export * from './database/template.js';
 export * from './medium.js';
 export * from './database/explain.js';
+export * from './database/trigger-ddl.js';
