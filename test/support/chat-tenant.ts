@@ -26,6 +26,12 @@ export const CHAT_RULES = [
 /** A tenant with {@link CHAT_RULES} and the demo knowledge base, the intent judge off (deterministic routing). */
 export async function seededChatTenant(t: TestApp, name: string): Promise<TestTenant> {
   const tenant = await t.createTenant(name);
+  await seedChatTenant(t, tenant);
+  return tenant;
+}
+
+/** Gives an existing tenant what {@link seededChatTenant} gives a new one. */
+export async function seedChatTenant(t: TestApp, tenant: TestTenant): Promise<void> {
   for (const rule of CHAT_RULES) {
     const res = await t.request({ method: 'POST', url: '/admin/intent-rules', headers: { 'x-api-key': tenant.operatorKey }, payload: rule });
     expect(res.statusCode).toBe(201);
@@ -47,7 +53,7 @@ export async function seededChatTenant(t: TestApp, name: string): Promise<TestTe
   // The rules' classifier trains in the background: until it has, the semantic matcher's confidence differs
   // from one turn to the next (a CI run saw 0.87 then 0.99 for the same message).
   await pollUntil(
-    `the classifier of ${name} settled`,
+    `the classifier of ${tenant.name} settled`,
     async () =>
       (await t.request({ method: 'GET', url: '/admin/intent/status', headers: { 'x-api-key': tenant.operatorKey } })).json<{
         training: { state: string };
@@ -57,5 +63,4 @@ export async function seededChatTenant(t: TestApp, name: string): Promise<TestTe
     (status) => status.training.state === 'idle' && status.classifierVersion === status.rulesVersion,
     { deadlineMs: 60_000, intervalMs: 100 },
   );
-  return tenant;
 }

@@ -217,8 +217,8 @@ export class CaseLibraryRepository {
   }
 
   /**
-   * A feedback post's case change, a data-modifying CTE of the post's one statement that runs only when the CTE
-   * named `when` returned a row (the session's compare-and-set applied). `activate` creates the session's AUTO case
+   * A feedback post's case change, a data-modifying CTE of the post's one statement, which fails as a whole when the
+   * session's compare-and-set did not apply (docs/hot-paths.md "Feedback"). `activate` creates the session's AUTO case
    * from its question and answer, or un-retracts it (operator edits survive); `retract` hides its AUTO case.
    * Columns: `id`, `inserted` of the case it changed; no row when it changed none.
    */
@@ -226,20 +226,15 @@ export class CaseLibraryRepository {
     tenantId: TenantId,
     sessionId: string,
     change: { action: 'activate'; query: string; answer: string | null } | { action: 'retract' },
-    when: string,
   ): RawBuilder<SessionCaseChange> {
     switch (change.action) {
       case 'activate':
         return sql<SessionCaseChange>`INSERT INTO case_library (tenant_id, session_id, query, answer, fault_category, error_code, source_type)
-                       SELECT ${tenantId}, ${sessionId}, ${change.query}, ${change.answer}, 'GENERAL', NULL, 'AUTO' FROM ${sql.table(when)}
+                       VALUES (${tenantId}::uuid, ${sessionId}::uuid, ${change.query}, ${change.answer}, 'GENERAL', NULL, 'AUTO')
                        ON CONFLICT (tenant_id, session_id) DO UPDATE SET retracted_at = NULL, updated_at = EXCLUDED.updated_at
                        RETURNING id, (xmax = 0) AS inserted`;
       case 'retract':
-        return this.retractSql<SessionCaseChange>(
-          tenantId,
-          sql`session_id = ${sessionId} AND source_type = 'AUTO' AND EXISTS (SELECT 1 FROM ${sql.table(when)})`,
-          sql`id, false AS inserted`,
-        );
+        return this.retractSql<SessionCaseChange>(tenantId, sql`session_id = ${sessionId} AND source_type = 'AUTO'`, sql`id, false AS inserted`);
     }
   }
 }

@@ -105,16 +105,18 @@ export class CoverageRepository {
   }
 
   /**
-   * One decision as a CTE of the session's finish statement (docs/hot-paths.md "Chat turn"): inserted
-   * only when `sessionCte` returned the session row; `RETURNING 1` when inserted.
+   * One decision as a CTE of the session's finish statement (docs/hot-paths.md "Chat turn"): inserted only when the
+   * session is the tenant's; `RETURNING 1` when inserted. It reads the session by its key, not from the finish's CTE:
+   * on Citus an `INSERT … SELECT` of a CTE's rows makes the coordinator copy them to every worker, while this one runs
+   * on the tenant's shard (docs/SCALING.md "Hot paths on one shard"). The key and `created_at` are the ones the finish
+   * leaves unchanged.
    */
-  insertDecisionCte(sessionCte: string, r: DecisionRow): RawBuilder<unknown> {
-    const s = (column: string) => sql.ref(`${sessionCte}.${column}`);
+  insertDecisionCte(r: DecisionRow): RawBuilder<unknown> {
     return sql`INSERT INTO coverage_decision
          (session_id, evaluator_version, tenant_id, channel, verdict, reason_code, reference_count, top_score, gap_key, session_created_at)
-       SELECT ${s('id')}, ${r.evaluatorVersion}, ${s('tenant_id')}, ${r.channel}, ${r.verdict}, ${r.reasonCode},
-              ${r.referenceCount}::int, ${r.topScore}::float8, ${r.gapKey}::text, ${s('created_at')}
-         FROM ${sql.table(sessionCte)} WHERE ${s('id')} = ${r.sessionId}::uuid AND ${s('tenant_id')} = ${r.tenantId}::uuid
+       SELECT s.id, ${r.evaluatorVersion}, s.tenant_id, ${r.channel}, ${r.verdict}, ${r.reasonCode},
+              ${r.referenceCount}::int, ${r.topScore}::float8, ${r.gapKey}::text, s.created_at
+         FROM diagnosis_session s WHERE s.tenant_id = ${r.tenantId}::uuid AND s.id = ${r.sessionId}::uuid
        ON CONFLICT ON CONSTRAINT pk_coverage_decision DO NOTHING
        RETURNING 1`;
   }

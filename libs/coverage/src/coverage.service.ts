@@ -143,7 +143,7 @@ export class CoverageService {
     const row = this.decide(tenantId, session);
     if (!row) return {};
     return {
-      cte: (sessionCte) => this.repository.insertDecisionCte(sessionCte, row),
+      cte: () => this.repository.insertDecisionCte(row),
       done: (inserted) => {
         if (inserted) this.decisionsCounter.inc({ verdict: row.verdict, reason_code: row.reasonCode, source: 'hook' });
       },

@@ -245,7 +245,8 @@ export class MonitoringRepository {
    * not to its sessions. The lookups are scalar subqueries on purpose: as joins, PostgreSQL 15 hashes the whole
    * session table once the window holds a few thousand feedbacks (measured 480 ms at 1M sessions / 10k feedbacks,
    * against ~200 ms for 10k primary-key lookups). A session without a (numeric) self-evaluation or without a decision
-   * is left out of that pair.
+   * is left out of that pair. Each subquery names the tenant itself: Citus routes a statement to one shard only when
+   * every table in it is filtered on the tenant (docs/SCALING.md "Hot paths on one shard").
    */
   async agreementTables(
     tenantId: TenantId,
@@ -258,9 +259,9 @@ export class MonitoringRepository {
          SELECT f.feedback = 'useful' AS useful,
                 (SELECT CASE WHEN jsonb_typeof(s.self_evaluation->'confidence') = 'number'
                              THEN (s.self_evaluation->>'confidence')::float8 / 100 >= ${threshold}::float8 END
-                   FROM diagnosis_session s WHERE s.tenant_id = f.tenant_id AND s.id = f.session_id) AS se_good,
+                   FROM diagnosis_session s WHERE s.tenant_id = ${tenantId} AND s.id = f.session_id) AS se_good,
                 (SELECT d.verdict = 'covered' FROM coverage_decision d
-                  WHERE d.tenant_id = f.tenant_id AND d.session_id = f.session_id AND d.evaluator_version = ${evaluatorVersion}) AS cov_good
+                  WHERE d.tenant_id = ${tenantId} AND d.session_id = f.session_id AND d.evaluator_version = ${evaluatorVersion}) AS cov_good
          FROM session_feedback f
          WHERE f.tenant_id = ${tenantId} AND f.feedback IN ('useful', 'not_useful')
            AND f.updated_at >= ${window.fromTs}::timestamptz AND f.updated_at < ${window.toTs}::timestamptz

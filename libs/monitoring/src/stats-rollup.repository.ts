@@ -51,9 +51,10 @@ const EDGES = [
   [sql.raw('hi'), sql.raw('t')],
 ] as const;
 
+/** The rollup buckets a fold wrote (inserted or added to), per family. */
 export interface FoldResult {
-  sessionDeltas: number;
-  coverageDeltas: number;
+  sessionBuckets: number;
+  coverageBuckets: number;
 }
 
 export interface RebuildResult {
@@ -79,42 +80,40 @@ export class StatsRollupRepository {
    * The upsert writes a bucket's signed latencies as they are and merges them from `EXCLUDED` (Citus refuses a
    * subquery in `DO UPDATE SET`, docs/SCALING.md "Running on Citus"); a bucket it inserted is then reduced to its
    * remaining values, sorted, in the same transaction, so no reader sees the signed entries.
+   * The upsert is the statement itself, its CTEs feeding its `SELECT`: as a CTE of a `SELECT` it made Citus copy the
+   * aggregated deltas to every worker, and the stats read opened a transaction on each (docs/SCALING.md "Hot paths on
+   * one shard").
    */
   async fold(tenantId: TenantId): Promise<FoldResult> {
     return this.database.transaction((tx) => this.foldIn(tx, tenantId));
   }
 
   private async foldIn(tx: Tx, tenantId: TenantId): Promise<FoldResult> {
-    const { rows: sessionRows } = await sql<{ n: number; inserted: string[] | null }>`
-      WITH d AS (DELETE FROM session_stats_delta WHERE tenant_id = ${tenantId} RETURNING *),
+    const { rows: sessionRows } = await sql<{ bucket: Date; inserted: boolean }>`
+      WITH d AS (DELETE FROM session_stats_delta WHERE tenant_id = ${tenantId}::uuid RETURNING *),
        agg AS (
-         SELECT bucket, ${list((c) => `sum(${c}) AS ${c}`)}, count(*) AS deltas,
+         SELECT bucket, ${list((c) => `sum(${c}) AS ${c}`)},
                 COALESCE(array_agg(${SIGNED_LATENCY}) FILTER (WHERE latency_count <> 0), '{}') AS lat
-         FROM d GROUP BY bucket),
-       up AS (
-         INSERT INTO session_stats_rollup AS r (tenant_id, bucket, ${list((c) => c)}, latencies)
-         SELECT ${tenantId}::uuid, bucket, ${list((c) => c)}, lat FROM agg
-         ON CONFLICT (tenant_id, bucket) DO UPDATE SET
-           ${list((c) => `${c} = r.${c} + EXCLUDED.${c}`)},
-           latencies = stats_latency_multiset(r.latencies || EXCLUDED.latencies)
-         RETURNING r.bucket, (r.xmax = 0) AS inserted)
-       SELECT COALESCE((SELECT sum(deltas) FROM agg), 0)::int AS n,
-              (SELECT array_agg(bucket::text) FROM up WHERE inserted) AS inserted`.execute(tx);
-    const inserted = sessionRows[0]?.inserted ?? [];
+         FROM d GROUP BY bucket)
+      INSERT INTO session_stats_rollup AS r (tenant_id, bucket, ${list((c) => c)}, latencies)
+      SELECT ${tenantId}::uuid, bucket, ${list((c) => c)}, lat FROM agg
+      ON CONFLICT (tenant_id, bucket) DO UPDATE SET
+        ${list((c) => `${c} = r.${c} + EXCLUDED.${c}`)},
+        latencies = stats_latency_multiset(r.latencies || EXCLUDED.latencies)
+      RETURNING r.bucket, (r.xmax = 0) AS inserted`.execute(tx);
+    const inserted = sessionRows.filter((row) => row.inserted).map((row) => row.bucket);
     if (inserted.length) {
       await sql`UPDATE session_stats_rollup SET latencies = stats_latency_multiset(latencies)
                  WHERE tenant_id = ${tenantId} AND bucket = ANY(${inserted}::timestamptz[]) AND latencies <> '{}'`.execute(tx);
     }
-    const { rows: coverageRows } = await sql<{ n: number }>`
-      WITH d AS (DELETE FROM coverage_stats_delta WHERE tenant_id = ${tenantId} RETURNING *),
-       agg AS (SELECT bucket, evaluator_version, sum(decisions) AS decisions, sum(covered) AS covered, count(*) AS deltas FROM d GROUP BY 1, 2),
-       up AS (
-         INSERT INTO coverage_stats_rollup AS r (tenant_id, bucket, evaluator_version, decisions, covered)
-         SELECT ${tenantId}::uuid, bucket, evaluator_version, decisions, covered FROM agg
-         ON CONFLICT (tenant_id, bucket, evaluator_version) DO UPDATE SET decisions = r.decisions + EXCLUDED.decisions, covered = r.covered + EXCLUDED.covered
-         RETURNING 1)
-       SELECT COALESCE((SELECT sum(deltas) FROM agg), 0)::int AS n, (SELECT count(*) FROM up) AS buckets`.execute(tx);
-    return { sessionDeltas: Number(sessionRows[0]?.n ?? 0), coverageDeltas: Number(coverageRows[0]?.n ?? 0) };
+    const { rows: coverageRows } = await sql<{ bucket: Date }>`
+      WITH d AS (DELETE FROM coverage_stats_delta WHERE tenant_id = ${tenantId}::uuid RETURNING *),
+       agg AS (SELECT bucket, evaluator_version, sum(decisions) AS decisions, sum(covered) AS covered FROM d GROUP BY 1, 2)
+      INSERT INTO coverage_stats_rollup AS r (tenant_id, bucket, evaluator_version, decisions, covered)
+      SELECT ${tenantId}::uuid, bucket, evaluator_version, decisions, covered FROM agg
+      ON CONFLICT (tenant_id, bucket, evaluator_version) DO UPDATE SET decisions = r.decisions + EXCLUDED.decisions, covered = r.covered + EXCLUDED.covered
+      RETURNING r.bucket`.execute(tx);
+    return { sessionBuckets: sessionRows.length, coverageBuckets: coverageRows.length };
   }
 
   /**

@@ -15,11 +15,12 @@ export interface FinishPlan {
   /** Values of session columns set by the finish UPDATE itself (e.g. the rule self-evaluation). */
   session?: { selfEvaluation?: DiagnosisSessionEntity['selfEvaluation'] };
   /**
-   * A data-modifying statement of the hook's own tables, run as a CTE of the finish statement; `session`
-   * names the CTE that holds the updated session row (select from it so nothing is written when the
-   * session is not the tenant's). It should end with `RETURNING` something: `done` gets the row count.
+   * A data-modifying statement of the hook's own tables, run as a CTE of the finish statement. It writes nothing when
+   * the session is not the tenant's by reading the session by its key, not from the finish's own CTE: on Citus an
+   * `INSERT … SELECT` of a CTE's rows is copied to every worker (docs/SCALING.md "Hot paths on one shard"). It should
+   * end with `RETURNING` something: `done` gets the row count.
    */
-  cte?: (session: string) => RawBuilder<unknown>;
+  cte?: () => RawBuilder<unknown>;
   /** Called after the finish statement committed (metrics, logs). */
   done?: (cteRows: number) => void;
 }

@@ -44,8 +44,12 @@ export type TracedInvocation = Omit<NewToolInvocation, 'sessionId'>;
 @Injectable()
 export class SessionToolTrace {
   /**
-   * CTEs named `ti_own`, `ti_conv`, `ti_ext`, `ti_inv`; `ti_inv` returns the invocation's `id` and `session_id`. A `sql`
+   * CTEs named `ti_conv`, `ti_ext`, `ti_inv`; `ti_inv` returns the invocation's `id` and `session_id`. A `sql`
    * fragment: the embedding statement numbers its values (docs/data-layer.md).
+   *
+   * Each `INSERT … SELECT` reads the tenant's own session by its key in a subquery of its own rather than from a shared
+   * CTE: on Citus an `INSERT … SELECT` that reads a CTE's result makes the coordinator copy that result to every
+   * worker, so the lookup's write opened a transaction on each (docs/SCALING.md "Hot paths on one shard").
    */
   invocationCtes(tenantId: TenantId, sessionId: string, query: string, invocation: TracedInvocation): RawBuilder<unknown> {
     const tenant = sql`${tenantId}::uuid`;
@@ -55,12 +59,12 @@ export class SessionToolTrace {
     const extConversation = sql`${ext.conversationId}::uuid`;
     const channel = sql`${EXTERNAL_CHANNEL}`;
     const json = (value: unknown) => sql`${value === null || value === undefined ? null : JSON.stringify(value)}::jsonb`;
-    return sql`ti_own AS (SELECT id FROM diagnosis_session WHERE tenant_id = ${tenant} AND id = ${own}),
-      ti_conv AS (INSERT INTO conversation (id, tenant_id, channel) SELECT ${extConversation}, ${tenant}, ${channel}
-                   WHERE NOT EXISTS (SELECT 1 FROM ti_own) ON CONFLICT ON CONSTRAINT pk_conversation DO NOTHING RETURNING id),
+    const ownSession = sql`(SELECT id FROM diagnosis_session WHERE tenant_id = ${tenant} AND id = ${own})`;
+    return sql`ti_conv AS (INSERT INTO conversation (id, tenant_id, channel) SELECT ${extConversation}, ${tenant}, ${channel}
+                   WHERE NOT EXISTS ${ownSession} ON CONFLICT ON CONSTRAINT pk_conversation DO NOTHING RETURNING id),
       ti_ext AS (INSERT INTO diagnosis_session (id, tenant_id, conversation_id, channel, query, status, knowledge_searched, step_count, tool_call_count, hooks_done, route_trace)
                   SELECT ${extSession}, ${tenant}, ${extConversation}, ${channel}, ${query.slice(0, 4000)}, 'PENDING', true, 1, 1, true, ${json({ externalSessionId: sessionId })}
-                   WHERE NOT EXISTS (SELECT 1 FROM ti_own)
+                   WHERE NOT EXISTS ${ownSession}
                   -- EXCLUDED.updated_at is the insert's now(): no now() in DO UPDATE (Citus, docs/SCALING.md "Running on Citus").
                   ON CONFLICT ON CONSTRAINT pk_diagnosis_session DO UPDATE
                     SET step_count = diagnosis_session.step_count + 1, tool_call_count = diagnosis_session.tool_call_count + 1, updated_at = EXCLUDED.updated_at
@@ -68,7 +72,7 @@ export class SessionToolTrace {
                   RETURNING id),
       -- INSERT … SELECT, not VALUES: Citus refuses a subquery in an INSERT's VALUES (docs/SCALING.md "Running on Citus").
       ti_inv AS (INSERT INTO tool_invocation (tenant_id, session_id, tool_name, arguments, status, result_summary, relevance_level, dedup_reason, retrieval_details, duration_ms, error)
-                  SELECT ${tenant}, coalesce((SELECT id FROM ti_own), ${extSession}), ${invocation.toolName}, ${json(invocation.arguments)}, ${invocation.status},
+                  SELECT ${tenant}, coalesce(${ownSession}, ${extSession}), ${invocation.toolName}, ${json(invocation.arguments)}, ${invocation.status},
                          ${invocation.resultSummary}, ${invocation.relevanceLevel}, ${invocation.dedupReason}, ${json(invocation.retrievalDetails)},
                          ${invocation.durationMs}::int, ${invocation.error}
                   RETURNING id, session_id)`;

@@ -288,7 +288,7 @@ export class SessionsRepository {
     plans.forEach((plan, i) => {
       if (!plan.cte) return counts.push(sql`0`);
       const name = sql.id(`h${i}`);
-      ctes.push(sql`${name} AS (${plan.cte('s')})`);
+      ctes.push(sql`${name} AS (${plan.cte()})`);
       counts.push(sql`(SELECT count(*) FROM ${name})::int`);
     });
     const { rows } = await sql<Selectable<SessionTable> & { __cte_rows: number[] }>`WITH ${sql.join(ctes, sql`,\n`)}
