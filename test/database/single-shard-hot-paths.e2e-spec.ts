@@ -28,13 +28,7 @@ const BACKGROUND = [/^\s*INSERT INTO decision_log \(/, /"per_key_per_minute" fro
  * paths on one shard"). Such a statement is reported apart; the test fails when one no longer leaves the worker, so
  * that its entry goes with its fix.
  */
-const OPEN: { path: HotPath; statement: RegExp; why: string }[] = [
-  {
-    path: 'chat turn',
-    statement: /^\s*WITH c AS \((INSERT INTO|UPDATE) conversation [\s\S]*\bstarted AS \(INSERT INTO diagnosis_session\b/,
-    why: 'SessionsRepository.insertSessionAtOnce: `started AS (INSERT … SELECT … FROM c)` copies c to every worker',
-  },
-];
+const OPEN: { path: HotPath; statement: RegExp; why: string }[] = [];
 
 interface ShardPlacement {
   table: string;

@@ -238,16 +238,19 @@ export class SessionsRepository {
     alsoRead?: SessionStartRead,
   ): Promise<{ session: DiagnosisSessionEntity; extra: unknown } | null> {
     const tenant = sql<string>`${tenantId}::uuid`;
-    // The id is chosen here so that the caller's read can name the new session before it is inserted.
+    // The ids are chosen here so that the caller's read can name the new session before it is inserted, and so that
+    // the session is inserted with VALUES: selected from the conversation's CTE, Citus copied that CTE's row to every
+    // worker and committed the turn's start on all of them (docs/SCALING.md "Hot paths on one shard").
     const sessionId = sql<string>`${randomUUID()}::uuid`;
+    const conversationId = sql<string>`${conversation.id ?? randomUUID()}::uuid`;
     const conversationSql = conversation.id
-      ? sql`UPDATE conversation SET last_activity_at = now() WHERE tenant_id = ${tenant} AND id = ${conversation.id}::uuid RETURNING id`
-      : sql`INSERT INTO conversation (tenant_id, channel, user_ref) VALUES (${tenant}, ${conversation.channel}, ${conversation.userRef}) RETURNING id`;
+      ? sql`UPDATE conversation SET last_activity_at = now() WHERE tenant_id = ${tenant} AND id = ${conversationId} RETURNING id`
+      : sql`INSERT INTO conversation (id, tenant_id, channel, user_ref) VALUES (${conversationId}, ${tenant}, ${conversation.channel}, ${conversation.userRef}) RETURNING id`;
     // hooks_done stays false until the finished-session hooks ran (sessions.repair finishes the job after a crash).
     const values: [string, unknown][] = [
       ['id', sessionId],
       ['tenant_id', tenant],
-      ['conversation_id', sql`c.id`],
+      ['conversation_id', conversationId],
       ['hooks_done', sql`false`],
       ...Object.entries(sessionColumns(session)),
     ];
@@ -257,15 +260,22 @@ export class SessionsRepository {
     // PostgreSQL's one snapshot does.
     const read = alsoRead
       ? sql`,
-       start_read AS MATERIALIZED (SELECT (${alsoRead({ tenantId: tenant, conversationId: sql<string>`(SELECT id FROM c)`, sessionId })}) AS extra)`
+       start_read AS MATERIALIZED (SELECT (${alsoRead({ tenantId: tenant, conversationId, sessionId })}) AS extra)`
       : sql``;
-    const { rows } = await sql<Selectable<SessionTable> & { __extra?: unknown }>`WITH c AS (${conversationSql})${read},
+    try {
+      const { rows } = await sql<Selectable<SessionTable> & { __extra?: unknown }>`WITH c AS (${conversationSql})${read},
        started AS (INSERT INTO diagnosis_session (${sql.join(values.map(([column]) => sql.ref(column)))})
-                   SELECT ${sql.join(values.map(([, value]) => value))} FROM c RETURNING *)
+                   VALUES (${sql.join(values.map(([, value]) => value))}) RETURNING *)
        SELECT started.*${alsoRead ? sql`, start_read.extra AS "__extra" FROM started, start_read` : sql` FROM started`}`.execute(this.database.db);
-    const row = rows[0];
-    if (!row) return null;
-    return { session: toSession(row), extra: row.__extra ?? null };
+      const row = rows[0];
+      if (!row) return null;
+      return { session: toSession(row), extra: row.__extra ?? null };
+    } catch (error) {
+      // A given conversation that is not this tenant's (or no longer exists): the UPDATE touched nothing and the
+      // session's key to it fails the statement, so nothing of it was written.
+      if (violates(error, 'fk_session_conversation')) return null;
+      throw error;
+    }
   }
 
   /**
@@ -438,4 +448,15 @@ export class SessionsRepository {
       .execute();
     return rows.map(toInvocation);
   }
+}
+
+/**
+ * Whether `error` is a foreign-key violation of `constraint`. On a Citus worker the shard's constraint carries the
+ * shard id (`<name>_<shard>`), and the coordinator passes on the message but not the constraint field.
+ */
+function violates(error: unknown, constraint: string): boolean {
+  const e = error as { code?: unknown; constraint?: unknown; message?: unknown } | null;
+  if (!e || e.code !== '23503') return false;
+  const named = (name: unknown) => typeof name === 'string' && (name === constraint || name.startsWith(`${constraint}_`));
+  return named(e.constraint) || (typeof e.message === 'string' && new RegExp(`"${constraint}(_\\d+)?"`).test(e.message));
 }
