@@ -186,8 +186,15 @@ export class JobsService implements OnModuleInit, OnApplicationBootstrap, OnModu
     const executing = new Set<Promise<void>>();
     for (;;) {
       while (count < maxRuns && !this.stopping && executing.size < this.config.jobs.concurrency) {
-        const claimed = await this.queue.claimNext(this.workerId, [...this.definitions.keys()], this.config.jobs.leaseMs, [...this.busyTenants.keys()]);
-        if (!claimed) break;
+        const busy = [...this.busyTenants.keys()];
+        const claimed = await this.queue.claimNext(this.workerId, [...this.definitions.keys()], this.config.jobs.leaseMs, busy);
+        if (!claimed) {
+          // A tenant left out as busy may have finished its run while the claim read the queue: its due runs were not
+          // looked at, so claim again rather than return with them queued (seen on a cluster, where the claim's read
+          // spans shards and a short run ends first).
+          if (busy.some((tenantId) => !this.busyTenants.has(tenantId))) continue;
+          break;
+        }
         count++;
         const execution = this.executeForTenant(claimed).finally(() => executing.delete(execution));
         executing.add(execution);
