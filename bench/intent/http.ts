@@ -20,6 +20,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readJsonl } from './datasets.js';
+import { passThroughEnv } from '../support/in-process-api.js';
 
 const ADMIN = 'bench-admin-token-0123456789abcdef';
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 32);
@@ -167,6 +168,7 @@ async function main(): Promise<void> {
       LLM_PROVIDER: 'none',
       DB_POOL_MAX: String(Math.min(concurrency + 4, 40)),
       SWAGGER_ENABLED: 'false',
+      ...passThroughEnv(),
     },
     logLevel: 'error',
   });

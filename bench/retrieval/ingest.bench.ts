@@ -9,6 +9,7 @@ import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { createApp } from '../../apps/api/src/create-app.js';
 import { benchDb, createTarget, rng, sentence, vocabulary, writeResult } from './common.js';
+import { passThroughEnv } from '../support/in-process-api.js';
 
 const ADMIN = 'bench-admin-token-0123456789abcdef';
 const kind = benchDb();
@@ -29,6 +30,7 @@ async function main(): Promise<void> {
       DB_POOL_MAX: '8',
       EMBEDDING_DIMENSION: '384',
       SWAGGER_ENABLED: 'false',
+      ...passThroughEnv(),
     },
     logLevel: 'error',
   });

@@ -24,6 +24,7 @@ import { createHnswIndexSql, hnswIndexName, KnowledgeService, VectorSearchReposi
 import { createApp } from '../../apps/api/src/create-app.js';
 import { benchDb, createTarget, rng, writeResult } from './common.js';
 import { banking77Faq, type FaqSet, stackFaq } from './quality-sets.js';
+import { passThroughEnv } from '../support/in-process-api.js';
 
 const ADMIN = 'bench-admin-token-0123456789abcdef';
 const kind = benchDb();
@@ -76,6 +77,7 @@ async function main(): Promise<void> {
       SEED_DEMO: 'false',
       DB_POOL_MAX: String(concurrency + 4),
       SWAGGER_ENABLED: 'false',
+      ...passThroughEnv(),
     },
     logLevel: 'error',
   });

@@ -40,6 +40,7 @@ import {
 import { createApp } from '../../apps/api/src/create-app.js';
 import { benchDb, createTarget, writeResult } from './common.js';
 import { allSets, type FaqSet } from './quality-sets.js';
+import { passThroughEnv } from '../support/in-process-api.js';
 
 const ADMIN = 'bench-admin-token-0123456789abcdef';
 const fitMode = process.argv.includes('--fit');
@@ -206,6 +207,7 @@ async function main(): Promise<void> {
       SEED_DEMO: 'false',
       DB_POOL_MAX: '8',
       SWAGGER_ENABLED: 'false',
+      ...passThroughEnv(),
     },
     logLevel: 'error',
   });

@@ -4,6 +4,15 @@ import path from 'node:path';
 import pg from 'pg';
 import { dropDatabase, http, withDatabase } from './bench-http.js';
 
+/**
+ * Settings an in-process API takes from the bench's own environment (an explicit `env` reads nothing else), so one
+ * bench runs both sides of an A/B: `DB_PREPARED_STATEMENTS=false npm run bench:…` (docs/hot-paths.md "Prepared statements").
+ */
+export function passThroughEnv(): Record<string, string> {
+  const value = process.env.DB_PREPARED_STATEMENTS;
+  return value === undefined ? {} : { DB_PREPARED_STATEMENTS: value };
+}
+
 /** The admin token of the benchmarks' in-process APIs. */
 export const BENCH_ADMIN_TOKEN = 'bench-admin-token-0123456789abcdef';
 
@@ -57,6 +66,7 @@ export async function startInProcessApi(opts: { kind: string; name: string; pool
       LLM_PROVIDER: 'none',
       SWAGGER_ENABLED: 'false',
       ...(opts.poolMax !== undefined ? { DB_POOL_MAX: String(opts.poolMax) } : {}),
+      ...passThroughEnv(),
     },
     logLevel: 'error',
   });

@@ -89,6 +89,7 @@ export class AppConfig {
       connectTimeoutMs: this.env.DB_CONNECT_TIMEOUT_MS,
       statementTimeoutMs: this.env.DB_STATEMENT_TIMEOUT_MS,
       poolWaitTimeoutMs: this.env.DB_POOL_WAIT_TIMEOUT_MS,
+      preparedStatements: this.env.DB_PREPARED_STATEMENTS,
       healthBusyLimitMs: this.env.DB_HEALTH_BUSY_LIMIT_MS ?? (this.env.DATABASE_URL ? 30_000 : 300_000),
       migrationsDir: this.env.MIGRATIONS_DIR ? path.resolve(this.env.MIGRATIONS_DIR) : path.join(findProjectRoot(), 'migrations'),
     };

@@ -122,6 +122,12 @@ export class EnvironmentVariables {
    * embedded database, which runs one transaction at a time; 30 s on PostgreSQL).
    */
   @Transform(emptyToUndefined) @IsOptional() @Type(() => Number) @IsInt() @Min(1000) @Max(3_600_000) DB_HEALTH_BUSY_LIMIT_MS?: number;
+  /**
+   * Statements the app repeats run as named prepared statements (docs/hot-paths.md "Prepared statements"). Turn off
+   * behind a pooler that hands a session's statements to other server connections (PgBouncer in transaction mode
+   * before 1.21).
+   */
+  @Transform(toBool) @IsBoolean() DB_PREPARED_STATEMENTS = true;
 
   // Auth
   @Transform(trimmedOrUndefined)

@@ -46,7 +46,8 @@ describe('validateEnvironment', () => {
     expect(config.http.port).toBe(8080);
     expect(config.jobs.enabled).toBe(false);
     expect(config.auth.seedDemo).toBe(false);
-    expect(config.database).toMatchObject({ embedded: false, url: 'postgres://u@h/db' });
+    expect(config.database).toMatchObject({ embedded: false, url: 'postgres://u@h/db', preparedStatements: true });
+    expect(new AppConfig(validateEnvironment({ DB_PREPARED_STATEMENTS: 'false' })).database.preparedStatements).toBe(false);
   });
 
   it('treats empty strings of optional variables as unset', () => {

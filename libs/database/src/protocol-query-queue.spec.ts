@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { ProtocolQueryQueue, type ExclusiveProtocolDb } from './protocol-query-queue.js';
+import { parsedStatementName, ProtocolQueryQueue, type ExclusiveProtocolDb } from './protocol-query-queue.js';
 
 /** A fake backend that records the order in which protocol messages reach it. */
 class FakeDb implements ExclusiveProtocolDb {
@@ -84,5 +84,84 @@ describe('ProtocolQueryQueue', () => {
     const queue = new ProtocolQueryQueue(db);
     await expect(queue.enqueue(1, msg('Q', 1, 'BAD'), () => undefined)).rejects.toThrow('boom');
     await expect(queue.enqueue(2, msg('Q', 2, 'OK'), () => undefined)).resolves.toBe(1);
+  });
+
+  describe('named statements (docs/hot-paths.md "Prepared statements")', () => {
+    /** A real Parse message: 'P', int32 length, name, NUL, query, NUL, int16 parameter types (0). */
+    const parse = (name: string, query = 'SELECT $1::int') => {
+      const body = Buffer.concat([Buffer.from(`${name}\0${query}\0`), Buffer.from([0, 0])]);
+      const head = Buffer.alloc(5);
+      head.write('P', 0);
+      head.writeInt32BE(body.length + 4, 1);
+      return new Uint8Array(Buffer.concat([head, body]));
+    };
+    /** A backend that answers a Parse with ParseComplete, or with an error for the names in `failing`. */
+    class ParsingDb extends FakeDb {
+      readonly failing = new Set<string>();
+      override async execProtocolRawStream(message: Uint8Array, options: { onRawData: (d: Uint8Array) => void }): Promise<void> {
+        this.seen.push(`${String.fromCharCode(message[0] ?? 0)}:${parsedStatementName(message)}`);
+        const name = parsedStatementName(message);
+        options.onRawData(message[0] === 0x50 ? Uint8Array.of(this.failing.has(name) ? 0x45 : 0x31, 0, 0, 0, 4) : Uint8Array.of(0x5a, 0, 0, 0, 5, 0x49));
+      }
+    }
+    const replies = async (queue: ProtocolQueryQueue, conn: number, message: Uint8Array) => {
+      const got: number[] = [];
+      await queue.enqueue(conn, message, (d) => got.push(...d));
+      return got;
+    };
+
+    it.each([
+      ['a named Parse', parse('a_0123'), 'a_0123'],
+      ['the unnamed statement', parse(''), ''],
+      ['a simple query', msg('Q', 1, 'SELECT 1'), ''],
+      ['a message shorter than a header', Uint8Array.of(0x50, 0, 0), ''],
+    ])('reads the statement name of %s', (_label, message, name) => {
+      expect(parsedStatementName(message)).toBe(name);
+    });
+
+    it('answers a Parse of a name another connection prepared itself, and passes the rest of the cycle on', async () => {
+      const db = new ParsingDb();
+      const queue = new ProtocolQueryQueue(db);
+      expect(await replies(queue, 1, parse('a_1'))).toEqual([0x31, 0, 0, 0, 4]);
+      await queue.enqueue(1, msg('S', 1), () => undefined);
+      expect(await replies(queue, 2, parse('a_1'))).toEqual([0x31, 0, 0, 0, 4]);
+      await queue.enqueue(2, msg('B', 2), () => undefined);
+      await queue.enqueue(2, msg('S', 2), () => undefined);
+      // The second Parse never reached the backend; the Bind and Sync after it did.
+      expect(db.seen).toEqual(['P:a_1', 'S:', 'B:', 'S:']);
+    });
+
+    it('keeps the answered Parse and the rest of its cycle together', async () => {
+      const db = new ParsingDb();
+      const queue = new ProtocolQueryQueue(db);
+      await replies(queue, 1, parse('a_1'));
+      await queue.enqueue(1, msg('S', 1), () => undefined);
+      const second = (async () => {
+        await replies(queue, 2, parse('a_1'));
+        await new Promise((r) => setTimeout(r, 5));
+        await queue.enqueue(2, msg('B', 2), () => undefined);
+        await queue.enqueue(2, msg('S', 2), () => undefined);
+      })();
+      const third = (async () => {
+        await new Promise((r) => setTimeout(r, 1));
+        await queue.enqueue(3, msg('Q', 3, 'SELECT'), () => undefined);
+      })();
+      await Promise.all([second, third]);
+      expect(db.seen).toEqual(['P:a_1', 'S:', 'B:', 'S:', 'Q:']);
+    });
+
+    it('does not remember a name whose Parse failed, nor the unnamed statement', async () => {
+      const db = new ParsingDb();
+      db.failing.add('a_bad');
+      const queue = new ProtocolQueryQueue(db);
+      expect(await replies(queue, 1, parse('a_bad'))).toEqual([0x45, 0, 0, 0, 4]);
+      await queue.enqueue(1, msg('S', 1), () => undefined);
+      db.failing.clear();
+      await replies(queue, 2, parse('a_bad'));
+      await replies(queue, 2, parse(''));
+      await queue.enqueue(2, msg('S', 2), () => undefined);
+      await replies(queue, 3, parse(''));
+      expect(db.seen).toEqual(['P:a_bad', 'S:', 'P:a_bad', 'P:', 'S:', 'P:']);
+    });
   });
 });

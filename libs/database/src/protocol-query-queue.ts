@@ -21,6 +21,16 @@ const CYCLE_END = new Set(['S'.charCodeAt(0), 'Q'.charCodeAt(0)]);
 /** Extended-protocol messages that open or continue a cycle. */
 const CYCLE_PART = new Set(['P', 'B', 'D', 'E', 'C', 'H', 'd', 'c', 'f'].map((c) => c.charCodeAt(0)));
 
+const PARSE = 'P'.charCodeAt(0);
+/** The backend's reply to a Parse that succeeded: '1' and its length. */
+const PARSE_COMPLETE = Uint8Array.of('1'.charCodeAt(0), 0, 0, 0, 4);
+
+/** The statement name of a Parse message ('P', int32 length, name, NUL, …): '' for the unnamed statement. */
+export function parsedStatementName(message: Uint8Array): string {
+  const end = message.indexOf(0, 5);
+  return end > 5 ? Buffer.from(message.subarray(5, end)).toString('utf8') : '';
+}
+
 /**
  * Replacement for pglite-socket's query queue. PGlite is one backend shared by every socket
  * connection; the stock queue hands it messages first-in-first-out across connections, so one
@@ -35,6 +45,12 @@ export class ProtocolQueryQueue {
   /** The connection that owns the backend: mid-cycle or inside a transaction. */
   private owner: number | null = null;
   private ownerMidCycle = false;
+  /**
+   * Named statements the backend holds. Every connection shares the one backend, so a Parse of a name another
+   * connection prepared would fail ("prepared statement already exists"); names are hashes of their text
+   * (docs/hot-paths.md "Prepared statements"), so the statement is already there and the Parse is answered here.
+   */
+  private readonly prepared = new Set<string>();
 
   constructor(private readonly db: ExclusiveProtocolDb) {}
 
@@ -83,11 +99,20 @@ export class ProtocolQueryQueue {
     try {
       for (let item = this.next(); item; item = this.next()) {
         const type = item.message[0] ?? 0;
+        const statement = type === PARSE ? parsedStatementName(item.message) : '';
         let bytes = 0;
+        if (statement && this.prepared.has(statement)) {
+          this.owner = item.handlerId;
+          this.ownerMidCycle = true;
+          item.onData(PARSE_COMPLETE);
+          item.resolve(PARSE_COMPLETE.length);
+          continue;
+        }
         try {
           await this.db.runExclusive(() =>
             this.db.execProtocolRawStream(item.message, {
               onRawData: (data) => {
+                if (statement && bytes === 0 && data[0] === PARSE_COMPLETE[0]) this.prepared.add(statement);
                 bytes += data.length;
                 item.onData(data);
               },

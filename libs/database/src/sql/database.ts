@@ -1,9 +1,11 @@
 import type { EventEmitter } from 'node:events';
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
+import { AppConfig } from '@arbiter/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Kysely, PostgresDialect, sql, type PostgresPool, type Transaction } from 'kysely';
 import type { DataSource } from 'typeorm';
 import type { DB } from '../generated/db.js';
+import { preparingPool } from './prepared-statements.js';
 
 /** What a repository runs its statements on: the database, or one transaction of it. */
 export type Db = Kysely<DB>;
@@ -37,11 +39,13 @@ function hearDroppedConnections(pool: PostgresPool): void {
 export class Database {
   readonly db: Db;
 
-  constructor(@InjectDataSource() dataSource: DataSource) {
+  constructor(@InjectDataSource() dataSource: DataSource, @Optional() config?: AppConfig) {
     // TypeORM has connected by the time a provider gets its DataSource: its pg pool is `driver.master`.
     const pool = (dataSource.driver as unknown as { master: PostgresPool }).master;
     hearDroppedConnections(pool);
-    this.db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    // Repeated statements run prepared (docs/hot-paths.md "Prepared statements"); without a config (tools, tests) too.
+    const prepared = config?.database.preparedStatements ?? true;
+    this.db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: prepared ? preparingPool(pool) : pool }) });
   }
 
   private distributed?: Promise<boolean>;
