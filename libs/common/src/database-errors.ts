@@ -1,3 +1,19 @@
+/**
+ * A predicate over an error and what it wraps (TypeORM's `driverError`, a `cause`, and with `aggregate` an
+ * AggregateError's `errors`), up to 3 levels deep: true when one of them has a `code` in `codes` or a message `messages` matches.
+ */
+function errorChainMatcher(codes: ReadonlySet<string>, messages: RegExp, options: { aggregate?: boolean } = {}): (error: unknown) => boolean {
+  const matches = (error: unknown, depth: number): boolean => {
+    if (!error || typeof error !== 'object' || depth > 3) return false;
+    const e = error as { code?: unknown; message?: unknown; driverError?: unknown; cause?: unknown; errors?: unknown };
+    if (typeof e.code === 'string' && codes.has(e.code)) return true;
+    if (typeof e.message === 'string' && messages.test(e.message)) return true;
+    if (options.aggregate && Array.isArray(e.errors) && e.errors.some((inner) => matches(inner, depth + 1))) return true;
+    return matches(e.driverError, depth + 1) || matches(e.cause, depth + 1);
+  };
+  return (error) => matches(error, 0);
+}
+
 const DB_UNAVAILABLE_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
@@ -43,17 +59,10 @@ export const DATABASE_RETRY_AFTER_SECONDS = 5;
 /**
  * Whether an error means the database is unreachable or too slow to answer within its bounds
  * (connection refused/reset/terminated/timed out, pool wait exceeded, statement timeout, server
- * starting or shutting down, too many connections): the global filter answers these with 503.
+ * starting or shutting down, too many connections): the global filter answers these with 503. Node's happy-eyeballs
+ * connect (localhost → ::1 and 127.0.0.1) fails with an AggregateError: its `errors` count too.
  */
-export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
-  if (!error || typeof error !== 'object' || depth > 3) return false;
-  const e = error as { code?: unknown; message?: unknown; driverError?: unknown; cause?: unknown; errors?: unknown };
-  if (typeof e.code === 'string' && DB_UNAVAILABLE_CODES.has(e.code)) return true;
-  if (typeof e.message === 'string' && DB_UNAVAILABLE_MESSAGES.test(e.message)) return true;
-  // Node's happy-eyeballs connect (localhost → ::1 and 127.0.0.1) fails with an AggregateError.
-  if (Array.isArray(e.errors) && e.errors.some((inner) => isDatabaseUnavailable(inner, depth + 1))) return true;
-  return isDatabaseUnavailable(e.driverError, depth + 1) || isDatabaseUnavailable(e.cause, depth + 1);
-}
+export const isDatabaseUnavailable: (error: unknown) => boolean = errorChainMatcher(DB_UNAVAILABLE_CODES, DB_UNAVAILABLE_MESSAGES, { aggregate: true });
 
 /** The `code` of the 503 a request answers when the database undid its work to resolve a conflict. */
 export const DATABASE_CONFLICT_CODE = 'DATABASE_CONFLICT';
@@ -71,13 +80,7 @@ const CONFLICT_MESSAGES = /could not find valid entry for shard/i;
  * Whether the database undid the request's statement to resolve a conflict with concurrent work (a deadlock, a
  * serialization failure, a shard moved underneath it): the global filter answers 503 with a short Retry-After.
  */
-export function isTransientConflict(error: unknown, depth = 0): boolean {
-  if (!error || typeof error !== 'object' || depth > 3) return false;
-  const e = error as { code?: unknown; message?: unknown; driverError?: unknown; cause?: unknown };
-  if (typeof e.code === 'string' && CONFLICT_CODES.has(e.code)) return true;
-  if (typeof e.message === 'string' && CONFLICT_MESSAGES.test(e.message)) return true;
-  return isTransientConflict(e.driverError, depth + 1) || isTransientConflict(e.cause, depth + 1);
-}
+export const isTransientConflict: (error: unknown) => boolean = errorChainMatcher(CONFLICT_CODES, CONFLICT_MESSAGES);
 
 /** The `code` of the 507 a write answers while the database's disk is full. */
 export const STORAGE_FULL_CODE = 'STORAGE_FULL';
@@ -92,10 +95,4 @@ const STORAGE_FULL_CODES = new Set(['53100', 'ENOSPC', 'EDQUOT']);
 const STORAGE_FULL_MESSAGES = /No space left on device|could not extend file|disk quota exceeded/i;
 
 /** Whether an error means the storage under the database (or the data directory) is full. */
-export function isStorageFull(error: unknown, depth = 0): boolean {
-  if (!error || typeof error !== 'object' || depth > 3) return false;
-  const e = error as { code?: unknown; errno?: unknown; message?: unknown; driverError?: unknown; cause?: unknown };
-  if (typeof e.code === 'string' && STORAGE_FULL_CODES.has(e.code)) return true;
-  if (typeof e.message === 'string' && STORAGE_FULL_MESSAGES.test(e.message)) return true;
-  return isStorageFull(e.driverError, depth + 1) || isStorageFull(e.cause, depth + 1);
-}
+export const isStorageFull: (error: unknown) => boolean = errorChainMatcher(STORAGE_FULL_CODES, STORAGE_FULL_MESSAGES);
