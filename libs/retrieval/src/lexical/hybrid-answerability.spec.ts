@@ -4,7 +4,8 @@ import { ANSWERABILITY_FEATURE_NAMES } from './answerability.js';
 import type { Calibration } from './calibration.js';
 import { DEFAULT_CALIBRATION } from './default-calibration.js';
 import { DEFAULT_FUSION } from './fusion-settings.js';
-import { assembleCandidates, type HitChunk, type HybridInput } from './hybrid.js';
+import { analyzedTitle, assembleCandidates, type HitChunk, type HybridInput } from './hybrid.js';
+import { analyzeText } from './text-analyzer.js';
 
 /**
  * The answerability model inside the hybrid assembly (docs/retrieval.md "Answerability"): the order is
@@ -104,4 +105,16 @@ describe('answerability in the hybrid assembly', () => {
     expect(out[1].probability).toBe(out[0].probability);
     expect(out[1].relevance).toBe(out[0].relevance);
   });
+});
+
+describe('analyzedTitle (a lookup reads each candidate title analysed once per process)', () => {
+  it.each([['Invoices and payment terms (English)'], ['E201 伺服过载报警'], ['']])(
+    'gives what analyzeText gives for %j, the same frozen list again',
+    (title) => {
+      const first = analyzedTitle(title);
+      expect(first).toEqual(analyzeText(title));
+      expect(analyzedTitle(title)).toBe(first);
+      expect(Object.isFrozen(first)).toBe(true);
+    },
+  );
 });

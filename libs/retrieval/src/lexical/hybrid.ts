@@ -25,6 +25,23 @@ import {
 } from './identifiers.js';
 import type { FusionSettings } from './fusion-settings.js';
 
+/** Titles analysed by earlier lookups, at most {@link ANALYZED_TITLES_MAX} (then it starts over). */
+const analyzedTitles = new Map<string, readonly string[]>();
+const ANALYZED_TITLES_MAX = 20_000;
+
+/**
+ * The terms of a candidate's title, analysed once per process: `analyzeText` is a pure function of the text, and
+ * analysing every candidate's title again was 9 % of a lookup's time on the API thread (docs/hot-paths.md "Prepared statements").
+ */
+export function analyzedTitle(title: string): readonly string[] {
+  let terms = analyzedTitles.get(title);
+  if (!terms) {
+    if (analyzedTitles.size >= ANALYZED_TITLES_MAX) analyzedTitles.clear();
+    analyzedTitles.set(title, (terms = Object.freeze(analyzeText(title))));
+  }
+  return terms;
+}
+
 /**
  * Hybrid candidate assembly (docs/retrieval.md "Hybrid search"): candidates from the vector list,
  * the BM25 list and the exact (L0) hits are fused by weighted RRF, described by their evidence,
@@ -293,12 +310,6 @@ export function assembleCandidates(input: HybridInput): HybridCandidate[] {
   // Answerability (docs/retrieval.md "Answerability"): how the question and each passage agree, read
   // against the other candidates (rare-term coverage, margins, agreement of the lists, question type).
   const questionTerms = new Set([...input.queryTerms, ...input.queryTerms.flatMap((t) => input.translation?.alternatives[t] ?? [])]);
-  const titleTerms = new Map<string, string[]>();
-  const titleTermsOf = (title: string) => {
-    let terms = titleTerms.get(title);
-    if (!terms) titleTerms.set(title, (terms = analyzeText(title)));
-    return terms;
-  };
   const compareTexts = input.collectOverlaps === true || readsOverlaps(input.calibration.answerability);
   const agreement = agreementEvidence({
     query: input.query ?? '',
@@ -311,7 +322,7 @@ export function assembleCandidates(input: HybridInput): HybridCandidate[] {
       lexicalRank: c.lexicalRank,
       vectorRank: c.vectorRank,
       passage: c.text,
-      titleCoverage: titleCoverage(titleTermsOf(c.chunk.title), questionTerms),
+      titleCoverage: titleCoverage(analyzedTitle(c.chunk.title), questionTerms),
       // Compared in fused order (independent of the calibration, so a fit reads what a lookup reads).
       terms: compareTexts && i < OVERLAP_CANDIDATES ? new Set(analyzeText(c.text)) : null,
     })),
