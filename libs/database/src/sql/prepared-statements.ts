@@ -63,12 +63,10 @@ type QueryableClient = PostgresPoolClient & { query(config: NamedQuery): ReturnT
  */
 export function preparingPool(pool: PostgresPool, namer = new PreparedStatementNamer()): PostgresPool {
   const wrapped = new WeakMap<PostgresPoolClient, PostgresPoolClient>();
-  const held = new WeakMap<PostgresPoolClient, Set<string>>();
   const wrap = (client: PostgresPoolClient): PostgresPoolClient => {
     let proxy = wrapped.get(client);
     if (proxy) return proxy;
     const names = new Set<string>();
-    held.set(client, names);
     proxy = {
       query: ((text: unknown, values?: unknown[]) => {
         if (typeof text === 'string' && Array.isArray(values)) {
