@@ -1,13 +1,16 @@
 /**
- * Chat pipeline benchmark (issue 7): offline `POST /ai/chat` (no LLM) on real PostgreSQL with the demo
- * tenant (demo intents + demo knowledge), C keep-alive connections for S seconds, against the baseline
- * of a bare authenticated route doing one INSERT (`POST /bench/insert`) on the same database in the
- * same run. Reports throughput, p50/p95/p99 (exact, from every response time), errors, and the ratio.
- * Bars: p95 <= 60 ms, zero errors, chat throughput >= 25% of the baseline.
+ * Chat pipeline benchmark (issue 7): offline `POST /ai/chat` (no LLM) on real PostgreSQL or the embedded
+ * database with the demo tenant (demo intents + demo knowledge), C keep-alive connections for S seconds,
+ * against the baselines of a bare authenticated route doing one INSERT (`POST /bench/insert`) and of
+ * `GET /health` on the same database in the same run. Reports throughput, p50/p95/p99 (exact, from every
+ * response time), errors, and the ratios. Bars: p95 <= 60 ms, zero errors, chat throughput >= 25% of the
+ * INSERT baseline (issue 7); issue 27's bars are printed beside them (embedded: >= 250 turns/s, p95 <= 100 ms,
+ * >= 3.5 % of `/health`; PostgreSQL: >= 400 turns/s).
  *
  * The API runs in a child process (the same module graph and HTTP setup as `createApp`, see server.ts),
  * so the load generator does not share its event loop.
- * Env: BENCH_CONNECTIONS (16), BENCH_SECONDS (60), BENCH_WARMUP_SECONDS (10), BENCH_DB_POOL_MAX (20),
+ * Env: BENCH_DB (postgres | pglite, default postgres), BENCH_CONNECTIONS (16), BENCH_SECONDS (60),
+ *      BENCH_WARMUP_SECONDS (10), BENCH_DB_POOL_MAX (20),
  *      BENCH_POSTGRES_URL (admin URL, default TEST_POSTGRES_URL or postgres://postgres@127.0.0.1:5432/postgres),
  *      BENCH_CPU_PROF_DIR (write a V8 CPU profile of the API process there),
  *      BENCH_SYNCHRONOUS_COMMIT (diagnostic: e.g. `off` for the API's connections, both routes).
@@ -15,7 +18,8 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -42,7 +46,11 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 60);
 const warmupSeconds = Number(process.env.BENCH_WARMUP_SECONDS ?? 10);
 const poolMax = Number(process.env.BENCH_DB_POOL_MAX ?? 20);
 const adminUrl = process.env.BENCH_POSTGRES_URL ?? process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const benchDb = process.env.BENCH_DB ?? 'postgres';
+if (benchDb !== 'postgres' && benchDb !== 'pglite') throw new Error(`BENCH_DB must be postgres or pglite, not ${benchDb}`);
 const BARS = { p95Ms: 60, errors: 0, ratio: 0.25 };
+/** Issue 27's bars for this path: embedded ≥ 250 turns/s, p95 ≤ 100 ms, ≥ 3.5 % of `/health` in the same run; PostgreSQL ≥ 400 turns/s. */
+const SPEED_BARS = benchDb === 'pglite' ? { turnsPerSecond: 250, p95Ms: 100, healthShare: 0.035 } : { turnsPerSecond: 400, p95Ms: null, healthShare: null };
 
 /** A realistic mix: grounded answers, clarifications, not-found exits, rule answers, hand-offs (Chinese and English). */
 const MESSAGES = [
@@ -72,14 +80,15 @@ function percentile(sorted: readonly number[], p: number): number {
 
 const serverLog: string[] = [];
 
-async function startServer(databaseUrl: string, port: number): Promise<ChildProcess> {
+/** `database`: a PostgreSQL URL, or the embedded database's data directory. */
+async function startServer(database: { url: string } | { dataDir: string }, port: number): Promise<ChildProcess> {
   const profile = process.env.BENCH_CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`] : [];
   const child = spawn(process.execPath, [...profile, '--import', './bench/support/register.mjs', 'bench/chat/server.ts'], {
     cwd: root,
     env: {
       ...process.env,
       NODE_ENV: 'production',
-      DATABASE_URL: databaseUrl,
+      ...('url' in database ? { DATABASE_URL: database.url } : { DATABASE_URL: '', DATA_DIR: database.dataDir }),
       PORT: String(port),
       HOST: '127.0.0.1',
       ADMIN_TOKEN: ADMIN,
@@ -129,7 +138,15 @@ interface RunResult {
   statusCodes: Record<string, number>;
 }
 
-async function run(base: string, route: string, key: string, bodies: readonly unknown[] | null, duration: number, record: boolean): Promise<RunResult> {
+async function run(
+  base: string,
+  route: string,
+  key: string,
+  bodies: readonly unknown[] | null,
+  duration: number,
+  record: boolean,
+  method: 'GET' | 'POST' = 'POST',
+): Promise<RunResult> {
   const times: number[] = [];
   const statusCodes: Record<string, number> = {};
   let i = 0;
@@ -140,10 +157,14 @@ async function run(base: string, route: string, key: string, bodies: readonly un
     timeout: 10,
     requests: [
       {
-        method: 'POST',
+        method,
         path: route,
-        headers: { 'content-type': 'application/json', 'x-api-key': key },
-        ...(bodies ? { setupRequest: (req: Record<string, unknown>) => ({ ...req, body: JSON.stringify(bodies[i++ % bodies.length]) }) } : { body: '{}' }),
+        headers: method === 'GET' ? { 'x-api-key': key } : { 'content-type': 'application/json', 'x-api-key': key },
+        ...(method === 'GET'
+          ? {}
+          : bodies
+            ? { setupRequest: (req: Record<string, unknown>) => ({ ...req, body: JSON.stringify(bodies[i++ % bodies.length]) }) }
+            : { body: '{}' }),
       },
     ],
   });
@@ -175,20 +196,24 @@ async function run(base: string, route: string, key: string, bodies: readonly un
 
 async function main(): Promise<void> {
   const dbName = `arbiter_bench_chat_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${dbName}`);
-  await admin.end();
+  const dataDir = benchDb === 'pglite' ? mkdtempSync(path.join(os.tmpdir(), 'arbiter-bench-chat-')) : null;
+  if (!dataDir) {
+    const admin = new pg.Client({ connectionString: adminUrl });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${dbName}`);
+    await admin.end();
+  }
   // Diagnostic only: BENCH_SYNCHRONOUS_COMMIT=off shows how much of the time is commit fsyncs (applies to both routes).
   const syncCommit = process.env.BENCH_SYNCHRONOUS_COMMIT;
   const databaseUrl = withDatabase(adminUrl, dbName) + (syncCommit ? `?options=${encodeURIComponent(`-c synchronous_commit=${syncCommit}`)}` : '');
+  const database = dataDir ? { dataDir } : { url: databaseUrl };
   const port = 40_000 + Math.floor(Math.random() * 20_000);
   const base = `http://127.0.0.1:${port}`;
   let server: ChildProcess | undefined;
   try {
     const bootStarted = Date.now();
-    server = await startServer(databaseUrl, port);
-    process.stdout.write(`server up in ${Date.now() - bootStarted} ms (PostgreSQL ${dbName}, pool ${poolMax})\n`);
+    server = await startServer(database, port);
+    process.stdout.write(`server up in ${Date.now() - bootStarted} ms (${dataDir ? `embedded, ${dataDir}` : `PostgreSQL ${dbName}`}, pool ${poolMax})\n`);
 
     // The demo tenant: demo intents (intent module's set) and demo knowledge (chat module's set).
     const tenant = await http<{ id: string; apiKeys: { client: string; operator: string } }>(
@@ -236,30 +261,36 @@ async function main(): Promise<void> {
     process.stdout.write(`warm-up ${warmupSeconds} s each …\n`);
     await run(base, '/ai/chat', client, chatBodies, warmupSeconds, false);
     await run(base, '/bench/insert', client, null, warmupSeconds, false);
+    await run(base, '/health', client, null, warmupSeconds, false, 'GET');
 
     process.stdout.write(`POST /ai/chat: ${connections} connections, ${seconds} s …\n`);
     const chat = await run(base, '/ai/chat', client, chatBodies, seconds, true);
     process.stdout.write(`POST /bench/insert (baseline: auth + one INSERT): ${connections} connections, ${seconds} s …\n`);
     const insert = await run(base, '/bench/insert', client, null, seconds, true);
+    process.stdout.write(`GET /health (baseline): ${connections} connections, ${seconds} s …\n`);
+    const health = await run(base, '/health', client, null, seconds, true, 'GET');
 
     // What the chat runs produced: every turn should be a SUCCESS session (a FAILED one still answers 200).
-    const pool = new pg.Pool({ connectionString: withDatabase(adminUrl, dbName), max: 1 });
-    const statuses = Object.fromEntries(
-      (await pool.query<{ status: string; n: number }>(`SELECT status, count(*)::int AS n FROM diagnosis_session GROUP BY status ORDER BY status`)).rows.map(
-        (r) => [r.status, r.n],
-      ),
-    );
-    const failures = (
-      await pool.query<{ error: string; n: number }>(
-        `SELECT left(error, 200) AS error, count(*)::int AS n FROM diagnosis_session WHERE status = 'FAILED' GROUP BY 1 ORDER BY 2 DESC LIMIT 5`,
-      )
-    ).rows;
-    await pool.end();
+    const read = await http<{ statuses: Record<string, number>; failures: { error: string; n: number }[] }>(base, 'GET', '/bench/session-statuses', {
+      'x-api-key': client,
+    });
+    if (read.status !== 200) throw new Error(`session statuses: ${read.status} ${JSON.stringify(read.json)}`);
+    const { statuses, failures } = read.json;
     process.stdout.write(`sessions by status: ${JSON.stringify(statuses)}${failures.length ? `\nfailures: ${JSON.stringify(failures)}` : ''}\n`);
     if (serverLog.length)
       process.stdout.write(`server warnings/errors (first ${Math.min(5, serverLog.length)} of ${serverLog.length}):\n${serverLog.slice(0, 5).join('\n')}\n`);
 
     const ratio = Math.round((chat.throughputRps / insert.throughputRps) * 1000) / 1000;
+    const healthShare = Math.round((chat.throughputRps / health.throughputRps) * 10_000) / 10_000;
+    const speed = {
+      turnsPerSecond: { value: chat.throughputRps, bar: `>= ${SPEED_BARS.turnsPerSecond}`, pass: chat.throughputRps >= SPEED_BARS.turnsPerSecond },
+      ...(SPEED_BARS.p95Ms !== null
+        ? { p95: { value: chat.latencyMs.p95, bar: `<= ${SPEED_BARS.p95Ms} ms`, pass: chat.latencyMs.p95 <= SPEED_BARS.p95Ms } }
+        : {}),
+      ...(SPEED_BARS.healthShare !== null
+        ? { healthShare: { value: healthShare, bar: `>= ${SPEED_BARS.healthShare}`, pass: healthShare >= SPEED_BARS.healthShare } }
+        : {}),
+    };
     const verdict = {
       p95: { value: chat.latencyMs.p95, bar: `<= ${BARS.p95Ms} ms`, pass: chat.latencyMs.p95 <= BARS.p95Ms },
       errors: {
@@ -272,7 +303,7 @@ async function main(): Promise<void> {
     const out = {
       bench: 'chat',
       at: new Date().toISOString(),
-      database: 'postgresql',
+      database: dataDir ? 'embedded' : 'postgresql',
       synchronousCommit: syncCommit ?? 'server default',
       node: process.version,
       messages: MESSAGES.length,
@@ -281,8 +312,11 @@ async function main(): Promise<void> {
       failures,
       chat,
       baseline: insert,
+      health,
       ratio,
+      healthShare,
       verdict,
+      issue27: speed,
     };
     const dir = path.join(root, 'bench', 'results');
     mkdirSync(dir, { recursive: true });
@@ -295,8 +329,12 @@ async function main(): Promise<void> {
         '',
         row(chat),
         row(insert),
-        `ratio chat/baseline: ${ratio}`,
+        row(health),
+        `ratio chat/baseline: ${ratio}; chat / GET /health: ${healthShare}`,
         `bars: p95 ${verdict.p95.value} ms ${verdict.p95.bar} → ${verdict.p95.pass ? 'PASS' : 'FAIL'}; errors ${verdict.errors.value} → ${verdict.errors.pass ? 'PASS' : 'FAIL'}; ratio ${ratio} ${verdict.ratio.bar} → ${verdict.ratio.pass ? 'PASS' : 'FAIL'}`,
+        `issue 27 bars (${dataDir ? 'embedded' : 'PostgreSQL'}): ${Object.entries(speed)
+          .map(([name, v]) => `${name} ${v.value} ${v.bar} → ${v.pass ? 'PASS' : 'FAIL'}`)
+          .join('; ')}`,
         `written to ${path.relative(root, file)}`,
         '',
       ].join('\n'),
@@ -308,7 +346,8 @@ async function main(): Promise<void> {
       await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
       if (server.exitCode === null) server.kill('SIGKILL');
     }
-    await dropDatabase(adminUrl, dbName);
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    else await dropDatabase(adminUrl, dbName);
   }
 }
 

@@ -1,10 +1,11 @@
 /**
  * The Arbiter API as `createApp` builds it (same adapter, hooks, pipes, filter, modules), plus one
- * bench-only route: `POST /bench/insert` — client auth, exactly one INSERT — the baseline the chat
- * throughput is compared with. Reads its configuration from the environment; prints `READY <port>`.
+ * bench-only routes: `POST /bench/insert` — client auth, exactly one INSERT — the baseline the chat
+ * throughput is compared with; `GET /bench/session-statuses` — the tenant's sessions by status and the first
+ * failures, read after the run on either database. Reads its configuration from the environment; prints `READY <port>`.
  */
 import 'reflect-metadata';
-import { Controller, HttpCode, Module, Post, type DynamicModule } from '@nestjs/common';
+import { Controller, Get, HttpCode, Module, Post, type DynamicModule } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { InjectDataSource } from '@nestjs/typeorm';
@@ -34,6 +35,20 @@ class BenchInsertController {
   async insert(@CurrentTenant() tenantId: TenantId): Promise<{ id: string }> {
     const rows: { id: string }[] = await this.ds.query(`INSERT INTO conversation (tenant_id, channel) VALUES ($1, 'bench') RETURNING id`, [tenantId]);
     return { id: rows[0]!.id };
+  }
+
+  @Get('bench/session-statuses')
+  @Auth('client')
+  async sessionStatuses(@CurrentTenant() tenantId: TenantId): Promise<{ statuses: Record<string, number>; failures: { error: string; n: number }[] }> {
+    const counts: { status: string; n: number }[] = await this.ds.query(
+      `SELECT status, count(*)::int AS n FROM diagnosis_session WHERE tenant_id = $1 GROUP BY status ORDER BY status`,
+      [tenantId],
+    );
+    const failures: { error: string; n: number }[] = await this.ds.query(
+      `SELECT left(error, 200) AS error, count(*)::int AS n FROM diagnosis_session WHERE tenant_id = $1 AND status = 'FAILED' GROUP BY 1 ORDER BY 2 DESC LIMIT 5`,
+      [tenantId],
+    );
+    return { statuses: Object.fromEntries(counts.map((r) => [r.status, r.n])), failures };
   }
 }
 
