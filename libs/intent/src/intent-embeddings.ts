@@ -1,4 +1,4 @@
-import type { EmbeddingProvider } from '@arbiter/llm';
+import { type EmbeddingProvider, isHashingEmbedding } from '@arbiter/llm';
 import type { TextEmbedder } from './routing/index.js';
 
 /** Packs vectors (all of `dim` numbers) as little-endian float32, row after row. */
@@ -27,7 +27,7 @@ export function decodeVectors(buf: Buffer, count: number, dim: number): number[]
 
 /** Whether the provider is the built-in hashing embedder (mode B then runs on the routing core's TF-IDF index). */
 export function isLocalProvider(provider: Pick<EmbeddingProvider, 'id'>): boolean {
-  return provider.id.startsWith('local:');
+  return isHashingEmbedding(provider.id);
 }
 
 /** The tenant embedding provider as the routing core's `TextEmbedder` (message embeddings, mode A). */

@@ -14,6 +14,12 @@ export interface CandidateSearch {
   space: VectorSpace;
   vector: readonly number[];
   vectorLimit: number;
+  /**
+   * Whether a tenant above `EXACT_SEARCH_MAX_CHUNKS` chunks is searched through the HNSW index (default). False: the
+   * vector list is empty there and the caller ranks the lexical candidates by distance (docs/hot-paths.md "No ANN
+   * search in the hashing embedder's space").
+   */
+  annSearch?: boolean;
   lexicalLimit: number;
   scope: SearchScope;
 }
@@ -41,7 +47,7 @@ export class CandidateSearchRepository {
   async search(tenantId: TenantId, request: CandidateSearch, db: Db = this.database.db): Promise<CandidateSearchResult> {
     const translation = request.translation?.terms.length ? request.translation : null;
     const lexical = lexicalSearchSql(tenantId, request.terms, translation, request.space, request.vector, request.lexicalLimit, request.scope);
-    const settings = await this.vectors.hnswSettings(request.vectorLimit);
+    const settings = request.annSearch === false ? null : await this.vectors.hnswSettings(request.vectorLimit);
     const nearest = nearestChunksQuery(tenantId, request.space, request.vector, request.vectorLimit, request.scope, settings);
     const { rows } = await sql<LexicalSearchRow>`
       WITH ${lexical.ctes}

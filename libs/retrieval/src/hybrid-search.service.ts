@@ -1,13 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { TenantId } from '@arbiter/common';
 import type { Tx } from '@arbiter/database';
-import { EMBEDDING_PROVIDER, type EmbeddingProvider } from '@arbiter/llm';
+import { EMBEDDING_PROVIDER, type EmbeddingProvider, isHashingEmbedding } from '@arbiter/llm';
 import type { VectorSpace } from './knowledge.repository.js';
 import { CandidateSearchRepository } from './candidate-search.repository.js';
 import { analyzeText } from './lexical/text-analyzer.js';
 import { bilingualDictionary } from './lexical/bilingual-dictionary.js';
 import { translateQueryTerms } from './lexical/cross-language.js';
+import { rankByDistance } from './lexical/distance-rerank.js';
 import { assembleCandidates, exactHits, type HitChunk, type HybridCandidate } from './lexical/hybrid.js';
+import { EXACT_SEARCH_MAX_CHUNKS } from './nearest-chunks-sql.js';
 import { normalizeSimilarity } from './relevance.js';
 import type { EffectiveRetrievalSettings } from './retrieval-settings.service.js';
 import type { MetadataFilter } from './metadata-filter.js';
@@ -75,11 +77,14 @@ export class HybridSearchService {
     // searched as a list of their own, so a Chinese question finds an English document and back.
     const translation = translateQueryTerms(ordered, bilingualDictionary());
     const scope = { domain: request.domain, filter: request.filter };
+    // The hashing embedder's vectors are hashed words: an ANN index over them finds fewer of the nearest chunks than
+    // ranking the lexical candidates by exact distance does (docs/hot-paths.md "No ANN search in the hashing embedder's space").
+    const annSearch = !isHashingEmbedding(space.model);
     // Vector and lexical candidates in one statement (docs/hot-paths.md "Chat turn"). The translation's chunks are
     // measured against the translated query's vector: a document in the other language is far from the
     // question's own words in any vector space without cross-language training.
     const {
-      vector: vectorHits,
+      vector: searched,
       own: lexical,
       translated,
     } = await this.candidates.search(
@@ -90,11 +95,15 @@ export class HybridSearchService {
         space,
         vector: request.vector,
         vectorLimit: VECTOR_CHUNKS,
+        annSearch,
         lexicalLimit: LEXICAL_CHUNKS,
         scope,
       },
       tx,
     );
+    // The tenant's size is the statement's own reading (the same row decides the exact branch).
+    const vectorHits: ChunkHit[] =
+      annSearch || lexical.chunkCount <= EXACT_SEARCH_MAX_CHUNKS ? searched : rankByDistance([lexical.hits, translated?.hits ?? []], VECTOR_CHUNKS);
     const toChunk = (h: ChunkHit): HitChunk => ({
       documentId: h.documentId,
       filePath: h.filePath,

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { DataSource } from 'typeorm';
 import { asTenantId } from '@arbiter/common';
 import { BackgroundGate, sql } from '@arbiter/database';
-import { LocalEmbeddingProvider } from '@arbiter/llm';
+import { type EmbeddingProvider, LocalEmbeddingProvider } from '@arbiter/llm';
 import { explainPlan, newMediumTest, testDbKind, type MediumTest, type TestDatabase } from '@arbiter/testing';
 import { noAudit } from '../../../test/support/no-audit.js';
 import { ActionMemoryRepository, ClaimLostError } from './action-memory.repository.js';
@@ -19,6 +19,8 @@ import { RetrievalSettingsService } from './retrieval-settings.service.js';
 import { VectorIndexService } from './vector-index.service.js';
 import { VectorSearchRepository } from './vector-search.repository.js';
 import { CandidateSearchRepository } from './candidate-search.repository.js';
+import { HybridSearchService } from './hybrid-search.service.js';
+import { normalizeSimilarity } from './relevance.js';
 import { analyzeText } from './lexical/text-analyzer.js';
 
 const T1 = asTenantId('00000000-0000-4000-8000-000000000001');
@@ -47,7 +49,9 @@ describe('knowledge store on pgvector (integration)', () => {
     settings = new RetrievalSettingsService(new RetrievalSettingsRepository(medium.database), provider, noAudit());
     lexical = new LexicalRepository(medium.database);
     knowledge = new KnowledgeService(repo, settings, lexical, provider, noAudit());
-    index = new VectorIndexService(vectors, provider);
+    // The HNSW tests stand for a neural provider of the same dimension: the hashing space itself has no index
+    // (docs/hot-paths.md "No ANN search in the hashing embedder's space"; the last test).
+    index = new VectorIndexService(vectors, { id: 'neural-stand-in:384', dimension: 384 } as EmbeddingProvider);
     await index.onModuleInit();
     memoryRepo = new ActionMemoryRepository(medium.database);
   }, 60_000);
@@ -93,7 +97,7 @@ describe('knowledge store on pgvector (integration)', () => {
       .filter((line) => / on knowledge_chunk /.test(line) && !line.includes('never executed'))
       .map((line) => /using (\w+)/.exec(line)?.[1] ?? 'seq');
 
-  it('a tenant of up to EXACT_SEARCH_MAX_CHUNKS chunks is searched exactly beside a larger one; a larger tenant through the HNSW index', async () => {
+  it("a tenant of up to EXACT_SEARCH_MAX_CHUNKS chunks is searched exactly beside a larger one; a larger tenant through the HNSW index, or in the hashing space by its lexical candidates' distance", async () => {
     for (let i = 0; i < 40; i++) await knowledge.upsert(T1, doc(`big/${i}.md`, `Servo drive ${i} maintenance: check the encoder cable ${i % 7}. 伺服${i}号。`));
     for (let i = 0; i < 5; i++) await knowledge.upsert(T3, doc(`small/${i}.md`, `Small tenant note ${i} about the gripper and its torque ${i}.`));
     const queries = await Promise.all(['encoder cable check', 'gripper torque', '伺服维护'].map((q) => provider.embedQuery(q)));
@@ -120,7 +124,7 @@ describe('knowledge store on pgvector (integration)', () => {
       expect(viaIndex).toHaveLength(5);
       expect(viaIndex.every((h) => h.filePath.startsWith('big/') || !h.filePath.startsWith('small/'))).toBe(true);
       // The lookup's one statement (vector and lexical candidates together) runs the same HNSW branch.
-      const one = await new CandidateSearchRepository(medium.database, vectors).search(T1, {
+      const oneRequest = {
         terms: [...new Set(analyzeText('encoder cable check'))],
         translation: null,
         space: { model: provider.id, dim: 384 },
@@ -128,11 +132,35 @@ describe('knowledge store on pgvector (integration)', () => {
         vectorLimit: 5,
         lexicalLimit: 5,
         scope: {},
-      });
+      };
+      const one = { ...(await new CandidateSearchRepository(medium.database, vectors).search(T1, oneRequest)), request: oneRequest };
       const keys = (hits: readonly { documentId: string; chunkIndex: number; distance: number }[]) =>
         hits.map((h) => `${h.documentId}#${h.chunkIndex} ${h.distance}`);
       expect(keys(one.vector)).toEqual(keys(viaIndex));
       expect(one.own.hits.length).toBe(5);
+
+      // Without ANN search (the hashing embedder's space, docs/hot-paths.md "No ANN search in the hashing embedder's
+      // space"): the larger tenant's vector list is empty, its lexical list the same; the small one is still exact.
+      const candidates = new CandidateSearchRepository(medium.database, vectors);
+      const request = { ...one.request, annSearch: false };
+      const noAnn = await candidates.search(T1, request);
+      expect(noAnn.vector).toEqual([]);
+      expect(noAnn.own.hits.map((h) => `${h.documentId}#${h.chunkIndex}`)).toEqual(one.own.hits.map((h) => `${h.documentId}#${h.chunkIndex}`));
+      const smallNoAnn = await candidates.search(T3, { ...request, vectorLimit: 40 });
+      const smallExact = await vectors.nearestChunksExact(T3, { model: provider.id, dim: 384 }, queries[0]!, 40);
+      expect(smallNoAnn.vector.map((h) => `${h.documentId}#${h.chunkIndex}`).sort()).toEqual(smallExact.map((h) => `${h.documentId}#${h.chunkIndex}`).sort());
+
+      // The lookup's search in the hashing space ranks the larger tenant's lexical candidates by their exact distance.
+      const hybrid = new HybridSearchService(candidates, provider);
+      const effective = await settings.get(T1);
+      const outcome = await hybrid.search(T1, { query: 'encoder cable check', vector: queries[0]! }, effective);
+      const lexicalHits = (await candidates.search(T1, { ...request, vectorLimit: 40, lexicalLimit: 40 })).own.hits;
+      const nearestLexical = Math.min(...lexicalHits.map((h) => h.distance!));
+      expect(outcome.vectorTopSimilarity).toBeCloseTo(normalizeSimilarity(nearestLexical, effective.normalization.maxL2Distance), 6);
+      const ranked = outcome.candidates.filter((c) => c.evidence.vectorRank !== null);
+      expect(ranked.length).toBeGreaterThan(0);
+      expect(ranked.every((c) => c.evidence.lexicalRank !== null)).toBe(true);
+      expect(outcome.candidates.find((c) => c.evidence.vectorRank === 1)?.distance).toBeCloseTo(nearestLexical, 6);
     } finally {
       await db.pool.query(`UPDATE knowledge_lexical_stats SET chunk_count = (SELECT count(*) FROM knowledge_chunk WHERE tenant_id = $1) WHERE tenant_id = $1`, [
         T1,
@@ -239,7 +267,8 @@ describe('knowledge store on pgvector (integration)', () => {
 
     const done = await jobs.reembed(T1, null, 10, { step: (work) => new BackgroundGate(ds).run(T1, work) });
     expect(done).toBe(before.rows[0].n - migrated.length);
-    expect(await vectors.indexExists('idx_knowledge_chunk_hnsw_64')).toBe(true);
+    // The new space is the hashing embedder's: re-embedding into it builds no HNSW index.
+    expect(await vectors.indexExists('idx_knowledge_chunk_hnsw_64')).toBe(false);
     const spaces = await db.pool.query<{ model: string; dim: number }>(
       'SELECT DISTINCT embedding_model AS model, embedding_dim AS dim FROM knowledge_chunk WHERE tenant_id = $1',
       [T1],
@@ -249,5 +278,20 @@ describe('knowledge store on pgvector (integration)', () => {
     // tenant 2 is untouched
     const other = await db.pool.query<{ model: string }>('SELECT DISTINCT embedding_model AS model FROM knowledge_chunk WHERE tenant_id = $1', [T2]);
     expect(other.rows).toEqual([{ model: provider.id }]);
+  });
+
+  it('the hashing space has no HNSW index: booting with the hashing embedder drops the one of its dimension, other dimensions keep theirs', async () => {
+    await new VectorIndexService(vectors, { id: 'neural-stand-in:64', dimension: 64 } as EmbeddingProvider).onModuleInit();
+    expect(await vectors.indexExists('idx_knowledge_chunk_hnsw_384')).toBe(true);
+    expect(await vectors.indexExists('idx_knowledge_chunk_hnsw_64')).toBe(true);
+    const hashing = new VectorIndexService(vectors, provider);
+    await hashing.onModuleInit();
+    expect(await vectors.indexExists('idx_knowledge_chunk_hnsw_384')).toBe(false);
+    expect(await vectors.indexExists('idx_knowledge_chunk_hnsw_64')).toBe(true);
+    // Idempotent: a second replica booting finds nothing to drop.
+    expect(await hashing.ensureIndex({ model: provider.id, dim: 384 })).toBe(false);
+    // A neural provider of that dimension gets its index back.
+    expect(await index.ensureIndex({ model: 'neural-stand-in:384', dim: 384 })).toBe(true);
+    expect(await vectors.indexExists('idx_knowledge_chunk_hnsw_384')).toBe(true);
   });
 });

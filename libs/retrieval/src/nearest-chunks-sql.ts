@@ -12,6 +12,9 @@ export const EXACT_SEARCH_MAX_CHUNKS = 5000;
 
 /**
  * The statement of `VectorSearchRepository.nearestChunks` (no database access: the integration test explains it).
+ * `settings: null` leaves the HNSW branch out: a larger tenant then gets no rows, and the caller ranks its lexical
+ * candidates by their exact distance instead (the hashing embedder's space, docs/hot-paths.md "No ANN search in the
+ * hashing embedder's space").
  * Two branches, of which a one-time filter runs one (docs/hot-paths.md "Vector search: exact for small tenants"):
  * a tenant with at most {@link EXACT_SEARCH_MAX_CHUNKS} chunks is searched exactly, through one of its b-trees
  * (the planner picks which; all lead with `tenant_id`) and a top-N sort; a larger one through the HNSW index of the dimension,
@@ -25,7 +28,7 @@ export function nearestChunksQuery<Row>(
   vector: readonly number[],
   limit: number,
   scope: SearchScope,
-  settings: RawBuilder<unknown>,
+  settings: RawBuilder<unknown> | null,
 ): RawBuilder<Row> {
   const filter = metadataCondition(scope.filter, 'fd');
   const filtered = filter ? sql`, fd AS MATERIALIZED (SELECT fd.id FROM knowledge_document fd WHERE fd.tenant_id = ${tenantId} AND ${filter})` : sql``;
@@ -34,19 +37,26 @@ export function nearestChunksQuery<Row>(
   }${filter ? sql` AND c.document_id IN (SELECT id FROM fd)` : sql``}`;
   const columns = sql`c.document_id, c.domain, c.chunk_index, c.content, c.page, c.page_end, c.section`;
   const distance = vectorDistance(space.dim, vector);
-  return sql<Row>`
-    WITH size AS MATERIALIZED (
-           SELECT COALESCE((SELECT s.chunk_count FROM knowledge_lexical_stats s WHERE s.tenant_id = ${tenantId}), 0) <= ${sql.lit(EXACT_SEARCH_MAX_CHUNKS)} AS exact),
-         hnsw AS MATERIALIZED (SELECT ${settings} AS applied)${filtered}
-     SELECT h.document_id, d.file_path, d.title, d.keywords, h.domain, h.chunk_index, h.content, h.distance,
-            ${fileNameOf(tenantId)} AS file_name, h.page, h.page_end, h.section
-       FROM ((SELECT ${columns}, ${distance} AS distance
+  const annBranch = settings
+    ? sql`(SELECT ${columns}, ${distance} AS distance
                 FROM knowledge_chunk c
                WHERE NOT (SELECT exact FROM size) AND (SELECT applied FROM hnsw) IS NOT NULL AND ${conditions}
                ORDER BY distance
                LIMIT ${limit})
              UNION ALL
-             (SELECT ${columns}, (${distance}) + 0 AS distance
+             `
+    : sql``;
+  return sql<Row>`
+    WITH size AS MATERIALIZED (
+           SELECT COALESCE((SELECT s.chunk_count FROM knowledge_lexical_stats s WHERE s.tenant_id = ${tenantId}), 0) <= ${sql.lit(EXACT_SEARCH_MAX_CHUNKS)} AS exact)${
+             settings
+               ? sql`,
+         hnsw AS MATERIALIZED (SELECT ${settings} AS applied)`
+               : sql``
+           }${filtered}
+     SELECT h.document_id, d.file_path, d.title, d.keywords, h.domain, h.chunk_index, h.content, h.distance,
+            ${fileNameOf(tenantId)} AS file_name, h.page, h.page_end, h.section
+       FROM (${annBranch}(SELECT ${columns}, (${distance}) + 0 AS distance
                 FROM knowledge_chunk c
                WHERE (SELECT exact FROM size) AND ${conditions}
                ORDER BY distance

@@ -87,7 +87,7 @@ export class RetrievalJobs {
   async reembed(tenantId: TenantId, afterId: string | null, batchSize: number, run: JobSteps): Promise<number> {
     const { step, progress } = run;
     const space: VectorSpace = { model: this.provider.id, dim: this.provider.dimension };
-    await step(() => this.index.ensureIndex(space.dim));
+    await step(() => this.index.ensureIndex(space));
     const { chunkSize, chunkOverlap } = await step(() => this.settings.get(tenantId));
     let cursor = afterId;
     let total = 0;

@@ -4,7 +4,7 @@ import { Database, type Db, type RawBuilder, sql } from '@arbiter/database';
 import { type HitLocation, type SearchScope, toLocation, type VectorSpace } from './knowledge.repository.js';
 import { nearestChunksQuery } from './nearest-chunks-sql.js';
 import { fileNameOf, vectorDistance } from './search-sql.js';
-import { createHnswIndexSql } from './vector-sql.js';
+import { createHnswIndexSql, hnswIndexName } from './vector-sql.js';
 
 /** One chunk hit of a vector search, with its document. */
 export interface ChunkHit extends HitLocation {
@@ -129,6 +129,13 @@ export class VectorSearchRepository {
    */
   async createVectorIndex(dim: number): Promise<void> {
     await sql`${sql.raw(createHnswIndexSql(dim))}`.execute(this.database.db);
+  }
+
+  /** Drops the dimension's HNSW index; true when there was one. */
+  async dropVectorIndex(dim: number): Promise<boolean> {
+    if (!(await this.indexExists(hnswIndexName(dim)))) return false;
+    await sql`${sql.raw(`DROP INDEX IF EXISTS ${hnswIndexName(dim)}`)}`.execute(this.database.db);
+    return true;
   }
 
   async indexExists(name: string): Promise<boolean> {

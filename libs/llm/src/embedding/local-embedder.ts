@@ -66,6 +66,14 @@ export interface LocalEmbedderOptions {
   dimension?: number;
 }
 
+/** The id prefix of the built-in embedder's spaces (`local:<version>:<dimension>`). */
+const LOCAL_ID_PREFIX = 'local:';
+
+/** Whether a provider id names the built-in hashing embedder's space (its vectors are hashed features, not meaning). */
+export function isHashingEmbedding(providerId: string): boolean {
+  return providerId.startsWith(LOCAL_ID_PREFIX);
+}
+
 export class LocalEmbedder {
   readonly dimension: number;
   readonly id: string;
@@ -74,7 +82,7 @@ export class LocalEmbedder {
     const dimension = options.dimension ?? 384;
     if (!Number.isInteger(dimension) || dimension < 8) throw new RangeError(`embedding dimension must be an integer >= 8, got ${dimension}`);
     this.dimension = dimension;
-    this.id = `local:${LOCAL_EMBEDDER_VERSION}:${dimension}`;
+    this.id = `${LOCAL_ID_PREFIX}${LOCAL_EMBEDDER_VERSION}:${dimension}`;
   }
 
   /** Loads the segmenter's dictionary now (at boot) instead of on the first Chinese text of a request. */
