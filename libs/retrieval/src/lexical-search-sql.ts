@@ -58,8 +58,11 @@ export function lexicalSearchSql(
     const q = sql.raw(`q${name}`);
     const p = sql.raw(`p${name}`);
     const h = sql.raw(`h${name}`);
+    // The terms as rows joined to the frequencies, not `term = ANY(array)`: on a small tenant the planner scans the
+    // frequencies and tested every row against every term (0.7 ms of a 2.2 ms statement for 70 translated terms).
     return sql`${q} AS (SELECT f.term, ln(1 + (s.n - f.df + 0.5) / (f.df + 0.5)) AS idf
-                    FROM knowledge_term_df f, s WHERE f.tenant_id = ${tenantId} AND f.term = ANY(${termList}::varchar[]) AND f.df > 0),
+                    FROM (SELECT DISTINCT term FROM unnest(${termList}::varchar[]) AS u(term)) u
+                    JOIN knowledge_term_df f ON f.tenant_id = ${tenantId} AND f.term = u.term, s WHERE f.df > 0),
             ${p} AS (SELECT t.document_id, t.chunk_index, sum(t.impact * q.idf) AS score
                     FROM ${q} q CROSS JOIN LATERAL (
                       SELECT k.document_id, k.chunk_index, k.impact FROM knowledge_term k
