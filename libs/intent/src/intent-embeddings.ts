@@ -1,4 +1,4 @@
-import { type EmbeddingProvider, isHashingEmbedding } from '@arbiter/llm';
+import type { EmbeddingProvider } from '@arbiter/llm';
 import type { TextEmbedder } from './routing/index.js';
 
 /** Packs vectors (all of `dim` numbers) as little-endian float32, row after row. */
@@ -23,11 +23,6 @@ export function decodeVectors(buf: Buffer, count: number, dim: number): number[]
     out[r] = row;
   }
   return out;
-}
-
-/** Whether the provider is the built-in hashing embedder (mode B then runs on the routing core's TF-IDF index). */
-export function isLocalProvider(provider: Pick<EmbeddingProvider, 'id'>): boolean {
-  return isHashingEmbedding(provider.id);
 }
 
 /** The tenant embedding provider as the routing core's `TextEmbedder` (message embeddings, mode A). */

@@ -1,8 +1,8 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { PeriodicPoll, type TenantId } from '@arbiter/common';
-import { EMBEDDING_PROVIDER, LlmService, type EmbeddingProvider } from '@arbiter/llm';
+import { EMBEDDING_PROVIDER, isHashingEmbedding, LlmService, type EmbeddingProvider } from '@arbiter/llm';
 import { ClassifierTrainer } from './classifier-trainer.js';
-import { decodeVectors, isLocalProvider, ProviderTextEmbedder } from './intent-embeddings.js';
+import { decodeVectors, ProviderTextEmbedder } from './intent-embeddings.js';
 import { IntentMetrics } from './intent.metrics.js';
 import { trainingStatus, type IntentStatus } from './intent-status.js';
 import { trainingSteps } from './training/training-job.js';
@@ -222,7 +222,7 @@ export class IntentRouterCache implements OnApplicationBootstrap, OnModuleDestro
     const rules = await this.repository.all(t);
     // With the built-in `local` provider, mode B runs on the routing core's TF-IDF index (better and
     // cheaper than hashed dense vectors); remote providers' stored example vectors are used as well.
-    const embeddings = isLocalProvider(this.provider) ? new Map<string, StoredEmbedding>() : await this.repository.embeddings(t, this.provider.id);
+    const embeddings = isHashingEmbedding(this.provider.id) ? new Map<string, StoredEmbedding>() : await this.repository.embeddings(t, this.provider.id);
     const defs = rules.map((r) => toRuleDef(r, embeddings.get(r.id), this.provider.dimension));
     // The pattern set is compiled (or refused) on the check thread first, so this thread only compiles a set
     // proven to fit the program-size limit; one that does not is served without the regex stage.

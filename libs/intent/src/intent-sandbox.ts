@@ -3,10 +3,10 @@ import { Inject, Injectable } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { flattenValidationErrors, invalidRequest, type FieldError, type TenantId } from '@arbiter/common';
-import { EMBEDDING_PROVIDER, LlmService, type EmbeddingProvider } from '@arbiter/llm';
+import { EMBEDDING_PROVIDER, isHashingEmbedding, LlmService, type EmbeddingProvider } from '@arbiter/llm';
 import { CreateIntentRuleDto } from './dto/intent-rule.dto.js';
 import { IntentConfigService } from './intent-config.service.js';
-import { isLocalProvider, ProviderTextEmbedder } from './intent-embeddings.js';
+import { ProviderTextEmbedder } from './intent-embeddings.js';
 import { IntentRouterCache } from './intent-router.cache.js';
 import { toFields } from './intent-rules.service.js';
 import { INTENT_LIMITS } from './intent.types.js';
@@ -62,7 +62,7 @@ export class IntentSandbox {
       return { route: (m) => routing.router.route(m, routeConfig), config, configVersion: live.version, rulesVersion: routing.versions.rules, judgeConfigured };
     }
     const defs = this.draftRules(candidate.rules);
-    if (!isLocalProvider(this.provider)) {
+    if (!isHashingEmbedding(this.provider.id)) {
       for (const def of defs) if (def.semanticExamples.length > 0) def.exampleVectors = await this.provider.embedDocuments(def.semanticExamples);
     }
     // The draft's pattern set is compiled on the check thread first, like the live rules (a draft that passed
