@@ -83,7 +83,7 @@ const serverLog: string[] = [];
 /** `database`: a PostgreSQL URL, or the embedded database's data directory. */
 async function startServer(database: { url: string } | { dataDir: string }, port: number): Promise<ChildProcess> {
   const profile = process.env.BENCH_CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`] : [];
-  const child = spawn(process.execPath, [...profile, '--import', './bench/support/register.mjs', 'bench/chat/server.ts'], {
+  const child = spawn(process.execPath, [...profile, '--import', './bench/support/register.mjs', 'bench/support/bench-server.ts'], {
     cwd: root,
     env: {
       ...process.env,

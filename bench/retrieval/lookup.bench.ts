@@ -8,7 +8,11 @@
  *  - ANN recall@5 of the vector search against exact search on the set's questions,
  *  - HTTP latency of POST /ai/knowledge/lookup at BENCH_CONCURRENCY (16) connections for
  *    BENCH_SECONDS (20) s from a load generator in its own process, with GET /health as the
- *    same-run baseline (bar: p95 <= 30 ms on PostgreSQL).
+ *    same-run baseline (bar: p95 <= 30 ms on PostgreSQL),
+ *  - the memory of this process, which serves the API (issue 27: RSS at 100k chunks <= 1.5 GB for the API process):
+ *    RSS sampled every 500 ms, its peak over the whole run and over the lookup load, and the RSS once the load is done.
+ *    The process also ran the distractor load, so the figures are an upper bound of an API process's; with
+ *    BENCH_DB=pglite they include the embedded database.
  * Env: BENCH_DB=postgres|pglite, BENCH_CHUNKS, BENCH_CONCURRENCY, BENCH_SECONDS, BENCH_SET.
  */
 import { spawn } from 'node:child_process';
@@ -65,7 +69,41 @@ async function hitAt5(base: string, key: string, set: FaqSet): Promise<number> {
   return (100 * hits) / questions.length;
 }
 
+const MB = 1024 * 1024;
+
+/** RSS of this process sampled every 500 ms: the peak since the start and since the last {@link RssSampler.mark}. */
+class RssSampler {
+  private peak = 0;
+  private peakSinceMark = 0;
+  private readonly timer = setInterval(() => this.sample(), 500);
+
+  constructor() {
+    this.timer.unref();
+  }
+
+  sample(): number {
+    const rss = process.memoryUsage().rss;
+    this.peak = Math.max(this.peak, rss);
+    this.peakSinceMark = Math.max(this.peakSinceMark, rss);
+    return rss;
+  }
+
+  mark(): void {
+    this.peakSinceMark = this.sample();
+  }
+
+  report(): { peakMb: number; peakSinceMarkMb: number; nowMb: number } {
+    const now = this.sample();
+    return { peakMb: Math.round(this.peak / MB), peakSinceMarkMb: Math.round(this.peakSinceMark / MB), nowMb: Math.round(now / MB) };
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+}
+
 async function main(): Promise<void> {
+  const rss = new RssSampler();
   const set = (process.env.BENCH_SET === 'banking77-faq' ? null : stackFaq()) ?? banking77Faq();
   const target = await createTarget(kind, concurrency + 40);
   const app = await createApp({
@@ -171,6 +209,7 @@ async function main(): Promise<void> {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'arbiter-load-'));
     const queriesFile = path.join(dir, 'queries.json');
     writeFileSync(queriesFile, JSON.stringify(set.questions.map((q) => q.text)));
+    rss.mark();
     const load = await new Promise<{ lookup: Record<string, number>; health: Record<string, number> }>((resolve, reject) => {
       const child = spawn(process.execPath, ['--import', './bench/support/register.mjs', 'bench/retrieval/load-client.ts'], {
         env: {
@@ -191,8 +230,13 @@ async function main(): Promise<void> {
     console.log(
       `lookup at ${concurrency} connections: ${l.rps.toFixed(0)} req/s, p50 ${l.p50.toFixed(1)} ms, p95 ${l.p95.toFixed(1)} ms, p99 ${l.p99.toFixed(1)} ms, errors ${l.errors} (bar p95 <= 30 ms); GET /health same run: ${load.health.rps.toFixed(0)} req/s, p95 ${load.health.p95.toFixed(1)} ms`,
     );
+    const memory = rss.report();
+    console.log(
+      `memory of this process (the API${kind === 'pglite' ? ' and its embedded database' : ''}; it also ran the distractor load) at ${Number(counted[0].n)} chunks: RSS peak during the lookup load ${memory.peakSinceMarkMb} MB, after it ${memory.nowMb} MB, peak of the whole run ${memory.peakMb} MB (bar: API process <= 1536 MB)`,
+    );
     const result = {
       benchmark: 'retrieval-lookup',
+      memory,
       db: kind,
       set: set.name,
       chunks: Number(counted[0].n),
@@ -209,6 +253,7 @@ async function main(): Promise<void> {
     };
     console.log(`written ${writeResult(`retrieval-lookup-${kind}`, result)}`);
   } finally {
+    rss.stop();
     await pool.end();
     await app.close();
     await target.close();

@@ -7,7 +7,7 @@ import { BENCH_ADMIN_TOKEN } from './in-process-api.js';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 /**
- * One Arbiter process (an API replica: `bench/chat/server.ts`; the worker: `apps/worker/src/main.ts`) as a child
+ * One Arbiter process (an API replica: `bench/support/bench-server.ts`; the worker: `apps/worker/src/main.ts`) as a child
  * of the benchmark, production settings, no LLM, local embeddings; resolves once its stdout shows `readyText`.
  * Shared by the benchmarks that run several replicas on one database (`bench:replicas`, `bench:citus`).
  * `logFile`: where its whole output (the JSON log) goes too, e.g. to find the cause of a 500 by its request id.
@@ -58,7 +58,7 @@ export function startProcess(args: string[], env: Record<string, string>, readyT
 /** An API replica on `port` (jobs on, like every replica in production), migrating the database when it is the first. */
 export function startReplica(databaseUrl: string, port: number, env: Record<string, string> = {}, logFile?: string): Promise<ChildProcess> {
   return startProcess(
-    ['bench/chat/server.ts'],
+    ['bench/support/bench-server.ts'],
     { DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', JOBS_ENABLED: 'true', LOG_LEVEL: 'warn', ...env },
     'READY',
     logFile,
