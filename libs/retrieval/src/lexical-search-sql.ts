@@ -37,7 +37,8 @@ export type LexicalSearchRow = Record<string, unknown>;
  * statement can carry it (the lookup's candidate generation, docs/hot-paths.md "Chat turn"). No database access.
  * One ranked list per term set — q (IDF from the tenant's document frequencies), p (the best
  * {@link POSTINGS_PER_TERM} postings of each term among the scope's documents, summed per chunk, best `limit`
- * chunks), h (their document and their vector's distance to the list's vector) — aggregated to JSON columns.
+ * chunks and any tied with the last), r (their document; the best `limit` by score, then file path and chunk), h (their
+ * chunk and its vector's distance to the list's vector) — aggregated to JSON columns.
  * An empty term list reads no postings and yields no hits.
  */
 export function lexicalSearchSql(
@@ -57,31 +58,40 @@ export function lexicalSearchSql(
   const list = (name: string, termList: readonly string[], listVector: readonly number[]) => {
     const q = sql.raw(`q${name}`);
     const p = sql.raw(`p${name}`);
+    const r = sql.raw(`r${name}`);
     const h = sql.raw(`h${name}`);
+    // A list is the same on every database loaded with the same documents (docs/retrieval.md "Hybrid search"): the
+    // score is rounded to 1e-9, because a float sum depends on the order its rows arrive in (the tables' physical
+    // order); the chunks tied at the cut all come through (WITH TIES) and are cut by file path, not by random id.
     // The terms as rows joined to the frequencies, not `term = ANY(array)`: on a small tenant the planner scans the
     // frequencies and tested every row against every term (0.7 ms of a 2.2 ms statement for 70 translated terms).
     return sql`${q} AS (SELECT f.term, ln(1 + (s.n - f.df + 0.5) / (f.df + 0.5)) AS idf
                     FROM (SELECT DISTINCT term FROM unnest(${termList}::varchar[]) AS u(term)) u
                     JOIN knowledge_term_df f ON f.tenant_id = ${tenantId} AND f.term = u.term, s WHERE f.df > 0),
-            ${p} AS (SELECT t.document_id, t.chunk_index, sum(t.impact * q.idf) AS score
+            ${p} AS (SELECT t.document_id, t.chunk_index, round(sum(t.impact * q.idf)::numeric, 9)::float8 AS score
                     FROM ${q} q CROSS JOIN LATERAL (
                       SELECT k.document_id, k.chunk_index, k.impact FROM knowledge_term k
                        WHERE k.tenant_id = ${tenantId} AND k.term = q.term${conditions}
                        ORDER BY k.impact DESC LIMIT ${sql.lit(POSTINGS_PER_TERM)}) t
                    GROUP BY t.document_id, t.chunk_index
-                   ORDER BY score DESC, t.document_id, t.chunk_index LIMIT ${limit}),
-            ${h} AS (SELECT p.document_id, p.chunk_index, p.score, d.file_path, d.title, d.domain, d.keywords,
-                         coalesce(c.content, left(d.content, 2000)) AS content, c.distance,
-                         ${fileNameOf(tenantId)} AS file_name, c.page, c.page_end, c.section
+                   ORDER BY score DESC FETCH FIRST (${limit}) ROWS WITH TIES),
+            ${r} AS (SELECT p.document_id, p.chunk_index, p.score, d.file_path, d.title, d.domain, d.content, d.keywords, d.file_id
                     FROM ${p} p
                     CROSS JOIN LATERAL (SELECT file_path, title, domain, content, keywords, file_id FROM knowledge_document WHERE id = p.document_id AND tenant_id = ${tenantId}) d
+                   ORDER BY p.score DESC, d.file_path, p.chunk_index LIMIT ${limit}),
+            ${h} AS (SELECT d.document_id, d.chunk_index, d.score, d.file_path, d.title, d.domain, d.keywords,
+                         coalesce(c.content, left(d.content, 2000)) AS content, c.distance,
+                         ${fileNameOf(tenantId)} AS file_name, c.page, c.page_end, c.section
+                    FROM ${r} d
                     LEFT JOIN LATERAL (SELECT c.content, c.page, c.page_end, c.section, ${vectorDistance(space.dim, listVector)} AS distance FROM knowledge_chunk c
-                                        WHERE c.tenant_id = ${tenantId} AND c.document_id = p.document_id AND c.embedding_model = ${space.model} AND c.chunk_index = p.chunk_index AND c.embedding_dim = ${space.dim}) c ON TRUE)`;
+                                        WHERE c.tenant_id = ${tenantId} AND c.document_id = d.document_id AND c.embedding_model = ${space.model} AND c.chunk_index = d.chunk_index AND c.embedding_dim = ${space.dim}) c ON TRUE)`;
   };
   const lists = [list('o', terms, vector), ...(translation ? [list('t', translation.terms, translation.vector)] : [])];
+  // Ties in score are ordered by file path (unique per tenant), not by the random document id, so a lookup ranks the
+  // same way on every database built from the same documents (docs/retrieval.md "Hybrid search").
   const select = (name: string) =>
     sql.raw(
-      `(SELECT json_object_agg(term, idf) FROM q${name}) AS idf_${name}, (SELECT json_agg(h ORDER BY h.score DESC, h.document_id, h.chunk_index) FROM h${name} h) AS hits_${name}`,
+      `(SELECT json_object_agg(term, idf) FROM q${name}) AS idf_${name}, (SELECT json_agg(h ORDER BY h.score DESC, h.file_path, h.chunk_index) FROM h${name} h) AS hits_${name}`,
     );
   return {
     ctes: sql`${filtered}s AS (SELECT chunk_count::float8 AS n FROM knowledge_lexical_stats WHERE tenant_id = ${tenantId}),

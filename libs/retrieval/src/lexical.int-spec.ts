@@ -108,6 +108,25 @@ describe('lexical index statistics (integration)', () => {
     expect(read).toBeLessThan(50);
   });
 
+  it('equal scores and distances rank by file path, not by the random document id, in the lexical and the vector list', async () => {
+    const tenant = asTenantId('00000000-0000-4000-8000-0000000000a6');
+    // Eight documents alike in every word: equal BM25 scores, equal vectors. Written in reverse path order, so neither
+    // the write order nor the ids (8! orders) give the path order by chance.
+    const paths = Array.from({ length: 8 }, (_, i) => `tie/${i}.md`);
+    for (const filePath of [...paths].reverse())
+      await knowledge.upsert(tenant, { domain: 'arm', filePath, title: 'Encoder cable', content: 'Check the encoder cable before a restart.' });
+    const space = { model: provider.id, dim: provider.dimension };
+    const vector = await provider.embedQuery('encoder cable');
+    const { own } = await medium.database.transaction((tx) =>
+      lexical.searchWithTranslation(tenant, [...new Set(analyzeText('encoder cable'))], null, space, vector, 20, {}, tx),
+    );
+    expect(new Set(own.hits.map((h) => h.score)).size).toBe(1);
+    expect(own.hits.map((h) => h.filePath)).toEqual(paths);
+    const nearest = await new VectorSearchRepository(medium.database).nearestChunks(tenant, space, vector, 20);
+    expect(new Set(nearest.map((h) => h.distance)).size).toBe(1);
+    expect(nearest.map((h) => h.filePath)).toEqual(paths);
+  });
+
   it("a document's postings are found by (tenant, document), not by a scan of the tenant's postings", async () => {
     const tenant = asTenantId('00000000-0000-4000-8000-0000000000a5');
     await knowledge.upsertMany(

@@ -62,5 +62,5 @@ export function nearestChunksQuery<Row>(
                ORDER BY distance
                LIMIT ${limit})) h
        JOIN knowledge_document d ON d.id = h.document_id AND d.tenant_id = ${tenantId}
-      ORDER BY h.distance`;
+      ORDER BY h.distance, d.file_path, h.chunk_index`;
 }

@@ -1,6 +1,13 @@
 import { rankByDistance } from './distance-rerank.js';
 
-const hit = (documentId: string, chunkIndex: number, distance: number | null, list = 'own') => ({ documentId, chunkIndex, distance, list });
+// File paths sort the other way round from the ids, so a tie broken by id would fail the tie cases.
+const hit = (documentId: string, chunkIndex: number, distance: number | null, list = 'own') => ({
+  documentId,
+  filePath: `${String.fromCharCode(219 - documentId.charCodeAt(0))}.md`,
+  chunkIndex,
+  distance,
+  list,
+});
 
 describe('rankByDistance (the vector list of a space without ANN search)', () => {
   it.each([
@@ -26,10 +33,10 @@ describe('rankByDistance (the vector list of a space without ANN search)', () =>
       expected: ['a:0', 'b:0', 'c:0'],
     },
     {
-      name: 'breaks ties by document, then chunk, whatever the lists order',
-      lists: [[hit('b', 1, 0.5), hit('b', 0, 0.5), hit('a', 3, 0.5)]],
+      name: 'breaks ties by file path (not by id), then chunk, whatever the lists order',
+      lists: [[hit('a', 3, 0.5), hit('b', 1, 0.5), hit('b', 0, 0.5)]],
       limit: 10,
-      expected: ['a:3', 'b:0', 'b:1'],
+      expected: ['b:0', 'b:1', 'a:3'],
     },
     {
       name: 'keeps at most limit chunks, the nearest',
@@ -45,6 +52,6 @@ describe('rankByDistance (the vector list of a space without ANN search)', () =>
 
   it("keeps the nearer of a chunk two lists share, with that list's fields", () => {
     const [first] = rankByDistance([[hit('a', 0, 0.8, 'own')], [hit('a', 0, 0.3, 'translated')]], 5);
-    expect(first).toEqual({ documentId: 'a', chunkIndex: 0, distance: 0.3, list: 'translated' });
+    expect(first).toEqual({ documentId: 'a', filePath: 'z.md', chunkIndex: 0, distance: 0.3, list: 'translated' });
   });
 });
