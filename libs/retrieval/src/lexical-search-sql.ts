@@ -68,7 +68,7 @@ export function lexicalSearchSql(
     return sql`${q} AS (SELECT f.term, ln(1 + (s.n - f.df + 0.5) / (f.df + 0.5)) AS idf
                     FROM (SELECT DISTINCT term FROM unnest(${termList}::varchar[]) AS u(term)) u
                     JOIN knowledge_term_df f ON f.tenant_id = ${tenantId} AND f.term = u.term, s WHERE f.df > 0),
-            ${p} AS (SELECT t.document_id, t.chunk_index, round(sum(t.impact * q.idf)::numeric, 9)::float8 AS score
+            ${p} AS (SELECT t.document_id, t.chunk_index, round(sum(t.impact * q.idf) * 1e9::float8) / 1e9::float8 AS score
                     FROM ${q} q CROSS JOIN LATERAL (
                       SELECT k.document_id, k.chunk_index, k.impact FROM knowledge_term k
                        WHERE k.tenant_id = ${tenantId} AND k.term = q.term${conditions}
