@@ -37,8 +37,8 @@ export type LexicalSearchRow = Record<string, unknown>;
  * statement can carry it (the lookup's candidate generation, docs/hot-paths.md "Chat turn"). No database access.
  * One ranked list per term set — q (IDF from the tenant's document frequencies), p (the best
  * {@link POSTINGS_PER_TERM} postings of each term among the scope's documents, summed per chunk, best `limit`
- * chunks and any tied with the last), r (their document; the best `limit` by score, then file path and chunk), h (their
- * chunk and its vector's distance to the list's vector) — aggregated to JSON columns.
+ * chunks and any tied with the last), r (their file path; the best `limit` by score, then file path and chunk), h (their
+ * document, their chunk and its vector's distance to the list's vector) — aggregated to JSON columns.
  * An empty term list reads no postings and yields no hits.
  */
 export function lexicalSearchSql(
@@ -75,16 +75,17 @@ export function lexicalSearchSql(
                        ORDER BY k.impact DESC LIMIT ${sql.lit(POSTINGS_PER_TERM)}) t
                    GROUP BY t.document_id, t.chunk_index
                    ORDER BY score DESC FETCH FIRST (${limit}) ROWS WITH TIES),
-            ${r} AS (SELECT p.document_id, p.chunk_index, p.score, d.file_path, d.title, d.domain, d.content, d.keywords, d.file_id
+            ${r} AS (SELECT p.document_id, p.chunk_index, p.score, d.file_path
                     FROM ${p} p
-                    CROSS JOIN LATERAL (SELECT file_path, title, domain, content, keywords, file_id FROM knowledge_document WHERE id = p.document_id AND tenant_id = ${tenantId}) d
+                    CROSS JOIN LATERAL (SELECT file_path FROM knowledge_document WHERE id = p.document_id AND tenant_id = ${tenantId}) d
                    ORDER BY p.score DESC, d.file_path, p.chunk_index LIMIT ${limit}),
-            ${h} AS (SELECT d.document_id, d.chunk_index, d.score, d.file_path, d.title, d.domain, d.keywords,
+            ${h} AS (SELECT r.document_id, r.chunk_index, r.score, r.file_path, d.title, d.domain, d.keywords,
                          coalesce(c.content, left(d.content, 2000)) AS content, c.distance,
                          ${fileNameOf(tenantId)} AS file_name, c.page, c.page_end, c.section
-                    FROM ${r} d
+                    FROM ${r} r
+                    CROSS JOIN LATERAL (SELECT title, domain, content, keywords, file_id FROM knowledge_document WHERE id = r.document_id AND tenant_id = ${tenantId}) d
                     LEFT JOIN LATERAL (SELECT c.content, c.page, c.page_end, c.section, ${vectorDistance(space.dim, listVector)} AS distance FROM knowledge_chunk c
-                                        WHERE c.tenant_id = ${tenantId} AND c.document_id = d.document_id AND c.embedding_model = ${space.model} AND c.chunk_index = d.chunk_index AND c.embedding_dim = ${space.dim}) c ON TRUE)`;
+                                        WHERE c.tenant_id = ${tenantId} AND c.document_id = r.document_id AND c.embedding_model = ${space.model} AND c.chunk_index = r.chunk_index AND c.embedding_dim = ${space.dim}) c ON TRUE)`;
   };
   const lists = [list('o', terms, vector), ...(translation ? [list('t', translation.terms, translation.vector)] : [])];
   // Ties in score are ordered by file path (unique per tenant), not by the random document id, so a lookup ranks the
