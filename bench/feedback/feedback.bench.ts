@@ -25,6 +25,7 @@ import { performance } from 'node:perf_hooks';
 import path from 'node:path';
 import pg from 'pg';
 import { startProcess } from '../support/api-processes.js';
+import { dropDatabase, http, withDatabase } from '../support/bench-http.js';
 import { BENCH_ADMIN_TOKEN } from '../support/in-process-api.js';
 
 interface AutocannonResult {
@@ -94,23 +95,17 @@ function startApi(database: { url: string } | { dataDir: string }, port: number)
   );
 }
 
-/** A bench route's JSON answer, failing the run on any other status than `expect`. */
-async function benchRoute<T>(base: string, method: string, route: string, apiKey: string, expect: number, body?: unknown): Promise<T> {
-  const res = await fetch(`${base}${route}`, {
-    method,
-    headers: { 'x-api-key': apiKey, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (res.status !== expect) throw new Error(`${method} ${route}: ${res.status} ${await res.text()}`);
-  return (await res.json()) as T;
+/** A bench route's JSON answer, failing the run on any other status than `expected`. */
+async function benchRoute<T>(base: string, method: string, route: string, apiKey: string, expected: number, body?: unknown): Promise<T> {
+  const res = await http<T>(base, method, route, { 'x-api-key': apiKey }, body);
+  if (res.status !== expected) throw new Error(`${method} ${route}: ${res.status} ${JSON.stringify(res.json)}`);
+  return res.json;
 }
 
 async function main(): Promise<void> {
   const dbName = `arbiter_bench_fb_${randomBytes(4).toString('hex')}`;
   const dataDir = embedded ? mkdtempSync(path.join(os.tmpdir(), 'arbiter-bench-feedback-')) : null;
-  const u = new URL(adminUrl);
-  u.pathname = `/${dbName}`;
-  const url = u.toString();
+  const url = withDatabase(adminUrl, dbName);
   if (!embedded) {
     const admin = new pg.Client({ connectionString: adminUrl });
     await admin.connect();
@@ -191,7 +186,7 @@ async function main(): Promise<void> {
         },
       ],
     });
-    await benchRoute(base, 'DELETE', '/bench/finished-sessions/warm', key, 200);
+    await benchRoute(base, 'DELETE', '/bench/finished-sessions/warm', key, 200, {});
 
     // Baselines on the same process and database, for ratios: a public DB ping and an authenticated read.
     const baseline = async (label: string, path: (i: number) => string, headers: Record<string, string>): Promise<AutocannonResult & { label: string }> => {
@@ -292,10 +287,7 @@ async function main(): Promise<void> {
       await new Promise((resolve) => setTimeout(resolve, 2000));
       rmSync(dataDir, { recursive: true, force: true });
     } else {
-      const drop = new pg.Client({ connectionString: adminUrl });
-      await drop.connect();
-      await drop.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-      await drop.end();
+      await dropDatabase(adminUrl, dbName);
     }
   }
 }

@@ -88,8 +88,7 @@ export function lexicalSearchSql(
                                         WHERE c.tenant_id = ${tenantId} AND c.document_id = r.document_id AND c.embedding_model = ${space.model} AND c.chunk_index = r.chunk_index AND c.embedding_dim = ${space.dim}) c ON TRUE)`;
   };
   const lists = [list('o', terms, vector), ...(translation ? [list('t', translation.terms, translation.vector)] : [])];
-  // Ties in score are ordered by file path (unique per tenant), not by the random document id, so a lookup ranks the
-  // same way on every database built from the same documents (docs/retrieval.md "Hybrid search").
+  // Equal scores in file-path order, as at the list's cut above.
   const select = (name: string) =>
     sql.raw(
       `(SELECT json_object_agg(term, idf) FROM q${name}) AS idf_${name}, (SELECT json_agg(h ORDER BY h.score DESC, h.file_path, h.chunk_index) FROM h${name} h) AS hits_${name}`,
