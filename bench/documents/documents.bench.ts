@@ -13,7 +13,9 @@
  * `--offline`: no API: the manuals extracted and chunked in this process by libs/documents (its defaults),
  *   BM25 only — the questions and the scoring without the upload path.
  * Env: BENCH_DB=pglite (default, the embedded database in a temporary DATA_DIR) | postgres (a fresh database on
- *   BENCH_POSTGRES_URL); BENCH_LANGS=en,zh; BENCH_QUIET=1 declares the machine quiet (else figures are labelled
+ *   BENCH_POSTGRES_URL); BENCH_LANGS=en,zh; BENCH_QUESTIONS=held-out (default: the sets the bars are reported on) | dev
+ *   (the sets to tune on); BENCH_CHUNK_SIZE (the tenant's chunk size for the upload; default: the tenant default);
+ *   BENCH_QUIET=1 declares the machine quiet (else figures are labelled
  *   not quiet); BENCH_IMPORT_TIMEOUT_SECONDS (600; 1800 with --health); health: BENCH_IDLE_SECONDS (10), HEALTH_RPS (20).
  * Run: npm run bench:documents [-- --health | -- --offline]
  */
@@ -34,7 +36,17 @@ import { createApp } from '../../apps/api/src/create-app.js';
 import { dropDatabase, http, withDatabase } from '../support/bench-http.js';
 import { writeResult } from '../retrieval/common.js';
 import { buildLargePdf, installedVersion, manualProblem } from './manuals.js';
-import { copiedPhrase, loadQuestionSet, MANUAL_LANGUAGES, type ManualLanguage, questionSetProblems, type QuestionSet } from './questions.js';
+import {
+  copiedPhrase,
+  loadQuestionSet,
+  MANUAL_LANGUAGES,
+  type ManualLanguage,
+  QUESTION_SPLITS,
+  questionSetFile,
+  questionSetProblems,
+  type QuestionSet,
+  type QuestionSplit,
+} from './questions.js';
 import {
   type AnswerableOutcome,
   type AnswerableSummary,
@@ -58,6 +70,7 @@ const healthMode = process.argv.includes('--health');
 const quiet = process.env.BENCH_QUIET === '1';
 const importTimeoutSeconds = Number(process.env.BENCH_IMPORT_TIMEOUT_SECONDS ?? (healthMode ? 1800 : 600));
 const idleSeconds = Number(process.env.BENCH_IDLE_SECONDS ?? 10);
+const chunkSizeOverride = process.env.BENCH_CHUNK_SIZE ? Number(process.env.BENCH_CHUNK_SIZE) : null;
 const TOP_K = 3;
 /** The upload limits the API runs with by default (UPLOAD_MAX_FILE_BYTES, UPLOAD_MAX_PDF_PAGES). */
 const LARGE_PDF_MAX_BYTES = 50 * 1024 * 1024;
@@ -370,6 +383,11 @@ async function runLanguage(set: QuestionSet, api: Api | null): Promise<LanguageR
 
   if (api) {
     const tenant = await createTenant(api.base, `bench-documents-${set.language}`);
+    if (chunkSizeOverride !== null) {
+      // A tuning run's chunk size (the tenant's setting the import cuts with), on the dev sets.
+      const res = await http(api.base, 'PUT', '/admin/knowledge/config', tenant.operator, { chunkSize: chunkSizeOverride });
+      if (res.status !== 200) throw new Error(`PUT /admin/knowledge/config ${res.status}: ${JSON.stringify(res.json).slice(0, 300)}`);
+    }
     const imported = await uploadAndWait(api.base, tenant.operator, set.manual.file, `debian-reference-${set.language}`);
     importSeconds = imported.seconds;
     importUnavailable = imported.unavailable;
@@ -393,7 +411,9 @@ async function runLanguage(set: QuestionSet, api: Api | null): Promise<LanguageR
       resultCounts.push(res.json.results?.length ?? 0);
       if (res.status !== 200) throw new Error(`lookup ${res.status}: ${JSON.stringify(res.json).slice(0, 300)}`);
       const passages = res.json.results.map((r) => {
-        if (typeof r.page === 'number') return { page: r.page, pageEnd: r.pageEnd ?? r.page, fromApi: true, relevance: r.relevance };
+        // The section is kept for reading a run's results (bench/results), not scored.
+        if (typeof r.page === 'number')
+          return { page: r.page, pageEnd: r.pageEnd ?? r.page, fromApi: true, relevance: r.relevance, section: r.section ?? null };
         // Until results carry their page: the stored chunk with the result's text.
         const chunk = byContent.get(r.content);
         return { page: chunk?.page ?? null, pageEnd: chunk?.pageEnd ?? null, fromApi: false, relevance: r.relevance };
@@ -648,10 +668,13 @@ async function main(): Promise<void> {
     return;
   }
   const languages = (process.env.BENCH_LANGS ?? 'en,zh').split(',') as ManualLanguage[];
-  const sets = languages.map((l) => loadQuestionSet(l));
+  const split = (process.env.BENCH_QUESTIONS ?? 'held-out') as QuestionSplit;
+  if (!QUESTION_SPLITS.includes(split)) throw new Error(`BENCH_QUESTIONS must be one of ${QUESTION_SPLITS.join(', ')}`);
+  console.log(`questions: the ${split} sets${split === 'dev' ? " (tuning figures, not the bars' report)" : ''}`);
+  const sets = languages.map((l) => loadQuestionSet(l, split));
   for (const set of sets) {
     const problems = questionSetProblems(set);
-    if (problems.length) throw new Error(`questions.${set.language}.json: ${problems.join('; ')}`);
+    if (problems.length) throw new Error(`${questionSetFile(set.language, split)}: ${problems.join('; ')}`);
     const problem = manualProblem(set.manual);
     if (problem) {
       console.error(problem);
@@ -675,7 +698,7 @@ async function main(): Promise<void> {
     await api?.close();
   }
   console.log(
-    `\nresults: ${writeResult(offline ? 'documents-offline' : 'documents', { db: offline ? null : kind, quiet, loadAverage: os.loadavg(), reports })}`,
+    `\nresults: ${writeResult(offline ? 'documents-offline' : 'documents', { db: offline ? null : kind, split, quiet, loadAverage: os.loadavg(), reports })}`,
   );
   process.exitCode = offline || ok ? 0 : 1;
 }

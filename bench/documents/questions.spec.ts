@@ -1,22 +1,44 @@
 import { describe, expect, it } from '@jest/globals';
-import { copiedPhrase, loadQuestionSet, MANUAL_LANGUAGES, MIN_ANSWERABLE, MIN_UNANSWERABLE, questionSetProblems, type QuestionSet } from './questions.js';
+import {
+  copiedPhrase,
+  loadQuestionSet,
+  MANUAL_LANGUAGES,
+  MIN_ANSWERABLE,
+  MIN_UNANSWERABLE,
+  QUESTION_SPLITS,
+  questionSetProblems,
+  type QuestionSet,
+} from './questions.js';
+
+const everySet = MANUAL_LANGUAGES.flatMap((language) => QUESTION_SPLITS.map((split) => ({ language, split })));
 
 describe('the committed question sets', () => {
-  it.each(MANUAL_LANGUAGES.map((language) => ({ language })))('$language has no problems', ({ language }) => {
-    const set = loadQuestionSet(language);
+  it.each(everySet)('$language $split has no problems', ({ language, split }) => {
+    const set = loadQuestionSet(language, split);
     expect(set.language).toBe(language);
     expect(questionSetProblems(set)).toEqual([]);
     expect(set.answerable.length).toBeGreaterThanOrEqual(MIN_ANSWERABLE);
     expect(set.unanswerable.length).toBeGreaterThanOrEqual(MIN_UNANSWERABLE);
   });
 
-  it('spread over the whole manual: every quarter of its pages answers some question', () => {
-    for (const language of MANUAL_LANGUAGES) {
-      const set = loadQuestionSet(language);
-      const quarters = new Set(set.answerable.flatMap((q) => q.pages.map((p) => Math.min(3, Math.floor((4 * (p - 1)) / set.manual.pages)))));
-      expect([...quarters].sort()).toEqual([0, 1, 2, 3]);
-    }
+  it.each(everySet)('$language $split is spread over the whole manual: every quarter of its pages answers some question', ({ language, split }) => {
+    const set = loadQuestionSet(language, split);
+    const quarters = new Set(set.answerable.flatMap((q) => q.pages.map((p) => Math.min(3, Math.floor((4 * (p - 1)) / set.manual.pages)))));
+    expect([...quarters].sort()).toEqual([0, 1, 2, 3]);
   });
+
+  it.each(MANUAL_LANGUAGES.map((language) => ({ language })))(
+    '$language: the dev set is of the same manual and shares no id or question with the held-out set',
+    ({ language }) => {
+      const heldOut = loadQuestionSet(language, 'held-out');
+      const dev = loadQuestionSet(language, 'dev');
+      expect(dev.manual).toEqual(heldOut.manual);
+      const all = (s: QuestionSet) => [...s.answerable, ...s.unanswerable];
+      const heldOutIds = new Set(all(heldOut).map((q) => q.id));
+      const heldOutTexts = new Set(all(heldOut).map((q) => q.question.trim().toLowerCase()));
+      expect(all(dev).filter((q) => heldOutIds.has(q.id) || heldOutTexts.has(q.question.trim().toLowerCase()))).toEqual([]);
+    },
+  );
 });
 
 describe('questionSetProblems', () => {

@@ -67,8 +67,19 @@ export function questionSetProblems(set: QuestionSet): string[] {
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
-export function loadQuestionSet(language: ManualLanguage): QuestionSet {
-  return JSON.parse(readFileSync(path.join(here, `questions.${language}.json`), 'utf8')) as QuestionSet;
+/**
+ * `held-out`: the sets the bars are reported on (nothing is tuned on them); `dev`: sets written the same way on other
+ * facts of the same manuals, the ones to look at and tune on (bench/documents/README.md "Held-out and dev sets").
+ */
+export type QuestionSplit = 'held-out' | 'dev';
+export const QUESTION_SPLITS: readonly QuestionSplit[] = ['held-out', 'dev'];
+
+export function questionSetFile(language: ManualLanguage, split: QuestionSplit = 'held-out'): string {
+  return split === 'dev' ? `questions.dev.${language}.json` : `questions.${language}.json`;
+}
+
+export function loadQuestionSet(language: ManualLanguage, split: QuestionSplit = 'held-out'): QuestionSet {
+  return JSON.parse(readFileSync(path.join(here, questionSetFile(language, split)), 'utf8')) as QuestionSet;
 }
 
 /** Phrases this long shared with the manual mark a question as copied: 6 words (English), 10 characters or words (Chinese). */
