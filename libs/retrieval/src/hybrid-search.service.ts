@@ -131,6 +131,7 @@ export class HybridSearchService {
       calibration: settings.calibration,
       normalization: settings.normalization,
       collectOverlaps: request.collectOverlaps,
+      hashedVectors: !annSearch,
     });
     return {
       candidates,

@@ -137,3 +137,44 @@ describe('assembleCandidates groups chunks by (document, section) for files, by 
     expect(assembleCandidates(input(plain)).map((c) => c.documentId)).toEqual(['a', 'b', 'c']);
   });
 });
+
+describe('in the hashing space a file’s sections follow their lexical evidence (docs/retrieval.md "Sections of files")', () => {
+  // The vector list's first section shares no term with the question; the BM25 list found two other sections.
+  const vectorOnly = { ...file('m', ['9 Backup'], 1.1, 217), content: 'backup tools' };
+  const lexical = [
+    { ...file('m', ['1', '1.1 Consoles'], 1.2, 30), score: 1 },
+    { ...file('m', ['1', '1.6 Virtual consoles'], 1.25, 31), score: 0.3 },
+  ];
+  const vector = [vectorOnly, lexical[0], lexical[1]];
+  // A second, rarer question term no chunk has: the lexical evidence is thin, as with a paraphrased question.
+  const manualInput = (hashedVectors?: boolean): HybridInput => ({
+    ...input(vector, lexical),
+    queryTerms: ['text', 'rare'],
+    idf: { text: 1, rare: 3 },
+    ...(hashedVectors === undefined ? {} : { hashedVectors }),
+  });
+  const sections = (cs: ReturnType<typeof assembleCandidates>) => cs.map((c) => c.section?.at(-1));
+
+  it('the ranking model alone puts the vector list’s first section before the lexical runner-up', () => {
+    expect(sections(assembleCandidates(manualInput()))).toEqual(['1.1 Consoles', '9 Backup', '1.6 Virtual consoles']);
+    expect(sections(assembleCandidates(manualInput(false)))).toEqual(['1.1 Consoles', '9 Backup', '1.6 Virtual consoles']);
+  });
+
+  it('with hashed vectors the sections are ordered by lexical share, the vector-only one last', () => {
+    expect(sections(assembleCandidates(manualInput(true)))).toEqual(['1.1 Consoles', '1.6 Virtual consoles', '9 Backup']);
+  });
+
+  it('a result is never graded above one ranked before it', () => {
+    const got = assembleCandidates(manualInput(true));
+    expect(got[1].probability).toBeGreaterThan(0);
+    for (let i = 1; i < got.length; i++) expect(got[i].probability).toBeLessThanOrEqual(got[i - 1].probability);
+  });
+
+  it('JSON documents are not reordered by it', () => {
+    const plain = [json('a', 0.2), json('b', 0.25), json('c', 0.5)];
+    const lexicalPlain = [{ ...json('c', 0.5), score: 3 }];
+    expect(assembleCandidates({ ...input(plain, lexicalPlain), hashedVectors: true }).map((c) => c.documentId)).toEqual(
+      assembleCandidates(input(plain, lexicalPlain)).map((c) => c.documentId),
+    );
+  });
+});

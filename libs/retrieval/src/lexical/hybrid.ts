@@ -24,6 +24,7 @@ import {
   type QueryIdentifier,
 } from './identifiers.js';
 import type { FusionSettings } from './fusion-settings.js';
+import { orderSectionsByLexicalEvidence } from './section-order.js';
 
 /** Titles analysed by earlier lookups, at most {@link ANALYZED_TITLES_MAX} (then it starts over). */
 const analyzedTitles = new Map<string, readonly string[]>();
@@ -122,6 +123,11 @@ export interface HybridInput {
   fusion: FusionSettings;
   calibration: Calibration;
   normalization: RetrievalNormalizationConfig;
+  /**
+   * The vectors are the built-in embedder's hashed words: a file's sections are then ordered among themselves by
+   * their lexical evidence ({@link orderSectionsByLexicalEvidence}); absent or false, by the ranking model.
+   */
+  hashedVectors?: boolean;
   /**
    * Compare the first candidates' passages for near-duplicates even when the calibration's answerability
    * model gives them no weight: a grade fit collects them ({@link readsOverlaps}).
@@ -360,13 +366,16 @@ export function assembleCandidates(input: HybridInput): HybridCandidate[] {
     };
   });
   // Stable: equal probabilities keep the fused order.
-  const ordered = candidates
+  const byModel = candidates
     .map((c, i) => ({ c, i }))
     .sort((a, b) => b.c.rankProbability - a.c.rankProbability || a.i - b.i)
     .map(({ c }) => c);
-  // The answerability model reads each candidate against the others (margins), so a lower-ranked one
-  // could read higher than one above it: a result is never graded above a result ranked before it.
-  if (answerability)
+  // In the hashing space a file's sections follow their lexical evidence (docs/retrieval.md "Sections of files").
+  const ordered = input.hashedVectors === true ? orderSectionsByLexicalEvidence(byModel) : byModel;
+  // The answerability model reads each candidate against the others (margins), and sections may be ordered by
+  // their lexical evidence, so a lower-ranked one could read higher than one above it: a result is never
+  // graded above a result ranked before it.
+  if (answerability || ordered !== byModel)
     for (let i = 1; i < ordered.length; i++)
       if (ordered[i].probability > ordered[i - 1].probability)
         ordered[i] = { ...ordered[i], probability: ordered[i - 1].probability, relevance: ordered[i - 1].relevance };
