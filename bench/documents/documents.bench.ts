@@ -53,6 +53,8 @@ import {
   BARS,
   firstHit,
   gradedInsufficient,
+  gradingRates,
+  type GradingRates,
   type LatencyStats,
   meetsPages,
   mergeLatencyStats,
@@ -122,6 +124,8 @@ interface LanguageReport {
     | (AnswerableSummary & {
         unanswerable: number;
         unanswerableInsufficient: number;
+        /** Issue 23's three grading rates (scoring.ts `gradingRates`). */
+        grading: GradingRates;
         lookupP50Ms: number;
         lookupP95Ms: number;
         resultsPerLookup: { mean: number; max: number };
@@ -462,6 +466,7 @@ async function runLanguage(set: QuestionSet, api: Api | null): Promise<LanguageR
     details.push(detail);
   }
   let refused = 0;
+  const unanswerableRefusals: boolean[] = [];
   for (const q of set.unanswerable) {
     const bmTop = bm25(q.question, TOP_K).map((c) => ({ page: c.page, pageEnd: c.pageEnd }));
     const detail: QuestionDetail = { id: q.id, bm25: { top: bmTop, hitRank: -1 } };
@@ -470,6 +475,7 @@ async function runLanguage(set: QuestionSet, api: Api | null): Promise<LanguageR
       latencies.push(ms);
       countLevel(body);
       if (gradedInsufficient(body)) refused++;
+      unanswerableRefusals.push(gradedInsufficient(body));
       detail.arbiter = { top: passages, level: body.relevanceLevel, hint: body.completenessHint, hitRank: -1 };
     }
     details.push(detail);
@@ -488,6 +494,7 @@ async function runLanguage(set: QuestionSet, api: Api | null): Promise<LanguageR
           ...summarizeAnswerable(arbiterOutcomes),
           unanswerable: set.unanswerable.length,
           unanswerableInsufficient: set.unanswerable.length ? (100 * refused) / set.unanswerable.length : 0,
+          grading: gradingRates(arbiterOutcomes, unanswerableRefusals),
           lookupP50Ms: percentile(latencies, 50),
           lookupP95Ms: percentile(latencies, 95),
           resultsPerLookup: { mean: resultCounts.reduce((x, y) => x + y, 0) / Math.max(1, resultCounts.length), max: Math.max(0, ...resultCounts) },
@@ -544,6 +551,10 @@ function printReport(r: LanguageReport): boolean {
       `  ${col(`page cited when answer offered (${a.offeredCount})`, 42)}${col(fromApi ? pct(a.citedWhenOffered) : 'n/a: no page in results', 26)}${col('n/a', 20)}(not a bar: of those not graded INSUFFICIENT)`,
     );
     lines.push(`  ${col('answerable graded INSUFFICIENT', 42)}${col(pct(a.answerableInsufficient), 26)}${col('n/a', 20)}`);
+    const g = a.grading;
+    lines.push(
+      `  grading (issue 23's rates): right top-1 refused ${pct(g.rightRefused)} (of ${g.rightTops}; ≤ 15 %), wrong top-1 not INSUFFICIENT ${pct(g.wrongNotInsufficient)} (of ${g.wrongTops}, unanswerable included; ≤ 15 %), unanswerable refused ${pct(g.unanswerableRefused)} (≥ 75 %)`,
+    );
     lines.push(
       `  results per lookup (topK ${TOP_K}): mean ${a.resultsPerLookup.mean.toFixed(2)}, max ${a.resultsPerLookup.max}` +
         (a.resultsPerLookup.max < TOP_K ? ' — lookups return one result per document, so the top 3 of one manual is its best chunk' : ''),

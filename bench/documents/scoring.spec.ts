@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import {
   firstHit,
   gradedInsufficient,
+  gradingRates,
   latencyStats,
   meetsPages,
   mergeLatencyStats,
@@ -89,6 +90,38 @@ describe('summarizeAnswerable', () => {
       citedWhenOffered: 0,
       offeredCount: 0,
     });
+  });
+});
+
+describe("gradingRates (issue 23's three rates on a manual)", () => {
+  const answerable = (topMeets: boolean, insufficient: boolean): AnswerableOutcome => ({
+    hitRank: topMeets ? 0 : -1,
+    topHasApiPage: true,
+    topMeets,
+    insufficient,
+  });
+  it.each([
+    {
+      name: 'right tops refused, wrong tops (answerable and unanswerable) answered, unanswerable refused',
+      given: [answerable(true, false), answerable(true, true), answerable(false, false), answerable(false, true)],
+      unanswerable: [true, true, false],
+      expected: { rightTops: 2, rightRefused: 50, wrongTops: 5, wrongNotInsufficient: 40, unanswerable: 3, unanswerableRefused: 200 / 3 },
+    },
+    {
+      name: 'every right top answered, every wrong top refused',
+      given: [answerable(true, false), answerable(false, true)],
+      unanswerable: [true],
+      expected: { rightTops: 1, rightRefused: 0, wrongTops: 2, wrongNotInsufficient: 0, unanswerable: 1, unanswerableRefused: 100 },
+    },
+    {
+      name: 'no questions: zeros, not NaN',
+      given: [],
+      unanswerable: [],
+      expected: { rightTops: 0, rightRefused: 0, wrongTops: 0, wrongNotInsufficient: 0, unanswerable: 0, unanswerableRefused: 0 },
+    },
+  ])('$name', ({ given, unanswerable, expected }) => {
+    const rates = gradingRates(given, unanswerable);
+    for (const [key, value] of Object.entries(expected)) expect(rates[key as keyof typeof rates]).toBeCloseTo(value, 10);
   });
 });
 

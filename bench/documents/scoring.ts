@@ -80,6 +80,34 @@ export function summarizeAnswerable(outcomes: readonly AnswerableOutcome[]): Ans
   };
 }
 
+/**
+ * Issue 23's three grading rates on a manual (bench/documents/README.md "Grading rates"), as the FAQ sets report them:
+ * of lookups whose top result is right (meets the labels), % graded INSUFFICIENT; of lookups whose top result is
+ * wrong — answerable questions whose top result misses the labels, and every unanswerable question — % not graded
+ * INSUFFICIENT; of unanswerable questions, % graded INSUFFICIENT.
+ */
+export interface GradingRates {
+  rightTops: number;
+  rightRefused: number;
+  wrongTops: number;
+  wrongNotInsufficient: number;
+  unanswerable: number;
+  unanswerableRefused: number;
+}
+
+export function gradingRates(answerable: readonly AnswerableOutcome[], unanswerableInsufficient: readonly boolean[]): GradingRates {
+  const right = answerable.filter((o) => o.topMeets);
+  const wrongInsufficient = [...answerable.filter((o) => !o.topMeets).map((o) => o.insufficient), ...unanswerableInsufficient];
+  return {
+    rightTops: right.length,
+    rightRefused: share(right.filter((o) => o.insufficient).length, right.length),
+    wrongTops: wrongInsufficient.length,
+    wrongNotInsufficient: share(wrongInsufficient.filter((refused) => !refused).length, wrongInsufficient.length),
+    unanswerable: unanswerableInsufficient.length,
+    unanswerableRefused: share(unanswerableInsufficient.filter((refused) => refused).length, unanswerableInsufficient.length),
+  };
+}
+
 /** A lookup's verdict on the question: INSUFFICIENT as the relevance level or the completeness hint, or no result at all. */
 export function gradedInsufficient(lookup: { relevanceLevel?: string | null; completenessHint?: string | null; results: readonly unknown[] }): boolean {
   return lookup.relevanceLevel === 'INSUFFICIENT' || lookup.completenessHint === 'INSUFFICIENT' || lookup.results.length === 0;
