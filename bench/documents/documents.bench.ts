@@ -14,7 +14,8 @@
  *   BM25 only — the questions and the scoring without the upload path.
  * Env: BENCH_DB=pglite (default, the embedded database in a temporary DATA_DIR) | postgres (a fresh database on
  *   BENCH_POSTGRES_URL); BENCH_LANGS=en,zh; BENCH_QUESTIONS=held-out (default: the sets the bars are reported on) | dev
- *   (the sets to tune on); BENCH_CHUNK_SIZE (the tenant's chunk size for the upload; default: the tenant default);
+ *   (the sets to tune on); BENCH_FIT=dev (each tenant fits its grade on the dev questions' page labels, then the
+ *   held-out questions are asked); BENCH_CHUNK_SIZE (the tenant's chunk size for the upload; default: the tenant default);
  *   BENCH_QUIET=1 declares the machine quiet (else figures are labelled
  *   not quiet); BENCH_IMPORT_TIMEOUT_SECONDS (600; 1800 with --health); health: BENCH_IDLE_SECONDS (10), HEALTH_RPS (20).
  * Run: npm run bench:documents [-- --health | -- --offline]
@@ -73,6 +74,9 @@ const quiet = process.env.BENCH_QUIET === '1';
 const importTimeoutSeconds = Number(process.env.BENCH_IMPORT_TIMEOUT_SECONDS ?? (healthMode ? 1800 : 600));
 const idleSeconds = Number(process.env.BENCH_IDLE_SECONDS ?? 10);
 const chunkSizeOverride = process.env.BENCH_CHUNK_SIZE ? Number(process.env.BENCH_CHUNK_SIZE) : null;
+/** BENCH_FIT=dev: the tenant's grade is fitted on the dev questions' page labels before the held-out ones are asked. */
+const fitOnDev = process.env.BENCH_FIT === 'dev';
+const fits: { language: ManualLanguage; pairs: number; before: unknown; after: unknown }[] = [];
 const TOP_K = 3;
 /** The upload limits the API runs with by default (UPLOAD_MAX_FILE_BYTES, UPLOAD_MAX_PDF_PAGES). */
 const LARGE_PDF_MAX_BYTES = 50 * 1024 * 1024;
@@ -275,6 +279,29 @@ async function uploadAndWait(base: string, operator: Record<string, string>, fil
 }
 
 /** The tenant's one document made from a PDF. */
+/**
+ * A tenant's own grade fit (docs/retrieval.md "Fitting the grade") on the dev questions of the manual: each answerable
+ * one labelled with its pages, the unanswerable ones with no document. Reports the fit's in-sample metrics.
+ */
+async function fitOnDevQuestions(
+  base: string,
+  operator: Record<string, string>,
+  language: ManualLanguage,
+  filePath: string,
+): Promise<{ language: ManualLanguage; pairs: number; before: unknown; after: unknown }> {
+  const dev = loadQuestionSet(language, 'dev');
+  const pairs = [
+    ...dev.answerable.map((q) => ({ query: q.question, filePath, pages: q.pages })),
+    ...dev.unanswerable.map((q) => ({ query: q.question, filePath: null })),
+  ];
+  const res = await http<{ before: unknown; after: unknown }>(base, 'POST', '/admin/knowledge/grading/fit', operator, { pairs });
+  if (res.status !== 200) throw new Error(`grading fit ${res.status}: ${JSON.stringify(res.json).slice(0, 300)}`);
+  console.log(
+    `  ${language}: the grade fitted on ${pairs.length} dev questions (in sample, before → after): ${JSON.stringify(res.json.before)} → ${JSON.stringify(res.json.after)}`,
+  );
+  return { language, pairs: pairs.length, before: res.json.before, after: res.json.after };
+}
+
 async function pdfDocument(base: string, operator: Record<string, string>): Promise<{ id: string; pageCount: number | null; filePath: string }> {
   const res = await http<{ items: { id: string; filePath: string; mediaType?: string | null; pageCount?: number | null }[] }>(
     base,
@@ -398,6 +425,7 @@ async function runLanguage(set: QuestionSet, api: Api | null): Promise<LanguageR
     importStatus = imported.status;
     if (imported.status.status !== 'succeeded') throw new Error(`import ${imported.status.status}: ${JSON.stringify(imported.status).slice(0, 800)}`);
     const doc = await pdfDocument(api.base, tenant.operator);
+    if (fitOnDev) fits.push(await fitOnDevQuestions(api.base, tenant.operator, set.language, doc.filePath));
     const reported = (imported.status.files as { documentId?: string }[] | undefined)?.[0]?.documentId;
     if (reported && reported !== doc.id) throw new Error(`the import reports document ${reported}, the tenant holds ${doc.id}`);
     pageCount = doc.pageCount;
@@ -681,6 +709,7 @@ async function main(): Promise<void> {
   const languages = (process.env.BENCH_LANGS ?? 'en,zh').split(',') as ManualLanguage[];
   const split = (process.env.BENCH_QUESTIONS ?? 'held-out') as QuestionSplit;
   if (!QUESTION_SPLITS.includes(split)) throw new Error(`BENCH_QUESTIONS must be one of ${QUESTION_SPLITS.join(', ')}`);
+  if (fitOnDev && (split !== 'held-out' || offline)) throw new Error('BENCH_FIT=dev fits on the dev questions and asks the held-out ones (not with --offline)');
   console.log(`questions: the ${split} sets${split === 'dev' ? " (tuning figures, not the bars' report)" : ''}`);
   const sets = languages.map((l) => loadQuestionSet(l, split));
   for (const set of sets) {
@@ -709,7 +738,7 @@ async function main(): Promise<void> {
     await api?.close();
   }
   console.log(
-    `\nresults: ${writeResult(offline ? 'documents-offline' : 'documents', { db: offline ? null : kind, split, quiet, loadAverage: os.loadavg(), reports })}`,
+    `\nresults: ${writeResult(offline ? 'documents-offline' : 'documents', { db: offline ? null : kind, split, fits, quiet, loadAverage: os.loadavg(), reports })}`,
   );
   process.exitCode = offline || ok ? 0 : 1;
 }

@@ -320,6 +320,120 @@ describe('lookup over files: sections, chunk edits, metadata filters (e2e)', () 
     });
   });
 
+  describe('grade fit labels of files (docs/retrieval.md "Fitting the grade")', () => {
+    interface Pair {
+      query: string;
+      filePath: string | null;
+      pages?: unknown;
+      section?: unknown;
+    }
+    interface FitBody {
+      applied: boolean;
+      before: { answerable: number; hitAt1: number };
+    }
+    const manualQuestions: { query: string; page: number; section: string[] }[] = [
+      { query: 'how do I set the default editor', page: 48, section: SECTIONS[0].section },
+      { query: 'which editor opens new files by default', page: 48, section: SECTIONS[0].section },
+      { query: 'change the colours of the editor', page: 49, section: SECTIONS[1].section },
+      { query: 'pick a different editor theme', page: 49, section: SECTIONS[1].section },
+      { query: 'the editor does not start', page: 55, section: SECTIONS[2].section },
+      { query: 'editor will not open, what should I delete', page: 56, section: SECTIONS[2].section },
+    ];
+    const documentQuestions: Pair[] = [
+      { query: 'paper is stuck in the printer', filePath: 'printer/jam.md' },
+      { query: 'remove jammed paper from the front cover', filePath: 'printer/jam.md' },
+      { query: 'printer says toner low', filePath: 'printer/toner.md' },
+      { query: 'replace the toner cartridge', filePath: 'printer/toner.md' },
+    ];
+    const unanswerable: Pair[] = [
+      'how do I reset my password',
+      'what is the price of the pro plan',
+      'do you ship to Canada',
+      'how to export my data',
+      'can I use it offline',
+      'where do I find my invoice',
+      'how do I cancel my subscription',
+      'is there a mobile app',
+      'what are your opening hours',
+      'how do I reach a human',
+    ].map((query) => ({ query, filePath: null }));
+    const pairs = (manual: (q: (typeof manualQuestions)[number]) => Partial<Pair>): Pair[] => [
+      ...manualQuestions.map((q) => ({ query: q.query, filePath: MANUAL, ...manual(q) })),
+      ...documentQuestions,
+      ...unanswerable,
+    ];
+    const fit = (tenant: TestTenant, body: unknown) =>
+      t.request({ method: 'POST', url: '/admin/knowledge/grading/fit', headers: op(tenant), payload: body as Record<string, unknown> });
+    const grading = async () =>
+      (await t.db.pool.query<{ g: string }>(`SELECT coalesce(string_agg(grading::text, '|' ORDER BY tenant_id), '') AS g FROM retrieval_settings`)).rows[0].g;
+
+    it('a manual labelled by its path alone is refused (400 naming each pair), and nothing is written', async () => {
+      const before = await grading();
+      const res = await fit(acme, { pairs: pairs(() => ({})) });
+      expect(res.statusCode).toBe(400);
+      const body = res.json<ErrorBody & { code: string; details: { fields: string[]; filePaths: string[] } }>();
+      expect(body.code).toBe('INVALID_LABEL_LOCATION');
+      expect(body.details.fields).toEqual(manualQuestions.map((_, i) => `pairs[${i}]`));
+      expect(body.details.filePaths).toEqual([MANUAL]);
+      expect(await grading()).toBe(before);
+    });
+
+    it.each([
+      { name: 'pages without a document', change: (p: Pair[]) => (p[10] = { ...p[10], pages: [3] }), field: 'pairs[10].pages', code: 'INVALID_LABEL_LOCATION' },
+      {
+        name: 'a section without a document',
+        change: (p: Pair[]) => (p[11] = { ...p[11], section: ['1'] }),
+        field: 'pairs[11].section',
+        code: 'INVALID_LABEL_LOCATION',
+      },
+      { name: 'page 0', change: (p: Pair[]) => (p[0] = { ...p[0], pages: [0] }), field: 'pairs[0].pages', code: 'VALIDATION_FAILED' },
+      {
+        name: 'a page that is not a whole number',
+        change: (p: Pair[]) => (p[1] = { ...p[1], pages: [4.5] }),
+        field: 'pairs[1].pages',
+        code: 'VALIDATION_FAILED',
+      },
+      { name: 'pages that are not an array', change: (p: Pair[]) => (p[2] = { ...p[2], pages: '48' }), field: 'pairs[2].pages', code: 'VALIDATION_FAILED' },
+      { name: 'a blank heading', change: (p: Pair[]) => (p[3] = { ...p[3], section: [' '] }), field: 'pairs[3].section', code: 'VALIDATION_FAILED' },
+    ])('$name → 400 naming $field, nothing written', async ({ change, field, code }) => {
+      const before = await grading();
+      const body = pairs((q) => ({ pages: [q.page] }));
+      change(body);
+      const res = await fit(acme, { pairs: body });
+      expect(res.statusCode).toBe(400);
+      const error = res.json<{ code: string; details: { fields: string[] } }>();
+      expect([error.code, error.details.fields]).toEqual([code, expect.arrayContaining([field])]);
+      expect(await grading()).toBe(before);
+    });
+
+    it('pages and sections say which results are right: a page no section is on makes no manual result right, the whole manual every one', async () => {
+      const hitAt1 = async (manual: (q: (typeof manualQuestions)[number]) => Partial<Pair>) => {
+        const res = await fit(acme, { pairs: pairs(manual), dryRun: true });
+        expect([res.statusCode, res.body.slice(0, 300)]).toEqual([200, expect.any(String)]);
+        const body = res.json<FitBody>();
+        expect([body.applied, body.before.answerable]).toEqual([false, 10]);
+        return body.before.hitAt1;
+      };
+      const exact = await hitAt1((q) => ({ pages: [q.page] }));
+      const bySection = await hitAt1((q) => ({ section: q.section }));
+      const nowhere = await hitAt1(() => ({ pages: [999] }));
+      const anywhere = await hitAt1(() => ({ pages: [1, 48, 49, 55, 56] }));
+      const wrongChapter = await hitAt1((q) => ({ section: q.page === 55 || q.page === 56 ? ['1 Getting started'] : ['2 Troubleshooting'] }));
+      // Only the four printer questions can be right when no manual section is.
+      expect(nowhere).toBeLessThanOrEqual(0.4);
+      expect(wrongChapter).toBeLessThanOrEqual(0.4);
+      expect(exact).toBeGreaterThan(nowhere);
+      expect(bySection).toBe(exact);
+      expect(anywhere).toBeGreaterThanOrEqual(exact);
+    });
+
+    it("another tenant cannot label this tenant's manual", async () => {
+      const res = await fit(other, { pairs: pairs((q) => ({ pages: [q.page] })) });
+      expect(res.statusCode).toBe(400);
+      expect(res.json<{ code: string }>().code).toBe('UNKNOWN_LABEL_PATHS');
+    });
+  });
+
   describe('chat references', () => {
     it('carry the file name, page and section, in the response, the reply and the stored session', async () => {
       const res = await chat(acme, { message: 'How do I set the default editor?' });

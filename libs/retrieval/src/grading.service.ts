@@ -8,6 +8,7 @@ import { LexicalRepository } from './lexical.repository.js';
 import { ANSWERABILITY_FEATURE_NAMES } from './lexical/answerability.js';
 import { type Calibration, FEATURE_NAMES, type StoredGrading } from './lexical/calibration.js';
 import { DEFAULT_GRADE_TARGETS, evaluateGrading, fitCalibration, type GradingMetrics, type LabelledLookup } from './lexical/calibration-fit.js';
+import { answersLabel, labelsLocation } from './lexical/label-match.js';
 import { RetrievalErrorCode, RetrievalException } from './retrieval.exception.js';
 import { RetrievalSettingsRepository } from './retrieval-settings.repository.js';
 import { RetrievalSettingsService } from './retrieval-settings.service.js';
@@ -100,6 +101,7 @@ export class GradingService {
         { fields: ['pairs'], unknownFilePaths: unknown },
       );
     }
+    await this.checkLabelLocations(tenantId, dto);
     const settings = await this.settings.get(tenantId);
     const lookups: (LabelledLookup & { answerable: boolean })[] = [];
     for (const pair of dto.pairs) {
@@ -115,7 +117,8 @@ export class GradingService {
           evidence: c.evidence,
           agreement: c.agreement,
           documentId: c.documentId,
-          right: c.filePath === pair.filePath,
+          right:
+            pair.filePath !== null && pair.filePath !== undefined && answersLabel(c, { filePath: pair.filePath, pages: pair.pages, section: pair.section }),
         })),
       });
     }
@@ -157,5 +160,31 @@ export class GradingService {
       this.logger.log({ msg: 'grade calibration fitted', tenantId, pairs: dto.pairs.length, before, after });
     }
     return { applied: !dto.dryRun, grading: dto.dryRun ? grading : await this.view(tenantId), before, after, samples: report.samples };
+  }
+  /**
+   * Labels say where the answer is when it is in a document of many sections (docs/retrieval.md "Fitting the grade"):
+   * labelled by its path alone, every section of a manual would count as the right answer to every question about it.
+   * A location without a document is refused too. Checked before any lookup, so a refused fit reads and writes nothing.
+   */
+  private async checkLabelLocations(tenantId: TenantId, dto: FitGradingDto): Promise<void> {
+    const withoutDocument = dto.pairs.flatMap((p, i) =>
+      (p.filePath === null || p.filePath === undefined) && labelsLocation(p) ? [`pairs[${i}].${p.pages?.length ? 'pages' : 'section'}`] : [],
+    );
+    const unlocated = dto.pairs.flatMap((p, i) => (p.filePath !== null && p.filePath !== undefined && !labelsLocation(p) ? [{ i, filePath: p.filePath }] : []));
+    const located = new Set(await this.knowledge.locatedPaths(tenantId, [...new Set(unlocated.map((u) => u.filePath))]));
+    const needLocation = unlocated.filter((u) => located.has(u.filePath));
+    if (!withoutDocument.length && !needLocation.length) return;
+    const fields = [...withoutDocument, ...needLocation.map((u) => `pairs[${u.i}]`)];
+    const paths = [...new Set(needLocation.map((u) => u.filePath))];
+    throw new RetrievalException(
+      RetrievalErrorCode.INVALID_LABEL_LOCATION,
+      [
+        withoutDocument.length ? `pages or section given without a filePath: ${withoutDocument.slice(0, 10).join(', ')}` : '',
+        paths.length ? `label pages or section for the pairs of ${paths.slice(0, 10).join(', ')} (${needLocation.length} pairs)` : '',
+      ]
+        .filter(Boolean)
+        .join('; '),
+      { fields, filePaths: paths },
+    );
   }
 }

@@ -196,6 +196,20 @@ export class KnowledgeRepository {
     return rows.map((r) => r.file_path);
   }
 
+  /**
+   * Of `filePaths`, the documents made from a file whose chunks carry a section or a page: each of their sections is a
+   * candidate of its own (docs/retrieval.md "Sections of files"), so a label must say where in them the answer is.
+   */
+  async locatedPaths(tenantId: TenantId, filePaths: readonly string[]): Promise<string[]> {
+    if (!filePaths.length) return [];
+    const { rows } = await sql<{ file_path: string }>`
+      SELECT d.file_path FROM knowledge_document d
+       WHERE d.tenant_id = ${tenantId} AND d.file_path = ANY(${filePaths}::text[]) AND d.file_id IS NOT NULL
+         AND EXISTS (SELECT 1 FROM knowledge_chunk c
+                      WHERE c.tenant_id = ${tenantId} AND c.document_id = d.id AND (c.section IS NOT NULL OR c.page IS NOT NULL))`.execute(this.database.db);
+    return rows.map((r) => r.file_path);
+  }
+
   async get(tenantId: TenantId, id: string): Promise<(DocumentSummary & { content: string }) | null> {
     const { rows } = await sql<RawDocument>`
       SELECT ${DOC_COLUMNS}, content, length(content) AS content_length FROM knowledge_document WHERE tenant_id = ${tenantId} AND id = ${id}`.execute(

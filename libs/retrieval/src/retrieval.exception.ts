@@ -9,6 +9,8 @@ export enum RetrievalErrorCode {
   UNSUPPORTED_EMBEDDING_DIMENSION = 'UNSUPPORTED_EMBEDDING_DIMENSION',
   TOO_FEW_LABELLED_PAIRS = 'TOO_FEW_LABELLED_PAIRS',
   UNKNOWN_LABEL_PATHS = 'UNKNOWN_LABEL_PATHS',
+  /** A label names a document of many sections without saying where the answer is, or a location without a document. */
+  INVALID_LABEL_LOCATION = 'INVALID_LABEL_LOCATION',
   IMPORT_NOT_FOUND = 'IMPORT_NOT_FOUND',
   /** Every file of an upload was refused at the door: status by reason (docs/documents.md "Upload"). */
   FILES_UNSUPPORTED = 'FILES_UNSUPPORTED',
@@ -32,6 +34,10 @@ export const RETRIEVAL_ERRORS: Record<RetrievalErrorCode, DomainErrorSpec> = {
   [RetrievalErrorCode.UNSUPPORTED_EMBEDDING_DIMENSION]: { status: 503, message: 'The embedding dimension is not supported by the vector index' },
   [RetrievalErrorCode.TOO_FEW_LABELLED_PAIRS]: { status: 400, message: 'Too few labelled pairs to fit the grade' },
   [RetrievalErrorCode.UNKNOWN_LABEL_PATHS]: { status: 400, message: 'Labels name documents that are not in the knowledge base' },
+  [RetrievalErrorCode.INVALID_LABEL_LOCATION]: {
+    status: 400,
+    message: 'Labels of documents made from files with sections must say where the answer is (pages or section); only answerable labels have one',
+  },
   [RetrievalErrorCode.IMPORT_NOT_FOUND]: { status: 404, message: 'Knowledge import not found' },
   [RetrievalErrorCode.FILES_UNSUPPORTED]: { status: 415, message: 'No file of the upload has a supported type (PDF, DOCX, HTML, Markdown, text, CSV or XLSX)' },
   [RetrievalErrorCode.FILES_TOO_LARGE]: { status: 413, message: 'Every file of the upload is over a limit' },

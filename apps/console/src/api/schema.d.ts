@@ -1921,6 +1921,22 @@ export interface components {
        * @example pendant/tp10-black-screen.md
        */
       filePath: string | null;
+      /**
+       * @description For a document made from a file: the pages (1-based) that answer it, any of them — a result is right when its page range meets one. A document with sections must be labelled with pages or a section (docs/retrieval.md "Fitting the grade").
+       * @example [
+       *       48,
+       *       49
+       *     ]
+       */
+      pages?: number[];
+      /**
+       * @description For a document made from a file: the heading path of the section that answers it, outermost first; a result is right when its section's path starts with it.
+       * @example [
+       *       "Chapter 1 GNU/Linux tutorials",
+       *       "1.4 The basic Unix-like work environment"
+       *     ]
+       */
+      section?: string[];
     };
     GradeTargetsDto: {
       /**

@@ -234,6 +234,10 @@ export class RetrievalSettingsDto {
   defaultFilter?: Record<string, unknown>;
 }
 
+/** Pages a label may name, and the depth of a labelled heading path. */
+export const MAX_LABEL_PAGES = 100;
+export const MAX_LABEL_SECTION_DEPTH = 20;
+
 export class LabelledQueryDto {
   @ApiProperty({ example: '示教器屏幕不亮了', maxLength: 4000 })
   @IsString()
@@ -252,6 +256,35 @@ export class LabelledQueryDto {
   @NotBlank({ message: 'filePath must not be blank' })
   @MaxLength(1000)
   filePath: string | null;
+
+  @ApiPropertyOptional({
+    type: [Number],
+    example: [48, 49],
+    maxItems: MAX_LABEL_PAGES,
+    description:
+      'For a document made from a file: the pages (1-based) that answer it, any of them — a result is right when its page range meets one. A document with sections must be labelled with pages or a section (docs/retrieval.md "Fitting the grade").',
+  })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(MAX_LABEL_PAGES)
+  @IsInt({ each: true, message: 'pages must be whole page numbers' })
+  @Min(1, { each: true, message: 'pages are 1-based' })
+  pages?: number[];
+
+  @ApiPropertyOptional({
+    type: [String],
+    example: ['Chapter 1 GNU/Linux tutorials', '1.4 The basic Unix-like work environment'],
+    maxItems: MAX_LABEL_SECTION_DEPTH,
+    description:
+      "For a document made from a file: the heading path of the section that answers it, outermost first; a result is right when its section's path starts with it.",
+  })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(MAX_LABEL_SECTION_DEPTH)
+  @IsString({ each: true })
+  @NotBlank({ each: true, message: 'section headings must not be blank' })
+  @MaxLength(500, { each: true })
+  section?: string[];
 }
 
 export class GradeTargetsDto {
