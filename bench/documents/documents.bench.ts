@@ -15,9 +15,9 @@
  * Env: BENCH_DB=pglite (default, the embedded database in a temporary DATA_DIR) | postgres (a fresh database on
  *   BENCH_POSTGRES_URL); BENCH_LANGS=en,zh; BENCH_QUESTIONS=held-out (default: the sets the bars are reported on) | dev
  *   (the sets to tune on); BENCH_FIT=dev (each tenant fits its grade on the dev questions' page labels, then the
- *   held-out questions are asked); BENCH_CHUNK_SIZE (the tenant's chunk size for the upload; default: the tenant default);
- *   BENCH_QUIET=1 declares the machine quiet (else figures are labelled
- *   not quiet); BENCH_IMPORT_TIMEOUT_SECONDS (600; 1800 with --health); health: BENCH_IDLE_SECONDS (10), HEALTH_RPS (20).
+ *   held-out questions are asked); BENCH_CHUNK_SIZE (the tenant's chunk size for the upload; default: the tenant
+ *   default); BENCH_QUIET=1 declares the machine quiet (else figures are labelled not quiet);
+ *   BENCH_IMPORT_TIMEOUT_SECONDS (600; 1800 with --health); health: BENCH_IDLE_SECONDS (10), HEALTH_RPS (20).
  * Run: npm run bench:documents [-- --health | -- --offline]
  */
 import { fork, type ChildProcess } from 'node:child_process';
@@ -278,7 +278,6 @@ async function uploadAndWait(base: string, operator: Record<string, string>, fil
   return { ...(await waitForImport(base, operator, importId, t0)), uploadSeconds };
 }
 
-/** The tenant's one document made from a PDF. */
 /**
  * A tenant's own grade fit (docs/retrieval.md "Fitting the grade") on the dev questions of the manual: each answerable
  * one labelled with its pages, the unanswerable ones with no document. Reports the fit's in-sample metrics.
@@ -302,6 +301,7 @@ async function fitOnDevQuestions(
   return { language, pairs: pairs.length, before: res.json.before, after: res.json.after };
 }
 
+/** The tenant's one document made from a PDF. */
 async function pdfDocument(base: string, operator: Record<string, string>): Promise<{ id: string; pageCount: number | null; filePath: string }> {
   const res = await http<{ items: { id: string; filePath: string; mediaType?: string | null; pageCount?: number | null }[] }>(
     base,
@@ -493,7 +493,6 @@ async function runLanguage(set: QuestionSet, api: Api | null): Promise<LanguageR
     }
     details.push(detail);
   }
-  let refused = 0;
   const unanswerableRefusals: boolean[] = [];
   for (const q of set.unanswerable) {
     const bmTop = bm25(q.question, TOP_K).map((c) => ({ page: c.page, pageEnd: c.pageEnd }));
@@ -502,7 +501,6 @@ async function runLanguage(set: QuestionSet, api: Api | null): Promise<LanguageR
       const { passages, body, ms } = await ask(q.question);
       latencies.push(ms);
       countLevel(body);
-      if (gradedInsufficient(body)) refused++;
       unanswerableRefusals.push(gradedInsufficient(body));
       detail.arbiter = { top: passages, level: body.relevanceLevel, hint: body.completenessHint, hitRank: -1 };
     }
@@ -521,7 +519,7 @@ async function runLanguage(set: QuestionSet, api: Api | null): Promise<LanguageR
       ? {
           ...summarizeAnswerable(arbiterOutcomes),
           unanswerable: set.unanswerable.length,
-          unanswerableInsufficient: set.unanswerable.length ? (100 * refused) / set.unanswerable.length : 0,
+          unanswerableInsufficient: set.unanswerable.length ? (100 * unanswerableRefusals.filter(Boolean).length) / set.unanswerable.length : 0,
           grading: gradingRates(arbiterOutcomes, unanswerableRefusals),
           lookupP50Ms: percentile(latencies, 50),
           lookupP95Ms: percentile(latencies, 95),

@@ -161,6 +161,7 @@ export class GradingService {
     }
     return { applied: !dto.dryRun, grading: dto.dryRun ? grading : await this.view(tenantId), before, after, samples: report.samples };
   }
+
   /**
    * Labels say where the answer is when it is in a document of many sections (docs/retrieval.md "Fitting the grade"):
    * labelled by its path alone, every section of a manual would count as the right answer to every question about it.

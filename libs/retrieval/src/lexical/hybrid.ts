@@ -371,11 +371,12 @@ export function assembleCandidates(input: HybridInput): HybridCandidate[] {
     .sort((a, b) => b.c.rankProbability - a.c.rankProbability || a.i - b.i)
     .map(({ c }) => c);
   // In the hashing space a file's sections follow their lexical evidence (docs/retrieval.md "Sections of files").
-  const ordered = input.hashedVectors === true ? orderSectionsByLexicalEvidence(byModel) : byModel;
+  const sectionsByLexicalEvidence = input.hashedVectors === true;
+  const ordered = sectionsByLexicalEvidence ? orderSectionsByLexicalEvidence(byModel) : byModel;
   // The answerability model reads each candidate against the others (margins), and sections may be ordered by
   // their lexical evidence, so a lower-ranked one could read higher than one above it: a result is never
   // graded above a result ranked before it.
-  if (answerability || ordered !== byModel)
+  if (answerability || sectionsByLexicalEvidence)
     for (let i = 1; i < ordered.length; i++)
       if (ordered[i].probability > ordered[i - 1].probability)
         ordered[i] = { ...ordered[i], probability: ordered[i - 1].probability, relevance: ordered[i - 1].relevance };
