@@ -92,7 +92,8 @@ export class GradingService {
       );
     }
     const paths = [...new Set(answerable.map((p) => p.filePath as string))];
-    const known = new Set(await this.knowledge.existingPaths(tenantId, paths));
+    const labelled = await this.knowledge.labelTargets(tenantId, paths);
+    const known = new Set(labelled.map((t) => t.filePath));
     const unknown = paths.filter((p) => !known.has(p));
     if (unknown.length) {
       throw new RetrievalException(
@@ -101,7 +102,7 @@ export class GradingService {
         { fields: ['pairs'], unknownFilePaths: unknown },
       );
     }
-    await this.checkLabelLocations(tenantId, dto);
+    checkLabelLocations(dto, new Set(labelled.filter((t) => t.located).map((t) => t.filePath)));
     const settings = await this.settings.get(tenantId);
     const lookups: (LabelledLookup & { answerable: boolean })[] = [];
     for (const pair of dto.pairs) {
@@ -161,31 +162,31 @@ export class GradingService {
     }
     return { applied: !dto.dryRun, grading: dto.dryRun ? grading : await this.view(tenantId), before, after, samples: report.samples };
   }
+}
 
-  /**
-   * Labels say where the answer is when it is in a document of many sections (docs/retrieval.md "Fitting the grade"):
-   * labelled by its path alone, every section of a manual would count as the right answer to every question about it.
-   * A location without a document is refused too. Checked before any lookup, so a refused fit reads and writes nothing.
-   */
-  private async checkLabelLocations(tenantId: TenantId, dto: FitGradingDto): Promise<void> {
-    const withoutDocument = dto.pairs.flatMap((p, i) =>
-      (p.filePath === null || p.filePath === undefined) && labelsLocation(p) ? [`pairs[${i}].${p.pages?.length ? 'pages' : 'section'}`] : [],
-    );
-    const unlocated = dto.pairs.flatMap((p, i) => (p.filePath !== null && p.filePath !== undefined && !labelsLocation(p) ? [{ i, filePath: p.filePath }] : []));
-    const located = new Set(await this.knowledge.locatedPaths(tenantId, [...new Set(unlocated.map((u) => u.filePath))]));
-    const needLocation = unlocated.filter((u) => located.has(u.filePath));
-    if (!withoutDocument.length && !needLocation.length) return;
-    const fields = [...withoutDocument, ...needLocation.map((u) => `pairs[${u.i}]`)];
-    const paths = [...new Set(needLocation.map((u) => u.filePath))];
-    throw new RetrievalException(
-      RetrievalErrorCode.INVALID_LABEL_LOCATION,
-      [
-        withoutDocument.length ? `pages or section given without a filePath: ${withoutDocument.slice(0, 10).join(', ')}` : '',
-        paths.length ? `label pages or section for the pairs of ${paths.slice(0, 10).join(', ')} (${needLocation.length} pairs)` : '',
-      ]
-        .filter(Boolean)
-        .join('; '),
-      { fields, filePaths: paths },
-    );
-  }
+/**
+ * Labels say where the answer is when it is in a document of many sections (docs/retrieval.md "Fitting the grade"):
+ * labelled by its path alone, every section of a manual would count as the right answer to every question about it.
+ * A location without a document is refused too. Checked before any lookup (`located`: the
+ * labelled documents made from files with sections or pages), so a refused fit reads and writes nothing.
+ */
+function checkLabelLocations(dto: FitGradingDto, located: ReadonlySet<string>): void {
+  const withoutDocument = dto.pairs.flatMap((p, i) =>
+    (p.filePath === null || p.filePath === undefined) && labelsLocation(p) ? [`pairs[${i}].${p.pages?.length ? 'pages' : 'section'}`] : [],
+  );
+  const unlocated = dto.pairs.flatMap((p, i) => (p.filePath !== null && p.filePath !== undefined && !labelsLocation(p) ? [{ i, filePath: p.filePath }] : []));
+  const needLocation = unlocated.filter((u) => located.has(u.filePath));
+  if (!withoutDocument.length && !needLocation.length) return;
+  const fields = [...withoutDocument, ...needLocation.map((u) => `pairs[${u.i}]`)];
+  const paths = [...new Set(needLocation.map((u) => u.filePath))];
+  throw new RetrievalException(
+    RetrievalErrorCode.INVALID_LABEL_LOCATION,
+    [
+      withoutDocument.length ? `pages or section given without a filePath: ${withoutDocument.slice(0, 10).join(', ')}` : '',
+      paths.length ? `label pages or section for the pairs of ${paths.slice(0, 10).join(', ')} (${needLocation.length} pairs)` : '',
+    ]
+      .filter(Boolean)
+      .join('; '),
+    { fields, filePaths: paths },
+  );
 }

@@ -188,26 +188,20 @@ export class KnowledgeRepository {
     return rows.map((r) => ({ id: r.id, title: r.title, filePath: r.file_path }));
   }
 
-  /** Which of these file paths the tenant's knowledge base holds. */
-  async existingPaths(tenantId: TenantId, filePaths: readonly string[]): Promise<string[]> {
-    if (!filePaths.length) return [];
-    const { rows } = await sql<{ file_path: string }>`
-      SELECT file_path FROM knowledge_document WHERE tenant_id = ${tenantId} AND file_path = ANY(${filePaths}::text[])`.execute(this.database.db);
-    return rows.map((r) => r.file_path);
-  }
-
   /**
-   * Of `filePaths`, the documents made from a file whose chunks carry a section or a page: each of their sections is a
-   * candidate of its own (docs/retrieval.md "Sections of files"), so a label must say where in them the answer is.
+   * Which of these file paths the tenant's knowledge base holds, each with `located`: a document made from a file whose
+   * chunks carry a section or a page — each of its sections is a candidate of its own (docs/retrieval.md "Sections of
+   * files"), so a label must say where in it the answer is.
    */
-  async locatedPaths(tenantId: TenantId, filePaths: readonly string[]): Promise<string[]> {
+  async labelTargets(tenantId: TenantId, filePaths: readonly string[]): Promise<{ filePath: string; located: boolean }[]> {
     if (!filePaths.length) return [];
-    const { rows } = await sql<{ file_path: string }>`
-      SELECT d.file_path FROM knowledge_document d
-       WHERE d.tenant_id = ${tenantId} AND d.file_path = ANY(${filePaths}::text[]) AND d.file_id IS NOT NULL
-         AND EXISTS (SELECT 1 FROM knowledge_chunk c
-                      WHERE c.tenant_id = ${tenantId} AND c.document_id = d.id AND (c.section IS NOT NULL OR c.page IS NOT NULL))`.execute(this.database.db);
-    return rows.map((r) => r.file_path);
+    const { rows } = await sql<{ file_path: string; located: boolean }>`
+      SELECT d.file_path,
+             d.file_id IS NOT NULL AND EXISTS (SELECT 1 FROM knowledge_chunk c
+                                                WHERE c.tenant_id = ${tenantId} AND c.document_id = d.id AND (c.section IS NOT NULL OR c.page IS NOT NULL)) AS located
+        FROM knowledge_document d
+       WHERE d.tenant_id = ${tenantId} AND d.file_path = ANY(${filePaths}::text[])`.execute(this.database.db);
+    return rows.map((r) => ({ filePath: r.file_path, located: r.located === true }));
   }
 
   async get(tenantId: TenantId, id: string): Promise<(DocumentSummary & { content: string }) | null> {

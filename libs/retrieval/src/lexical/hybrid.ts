@@ -402,9 +402,9 @@ function rareIdentifiers(query: string, idf: Readonly<Record<string, number>>, c
 }
 
 /**
- * Lexical ranks with ties shared (1, 1, 3): the index breaks equal BM25 scores by document id, a
- * random UUID, so without this the same question could rank a document first or second from one
- * knowledge base to its copy.
+ * Lexical ranks with ties shared (1, 1, 3): the index lists equal BM25 scores in file-path order
+ * (docs/retrieval.md "Hybrid search"), which says nothing about the question, so equal evidence gets an
+ * equal rank rather than a better one for the earlier path.
  */
 function tiedRanks<T extends HitChunk & { score: number }>(best: Map<string, { hit: T; rank: number }>): Map<string, { hit: T; rank: number }> {
   const scores = [...best.values()].map((b) => b.hit.score);
