@@ -1,6 +1,6 @@
 /**
  * The keyword form of a question (bench/retrieval/README.md "Datasets"): what a user types into a search box.
- * English: the words (letters, digits, apostrophes) minus the `stopword` package's English list. Chinese: jieba's
+ * English: the words (letters, digits, inner apostrophes) minus the `stopword` package's English list. Chinese: jieba's
  * words minus those made only of the package's Chinese stop characters (its list is of single characters: `什么`,
  * `我们` go, `怎么` stays) and punctuation. A question with no word left keeps its text.
  */
@@ -10,7 +10,8 @@ import { eng, removeStopwords, zho } from 'stopword';
 
 const jieba = Jieba.withDict(dict);
 const chineseStopCharacters = new Set(zho);
-const WORD = /[\p{L}\p{N}']+/gu;
+/** A word, with inner apostrophes (`don't`) but not quotes around it (`'were`). */
+const WORD = /[\p{L}\p{N}]+(?:'[\p{L}\p{N}]+)*/gu;
 
 function chineseKeywords(text: string): string[] {
   return jieba
