@@ -33,6 +33,7 @@ import MiniSearch from 'minisearch';
 import pg from 'pg';
 import { DataSource } from 'typeorm';
 import { chunkDocument, DEFAULT_EXTRACTION_LIMITS, extractDocument } from '@arbiter/documents';
+import { DEMO_KNOWLEDGE } from '@arbiter/retrieval';
 import { createApp } from '../../apps/api/src/create-app.js';
 import { dropDatabase, http, withDatabase } from '../support/bench-http.js';
 import { writeResult } from '../retrieval/common.js';
@@ -614,17 +615,23 @@ async function runHealth(): Promise<boolean> {
     console.log(`large PDF: ${(large.bytes / 1024 / 1024).toFixed(1)} MiB, ${large.pages} pages (copies of both manuals merged by qpdf, streams uncompressed)`);
     api = await startApi();
     const tenant = await createTenant(api.base, 'bench-documents-large');
+    // A neighbour with a small knowledge base looks up while the file imports: what its chat clients see.
+    const neighbour = await createTenant(api.base, 'bench-documents-neighbour');
+    const seeded = await http(api.base, 'POST', '/admin/knowledge/documents/bulk', neighbour.operator, [
+      ...DEMO_KNOWLEDGE.map(({ filePath, title, content, domain, keywords }) => ({ filePath, title, content, domain, keywords: [...keywords] })),
+    ]);
+    if (seeded.status !== 200) throw new Error(`neighbour's documents: ${seeded.status}`);
     client = fork(path.join(root, 'bench/documents/health-client.ts'), [], {
       cwd: root,
       execArgv: ['--import', './bench/support/register.mjs'],
-      env: { ...process.env, TARGET_URL: api.base },
+      env: { ...process.env, TARGET_URL: api.base, LOOKUP_KEY: neighbour.clientKey },
     });
     const load = client;
     const next = <T>(type: string) =>
       new Promise<T>((resolve) => load.once('message', (m: { type: string }) => (m.type === type ? resolve(m as T) : undefined)));
     await next('ready');
     // The phase ends (its requests answered) even when the work fails, so none reaches a closing API.
-    const phase = async (name: string, during: () => Promise<void>): Promise<{ stats: LatencyStats; error: unknown }> => {
+    const phase = async (name: string, during: () => Promise<void>): Promise<{ stats: LatencyStats; lookup: LatencyStats; error: unknown }> => {
       const started = next('started');
       load.send({ type: 'phase', name });
       await started;
@@ -632,12 +639,13 @@ async function runHealth(): Promise<boolean> {
         () => null,
         (e: unknown) => e,
       );
-      const result = next<{ stats: LatencyStats }>('result');
+      const result = next<{ stats: LatencyStats; lookup: LatencyStats }>('result');
       load.send({ type: 'stop' });
-      return { stats: (await result).stats, error };
+      const { stats, lookup } = await result;
+      return { stats, lookup, error };
     };
     await phase('warm-up', () => sleep(3000));
-    const idle = (await phase('idle', () => sleep(idleSeconds * 1000))).stats;
+    const { stats: idle, lookup: idleLookup } = await phase('idle', () => sleep(idleSeconds * 1000));
     // Two phases: the upload (the request until its 202: the body read, checked and stored) and the import job.
     let imported: ImportOutcome | undefined;
     let t0 = performance.now();
@@ -648,18 +656,23 @@ async function runHealth(): Promise<boolean> {
       uploadSeconds = (performance.now() - t0) / 1000;
     });
     const job = uploading.error
-      ? { stats: null, error: uploading.error }
+      ? { stats: null, lookup: null, error: uploading.error }
       : await phase('job', async () => {
           imported = { ...(await waitForImport(api!.base, tenant.operator, importId as string, t0)), uploadSeconds };
         });
     const error = job.error;
     const during = mergeLatencyStats(uploading.stats, job.stats);
+    const lookupDuring = mergeLatencyStats(uploading.lookup, job.lookup);
     const fmt = (s: LatencyStats) =>
       `p50 ${s.p50} ms, p95 ${s.p95} ms, p99 ${s.p99} ms, max ${s.max} ms (${s.requests} requests, ${s.errors} errors, statuses ${JSON.stringify(s.statuses)})`;
     console.log(`GET /health idle:             ${fmt(idle)}`);
     console.log(`GET /health during the upload: ${fmt(uploading.stats)}`);
     if (job.stats) console.log(`GET /health during the job:    ${fmt(job.stats)}`);
     console.log(`GET /health upload + job:      ${fmt(during)}`);
+    // Not a bar: a neighbour's lookups wait while the file's one write transaction holds the embedded database's
+    // one backend (docs/hot-paths.md "Still open").
+    console.log(`neighbour's POST /ai/knowledge/lookup idle:         ${fmt(idleLookup)}`);
+    console.log(`neighbour's POST /ai/knowledge/lookup upload + job: ${fmt(lookupDuring)}`);
     if (error) console.log(`the import did not finish: ${String(error)}`);
     // A file can fail inside an import that succeeds (e.g. PARSE_TIMEOUT on a loaded machine): say so, not crash.
     const doc =
@@ -673,7 +686,7 @@ async function runHealth(): Promise<boolean> {
     const judged = kind === 'pglite';
     console.log(`bar: /health p99 ≤ ${BARS.healthP99Ms} ms during the import on the embedded database: ${judged ? mark(ok) : 'not judged on PostgreSQL'}`);
     console.log(
-      `results: ${writeResult('documents-health', { db: kind, quiet, loadAverage: os.loadavg(), pdf: { bytes: large.bytes, pages: large.pages }, idle: omitLatencies(idle), upload: omitLatencies(uploading.stats), job: job.stats ? omitLatencies(job.stats) : null, during: omitLatencies(during), import: imported ?? null, error: error ? String(error) : null })}`,
+      `results: ${writeResult('documents-health', { db: kind, quiet, loadAverage: os.loadavg(), pdf: { bytes: large.bytes, pages: large.pages }, idle: omitLatencies(idle), upload: omitLatencies(uploading.stats), job: job.stats ? omitLatencies(job.stats) : null, during: omitLatencies(during), neighbourLookup: { idle: omitLatencies(idleLookup), during: omitLatencies(lookupDuring) }, import: imported ?? null, error: error ? String(error) : null })}`,
     );
     load.send({ type: 'exit' });
     return !judged || ok;
