@@ -132,32 +132,46 @@ function intentFaq(
   return { name, language, source, documents, questions, defaultsChosenOn: true };
 }
 
-export function banking77Faq(maxQuestions = 800): FaqSet {
-  const dir = path.join(SHARED, 'banking77');
-  return intentFaq(
-    'banking77-faq',
-    'en',
-    'BANKING77 (Casanueva et al. 2020), CC BY 4.0, via ../shared/datasets',
-    readJsonl(path.join(dir, 'train.jsonl')),
-    readJsonl(path.join(dir, 'test.jsonl')),
-    2,
-    8,
+/** Where an intent set's files are and how it becomes an FAQ (`intentFaq`). */
+interface IntentSetSpec {
+  name: string;
+  language: 'en' | 'zh';
+  source: string;
+  dir: string;
+  train: string;
+  test: string;
+  docsPerIntent: number;
+  perDoc: number;
+  outOfScope?: string;
+  defaultsChosenOn: boolean;
+}
+
+function intentSet(spec: IntentSetSpec, maxQuestions: number): FaqSet {
+  const dir = path.join(SHARED, spec.dir);
+  const set = intentFaq(
+    spec.name,
+    spec.language,
+    spec.source,
+    readJsonl(path.join(dir, spec.train)),
+    readJsonl(path.join(dir, spec.test)),
+    spec.docsPerIntent,
+    spec.perDoc,
     maxQuestions,
+    spec.outOfScope,
   );
+  return { ...set, defaultsChosenOn: spec.defaultsChosenOn };
+}
+
+export function banking77Faq(maxQuestions = 800): FaqSet {
+  const source = 'BANKING77 (Casanueva et al. 2020), CC BY 4.0, via ../shared/datasets';
+  const files = { dir: 'banking77', train: 'train.jsonl', test: 'test.jsonl' };
+  return intentSet({ name: 'banking77-faq', language: 'en', source, ...files, docsPerIntent: 2, perDoc: 8, defaultsChosenOn: true }, maxQuestions);
 }
 
 export function smp2017Faq(maxQuestions = 800): FaqSet {
-  const dir = path.join(SHARED, 'smp2017');
-  return intentFaq(
-    'smp2017-faq',
-    'zh',
-    'SMP2017-ECDT (Zhang et al. 2017), research use, via ../shared/datasets',
-    readJsonl(path.join(dir, 'smp2017_train.jsonl')),
-    readJsonl(path.join(dir, 'smp2017_test.jsonl')),
-    3,
-    6,
-    maxQuestions,
-  );
+  const source = 'SMP2017-ECDT (Zhang et al. 2017), research use, via ../shared/datasets';
+  const files = { dir: 'smp2017', train: 'smp2017_train.jsonl', test: 'smp2017_test.jsonl' };
+  return intentSet({ name: 'smp2017-faq', language: 'zh', source, ...files, docsPerIntent: 3, perDoc: 6, defaultsChosenOn: true }, maxQuestions);
 }
 
 /** The demo knowledge base (Chinese and English, with keywords) and its labelled questions. */
@@ -190,19 +204,12 @@ export function demoKb(): FaqSet {
  * Added after the defaults were chosen: they never saw it.
  */
 export function clinc150Faq(maxQuestions = 800): FaqSet {
-  const dir = path.join(SHARED, 'clinc150');
-  const set = intentFaq(
-    'clinc150-faq',
-    'en',
-    'CLINC150 (Larson et al. 2019), CC BY 3.0, via ../shared/datasets; its out-of-scope queries are unanswerable',
-    readJsonl(path.join(dir, 'train.jsonl')),
-    readJsonl(path.join(dir, 'test.jsonl')),
-    1,
-    8,
+  const source = 'CLINC150 (Larson et al. 2019), CC BY 3.0, via ../shared/datasets; its out-of-scope queries are unanswerable';
+  const files = { dir: 'clinc150', train: 'train.jsonl', test: 'test.jsonl' };
+  return intentSet(
+    { name: 'clinc150-faq', language: 'en', source, ...files, docsPerIntent: 1, perDoc: 8, outOfScope: 'oos', defaultsChosenOn: false },
     maxQuestions,
-    'oos',
   );
-  return { ...set, defaultsChosenOn: false };
 }
 
 /**
