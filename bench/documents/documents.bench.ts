@@ -15,7 +15,8 @@
  * Env: BENCH_DB=pglite (default, the embedded database in a temporary DATA_DIR) | postgres (a fresh database on
  *   BENCH_POSTGRES_URL); BENCH_LANGS=en,zh; BENCH_QUESTIONS=held-out (default: the sets the bars are reported on) | dev
  *   (the sets to tune on); BENCH_FIT=dev (each tenant fits its grade on the dev questions' page labels, then the
- *   held-out questions are asked); BENCH_CHUNK_SIZE (the tenant's chunk size for the upload; default: the tenant
+ *   held-out questions are asked; BENCH_FIT_CURVE=1 also refits for each right-refused target of FIT_CURVE_TARGETS
+ *   and reads the three grading rates on the held-out questions: the trade-off curve); BENCH_CHUNK_SIZE (the tenant's chunk size for the upload; default: the tenant
  *   default); BENCH_QUIET=1 declares the machine quiet (else figures are labelled not quiet);
  *   BENCH_IMPORT_TIMEOUT_SECONDS (600; 1800 with --health); health: BENCH_IDLE_SECONDS (10), HEALTH_RPS (20).
  * Run: npm run bench:documents [-- --health | -- --offline]
@@ -77,6 +78,10 @@ const idleSeconds = Number(process.env.BENCH_IDLE_SECONDS ?? 10);
 const chunkSizeOverride = process.env.BENCH_CHUNK_SIZE ? Number(process.env.BENCH_CHUNK_SIZE) : null;
 /** BENCH_FIT=dev: the tenant's grade is fitted on the dev questions' page labels before the held-out ones are asked. */
 const fitOnDev = process.env.BENCH_FIT === 'dev';
+/** BENCH_FIT_CURVE=1 (with BENCH_FIT=dev): the tenant fit's trade-off curve, one refit per target, read on the held-out questions. */
+const fitCurve = process.env.BENCH_FIT_CURVE === '1';
+/** Right-refused targets of the curve (`targets.maxRightInsufficient` of the fit), as in bench:retrieval:quality. */
+const FIT_CURVE_TARGETS = [0.02, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5] as const;
 const fits: { language: ManualLanguage; pairs: number; before: unknown; after: unknown }[] = [];
 const TOP_K = 3;
 /** The upload limits the API runs with by default (UPLOAD_MAX_FILE_BYTES, UPLOAD_MAX_PDF_PAGES). */
@@ -135,6 +140,8 @@ interface LanguageReport {
         lookupP95Ms: number;
         resultsPerLookup: { mean: number; max: number };
         levels: Record<string, number>;
+        /** BENCH_FIT_CURVE=1: per right-refused target of the dev fit, the held-out grading rates. */
+        fitCurve: { target: number; grading: GradingRates }[];
       })
     | null;
   bm25: AnswerableSummary;
@@ -288,17 +295,20 @@ async function fitOnDevQuestions(
   operator: Record<string, string>,
   language: ManualLanguage,
   filePath: string,
+  maxRightInsufficient?: number,
 ): Promise<{ language: ManualLanguage; pairs: number; before: unknown; after: unknown }> {
   const dev = loadQuestionSet(language, 'dev');
   const pairs = [
     ...dev.answerable.map((q) => ({ query: q.question, filePath, pages: q.pages })),
     ...dev.unanswerable.map((q) => ({ query: q.question, filePath: null })),
   ];
-  const res = await http<{ before: unknown; after: unknown }>(base, 'POST', '/admin/knowledge/grading/fit', operator, { pairs });
+  const targets = maxRightInsufficient === undefined ? {} : { targets: { maxRightInsufficient } };
+  const res = await http<{ before: unknown; after: unknown }>(base, 'POST', '/admin/knowledge/grading/fit', operator, { pairs, ...targets });
   if (res.status !== 200) throw new Error(`grading fit ${res.status}: ${JSON.stringify(res.json).slice(0, 300)}`);
-  console.log(
-    `  ${language}: the grade fitted on ${pairs.length} dev questions (in sample, before → after): ${JSON.stringify(res.json.before)} → ${JSON.stringify(res.json.after)}`,
-  );
+  if (maxRightInsufficient === undefined)
+    console.log(
+      `  ${language}: the grade fitted on ${pairs.length} dev questions (in sample, before → after): ${JSON.stringify(res.json.before)} → ${JSON.stringify(res.json.after)}`,
+    );
   return { language, pairs: pairs.length, before: res.json.before, after: res.json.after };
 }
 
@@ -412,6 +422,7 @@ async function runLanguage(set: QuestionSet, api: Api | null): Promise<LanguageR
   let chunks: BenchChunk[];
   let source: string;
   let ask: ((question: string) => Promise<{ passages: (Passage & { relevance: number })[]; body: LookupBody; ms: number }>) | null = null;
+  let fitTenant: { operator: Record<string, string>; filePath: string } | null = null;
 
   if (api) {
     const tenant = await createTenant(api.base, `bench-documents-${set.language}`);
@@ -427,6 +438,7 @@ async function runLanguage(set: QuestionSet, api: Api | null): Promise<LanguageR
     if (imported.status.status !== 'succeeded') throw new Error(`import ${imported.status.status}: ${JSON.stringify(imported.status).slice(0, 800)}`);
     const doc = await pdfDocument(api.base, tenant.operator);
     if (fitOnDev) fits.push(await fitOnDevQuestions(api.base, tenant.operator, set.language, doc.filePath));
+    fitTenant = { operator: tenant.operator, filePath: doc.filePath };
     const reported = (imported.status.files as { documentId?: string }[] | undefined)?.[0]?.documentId;
     if (reported && reported !== doc.id) throw new Error(`the import reports document ${reported}, the tenant holds ${doc.id}`);
     pageCount = doc.pageCount;
@@ -507,6 +519,29 @@ async function runLanguage(set: QuestionSet, api: Api | null): Promise<LanguageR
     }
     details.push(detail);
   }
+  // The curve's lookups are not the run's: its counts stop here.
+  const lookupResults = [...resultCounts];
+  const curve: { target: number; grading: GradingRates }[] = [];
+  if (ask && api && fitCurve && fitTenant) {
+    const asked = ask;
+    for (const target of FIT_CURVE_TARGETS) {
+      await fitOnDevQuestions(api.base, fitTenant.operator, set.language, fitTenant.filePath, target);
+      const answerable: AnswerableOutcome[] = [];
+      for (const q of set.answerable) {
+        const { passages, body } = await asked(q.question);
+        const top = passages[0];
+        answerable.push({
+          hitRank: firstHit(passages, q.pages, TOP_K),
+          topHasApiPage: top?.fromApi ?? false,
+          topMeets: top ? meetsPages(top, q.pages) : false,
+          insufficient: gradedInsufficient(body),
+        });
+      }
+      const refused: boolean[] = [];
+      for (const q of set.unanswerable) refused.push(gradedInsufficient((await asked(q.question)).body));
+      curve.push({ target, grading: gradingRates(answerable, refused) });
+    }
+  }
   latencies.sort((a, b) => a - b);
   return {
     language: set.language,
@@ -524,8 +559,9 @@ async function runLanguage(set: QuestionSet, api: Api | null): Promise<LanguageR
           grading: gradingRates(arbiterOutcomes, unanswerableRefusals),
           lookupP50Ms: percentile(latencies, 50),
           lookupP95Ms: percentile(latencies, 95),
-          resultsPerLookup: { mean: resultCounts.reduce((x, y) => x + y, 0) / Math.max(1, resultCounts.length), max: Math.max(0, ...resultCounts) },
+          resultsPerLookup: { mean: lookupResults.reduce((x, y) => x + y, 0) / Math.max(1, lookupResults.length), max: Math.max(0, ...lookupResults) },
           levels,
+          fitCurve: curve,
         }
       : null,
     bm25: summarizeAnswerable(bm25Outcomes),
@@ -582,6 +618,16 @@ function printReport(r: LanguageReport): boolean {
     lines.push(
       `  grading (issue 23's rates): right top-1 refused ${pct(g.rightRefused)} (of ${g.rightTops}; ≤ 15 %), wrong top-1 not INSUFFICIENT ${pct(g.wrongNotInsufficient)} (of ${g.wrongTops}, unanswerable included; ≤ 15 %), unanswerable refused ${pct(g.unanswerableRefused)} (≥ 75 %)`,
     );
+    if (a.fitCurve.length)
+      lines.push(
+        `  the dev fit's trade-off curve on these questions (target: right refused / wrong not INSUFFICIENT / unanswerable refused, %): ` +
+          a.fitCurve
+            .map(
+              (p) =>
+                `${(100 * p.target).toFixed(0)}%: ${p.grading.rightRefused.toFixed(1)}/${p.grading.wrongNotInsufficient.toFixed(1)}/${p.grading.unanswerableRefused.toFixed(1)}`,
+            )
+            .join('  '),
+      );
     lines.push(
       `  results per lookup (topK ${TOP_K}): mean ${a.resultsPerLookup.mean.toFixed(2)}, max ${a.resultsPerLookup.max}` +
         (a.resultsPerLookup.max < TOP_K ? ' — lookups return one result per document, so the top 3 of one manual is its best chunk' : ''),
@@ -721,6 +767,7 @@ async function main(): Promise<void> {
   const split = (process.env.BENCH_QUESTIONS ?? 'held-out') as QuestionSplit;
   if (!QUESTION_SPLITS.includes(split)) throw new Error(`BENCH_QUESTIONS must be one of ${QUESTION_SPLITS.join(', ')}`);
   if (fitOnDev && (split !== 'held-out' || offline)) throw new Error('BENCH_FIT=dev fits on the dev questions and asks the held-out ones (not with --offline)');
+  if (fitCurve && !fitOnDev) throw new Error('BENCH_FIT_CURVE=1 needs BENCH_FIT=dev');
   console.log(`questions: the ${split} sets${split === 'dev' ? " (tuning figures, not the bars' report)" : ''}`);
   const sets = languages.map((l) => loadQuestionSet(l, split));
   for (const set of sets) {
