@@ -16,7 +16,8 @@
  *   BENCH_POSTGRES_URL); BENCH_LANGS=en,zh; BENCH_QUESTIONS=held-out (default: the sets the bars are reported on) | dev
  *   (the sets to tune on); BENCH_FIT=dev (each tenant fits its grade on the dev questions' page labels, then the
  *   held-out questions are asked; BENCH_FIT_CURVE=1 also refits for each right-refused target of FIT_CURVE_TARGETS
- *   and reads the three grading rates on the held-out questions: the trade-off curve); BENCH_CHUNK_SIZE (the tenant's chunk size for the upload; default: the tenant
+ *   and reads the three grading rates on the held-out questions: the trade-off curve); BENCH_CHAT=1 (every question
+ *   also through /ai/chat: answered citing a labelled page, answered otherwise, refused); BENCH_CHUNK_SIZE (the tenant's chunk size for the upload; default: the tenant
  *   default); BENCH_QUIET=1 declares the machine quiet (else figures are labelled not quiet);
  *   BENCH_IMPORT_TIMEOUT_SECONDS (600; 1800 with --health); health: BENCH_IDLE_SECONDS (10), HEALTH_RPS (20).
  * Run: npm run bench:documents [-- --health | -- --offline]
@@ -56,7 +57,10 @@ import {
   BARS,
   firstHit,
   gradedInsufficient,
+  chatRates,
   gradingRates,
+  type ChatOutcome,
+  type ChatRates,
   type GradingRates,
   type LatencyStats,
   meetsPages,
@@ -80,6 +84,8 @@ const chunkSizeOverride = process.env.BENCH_CHUNK_SIZE ? Number(process.env.BENC
 const fitOnDev = process.env.BENCH_FIT === 'dev';
 /** BENCH_FIT_CURVE=1 (with BENCH_FIT=dev): the tenant fit's trade-off curve, one refit per target, read on the held-out questions. */
 const fitCurve = process.env.BENCH_FIT_CURVE === '1';
+/** BENCH_CHAT=1: every question also through `/ai/chat` (no model), as bench:retrieval:quality does for the FAQ sets. */
+const withChat = process.env.BENCH_CHAT === '1';
 /** Right-refused targets of the curve (`targets.maxRightInsufficient` of the fit), as in bench:retrieval:quality. */
 const FIT_CURVE_TARGETS = [0.02, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5] as const;
 const fits: { language: ManualLanguage; pairs: number; before: unknown; after: unknown }[] = [];
@@ -140,6 +146,8 @@ interface LanguageReport {
         lookupP95Ms: number;
         resultsPerLookup: { mean: number; max: number };
         levels: Record<string, number>;
+        /** BENCH_CHAT=1: the questions through `/ai/chat` (scoring.ts `chatRates`). */
+        chat: ChatRates | null;
         /** BENCH_FIT_CURVE=1: per right-refused target of the dev fit, the held-out grading rates. */
         fitCurve: { target: number; grading: GradingRates }[];
       })
@@ -312,6 +320,23 @@ async function fitOnDevQuestions(
   return { language, pairs: pairs.length, before: res.json.before, after: res.json.after };
 }
 
+/** Every question of the set through `/ai/chat` (a new conversation each, no model): answered when the turn quotes references. */
+async function chatThrough(base: string, client: Record<string, string>, set: QuestionSet): Promise<ChatRates> {
+  const turn = async (message: string) => {
+    const res = await http<{ references: { page: number | null; pageEnd: number | null }[] }>(base, 'POST', '/ai/chat', client, { message });
+    if (res.status !== 200) throw new Error(`chat ${res.status}: ${JSON.stringify(res.json).slice(0, 300)}`);
+    return res.json.references;
+  };
+  const answerable: ChatOutcome[] = [];
+  for (const q of set.answerable) {
+    const references = await turn(q.question);
+    answerable.push({ answered: references.length > 0, citesLabelledPage: references.some((r) => meetsPages(r, q.pages)) });
+  }
+  const unanswerableAnswered: boolean[] = [];
+  for (const q of set.unanswerable) unanswerableAnswered.push((await turn(q.question)).length > 0);
+  return chatRates(answerable, unanswerableAnswered);
+}
+
 /** The tenant's one document made from a PDF. */
 async function pdfDocument(base: string, operator: Record<string, string>): Promise<{ id: string; pageCount: number | null; filePath: string }> {
   const res = await http<{ items: { id: string; filePath: string; mediaType?: string | null; pageCount?: number | null }[] }>(
@@ -423,6 +448,7 @@ async function runLanguage(set: QuestionSet, api: Api | null): Promise<LanguageR
   let source: string;
   let ask: ((question: string) => Promise<{ passages: (Passage & { relevance: number })[]; body: LookupBody; ms: number }>) | null = null;
   let fitTenant: { operator: Record<string, string>; filePath: string } | null = null;
+  let chatKey: Record<string, string> | null = null;
 
   if (api) {
     const tenant = await createTenant(api.base, `bench-documents-${set.language}`);
@@ -439,6 +465,7 @@ async function runLanguage(set: QuestionSet, api: Api | null): Promise<LanguageR
     const doc = await pdfDocument(api.base, tenant.operator);
     if (fitOnDev) fits.push(await fitOnDevQuestions(api.base, tenant.operator, set.language, doc.filePath));
     fitTenant = { operator: tenant.operator, filePath: doc.filePath };
+    chatKey = withChat ? tenant.client : null;
     const reported = (imported.status.files as { documentId?: string }[] | undefined)?.[0]?.documentId;
     if (reported && reported !== doc.id) throw new Error(`the import reports document ${reported}, the tenant holds ${doc.id}`);
     pageCount = doc.pageCount;
@@ -519,6 +546,7 @@ async function runLanguage(set: QuestionSet, api: Api | null): Promise<LanguageR
     }
     details.push(detail);
   }
+  const chat = ask && api && chatKey ? await chatThrough(api.base, chatKey, set) : null;
   // The curve's lookups are not the run's: its counts stop here.
   const lookupResults = [...resultCounts];
   const curve: { target: number; grading: GradingRates }[] = [];
@@ -561,6 +589,7 @@ async function runLanguage(set: QuestionSet, api: Api | null): Promise<LanguageR
           lookupP95Ms: percentile(latencies, 95),
           resultsPerLookup: { mean: lookupResults.reduce((x, y) => x + y, 0) / Math.max(1, lookupResults.length), max: Math.max(0, ...lookupResults) },
           levels,
+          chat,
           fitCurve: curve,
         }
       : null,
@@ -618,6 +647,10 @@ function printReport(r: LanguageReport): boolean {
     lines.push(
       `  grading (issue 23's rates): right top-1 refused ${pct(g.rightRefused)} (of ${g.rightTops}; ≤ 15 %), wrong top-1 not INSUFFICIENT ${pct(g.wrongNotInsufficient)} (of ${g.wrongTops}, unanswerable included; ≤ 15 %), unanswerable refused ${pct(g.unanswerableRefused)} (≥ 75 %)`,
     );
+    if (a.chat)
+      lines.push(
+        `  through /ai/chat (${a.chat.questions} questions, no model): answered citing a labelled page ${pct(a.chat.answeredRight)}, answered otherwise ${pct(a.chat.answeredWrong)}, refused ${pct(a.chat.refused)}; unanswerable refused ${pct(a.chat.unanswerableRefused)}; of the answerable ones answered, a labelled page among the references ${pct(a.chat.citedWhenAnswered)}`,
+      );
     if (a.fitCurve.length)
       lines.push(
         `  the dev fit's trade-off curve on these questions (target: right refused / wrong not INSUFFICIENT / unanswerable refused, %): ` +

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import {
+  chatRates,
   firstHit,
   gradedInsufficient,
   gradingRates,
@@ -164,5 +165,32 @@ describe('latencyStats and mergeLatencyStats', () => {
     const merged = mergeLatencyStats(upload, job);
     expect(merged).toMatchObject({ requests: 100, errors: 0, p50: 5, p99: 5, max: 500, statuses: { '200': 100 } });
     expect(mergeLatencyStats(upload, null)).toMatchObject({ requests: 99, p99: 5 });
+  });
+});
+
+describe('chatRates (the questions through /ai/chat)', () => {
+  const turn = (answered: boolean, citesLabelledPage: boolean) => ({ answered, citesLabelledPage });
+  it.each([
+    {
+      name: 'right, wrong and refused answers over all questions; unanswerable answered counts as wrong',
+      answerable: [turn(true, true), turn(true, false), turn(false, false), turn(true, true)],
+      unanswerable: [true, false, false, false],
+      expected: { questions: 8, answeredRight: 25, answeredWrong: 25, refused: 50, unanswerableRefused: 75, citedWhenAnswered: 200 / 3 },
+    },
+    {
+      name: 'everything refused',
+      answerable: [turn(false, false), turn(false, false)],
+      unanswerable: [false],
+      expected: { questions: 3, answeredRight: 0, answeredWrong: 0, refused: 100, unanswerableRefused: 100, citedWhenAnswered: 0 },
+    },
+    {
+      name: 'no questions',
+      answerable: [],
+      unanswerable: [],
+      expected: { questions: 0, answeredRight: 0, answeredWrong: 0, refused: 0, unanswerableRefused: 0, citedWhenAnswered: 0 },
+    },
+  ])('$name', ({ answerable, unanswerable, expected }) => {
+    const rates = chatRates(answerable, unanswerable);
+    for (const [key, value] of Object.entries(expected)) expect(rates[key as keyof typeof rates]).toBeCloseTo(value, 6);
   });
 });

@@ -108,6 +108,42 @@ export function gradingRates(answerable: readonly AnswerableOutcome[], unanswera
   };
 }
 
+/**
+ * The same questions through `/ai/chat` without a model (issue 23 item 5, as `bench:retrieval:quality` reports the FAQ
+ * sets): of every question, answerable and not, % answered with a reference that meets the labelled pages, %
+ * answered without one (every answered unanswerable question among them), % refused (no reference); of the unanswerable
+ * questions, % refused. `citedWhenAnswered`: of the answerable questions the chat answered, % with such a reference.
+ */
+export interface ChatRates {
+  questions: number;
+  answeredRight: number;
+  answeredWrong: number;
+  refused: number;
+  unanswerableRefused: number;
+  citedWhenAnswered: number;
+}
+
+/** A chat turn's answer to a question: whether it quoted any reference, and whether one of them meets the labelled pages. */
+export interface ChatOutcome {
+  answered: boolean;
+  citesLabelledPage: boolean;
+}
+
+export function chatRates(answerable: readonly ChatOutcome[], unanswerableAnswered: readonly boolean[]): ChatRates {
+  const questions = answerable.length + unanswerableAnswered.length;
+  const right = answerable.filter((o) => o.answered && o.citesLabelledPage).length;
+  const answeredAnswerable = answerable.filter((o) => o.answered).length;
+  const answeredUnanswerable = unanswerableAnswered.filter(Boolean).length;
+  return {
+    questions,
+    answeredRight: share(right, questions),
+    answeredWrong: share(answeredAnswerable - right + answeredUnanswerable, questions),
+    refused: share(questions - answeredAnswerable - answeredUnanswerable, questions),
+    unanswerableRefused: share(unanswerableAnswered.length - answeredUnanswerable, unanswerableAnswered.length),
+    citedWhenAnswered: share(right, answeredAnswerable),
+  };
+}
+
 /** A lookup's verdict on the question: INSUFFICIENT as the relevance level or the completeness hint, or no result at all. */
 export function gradedInsufficient(lookup: { relevanceLevel?: string | null; completenessHint?: string | null; results: readonly unknown[] }): boolean {
   return lookup.relevanceLevel === 'INSUFFICIENT' || lookup.completenessHint === 'INSUFFICIENT' || lookup.results.length === 0;
