@@ -18,8 +18,9 @@
  *   held-out questions are asked; BENCH_FIT_CURVE=1 also refits for each right-refused target of FIT_CURVE_TARGETS
  *   and reads the three grading rates on the held-out questions: the trade-off curve); BENCH_CHAT=1 (every question
  *   also through /ai/chat: answered citing a labelled page, answered otherwise, refused); BENCH_CHUNK_SIZE (the
- *   tenant's chunk size for the upload; default: the tenant default); BENCH_QUIET=1 declares the machine quiet (else figures are labelled not quiet);
- *   BENCH_IMPORT_TIMEOUT_SECONDS (600; 1800 with --health); health: BENCH_IDLE_SECONDS (10), HEALTH_RPS (20).
+ *   tenant's chunk size for the upload; default: the tenant default); BENCH_QUIET=1 declares the machine quiet (else
+ *   figures are labelled not quiet); BENCH_IMPORT_TIMEOUT_SECONDS (600; 1800 with --health); health:
+ *   BENCH_IDLE_SECONDS (10), HEALTH_RPS (20), LOOKUP_RPS (2, the neighbour tenant's lookups).
  * Run: npm run bench:documents [-- --health | -- --offline]
  */
 import { fork, type ChildProcess } from 'node:child_process';
