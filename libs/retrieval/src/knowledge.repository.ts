@@ -238,14 +238,15 @@ export class KnowledgeRepository {
    * Upserts documents by filePath and replaces all their chunks in one transaction (multi-row
    * statements, rows locked in file-path order): a concurrent lookup (one statement, one snapshot)
    * sees each document wholly old or wholly new. `indexLexically` writes the lexical postings in the
-   * same transaction, given each file path's document id; `record` (the audit entry of an operator's
+   * same transaction, given each file path's document id and, by document id, the chunks its postings counted
+   * before this write (read before the upsert moves `chunk_count`); `record` (the audit entry of an operator's
    * write, docs/http-edge.md "Audit log") runs last in it, given what was written.
    */
   async replaceMany(
     tenantId: TenantId,
     items: readonly { doc: NewDocument; chunks: readonly NewChunk[] }[],
     space: VectorSpace,
-    indexLexically: (tx: Tx, ids: ReadonlyMap<string, string>) => Promise<void>,
+    indexLexically: (tx: Tx, ids: ReadonlyMap<string, string>, indexedChunks: ReadonlyMap<string, number>) => Promise<void>,
     record?: (tx: Tx, written: readonly { document: DocumentSummary; created: boolean }[]) => Promise<void>,
   ): Promise<{ document: DocumentSummary; created: boolean }[]> {
     const sorted = [...items].sort((a, b) => (a.doc.filePath < b.doc.filePath ? -1 : a.doc.filePath > b.doc.filePath ? 1 : 0));
@@ -253,8 +254,8 @@ export class KnowledgeRepository {
     return this.database.transaction(async (tx) => {
       // The documents being replaced, locked in file-path order, and their files: a file no document uses any more is deleted below.
       // A statement of its own, not a CTE read in RETURNING: Citus evaluates RETURNING on the shard, where the CTE does not exist (docs/SCALING.md "Running on Citus").
-      const { rows: old } = await sql<{ id: string; file_id: string | null }>`
-        SELECT id, file_id FROM knowledge_document WHERE tenant_id = ${tenantId} AND file_path = ANY(${paths}::text[]) ORDER BY file_path FOR UPDATE`.execute(
+      const { rows: old } = await sql<{ id: string; file_id: string | null; indexed_chunks: number }>`
+        SELECT id, file_id, CASE WHEN lexical_version > 0 THEN chunk_count ELSE 0 END AS indexed_chunks FROM knowledge_document WHERE tenant_id = ${tenantId} AND file_path = ANY(${paths}::text[]) ORDER BY file_path FOR UPDATE`.execute(
         tx,
       );
       const oldFiles = new Map(old.map((o) => [o.id, o.file_id]));
@@ -286,7 +287,7 @@ export class KnowledgeRepository {
         sorted.map((i) => ({ documentId: ids.get(i.doc.filePath) as string, domain: i.doc.domain, chunks: i.chunks })),
         space,
       );
-      await indexLexically(tx, ids);
+      await indexLexically(tx, ids, new Map(old.map((o) => [o.id, Number(o.indexed_chunks)])));
       const byPath = new Map(rows.map((r) => [r.file_path, { document: toSummary(r), created: r.inserted }]));
       const written = items.map((i) => byPath.get(i.doc.filePath) as { document: DocumentSummary; created: boolean });
       if (record) await record(tx, written);

@@ -287,12 +287,13 @@ export class KnowledgeService implements OnModuleInit {
           tenantId,
           group.map((g) => ({ doc: g.doc, chunks: g.chunks })),
           this.space,
-          (tx, ids) =>
+          (tx, ids, indexedChunks) =>
             this.lexical.replaceDocuments(
               tx,
               tenantId,
               group.map((g) => ({ documentId: ids.get(g.doc.filePath) as string, domain: g.doc.domain, chunks: g.indexed })),
               LEXICAL_ANALYZER_VERSION,
+              indexedChunks,
             ),
           record,
         ),

@@ -1,4 +1,6 @@
 import 'reflect-metadata';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { asTenantId, validateBulkItems } from '@arbiter/common';
 import { sql } from '@arbiter/database';
@@ -81,6 +83,32 @@ describe('lexical index statistics (integration)', () => {
     expect(stats.chunkCount).toBe(1);
     // Deleting a tenant's document never touches another tenant's statistics.
     expect((await lexical.stats(T2)).chunkCount).toBe(1);
+  });
+
+  it('a re-post with another number of chunks moves the chunk count by the difference', async () => {
+    const tenant = asTenantId('00000000-0000-4000-8000-0000000000b1');
+    const long = Array.from({ length: 60 }, (_, i) => `Step ${i}: check the servo drive ${i} and its encoder cable before the restart.`).join(' ');
+    await knowledge.upsert(tenant, doc('long.md', long));
+    const chunks = (await lexical.stats(tenant)).chunkCount;
+    expect(chunks).toBeGreaterThan(2);
+    await knowledge.upsert(tenant, doc('long.md', 'Now one short chunk about grease.'));
+    expect((await lexical.stats(tenant)).chunkCount).toBe(1);
+    await expectConsistent(tenant);
+    await knowledge.upsert(tenant, doc('long.md', long));
+    expect((await lexical.stats(tenant)).chunkCount).toBe(chunks);
+    await expectConsistent(tenant);
+  });
+
+  it('migration 0262 recounts a drifted chunk count from the indexed documents', async () => {
+    const tenant = asTenantId('00000000-0000-4000-8000-0000000000b2');
+    const emptied = asTenantId('00000000-0000-4000-8000-0000000000b3');
+    await knowledge.upsert(tenant, doc('grease.md', 'Grease the gearbox every year.'));
+    await db.pool.query('UPDATE knowledge_lexical_stats SET chunk_count = 99 WHERE tenant_id = $1', [tenant]);
+    await db.pool.query('INSERT INTO knowledge_lexical_stats (tenant_id, chunk_count, total_length) VALUES ($1, 5, 0)', [emptied]);
+    await db.pool.query(readFileSync(path.resolve('migrations/0262_lexical_chunk_count_recount.sql'), 'utf8'));
+    expect((await lexical.stats(tenant)).chunkCount).toBe(1);
+    expect((await lexical.stats(emptied)).chunkCount).toBe(0);
+    await expectConsistent(tenant);
   });
 
   it("a tenant's lexical search reads its hits' chunks by key, however many chunks other tenants hold", async () => {

@@ -38,20 +38,24 @@ export class LexicalRepository {
    * Replaces the postings of documents (old ones out, new ones in) and adjusts document frequencies
    * and length statistics, in the caller's transaction. The tenant's statistics row is locked first,
    * then document frequencies in term order, so concurrent imports of one tenant cannot deadlock.
+   * `indexedChunks` (by document id): the chunks each document's postings counted before this write, when the
+   * caller has already stored the documents' new `chunk_count` (a re-post with another number of chunks).
    */
   async replaceDocuments(
     tx: Tx,
     tenantId: TenantId,
     docs: readonly { documentId: string; domain: string; chunks: readonly ChunkTerms[] }[],
     lexicalVersion: number,
+    indexedChunks?: ReadonlyMap<string, number>,
   ): Promise<void> {
     if (!docs.length) return;
     const ids = docs.map((d) => d.documentId);
-    const { rows: previous } = await sql<{ lexical_length: number; chunks: number }>`
-      SELECT lexical_length, CASE WHEN lexical_version > 0 THEN chunk_count ELSE 0 END AS chunks
+    const { rows: previous } = await sql<{ id: string; lexical_length: number; chunks: number }>`
+      SELECT id, lexical_length, CASE WHEN lexical_version > 0 THEN chunk_count ELSE 0 END AS chunks
         FROM knowledge_document WHERE tenant_id = ${tenantId} AND id = ANY(${ids}::uuid[])`.execute(tx);
     const oldLength = previous.reduce((s, r) => s + Number(r.lexical_length), 0);
-    const oldChunks = previous.reduce((s, r) => s + Number(r.chunks), 0);
+    // A write that has already stored the documents' new `chunk_count` says what their postings counted before it.
+    const oldChunks = previous.reduce((s, r) => s + (indexedChunks?.get(r.id) ?? Number(r.chunks)), 0);
     const lengths = docs.map((d) => d.chunks.reduce((s, c) => s + c.length, 0));
     const newChunks = docs.reduce((s, d) => s + d.chunks.length, 0);
     await this.adjustStats(tx, tenantId, newChunks - oldChunks, lengths.reduce((a, b) => a + b, 0) - oldLength);
