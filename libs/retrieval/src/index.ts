@@ -41,6 +41,7 @@ export { LEXICAL_REINDEX_JOB } from './lexical-reindex.job.js';
 export { HybridSearchService, type HybridSearchOutcome, type HybridSearchRequest } from './hybrid-search.service.js';
 export { GradingService, MIN_FIT_PAIRS, MIN_FIT_ANSWERABLE, MIN_FIT_UNANSWERABLE, type GradingView, type GradingFitResult } from './grading.service.js';
 export { LexicalRepository } from './lexical.repository.js';
+export { pageRangeMeets } from './lexical/label-match.js';
 export { KnowledgeChunksService } from './knowledge-chunks.service.js';
 export { type ChunkView } from './knowledge-chunk.repository.js';
 export { KnowledgeRepository, type DocumentRef, type DocumentSummary, type VectorSpace } from './knowledge.repository.js';

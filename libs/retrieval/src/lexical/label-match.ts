@@ -21,15 +21,17 @@ export interface LabelledCandidateLocation {
 
 const normalizeHeading = (h: string) => h.normalize('NFKC').replace(/\s+/gu, ' ').trim();
 
+/** The page range `page..pageEnd` (`pageEnd` defaults to `page`; no page: no range) shares a page with `pages`. */
+export function pageRangeMeets(page: number | null, pageEnd: number | null, pages: readonly number[]): boolean {
+  if (page === null) return false;
+  const last = pageEnd ?? page;
+  return pages.some((p) => p >= page && p <= last);
+}
+
 /** The candidate is the answer the label names: its document, and where the label says, its pages and section. */
 export function answersLabel(candidate: LabelledCandidateLocation, label: AnswerLabel): boolean {
   if (candidate.filePath !== label.filePath) return false;
-  if (label.pages?.length) {
-    if (candidate.page === null) return false;
-    const first = candidate.page;
-    const last = candidate.pageEnd ?? first;
-    if (!label.pages.some((p) => p >= first && p <= last)) return false;
-  }
+  if (label.pages?.length && !pageRangeMeets(candidate.page, candidate.pageEnd, label.pages)) return false;
   if (label.section?.length) {
     const path = candidate.section ?? [];
     if (path.length < label.section.length) return false;
