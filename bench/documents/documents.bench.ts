@@ -55,6 +55,7 @@ import {
 import {
   type AnswerableOutcome,
   type AnswerableSummary,
+  answerableOutcome,
   BARS,
   firstHit,
   gradedInsufficient,
@@ -522,15 +523,9 @@ async function runLanguage(set: QuestionSet, api: Api | null): Promise<LanguageR
       const { passages, body, ms } = await ask(q.question);
       latencies.push(ms);
       countLevel(body);
-      const hitRank = firstHit(passages, q.pages, TOP_K);
-      const top = passages[0];
-      arbiterOutcomes.push({
-        hitRank,
-        topHasApiPage: top?.fromApi ?? false,
-        topMeets: top ? meetsPages(top, q.pages) : false,
-        insufficient: gradedInsufficient(body),
-      });
-      detail.arbiter = { top: passages, level: body.relevanceLevel, hint: body.completenessHint, hitRank };
+      const outcome = answerableOutcome(passages, q.pages, TOP_K, gradedInsufficient(body));
+      arbiterOutcomes.push(outcome);
+      detail.arbiter = { top: passages, level: body.relevanceLevel, hint: body.completenessHint, hitRank: outcome.hitRank };
     }
     details.push(detail);
   }
@@ -558,13 +553,7 @@ async function runLanguage(set: QuestionSet, api: Api | null): Promise<LanguageR
       const answerable: AnswerableOutcome[] = [];
       for (const q of set.answerable) {
         const { passages, body } = await asked(q.question);
-        const top = passages[0];
-        answerable.push({
-          hitRank: firstHit(passages, q.pages, TOP_K),
-          topHasApiPage: top?.fromApi ?? false,
-          topMeets: top ? meetsPages(top, q.pages) : false,
-          insufficient: gradedInsufficient(body),
-        });
+        answerable.push(answerableOutcome(passages, q.pages, TOP_K, gradedInsufficient(body)));
       }
       const refused: boolean[] = [];
       for (const q of set.unanswerable) refused.push(gradedInsufficient((await asked(q.question)).body));

@@ -9,6 +9,7 @@
  *   the lookup offers an answer to, i.e. does not grade INSUFFICIENT);
  * - refused: an unanswerable question graded INSUFFICIENT (or answered with no result at all).
  */
+import { pageRangeMeets } from '@arbiter/retrieval';
 
 /** A result as ranked by Arbiter or by the BM25 baseline: where it came from in the PDF, when known. */
 export interface RankedPassage {
@@ -21,9 +22,7 @@ export const BARS = Object.freeze({ answeredTop3: 75, pageCited: 90, unanswerabl
 
 /** True when the passage's page range `page..pageEnd` (pageEnd defaults to page) shares a page with `pages`. */
 export function meetsPages(passage: RankedPassage, pages: readonly number[]): boolean {
-  if (passage.page === null) return false;
-  const last = passage.pageEnd ?? passage.page;
-  return pages.some((p) => p >= (passage.page as number) && p <= last);
+  return pageRangeMeets(passage.page, passage.pageEnd, pages);
 }
 
 /** The rank (0-based) of the first passage among the first `k` whose pages meet `pages`, or -1. */
@@ -40,6 +39,17 @@ export interface AnswerableOutcome {
   topMeets: boolean;
   /** The lookup graded the question INSUFFICIENT. */
   insufficient: boolean;
+}
+
+/** An answerable question's outcome from Arbiter's ranked passages (`top`: the first, with whether its page came from the API). */
+export function answerableOutcome(
+  passages: readonly (RankedPassage & { fromApi?: boolean })[],
+  pages: readonly number[],
+  k: number,
+  insufficient: boolean,
+): AnswerableOutcome {
+  const top = passages[0];
+  return { hitRank: firstHit(passages, pages, k), topHasApiPage: top?.fromApi ?? false, topMeets: top ? meetsPages(top, pages) : false, insufficient };
 }
 
 export interface AnswerableSummary {
