@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { exactTimestampSql, type KeysetRow, type Page, pageRequest, type TenantId, toPage } from '@arbiter/common';
 import { Database, sql, type Tx } from '@arbiter/database';
+import { INDEXED_CHUNKS } from './lexical.repository.js';
 import type { MetadataFilter } from './metadata-filter.js';
 import { toVectorLiteral } from './vector-sql.js';
 
@@ -255,7 +256,7 @@ export class KnowledgeRepository {
       // The documents being replaced, locked in file-path order, and their files: a file no document uses any more is deleted below.
       // A statement of its own, not a CTE read in RETURNING: Citus evaluates RETURNING on the shard, where the CTE does not exist (docs/SCALING.md "Running on Citus").
       const { rows: old } = await sql<{ id: string; file_id: string | null; indexed_chunks: number }>`
-        SELECT id, file_id, CASE WHEN lexical_version > 0 THEN chunk_count ELSE 0 END AS indexed_chunks FROM knowledge_document WHERE tenant_id = ${tenantId} AND file_path = ANY(${paths}::text[]) ORDER BY file_path FOR UPDATE`.execute(
+        SELECT id, file_id, ${INDEXED_CHUNKS} AS indexed_chunks FROM knowledge_document WHERE tenant_id = ${tenantId} AND file_path = ANY(${paths}::text[]) ORDER BY file_path FOR UPDATE`.execute(
         tx,
       );
       const oldFiles = new Map(old.map((o) => [o.id, o.file_id]));

@@ -4,6 +4,9 @@ import { Database, type Db, sql, type Tx } from '@arbiter/database';
 import type { SearchScope, VectorSpace } from './knowledge.repository.js';
 import { type LexicalSearchResult, type LexicalSearchRow, lexicalSearchSql, parseLexicalSearchRow } from './lexical-search-sql.js';
 
+/** The chunks a `knowledge_document` row's postings count in the tenant's statistics (none before it is indexed). */
+export const INDEXED_CHUNKS = sql<number>`CASE WHEN lexical_version > 0 THEN chunk_count ELSE 0 END`;
+
 /** Postings of one chunk: distinct terms with their BM25 impacts, and its length in terms. */
 export interface ChunkTerms {
   chunkIndex: number;
@@ -51,7 +54,7 @@ export class LexicalRepository {
     if (!docs.length) return;
     const ids = docs.map((d) => d.documentId);
     const { rows: previous } = await sql<{ id: string; lexical_length: number; chunks: number }>`
-      SELECT id, lexical_length, CASE WHEN lexical_version > 0 THEN chunk_count ELSE 0 END AS chunks
+      SELECT id, lexical_length, ${INDEXED_CHUNKS} AS chunks
         FROM knowledge_document WHERE tenant_id = ${tenantId} AND id = ANY(${ids}::uuid[])`.execute(tx);
     const oldLength = previous.reduce((s, r) => s + Number(r.lexical_length), 0);
     // A write that has already stored the documents' new `chunk_count` says what their postings counted before it.
