@@ -187,7 +187,8 @@ async function startApi(): Promise<Api> {
       LLM_PROVIDER: 'none',
       SWAGGER_ENABLED: 'false',
     },
-    logLevel: 'error',
+    // BENCH_LOG_LEVEL=info shows the API's own logs (e.g. how long a file's write groups took).
+    logLevel: (process.env.BENCH_LOG_LEVEL as 'info' | undefined) ?? 'error',
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   return {

@@ -369,4 +369,56 @@ describe('knowledge files: upload, import, re-upload, download (e2e)', () => {
     const docs = await t.db.pool.query(`SELECT 1 FROM knowledge_document WHERE tenant_id = $1 AND file_path LIKE 'crash-%'`, [acme.id]);
     expect(docs.rowCount).toBe(2);
   });
+
+  it("a crash in the middle of a large file's write in groups: the part written stays hidden, the resumed job writes the file once", async () => {
+    const tenant = await t.createTenant();
+    // 450 top-level sections: 450 chunks, three groups of GROUP_WRITE_CHUNKS (docs/hot-paths.md "A large file's write in groups").
+    const markdown = Array.from({ length: 450 }, (_, k) => `# Topic ${k}\n\nThe quokka procedure, step ${k}: press the blue button ${k} times.`).join('\n\n');
+    const started = (await upload(tenant, [file('large-manual.md', new TextEncoder().encode(markdown))])).json<Started>();
+    const writing = async () =>
+      (
+        await t.db.pool.query<{ chunks: string }>(
+          `SELECT count(c.*) AS chunks FROM knowledge_document d JOIN knowledge_chunk c ON c.tenant_id = d.tenant_id AND c.document_id = d.id
+            WHERE d.tenant_id = $1 AND d.writing`,
+          [tenant.id],
+        )
+      ).rows[0]!.chunks;
+    const job = t.app.get(KnowledgeImportJob);
+    const context = testJobContext(tenant.id, { importId: started.importId }, () => undefined);
+    // The process dies right after the first group's transaction.
+    const dying = {
+      ...context,
+      step: async <T>(work: () => Promise<T>): Promise<T> => {
+        const result = await work();
+        if (Number(await writing()) > 0) throw new Error('killed');
+        return result;
+      },
+    };
+    await expect(job.run(dying)).rejects.toThrow('killed');
+    expect(await writing()).toBe('200');
+    const lookup = async () =>
+      (
+        await t.request({
+          method: 'POST',
+          url: '/ai/knowledge/lookup',
+          headers: { 'x-api-key': tenant.clientKey },
+          payload: { sessionId: 'group-write', query: 'quokka procedure blue button', topK: 5 },
+        })
+      ).json<{ results: { filePath: string }[] }>().results;
+    expect(await lookup()).toEqual([]);
+    const listed = await t.request({ method: 'GET', url: '/admin/knowledge/documents', headers: op(tenant) });
+    expect(listed.json<{ items: unknown[] }>().items).toEqual([]);
+
+    await job.run(context);
+    const done = await status(tenant, started.importId);
+    expect(done.files?.map((f) => [f.fileName, f.status])).toEqual([['large-manual.md', 'created']]);
+    const docs = await t.db.pool.query<{ chunk_count: number; writing: boolean }>('SELECT chunk_count, writing FROM knowledge_document WHERE tenant_id = $1', [
+      tenant.id,
+    ]);
+    expect(docs.rows).toEqual([{ chunk_count: 450, writing: false }]);
+    expect(await count('knowledge_chunk', tenant)).toBe(450);
+    const stats = await t.db.pool.query<{ chunk_count: string }>('SELECT chunk_count FROM knowledge_lexical_stats WHERE tenant_id = $1', [tenant.id]);
+    expect(Number(stats.rows[0]!.chunk_count)).toBe(450);
+    expect((await lookup())[0]?.filePath).toBe('large-manual.md');
+  });
 });

@@ -80,6 +80,8 @@ export class KnowledgeChunkRepository {
       .select('id')
       .where('tenant_id', '=', tenantId)
       .where('id', '=', documentId)
+      // A document being written in groups is not shown until it is whole (docs/hot-paths.md "A large file's write in groups").
+      .where('writing', '=', false)
       .executeTakeFirst();
     return row !== undefined;
   }
@@ -98,6 +100,7 @@ export class KnowledgeChunkRepository {
       .select(['d.title', 'c.section'])
       .where('d.tenant_id', '=', tenantId)
       .where('d.id', '=', documentId)
+      .where('d.writing', '=', false)
       .limit(1)
       .executeTakeFirst();
     if (!row) return null;
@@ -159,6 +162,7 @@ export class KnowledgeChunkRepository {
         .select(['title', 'keywords', 'lexical_version'])
         .where('tenant_id', '=', tenantId)
         .where('id', '=', documentId)
+        .where('writing', '=', false)
         .forUpdate()
         .executeTakeFirst();
       if (!doc) return { found: 'none' };

@@ -3,6 +3,7 @@ import { exactTimestampSql, type KeysetRow, type Page, pageRequest, type TenantI
 import { Database, sql, type Tx } from '@arbiter/database';
 import { INDEXED_CHUNKS } from './lexical.repository.js';
 import type { MetadataFilter } from './metadata-filter.js';
+import { RetrievalErrorCode, RetrievalException } from './retrieval.exception.js';
 import { toVectorLiteral } from './vector-sql.js';
 
 export interface DocumentRow {
@@ -165,6 +166,19 @@ async function deleteUnreferencedFiles(tx: Tx, tenantId: TenantId, fileIds: read
         AND NOT EXISTS (SELECT 1 FROM knowledge_document d WHERE d.tenant_id = f.tenant_id AND d.file_id = f.id)`.execute(tx);
 }
 
+/** Locks a document being written in groups; DOCUMENT_WRITE_SUPERSEDED when it is not (any more). */
+async function lockWriting(tx: Tx, tenantId: TenantId, documentId: string): Promise<void> {
+  const row = await tx
+    .selectFrom('knowledge_document')
+    .select('id')
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', documentId)
+    .where('writing', '=', true)
+    .forUpdate()
+    .executeTakeFirst();
+  if (!row) throw new RetrievalException(RetrievalErrorCode.DOCUMENT_WRITE_SUPERSEDED);
+}
+
 /**
  * The knowledge base's documents and chunks (the vector search over them is {@link VectorSearchRepository}'s). Every
  * method is scoped by the tenant id it takes first. On the typed data layer (docs/data-layer.md).
@@ -175,7 +189,7 @@ export class KnowledgeRepository {
 
   async findByPath(tenantId: TenantId, filePath: string): Promise<DocumentSummary | null> {
     const { rows } = await sql<RawDocument>`
-      SELECT ${DOC_COLUMNS}, length(content) AS content_length FROM knowledge_document WHERE tenant_id = ${tenantId} AND file_path = ${filePath}`.execute(
+      SELECT ${DOC_COLUMNS}, length(content) AS content_length FROM knowledge_document WHERE tenant_id = ${tenantId} AND file_path = ${filePath} AND NOT writing`.execute(
       this.database.db,
     );
     return rows[0] ? toSummary(rows[0]) : null;
@@ -185,7 +199,7 @@ export class KnowledgeRepository {
   async documentRefs(tenantId: TenantId, ids: readonly string[]): Promise<DocumentRef[]> {
     if (!ids.length) return [];
     const { rows } = await sql<{ id: string; title: string; file_path: string }>`
-      SELECT id, title, file_path FROM knowledge_document WHERE tenant_id = ${tenantId} AND id = ANY(${ids}::uuid[])`.execute(this.database.db);
+      SELECT id, title, file_path FROM knowledge_document WHERE tenant_id = ${tenantId} AND id = ANY(${ids}::uuid[]) AND NOT writing`.execute(this.database.db);
     return rows.map((r) => ({ id: r.id, title: r.title, filePath: r.file_path }));
   }
 
@@ -201,13 +215,13 @@ export class KnowledgeRepository {
              d.file_id IS NOT NULL AND EXISTS (SELECT 1 FROM knowledge_chunk c
                                                 WHERE c.tenant_id = ${tenantId} AND c.document_id = d.id AND (c.section IS NOT NULL OR c.page IS NOT NULL)) AS located
         FROM knowledge_document d
-       WHERE d.tenant_id = ${tenantId} AND d.file_path = ANY(${filePaths}::text[])`.execute(this.database.db);
+       WHERE d.tenant_id = ${tenantId} AND d.file_path = ANY(${filePaths}::text[]) AND NOT d.writing`.execute(this.database.db);
     return rows.map((r) => ({ filePath: r.file_path, located: r.located === true }));
   }
 
   async get(tenantId: TenantId, id: string): Promise<(DocumentSummary & { content: string }) | null> {
     const { rows } = await sql<RawDocument>`
-      SELECT ${DOC_COLUMNS}, content, length(content) AS content_length FROM knowledge_document WHERE tenant_id = ${tenantId} AND id = ${id}`.execute(
+      SELECT ${DOC_COLUMNS}, content, length(content) AS content_length FROM knowledge_document WHERE tenant_id = ${tenantId} AND id = ${id} AND NOT writing`.execute(
       this.database.db,
     );
     return rows[0] ? { ...toSummary(rows[0]), content: rows[0].content ?? '' } : null;
@@ -228,7 +242,7 @@ export class KnowledgeRepository {
                      ${docs.map((d) => JSON.stringify(d.keywords))}::jsonb[], ${docs.map((d) => JSON.stringify(d.metadata))}::jsonb[])
               AS n(file_path, content_hash, domain, title, keywords, metadata)
          JOIN knowledge_document d ON d.tenant_id = ${tenantId} AND d.file_path = ANY(${paths}::text[]) AND d.file_path = n.file_path AND d.content_hash = n.content_hash AND d.domain = n.domain
-                                  AND d.title = n.title AND d.keywords = n.keywords AND d.metadata = n.metadata
+                                  AND d.title = n.title AND d.keywords = n.keywords AND d.metadata = n.metadata AND NOT d.writing
         WHERE d.chunk_count = 0 OR EXISTS (SELECT 1 FROM knowledge_chunk c WHERE c.tenant_id = d.tenant_id AND c.document_id = d.id AND c.embedding_model = ${space.model})`.execute(
       this.database.db,
     );
@@ -255,8 +269,8 @@ export class KnowledgeRepository {
     return this.database.transaction(async (tx) => {
       // The documents being replaced, locked in file-path order, and their files: a file no document uses any more is deleted below.
       // A statement of its own, not a CTE read in RETURNING: Citus evaluates RETURNING on the shard, where the CTE does not exist (docs/SCALING.md "Running on Citus").
-      const { rows: old } = await sql<{ id: string; file_id: string | null; indexed_chunks: number }>`
-        SELECT id, file_id, ${INDEXED_CHUNKS} AS indexed_chunks FROM knowledge_document WHERE tenant_id = ${tenantId} AND file_path = ANY(${paths}::text[]) ORDER BY file_path FOR UPDATE`.execute(
+      const { rows: old } = await sql<{ id: string; file_id: string | null; writing: boolean; indexed_chunks: number }>`
+        SELECT id, file_id, writing, ${INDEXED_CHUNKS} AS indexed_chunks FROM knowledge_document WHERE tenant_id = ${tenantId} AND file_path = ANY(${paths}::text[]) ORDER BY file_path FOR UPDATE`.execute(
         tx,
       );
       const oldFiles = new Map(old.map((o) => [o.id, o.file_id]));
@@ -273,7 +287,8 @@ export class KnowledgeRepository {
            domain = EXCLUDED.domain, title = EXCLUDED.title, content = EXCLUDED.content, keywords = EXCLUDED.keywords,
            metadata = EXCLUDED.metadata, content_hash = EXCLUDED.content_hash, chunk_count = EXCLUDED.chunk_count,
            file_id = EXCLUDED.file_id, media_type = EXCLUDED.media_type, page_count = EXCLUDED.page_count,
-           version = knowledge_document.version + 1, updated_at = EXCLUDED.updated_at
+           -- A document still being written in groups is taken over: it was never shown, so this write creates it.
+           version = CASE WHEN knowledge_document.writing THEN 1 ELSE knowledge_document.version + 1 END, writing = false, updated_at = EXCLUDED.updated_at
          RETURNING ${DOC_COLUMNS}, length(content) AS content_length, (xmax = 0) AS inserted`.execute(tx);
       const replacedFiles = rows.flatMap((r) => {
         const replaced = oldFiles.get(r.id);
@@ -289,22 +304,97 @@ export class KnowledgeRepository {
         space,
       );
       await indexLexically(tx, ids, new Map(old.map((o) => [o.id, Number(o.indexed_chunks)])));
-      const byPath = new Map(rows.map((r) => [r.file_path, { document: toSummary(r), created: r.inserted }]));
+      const takenOver = new Set(old.filter((o) => o.writing).map((o) => o.id));
+      const byPath = new Map(rows.map((r) => [r.file_path, { document: toSummary(r), created: r.inserted || takenOver.has(r.id) }]));
       const written = items.map((i) => byPath.get(i.doc.filePath) as { document: DocumentSummary; created: boolean });
       if (record) await record(tx, written);
       return written;
     });
   }
 
+  /**
+   * Starts a write in groups (docs/hot-paths.md "A large file's write in groups"): the document's row, hidden
+   * (`writing`) and not yet indexed. Null when the tenant already has a document at its path (the caller replaces
+   * that one in one transaction instead, or supersedes it when it is itself being written).
+   */
+  async createWriting(tenantId: TenantId, doc: NewDocument, chunkCount: number): Promise<string | null> {
+    const { rows } = await sql<{ id: string }>`
+      INSERT INTO knowledge_document (tenant_id, domain, file_path, title, content, keywords, metadata, content_hash, chunk_count, file_id, media_type, page_count, writing)
+      VALUES (${tenantId}, ${doc.domain}, ${doc.filePath}, ${doc.title}, ${doc.content}, ${JSON.stringify(doc.keywords)}::jsonb, ${JSON.stringify(doc.metadata)}::jsonb,
+              ${doc.contentHash}, ${chunkCount}, ${doc.source?.fileId ?? null}, ${doc.source?.mediaType ?? null}, ${doc.source?.pageCount ?? null}, TRUE)
+      ON CONFLICT ON CONSTRAINT uq_knowledge_document_path DO NOTHING
+      RETURNING id`.execute(this.database.db);
+    return rows[0]?.id ?? null;
+  }
+
+  /** The document at this path while it is being written (an earlier write that did not finish), else null. */
+  async findWriting(tenantId: TenantId, filePath: string): Promise<{ id: string; chunkCount: number } | null> {
+    const row = await this.database.db
+      .selectFrom('knowledge_document')
+      .select(['id', 'chunk_count'])
+      .where('tenant_id', '=', tenantId)
+      .where('file_path', '=', filePath)
+      .where('writing', '=', true)
+      .executeTakeFirst();
+    return row ? { id: row.id, chunkCount: Number(row.chunk_count) } : null;
+  }
+
+  /**
+   * One group of a write in groups, one transaction: chunks `firstIndex…` of the document, then `indexLexically`
+   * (their postings) on the same transaction. Throws DOCUMENT_WRITE_SUPERSEDED when the document is no longer being
+   * written (another write of its path took it over or removed it): nothing of the group is kept.
+   */
+  async appendChunks(
+    tenantId: TenantId,
+    documentId: string,
+    domain: string,
+    chunks: readonly NewChunk[],
+    firstIndex: number,
+    space: VectorSpace,
+    indexLexically: (tx: Tx) => Promise<void>,
+  ): Promise<void> {
+    await this.database.transaction(async (tx) => {
+      await lockWriting(tx, tenantId, documentId);
+      await this.insertChunksOf(tx, tenantId, [{ documentId, domain, chunks, firstIndex }], space);
+      await indexLexically(tx);
+    });
+  }
+
+  /**
+   * The end of a write in groups, one short transaction: `indexLexically` (the statistics) and the document shown.
+   * Throws DOCUMENT_WRITE_SUPERSEDED as {@link appendChunks}.
+   */
+  async publishWriting(tenantId: TenantId, documentId: string, indexLexically: (tx: Tx) => Promise<void>): Promise<DocumentSummary> {
+    return this.database.transaction(async (tx) => {
+      await lockWriting(tx, tenantId, documentId);
+      await indexLexically(tx);
+      const { rows } = await sql<RawDocument>`
+        UPDATE knowledge_document SET writing = false, updated_at = now() WHERE tenant_id = ${tenantId} AND id = ${documentId}
+        RETURNING ${DOC_COLUMNS}, length(content) AS content_length`.execute(tx);
+      return toSummary(rows[0]);
+    });
+  }
+
+  /** Deletes a document still being written, with what is left of its chunks and postings (false when it is not). */
+  async deleteWriting(tenantId: TenantId, documentId: string): Promise<boolean> {
+    const result = await this.database.db
+      .deleteFrom('knowledge_document')
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', documentId)
+      .where('writing', '=', true)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
   private async insertChunksOf(
     tx: Tx,
     tenantId: TenantId,
-    docs: readonly { documentId: string; domain: string; chunks: readonly NewChunk[] }[],
+    docs: readonly { documentId: string; domain: string; chunks: readonly NewChunk[]; firstIndex?: number }[],
     space: VectorSpace,
   ): Promise<void> {
     // Bounded statements: the driver serialises each (vectors as text) on the API's thread.
     const BATCH = 100;
-    const flat = docs.flatMap((d) => d.chunks.map((c, index) => ({ documentId: d.documentId, domain: d.domain, index, c })));
+    const flat = docs.flatMap((d) => d.chunks.map((c, k) => ({ documentId: d.documentId, domain: d.domain, index: (d.firstIndex ?? 0) + k, c })));
     for (let i = 0; i < flat.length; i += BATCH) {
       const batch = flat.slice(i, i + BATCH);
       await sql`INSERT INTO knowledge_chunk (tenant_id, document_id, domain, chunk_index, content, embedding, embedding_model, embedding_dim, page, page_end, section, disabled_at)
@@ -339,7 +429,7 @@ export class KnowledgeRepository {
   ): Promise<{ id: string; domain: string; title: string; content: string }[]> {
     const { rows } = await sql<{ id: string; domain: string; title: string; content: string }>`
       SELECT d.id, d.domain, d.title, d.content FROM knowledge_document d
-        WHERE d.tenant_id = ${tenantId} AND d.chunk_count > 0 AND (${afterId}::uuid IS NULL OR d.id > ${afterId}::uuid)
+        WHERE d.tenant_id = ${tenantId} AND d.chunk_count > 0 AND NOT d.writing AND (${afterId}::uuid IS NULL OR d.id > ${afterId}::uuid)
           AND NOT EXISTS (SELECT 1 FROM knowledge_chunk c WHERE c.tenant_id = d.tenant_id AND c.document_id = d.id AND c.embedding_model = ${space.model})
         ORDER BY d.id LIMIT ${limit}`.execute(this.database.db);
     return rows;
@@ -349,7 +439,7 @@ export class KnowledgeRepository {
   async countDocumentsMissingSpace(tenantId: TenantId, space: VectorSpace, afterId: string | null): Promise<number> {
     const { rows } = await sql<{ n: number }>`
       SELECT count(*)::int AS n FROM knowledge_document d
-        WHERE d.tenant_id = ${tenantId} AND d.chunk_count > 0 AND (${afterId}::uuid IS NULL OR d.id > ${afterId}::uuid)
+        WHERE d.tenant_id = ${tenantId} AND d.chunk_count > 0 AND NOT d.writing AND (${afterId}::uuid IS NULL OR d.id > ${afterId}::uuid)
           AND NOT EXISTS (SELECT 1 FROM knowledge_chunk c WHERE c.tenant_id = d.tenant_id AND c.document_id = d.id AND c.embedding_model = ${space.model})`.execute(
       this.database.db,
     );
@@ -372,7 +462,7 @@ export class KnowledgeRepository {
     const { rows } = await sql<RawDocument & KeysetRow>`
       SELECT ${DOC_COLUMNS}, length(content) AS content_length, ${sql.raw(exactTimestampSql('created_at'))} AS "cursorTs", id::text AS "cursorId"
         FROM knowledge_document
-       WHERE tenant_id = ${tenantId}${options.domain ? sql` AND domain = ${options.domain}` : sql``}
+       WHERE tenant_id = ${tenantId} AND NOT writing${options.domain ? sql` AND domain = ${options.domain}` : sql``}
          AND ${page.after ? sql`(created_at, id) < (${page.after.createdAt}::timestamptz, ${page.after.id}::uuid)` : sql`TRUE`}
        ORDER BY created_at DESC, id DESC LIMIT ${page.limit + 1}`.execute(this.database.db);
     return toPage(rows, page.limit, toSummary);
@@ -394,6 +484,7 @@ export class KnowledgeRepository {
         .select(['file_id', 'title', 'file_path', 'domain', 'chunk_count'])
         .where('tenant_id', '=', tenantId)
         .where('id', '=', id)
+        .where('writing', '=', false)
         .forUpdate()
         .executeTakeFirst();
       if (!locked) return false;

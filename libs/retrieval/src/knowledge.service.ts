@@ -80,6 +80,22 @@ export interface UpsertManyOptions {
   record?: (tx: Tx, written: readonly { document: DocumentSummary; created: boolean }[]) => Promise<void>;
 }
 
+/**
+ * Chunks per transaction of {@link KnowledgeService.writeInGroups}: ~70 postings a chunk of a manual, so a group holds the
+ * embedded database's backend for a few hundred milliseconds (docs/hot-paths.md "A large file's write in groups").
+ */
+export const GROUP_WRITE_CHUNKS = 100;
+
+/** How {@link KnowledgeService.writeInGroups} writes. */
+export interface GroupWriteOptions {
+  /** Runs each database step, as {@link UpsertManyOptions.step}. */
+  step?: BackgroundStep;
+  /** Vectors to reuse, as {@link UpsertManyOptions.reuse}. */
+  reuse?: ReadonlyMap<string, readonly number[]>;
+  /** Chunks per transaction; default {@link GROUP_WRITE_CHUNKS}. */
+  groupChunks?: number;
+}
+
 /** A chunk's text with where it came from, before it is embedded. */
 export interface ChunkDraft extends ChunkLocation {
   content: string;
@@ -247,14 +263,7 @@ export class KnowledgeService implements OnModuleInit {
         out[i] = new RetrievalException(RetrievalErrorCode.DOCUMENT_EMPTY, undefined, { fields: ['content'] });
         continue;
       }
-      // Indexed with its section's headings (docs/retrieval.md "Chunk context").
-      const contents = drafts.map((d) => chunkContextText(d.content, d.section));
-      const chunks = await this.embedChunks(doc.title, drafts, options.reuse);
-      // Analysis is CPU work on this thread: paced like the embedding.
-      const bodies = await mapSliced(contents, (c) => analyzeText(c));
-      const heading = analyzeHeading(doc.title, doc.keywords);
-      const avg = lengthNorm(heading, bodies, stats.averageLength);
-      const indexed = await mapSliced(bodies, (body, k) => indexChunk(heading, body, k, avg));
+      const { chunks, indexed } = await this.prepare(doc, drafts, options.reuse, stats.averageLength);
       group.push({ i, doc, chunks, indexed });
       groupChunks += chunks.length;
       if (groupChunks >= groupLimit) {
@@ -271,6 +280,87 @@ export class KnowledgeService implements OnModuleInit {
     await writing;
     await this.write(tenantId, group, out, step, options.record);
     return out as (UpsertResult | DomainException)[];
+  }
+
+  /**
+   * Writes a new document in groups of {@link GROUP_WRITE_CHUNKS} chunks, each group one short transaction, the document
+   * hidden (`writing`) until a last short transaction counts it in the statistics and shows it (docs/hot-paths.md "A
+   * large file's write in groups"): a large file's thousands of chunks do not hold the embedded database's one backend
+   * for the whole write, and a lookup sees the document whole or not at all. A document at the path still being
+   * written (an earlier write that did not finish) is removed first. Returns null when the tenant has a document at the
+   * path: the caller replaces it with {@link upsertMany} (one transaction: the old version or the new one, never a mix).
+   * On failure the partial document is removed and the error thrown.
+   */
+  async writeInGroups(tenantId: TenantId, doc: NewDocument, drafts: readonly ChunkDraft[], options: GroupWriteOptions = {}): Promise<UpsertResult | null> {
+    const step = options.step ?? runStepNow;
+    const groupLimit = options.groupChunks ?? GROUP_WRITE_CHUNKS;
+    if (!drafts.length) throw new RetrievalException(RetrievalErrorCode.DOCUMENT_EMPTY, undefined, { fields: ['content'] });
+    const space = this.space;
+    const stats = await step(() => this.lexical.stats(tenantId));
+    const { chunks, indexed } = await this.prepare(doc, drafts, options.reuse, stats.averageLength);
+    let id = await step(() => this.repository.createWriting(tenantId, doc, chunks.length));
+    if (id === null) {
+      const unfinished = await step(() => this.repository.findWriting(tenantId, doc.filePath));
+      if (!unfinished) return null;
+      await this.discardWriting(tenantId, unfinished, step);
+      id = await step(() => this.repository.createWriting(tenantId, doc, chunks.length));
+      if (id === null) return null;
+    }
+    const documentId = id;
+    const started = performance.now();
+    try {
+      for (let first = 0; first < chunks.length; first += groupLimit) {
+        const postings = indexed.slice(first, first + groupLimit);
+        await step(() =>
+          this.repository.appendChunks(tenantId, documentId, doc.domain, chunks.slice(first, first + groupLimit), first, space, (tx) =>
+            this.lexical.appendPostings(tx, tenantId, documentId, doc.domain, postings),
+          ),
+        );
+      }
+      const publishing = performance.now();
+      const document = await step(() =>
+        this.repository.publishWriting(tenantId, documentId, (tx) => this.lexical.publishDocument(tx, tenantId, documentId, indexed, LEXICAL_ANALYZER_VERSION)),
+      );
+      this.logger.log({
+        msg: 'knowledge document written in groups',
+        documentId,
+        chunks: chunks.length,
+        groups: Math.ceil(chunks.length / groupLimit),
+        groupsMs: Math.round(publishing - started),
+        publishMs: Math.round(performance.now() - publishing),
+      });
+      return { status: 'created', document };
+    } catch (error) {
+      await this.discardWriting(tenantId, { id: documentId, chunkCount: chunks.length }, step).catch((cleanup: unknown) =>
+        // The next write of the path removes it (findWriting above).
+        this.logger.warn({ msg: 'unfinished document not removed', documentId, error: String(cleanup) }),
+      );
+      throw error;
+    }
+  }
+
+  /** Removes a document still being written: its postings in groups (statements of their own), then the row with its chunks. */
+  private async discardWriting(tenantId: TenantId, doc: { id: string; chunkCount: number }, step: BackgroundStep): Promise<void> {
+    for (let first = 0; first < doc.chunkCount; first += GROUP_WRITE_CHUNKS)
+      await step(() => this.lexical.deleteUncountedPostings(tenantId, doc.id, first, first + GROUP_WRITE_CHUNKS));
+    await step(() => this.repository.deleteWriting(tenantId, doc.id));
+  }
+
+  /** A document's chunks embedded (reusing `reuse`'s vectors) and analysed for the lexical index, with its section's headings (docs/retrieval.md "Chunk context"). */
+  private async prepare(
+    doc: NewDocument,
+    drafts: readonly ChunkDraft[],
+    reuse: ReadonlyMap<string, readonly number[]> | undefined,
+    averageLength: number,
+  ): Promise<{ chunks: NewChunk[]; indexed: IndexedChunk[] }> {
+    const contents = drafts.map((d) => chunkContextText(d.content, d.section));
+    const chunks = await this.embedChunks(doc.title, drafts, reuse);
+    // Analysis is CPU work on this thread: paced like the embedding.
+    const bodies = await mapSliced(contents, (c) => analyzeText(c));
+    const heading = analyzeHeading(doc.title, doc.keywords);
+    const avg = lengthNorm(heading, bodies, averageLength);
+    const indexed = await mapSliced(bodies, (body, k) => indexChunk(heading, body, k, avg));
+    return { chunks, indexed };
   }
 
   private async write(

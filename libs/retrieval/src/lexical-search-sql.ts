@@ -1,7 +1,7 @@
 import type { TenantId } from '@arbiter/common';
 import { type RawBuilder, sql } from '@arbiter/database';
 import { type HitLocation, type SearchScope, toLocation, type VectorSpace } from './knowledge.repository.js';
-import { fileNameOf, metadataCondition, vectorDistance } from './search-sql.js';
+import { beingWrittenCte, fileNameOf, metadataCondition, notBeingWritten, vectorDistance } from './search-sql.js';
 
 /** One chunk found by the lexical index, resolved to its document and, when it has one, its vector. */
 export interface LexicalHit extends HitLocation {
@@ -36,7 +36,8 @@ export type LexicalSearchRow = Record<string, unknown>;
  * The BM25 search of `LexicalRepository.searchWithTranslation` as CTEs and select-list columns, so that another
  * statement can carry it (the lookup's candidate generation, docs/hot-paths.md "Chat turn"). No database access.
  * One ranked list per term set — q (IDF from the tenant's document frequencies), p (the best
- * {@link POSTINGS_PER_TERM} postings of each term among the scope's documents, summed per chunk, best `limit`
+ * {@link POSTINGS_PER_TERM} postings of each term among the scope's documents — none of a document being written
+ * (`wd`) —, summed per chunk, best `limit`
  * chunks and any tied with the last), r (their file path; the best `limit` by score, then file path and chunk), h (their
  * document, their chunk and its vector's distance to the list's vector) — aggregated to JSON columns.
  * An empty term list reads no postings and yields no hits.
@@ -54,7 +55,7 @@ export function lexicalSearchSql(
   const filtered = filter
     ? sql`fd AS MATERIALIZED (SELECT fd.id FROM knowledge_document fd WHERE fd.tenant_id = ${tenantId} AND ${filter}),\n            `
     : sql``;
-  const conditions = sql`${scope.domain ? sql` AND k.domain = ${scope.domain}` : sql``}${filter ? sql` AND k.document_id IN (SELECT id FROM fd)` : sql``}`;
+  const conditions = sql`${scope.domain ? sql` AND k.domain = ${scope.domain}` : sql``}${filter ? sql` AND k.document_id IN (SELECT id FROM fd)` : sql``} AND ${notBeingWritten('k')}`;
   const list = (name: string, termList: readonly string[], listVector: readonly number[]) => {
     const q = sql.raw(`q${name}`);
     const p = sql.raw(`p${name}`);
@@ -94,7 +95,8 @@ export function lexicalSearchSql(
       `(SELECT json_object_agg(term, idf) FROM q${name}) AS idf_${name}, (SELECT json_agg(h ORDER BY h.score DESC, h.file_path, h.chunk_index) FROM h${name} h) AS hits_${name}`,
     );
   return {
-    ctes: sql`${filtered}s AS (SELECT chunk_count::float8 AS n FROM knowledge_lexical_stats WHERE tenant_id = ${tenantId}),
+    ctes: sql`${filtered}${beingWrittenCte(tenantId)},
+            s AS (SELECT chunk_count::float8 AS n FROM knowledge_lexical_stats WHERE tenant_id = ${tenantId}),
             ${sql.join(lists, sql`,\n            `)}`,
     columns: sql`(SELECT n FROM s) AS n, ${select('o')}${translation ? sql`, ${select('t')}` : sql``}`,
   };

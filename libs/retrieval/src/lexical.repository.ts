@@ -22,6 +22,60 @@ export interface LexicalStats {
 
 export type { LexicalHit, LexicalSearchResult } from './lexical-search-sql.js';
 
+/** Postings as the column arrays of knowledge_term's insert, and per term the chunks holding it. */
+interface PostingRows {
+  terms: string[];
+  impacts: number[];
+  indexes: number[];
+  owners: string[];
+  domains: string[];
+  added: Map<string, number>;
+}
+
+/** A chunk's terms are distinct: per term, how many of these chunks hold it (what it adds to the document frequency). */
+async function countTerms(chunks: readonly ChunkTerms[]): Promise<Map<string, number>> {
+  const added = new Map<string, number>();
+  const slice = new TimeSlice();
+  for (const c of chunks) {
+    for (const t of c.terms) added.set(t, (added.get(t) ?? 0) + 1);
+    await slice.pause();
+  }
+  return added;
+}
+
+async function postingRows(docs: readonly { documentId: string; domain: string; chunks: readonly ChunkTerms[] }[]): Promise<PostingRows> {
+  const rows: PostingRows = { terms: [], impacts: [], indexes: [], owners: [], domains: [], added: new Map() };
+  // In slices: a file's thousands of chunks hold a million postings, ~0.6 s of this loop in one go
+  // (docs/hot-paths.md "A large upload and the event loop").
+  const slice = new TimeSlice();
+  for (const d of docs) {
+    for (const c of d.chunks) {
+      c.terms.forEach((t, k) => {
+        rows.terms.push(t);
+        rows.impacts.push(c.impacts[k]);
+        rows.indexes.push(c.chunkIndex);
+        rows.owners.push(d.documentId);
+        rows.domains.push(d.domain);
+        // Pre-counted per term: one array element per distinct term, not per posting, keeps the frequencies' statement small.
+        rows.added.set(t, (rows.added.get(t) ?? 0) + 1);
+      });
+      await slice.pause();
+    }
+  }
+  return rows;
+}
+
+async function insertPostingRows(tx: Tx, tenantId: TenantId, rows: PostingRows): Promise<void> {
+  // Statements of bounded size: the driver serialises each on the API's thread (README, Faults and outages).
+  const BATCH = 5_000;
+  for (let i = 0; i < rows.terms.length; i += BATCH) {
+    await sql`INSERT INTO knowledge_term (tenant_id, term, impact, document_id, chunk_index, domain)
+       SELECT ${tenantId}::uuid, t.term, t.impact, t.doc, t.idx, t.domain
+         FROM unnest(${rows.terms.slice(i, i + BATCH)}::text[], ${rows.impacts.slice(i, i + BATCH)}::real[], ${rows.owners.slice(i, i + BATCH)}::uuid[],
+                     ${rows.indexes.slice(i, i + BATCH)}::int[], ${rows.domains.slice(i, i + BATCH)}::text[]) AS t(term, impact, doc, idx, domain)`.execute(tx);
+  }
+}
+
 /**
  * The BM25 lexical index (migrations/0070_retrieval_lexical.sql): postings with their impacts,
  * document frequencies and length statistics per tenant. Writes run inside the caller's transaction
@@ -53,8 +107,8 @@ export class LexicalRepository {
   ): Promise<void> {
     if (!docs.length) return;
     const ids = docs.map((d) => d.documentId);
-    const { rows: previous } = await sql<{ id: string; lexical_length: number; chunks: number }>`
-      SELECT id, lexical_length, ${INDEXED_CHUNKS} AS chunks
+    const { rows: previous } = await sql<{ id: string; lexical_length: number; chunks: number; indexed: boolean }>`
+      SELECT id, lexical_length, ${INDEXED_CHUNKS} AS chunks, lexical_version > 0 AS indexed
         FROM knowledge_document WHERE tenant_id = ${tenantId} AND id = ANY(${ids}::uuid[])`.execute(tx);
     const oldLength = previous.reduce((s, r) => s + Number(r.lexical_length), 0);
     // A write that has already stored the documents' new `chunk_count` says what their postings counted before it.
@@ -62,42 +116,58 @@ export class LexicalRepository {
     const lengths = docs.map((d) => d.chunks.reduce((s, c) => s + c.length, 0));
     const newChunks = docs.reduce((s, d) => s + d.chunks.length, 0);
     await this.adjustStats(tx, tenantId, newChunks - oldChunks, lengths.reduce((a, b) => a + b, 0) - oldLength);
-    const terms: string[] = [];
-    const impacts: number[] = [];
-    const indexes: number[] = [];
-    const owners: string[] = [];
-    const domains: string[] = [];
-    // In slices: a file's thousands of chunks hold a million postings, ~0.6 s of this loop in one go
-    // (docs/hot-paths.md "A large upload and the event loop").
-    const slice = new TimeSlice();
-    for (const d of docs) {
-      for (const c of d.chunks) {
-        c.terms.forEach((t, k) => {
-          terms.push(t);
-          impacts.push(c.impacts[k]);
-          indexes.push(c.chunkIndex);
-          owners.push(d.documentId);
-          domains.push(d.domain);
-        });
-        await slice.pause();
-      }
-    }
-    // Document frequencies move by the new postings per term (pre-counted here: one array element per
-    // distinct term, not per posting, keeps the statement and its serialisation small).
-    const added = new Map<string, number>();
-    for (const t of terms) added.set(t, (added.get(t) ?? 0) + 1);
-    await sql`WITH old AS (DELETE FROM knowledge_term WHERE tenant_id = ${tenantId} AND document_id = ANY(${ids}::uuid[]) RETURNING term),
-            delta AS (SELECT term, sum(d)::int AS d FROM (SELECT term, -1 AS d FROM old UNION ALL SELECT t, n FROM unnest(${[...added.keys()]}::text[], ${[...added.values()]}::int[]) AS a(t, n)) x GROUP BY term HAVING sum(d) <> 0)
+    const rows = await postingRows(docs);
+    // Only the postings of an indexed document count in the frequencies: a document still being written in groups
+    // has postings that do not (docs/hot-paths.md "A large file's write in groups").
+    const counted = previous.filter((r) => r.indexed).map((r) => r.id);
+    await sql`WITH old AS (DELETE FROM knowledge_term WHERE tenant_id = ${tenantId} AND document_id = ANY(${ids}::uuid[]) RETURNING term, document_id),
+            delta AS (SELECT term, sum(d)::int AS d FROM (SELECT term, -1 AS d FROM old WHERE document_id = ANY(${counted}::uuid[])
+                                                         UNION ALL SELECT t, n FROM unnest(${[...rows.added.keys()]}::text[], ${[...rows.added.values()]}::int[]) AS a(t, n)) x
+                       GROUP BY term HAVING sum(d) <> 0)
        INSERT INTO knowledge_term_df (tenant_id, term, df) SELECT ${tenantId}::uuid, term, d FROM delta ORDER BY term
        ON CONFLICT ON CONSTRAINT pk_knowledge_term_df DO UPDATE SET df = knowledge_term_df.df + EXCLUDED.df`.execute(tx);
-    // Statements of bounded size: the driver serialises each on the API's thread (README, Faults and outages).
-    const BATCH = 5_000;
-    for (let i = 0; i < terms.length; i += BATCH) {
-      await sql`INSERT INTO knowledge_term (tenant_id, term, impact, document_id, chunk_index, domain)
-         SELECT ${tenantId}::uuid, t.term, t.impact, t.doc, t.idx, t.domain
-           FROM unnest(${terms.slice(i, i + BATCH)}::text[], ${impacts.slice(i, i + BATCH)}::real[], ${owners.slice(i, i + BATCH)}::uuid[],
-                       ${indexes.slice(i, i + BATCH)}::int[], ${domains.slice(i, i + BATCH)}::text[]) AS t(term, impact, doc, idx, domain)`.execute(tx);
-    }
+    await insertPostingRows(tx, tenantId, rows);
+    await this.markIndexed(tx, tenantId, ids, lengths, lexicalVersion);
+  }
+
+  /**
+   * Adds postings of chunks of a document being written in groups (`knowledge_document.writing`), in the caller's
+   * transaction, without touching the statistics: they count from {@link publishDocument} on (docs/hot-paths.md
+   * "A large file's write in groups").
+   */
+  async appendPostings(tx: Tx, tenantId: TenantId, documentId: string, domain: string, chunks: readonly ChunkTerms[]): Promise<void> {
+    await insertPostingRows(tx, tenantId, await postingRows([{ documentId, domain, chunks }]));
+  }
+
+  /**
+   * The last step of a write in groups, in the caller's transaction: the document's chunks (all of them, their
+   * postings already written by {@link appendPostings}) enter the tenant's statistics and document frequencies, and
+   * the document is marked indexed. Statistics row first, then frequencies in term order, as {@link replaceDocuments}.
+   */
+  async publishDocument(tx: Tx, tenantId: TenantId, documentId: string, chunks: readonly ChunkTerms[], lexicalVersion: number): Promise<void> {
+    const length = chunks.reduce((s, c) => s + c.length, 0);
+    await this.adjustStats(tx, tenantId, chunks.length, length);
+    const added = await countTerms(chunks);
+    const terms = [...added.keys()].sort();
+    await sql`INSERT INTO knowledge_term_df (tenant_id, term, df)
+         SELECT ${tenantId}::uuid, a.t, a.n FROM unnest(${terms}::text[], ${terms.map((t) => added.get(t) as number)}::int[]) AS a(t, n) ORDER BY a.t
+       ON CONFLICT ON CONSTRAINT pk_knowledge_term_df DO UPDATE SET df = knowledge_term_df.df + EXCLUDED.df`.execute(tx);
+    await this.markIndexed(tx, tenantId, [documentId], [length], lexicalVersion);
+  }
+
+  /**
+   * Deletes the postings of chunks `[fromChunk, toChunk)` of a document still being written (they never counted in the
+   * statistics), one statement on its own: a failed or abandoned write in groups is removed in groups too.
+   */
+  async deleteUncountedPostings(tenantId: TenantId, documentId: string, fromChunk: number, toChunk: number): Promise<void> {
+    await sql`DELETE FROM knowledge_term k WHERE k.tenant_id = ${tenantId} AND k.document_id = ${documentId}
+                AND k.chunk_index >= ${fromChunk} AND k.chunk_index < ${toChunk}
+                AND EXISTS (SELECT 1 FROM knowledge_document d WHERE d.tenant_id = ${tenantId} AND d.id = ${documentId} AND d.writing)`.execute(
+      this.database.db,
+    );
+  }
+
+  private async markIndexed(tx: Tx, tenantId: TenantId, ids: readonly string[], lengths: readonly number[], lexicalVersion: number): Promise<void> {
     await sql`UPDATE knowledge_document d SET lexical_version = ${lexicalVersion}, lexical_length = n.len
                 FROM unnest(${ids}::uuid[], ${lengths}::float8[]) AS n(id, len) WHERE d.tenant_id = ${tenantId} AND d.id = n.id`.execute(tx);
   }
@@ -167,7 +237,7 @@ export class LexicalRepository {
   ): Promise<{ id: string; domain: string; title: string; content: string; keywords: string[] }[]> {
     const { rows } = await sql<{ id: string; domain: string; title: string; content: string; keywords: string[] }>`
       SELECT id, domain, title, content, keywords FROM knowledge_document
-        WHERE tenant_id = ${tenantId} AND lexical_version <> ${lexicalVersion} AND (${afterId}::uuid IS NULL OR id > ${afterId}::uuid) ORDER BY id LIMIT ${limit}`.execute(
+        WHERE tenant_id = ${tenantId} AND lexical_version <> ${lexicalVersion} AND NOT writing AND (${afterId}::uuid IS NULL OR id > ${afterId}::uuid) ORDER BY id LIMIT ${limit}`.execute(
       this.database.db,
     );
     return rows;
@@ -177,7 +247,7 @@ export class LexicalRepository {
   async countStaleDocuments(tenantId: TenantId, lexicalVersion: number, afterId: string | null): Promise<number> {
     const { rows } = await sql<{ n: number }>`
       SELECT count(*)::int AS n FROM knowledge_document
-        WHERE tenant_id = ${tenantId} AND lexical_version <> ${lexicalVersion} AND (${afterId}::uuid IS NULL OR id > ${afterId}::uuid)`.execute(
+        WHERE tenant_id = ${tenantId} AND lexical_version <> ${lexicalVersion} AND NOT writing AND (${afterId}::uuid IS NULL OR id > ${afterId}::uuid)`.execute(
       this.database.db,
     );
     return Number(rows[0]?.n ?? 0);
@@ -190,6 +260,8 @@ export class LexicalRepository {
       .select('tenant_id')
       .distinct()
       .where('lexical_version', '<>', lexicalVersion)
+      // A document being written is indexed by its write (docs/hot-paths.md "A large file's write in groups").
+      .where('writing', '=', false)
       .execute();
     return rows.map((r) => r.tenant_id);
   }

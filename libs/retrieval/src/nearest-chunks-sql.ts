@@ -1,7 +1,7 @@
 import type { TenantId } from '@arbiter/common';
 import { type RawBuilder, sql } from '@arbiter/database';
 import type { SearchScope, VectorSpace } from './knowledge.repository.js';
-import { fileNameOf, metadataCondition, vectorDistance } from './search-sql.js';
+import { beingWrittenCte, fileNameOf, metadataCondition, notBeingWritten, vectorDistance } from './search-sql.js';
 
 /**
  * Up to this many chunks (the tenant's count in `knowledge_lexical_stats`), a vector search is exact: measured on
@@ -34,7 +34,7 @@ export function nearestChunksQuery<Row>(
   const filtered = filter ? sql`, fd AS MATERIALIZED (SELECT fd.id FROM knowledge_document fd WHERE fd.tenant_id = ${tenantId} AND ${filter})` : sql``;
   const conditions = sql`c.embedding_dim = ${sql.lit(space.dim)} AND c.tenant_id = ${tenantId} AND c.embedding_model = ${space.model} AND c.disabled_at IS NULL${
     scope.domain ? sql` AND c.domain = ${scope.domain}` : sql``
-  }${filter ? sql` AND c.document_id IN (SELECT id FROM fd)` : sql``}`;
+  }${filter ? sql` AND c.document_id IN (SELECT id FROM fd)` : sql``} AND ${notBeingWritten('c')}`;
   const columns = sql`c.document_id, c.domain, c.chunk_index, c.content, c.page, c.page_end, c.section`;
   const distance = vectorDistance(space.dim, vector);
   const annBranch = settings
@@ -53,7 +53,8 @@ export function nearestChunksQuery<Row>(
                ? sql`,
          hnsw AS MATERIALIZED (SELECT ${settings} AS applied)`
                : sql``
-           }${filtered}
+           }${filtered},
+         ${beingWrittenCte(tenantId)}
      SELECT h.document_id, d.file_path, d.title, d.keywords, h.domain, h.chunk_index, h.content, h.distance,
             ${fileNameOf(tenantId)} AS file_name, h.page, h.page_end, h.section
        FROM (${annBranch}(SELECT ${columns}, (${distance}) + 0 AS distance

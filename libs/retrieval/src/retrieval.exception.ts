@@ -23,6 +23,8 @@ export enum RetrievalErrorCode {
   INVALID_FILTER = 'INVALID_FILTER',
   CHUNK_NOT_FOUND = 'CHUNK_NOT_FOUND',
   INVALID_CHUNK_EDIT = 'INVALID_CHUNK_EDIT',
+  /** A large file's document was being written in groups when another write of its path took over (docs/hot-paths.md "A large file's write in groups"). */
+  DOCUMENT_WRITE_SUPERSEDED = 'DOCUMENT_WRITE_SUPERSEDED',
 }
 
 export const RETRIEVAL_ERRORS: Record<RetrievalErrorCode, DomainErrorSpec> = {
@@ -38,6 +40,7 @@ export const RETRIEVAL_ERRORS: Record<RetrievalErrorCode, DomainErrorSpec> = {
     status: 400,
     message: 'Labels of documents made from files with sections must say where the answer is (pages or section); only answerable labels have one',
   },
+  [RetrievalErrorCode.DOCUMENT_WRITE_SUPERSEDED]: { status: 409, message: 'Another write of this document took over while it was being written' },
   [RetrievalErrorCode.IMPORT_NOT_FOUND]: { status: 404, message: 'Knowledge import not found' },
   [RetrievalErrorCode.FILES_UNSUPPORTED]: { status: 415, message: 'No file of the upload has a supported type (PDF, DOCX, HTML, Markdown, text, CSV or XLSX)' },
   [RetrievalErrorCode.FILES_TOO_LARGE]: { status: 413, message: 'Every file of the upload is over a limit' },

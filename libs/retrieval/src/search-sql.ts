@@ -41,3 +41,17 @@ export function metadataCondition(filter: MetadataFilter | undefined, alias: str
 export function fileNameOf(tenantId: TenantId): RawBuilder<string | null> {
   return sql<string | null>`(SELECT f.file_name FROM knowledge_file f WHERE f.tenant_id = ${tenantId} AND f.id = d.file_id)`;
 }
+
+/**
+ * The CTE `wd`: the tenant's documents being written in groups (`knowledge_document.writing`, usually none; the partial
+ * index idx_knowledge_document_writing). A lookup leaves out their chunks and postings with {@link notBeingWritten}, so it
+ * sees a large file's document whole or not at all (docs/hot-paths.md "A large file's write in groups").
+ */
+export function beingWrittenCte(tenantId: TenantId): RawBuilder<unknown> {
+  return sql`wd AS MATERIALIZED (SELECT wd.id FROM knowledge_document wd WHERE wd.tenant_id = ${tenantId} AND wd.writing)`;
+}
+
+/** The condition that the row `<alias>` (a chunk or a posting) does not belong to a document of {@link beingWrittenCte}. */
+export function notBeingWritten(alias: string): RawBuilder<boolean> {
+  return sql<boolean>`${sql.raw(alias)}.document_id NOT IN (SELECT id FROM wd)`;
+}

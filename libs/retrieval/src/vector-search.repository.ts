@@ -116,7 +116,7 @@ export class VectorSearchRepository {
         SELECT c.document_id, d.file_path, d.title, c.domain, c.chunk_index, c.content, ${vectorDistance(space.dim, vector)} AS distance,
                 ${fileNameOf(tenantId)} AS file_name, c.page, c.page_end, c.section
            FROM knowledge_chunk c JOIN knowledge_document d ON d.tenant_id = c.tenant_id AND d.id = c.document_id
-          WHERE c.embedding_dim = ${sql.lit(space.dim)} AND c.tenant_id = ${tenantId} AND c.embedding_model = ${space.model} AND c.disabled_at IS NULL
+          WHERE c.embedding_dim = ${sql.lit(space.dim)} AND c.tenant_id = ${tenantId} AND c.embedding_model = ${space.model} AND c.disabled_at IS NULL AND NOT d.writing
           ORDER BY distance LIMIT ${limit}`.execute(tx);
       return rows.map(toChunkHit);
     });

@@ -344,6 +344,7 @@ export interface KnowledgeDocument {
   title: string;
   updated_at: Generated<Timestamp>;
   version: Generated<number>;
+  writing: Generated<boolean>;
 }
 
 export interface KnowledgeFile {

@@ -21,6 +21,7 @@ import { KnowledgeFileEntity } from './knowledge-file.entity.js';
 @Index('idx_knowledge_document_tenant_domain', ['tenantId', 'domain', 'createdAt', 'id'])
 @Index('idx_knowledge_document_file', { synchronize: false })
 @Index('idx_knowledge_document_metadata', { synchronize: false })
+@Index('idx_knowledge_document_writing', { synchronize: false })
 export class KnowledgeDocumentEntity {
   @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'pk_knowledge_document' })
   id: string;
@@ -58,6 +59,13 @@ export class KnowledgeDocumentEntity {
   /** Analyzer version the lexical postings were built with (0: not indexed yet; docs/retrieval.md). */
   @Column({ name: 'lexical_version', type: 'integer', default: 0 })
   lexicalVersion: number;
+
+  /**
+   * True while a large file's document is written in groups (migration 0263, docs/hot-paths.md "A large file's
+   * write in groups"): hidden from lookups and the document endpoints until its last group is in.
+   */
+  @Column({ type: 'boolean', default: false })
+  writing: boolean;
 
   /** Index terms over all its chunks (its share of the tenant's length statistics). */
   @Column({ name: 'lexical_length', type: 'double precision', default: 0 })

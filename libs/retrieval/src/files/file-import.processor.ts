@@ -39,9 +39,10 @@ function isUnchanged(earlier: readonly UploadedDocument[], sha256: string, paylo
 /**
  * One uploaded file of a file import (docs/documents.md "Upload"): its bytes are read from the database,
  * extracted on an extraction thread (off the event loop, with the per-file time limit), chunked by their
- * structure, embedded (reusing the vector of every chunk whose text a re-upload did not change) and written
- * with the file's documents in one transaction; the documents of an earlier upload that the file no longer
- * makes (rows gone from an FAQ sheet) are deleted after it.
+ * structure, embedded (reusing the vector of every chunk whose text a re-upload did not change) and written:
+ * a new file's one document in groups, hidden until whole; the documents replacing an earlier upload's (or the rows
+ * of a sheet) in one transaction. The documents of an earlier upload that the file no longer makes (rows gone from
+ * an FAQ sheet) are deleted after it.
  */
 @Injectable()
 export class FileImportProcessor implements OnModuleInit, OnModuleDestroy {
@@ -108,13 +109,15 @@ export class FileImportProcessor implements OnModuleInit, OnModuleDestroy {
     );
     const reuse = new Map(vectors.map((v) => [embeddingKey(v.title, v.content, v.section), v.vector]));
     const docs = drafts.map((d) => this.newDocument(d, payload, file.sha256, extracted));
-    const written = await this.knowledge.upsertMany(tenantId, docs, {
-      step,
-      // A file's documents are written in one transaction: a lookup sees the old upload or the new one, never a mix.
-      groupChunks: Number.MAX_SAFE_INTEGER,
-      prepared: new Map(drafts.map((d) => [d.filePath, d.chunks])),
-      reuse,
-    });
+    const written =
+      (await this.writeNew(tenantId, earlier, drafts, docs, step)) ??
+      (await this.knowledge.upsertMany(tenantId, docs, {
+        step,
+        // A file's documents replace the earlier upload's in one transaction: a lookup sees the old upload or the new one, never a mix.
+        groupChunks: Number.MAX_SAFE_INTEGER,
+        prepared: new Map(drafts.map((d) => [d.filePath, d.chunks])),
+        reuse,
+      }));
     const results = written.filter((r): r is UpsertResult => !(r instanceof DomainException));
     const errors = written.filter((r): r is DomainException => r instanceof DomainException);
     if (!results.length) return failed(errors[0]?.code ?? 'WRITE_FAILED', errors[0]?.message ?? 'The file could not be written.', extracted.mediaType);
@@ -135,6 +138,28 @@ export class FileImportProcessor implements OnModuleInit, OnModuleDestroy {
     const main = results.find((r) => r.document.filePath === payload.fileName) ?? results[0];
     this.logger.log({ msg: 'file imported', fileName: payload.fileName, status, ...detail, warnings: detail.warnings.length });
     return { outcome: { seq, status, documentId: main.document.id, detail: { ...detail } }, discardFileId: null };
+  }
+
+  /**
+   * A file that makes one document and replaces none is written in groups (`KnowledgeService.writeInGroups`,
+   * docs/hot-paths.md "A large file's write in groups"): hidden until whole, without holding the embedded database
+   * for the whole write. Null when it does not apply, or when a document took the path meanwhile.
+   */
+  private async writeNew(
+    tenantId: TenantId,
+    earlier: readonly UploadedDocument[],
+    drafts: readonly FileDocumentDraft[],
+    docs: readonly NewDocument[],
+    step: BackgroundStep,
+  ): Promise<(UpsertResult | DomainException)[] | null> {
+    if (earlier.length > 0 || docs.length !== 1) return null;
+    try {
+      const result = await this.knowledge.writeInGroups(tenantId, docs[0], drafts[0].chunks, { step });
+      return result ? [result] : null;
+    } catch (error) {
+      if (error instanceof DomainException) return [error];
+      throw error;
+    }
   }
 
   private newDocument(draft: FileDocumentDraft, payload: FileItemPayload, sha256: string, extracted: ExtractedDocument): NewDocument {

@@ -260,6 +260,8 @@ export class KnowledgeFilesRepository {
       .select(['d.id', 'd.file_path', 'd.title', 'f.sha256', 'd.domain', 'd.keywords', 'd.metadata'])
       .where('d.tenant_id', '=', tenantId)
       .where((eb) => eb.or([eb('d.file_path', '=', fileName), eb(sql<boolean>`starts_with(d.file_path, ${`${fileName}#`})`, '=', true)]))
+      // One still being written is no earlier upload: its write takes it over or supersedes it (docs/hot-paths.md "A large file's write in groups").
+      .where('d.writing', '=', false)
       .execute();
     return rows.map((r) => ({
       id: r.id,
@@ -309,6 +311,7 @@ export class KnowledgeFilesRepository {
       .select(['d.id', 'f.id as file_id', 'f.file_name', 'f.media_type', 'f.byte_size', 'f.bytes'])
       .where('d.tenant_id', '=', tenantId)
       .where('d.id', '=', documentId)
+      .where('d.writing', '=', false)
       .executeTakeFirst();
     if (!row) return { exists: false, file: null };
     if (row.file_id === null || row.file_name === null || row.media_type === null || row.byte_size === null) return { exists: true, file: null };
