@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import { JobsService } from '@arbiter/jobs';
-import { KnowledgeImportJob } from '@arbiter/retrieval';
+import { GROUP_WRITE_CHUNKS, KnowledgeImportJob } from '@arbiter/retrieval';
 import { multipartBody, type FormPart } from '../support/multipart.js';
 import { testJobContext } from '../support/job-context.js';
 import { createTestApp, type TestApp, type TestTenant } from '../support/test-app.js';
@@ -372,7 +372,7 @@ describe('knowledge files: upload, import, re-upload, download (e2e)', () => {
 
   it("a crash in the middle of a large file's write in groups: the part written stays hidden, the resumed job writes the file once", async () => {
     const tenant = await t.createTenant();
-    // 450 top-level sections: 450 chunks, three groups of GROUP_WRITE_CHUNKS (docs/hot-paths.md "A large file's write in groups").
+    // 450 top-level sections: 450 chunks, several groups of GROUP_WRITE_CHUNKS (docs/hot-paths.md "A large file's write in groups").
     const markdown = Array.from({ length: 450 }, (_, k) => `# Topic ${k}\n\nThe quokka procedure, step ${k}: press the blue button ${k} times.`).join('\n\n');
     const started = (await upload(tenant, [file('large-manual.md', new TextEncoder().encode(markdown))])).json<Started>();
     const writing = async () =>
@@ -395,7 +395,7 @@ describe('knowledge files: upload, import, re-upload, download (e2e)', () => {
       },
     };
     await expect(job.run(dying)).rejects.toThrow('killed');
-    expect(await writing()).toBe('200');
+    expect(Number(await writing())).toBe(GROUP_WRITE_CHUNKS);
     const lookup = async () =>
       (
         await t.request({

@@ -28,6 +28,7 @@ export {
   normalizeDocument,
   MAX_DOCUMENT_BYTES,
   MAX_BULK_ITEMS,
+  GROUP_WRITE_CHUNKS,
   unitVector,
   type UpsertResult,
   type UpsertStatus,
