@@ -22,6 +22,8 @@ const T2 = asTenantId('00000000-0000-4000-8000-0000000000d2');
 const T3 = asTenantId('00000000-0000-4000-8000-0000000000d3');
 const T4 = asTenantId('00000000-0000-4000-8000-0000000000d4');
 const T5 = asTenantId('00000000-0000-4000-8000-0000000000d5');
+const T6 = asTenantId('00000000-0000-4000-8000-0000000000d6');
+const T7 = asTenantId('00000000-0000-4000-8000-0000000000d7');
 
 /** Seven chunks of a manual, each with a word of its own and the shared word "zebra". */
 const DRAFTS: ChunkDraft[] = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf'].map((w, k) => ({
@@ -123,7 +125,7 @@ describe('a document written in groups (integration)', () => {
       }
       return result;
     };
-    const result = await knowledge.writeInGroups(T1, manual('manual.pdf'), DRAFTS, { step, groupChunks: 2 });
+    const [result] = (await knowledge.writeInGroups(T1, [{ doc: manual('manual.pdf'), drafts: DRAFTS }], { step, groupChunks: 2 })) ?? [];
     expect(result?.status).toBe('created');
     // Steps seen while it was being written: the creation and the four groups (the publication shows it).
     expect(observed).toEqual([[], [], [], [], []]);
@@ -153,7 +155,7 @@ describe('a document written in groups (integration)', () => {
       if (++steps === 3) await knowledge.upsert(T3, { domain: 'arm', filePath: 'manual.pdf', title: 'Posted', content: 'Posted as JSON: the zebra note.' });
       return result;
     };
-    const failure = await knowledge.writeInGroups(T3, manual('manual.pdf'), DRAFTS, { step, groupChunks: 2 }).catch((e: unknown) => e);
+    const failure = await knowledge.writeInGroups(T3, [{ doc: manual('manual.pdf'), drafts: DRAFTS }], { step, groupChunks: 2 }).catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(DomainException);
     expect((failure as DomainException).code).toBe(RetrievalErrorCode.DOCUMENT_WRITE_SUPERSEDED);
     const shown = await documents.findByPath(T3, 'manual.pdf');
@@ -168,34 +170,65 @@ describe('a document written in groups (integration)', () => {
       if (++steps === 4) throw new Error('database away');
       return work();
     };
-    await expect(knowledge.writeInGroups(T4, manual('manual.pdf'), DRAFTS, { step: failing, groupChunks: 2 })).rejects.toThrow('database away');
+    await expect(knowledge.writeInGroups(T4, [{ doc: manual('manual.pdf'), drafts: DRAFTS }], { step: failing, groupChunks: 2 })).rejects.toThrow(
+      'database away',
+    );
     expect([await count('knowledge_document', T4), await count('knowledge_chunk', T4), await count('knowledge_term', T4)]).toEqual([0, 0, 0]);
     expect((await lexical.stats(T4)).chunkCount).toBe(0);
 
     // A crash after two groups: the row, its chunks and postings stay hidden until the next write of the path.
     const doc = manual('manual.pdf');
-    const id = (await documents.createWriting(T5, doc, DRAFTS.length)) as string;
+    const id = (await documents.createWriting(T5, [{ doc, chunkCount: DRAFTS.length }])).get('manual.pdf') as string;
     const embedded = await knowledge.embedChunks(doc.title, DRAFTS.slice(0, 4));
-    await documents.appendChunks(T5, id, 'arm', embedded, 0, space, (tx) =>
-      lexical.appendPostings(
-        tx,
-        T5,
-        id,
-        'arm',
-        embedded.map((c, k) => ({
-          chunkIndex: k,
-          terms: [...new Set(analyzeText(c.content))],
-          impacts: [...new Set(analyzeText(c.content))].map(() => 1),
-          length: 5,
-        })),
-      ),
+    await documents.appendChunks(T5, [{ documentId: id, domain: 'arm', chunks: embedded, firstIndex: 0 }], space, (tx) =>
+      lexical.appendPostings(tx, T5, [
+        {
+          documentId: id,
+          domain: 'arm',
+          chunks: embedded.map((c, k) => ({
+            chunkIndex: k,
+            terms: [...new Set(analyzeText(c.content))],
+            impacts: [...new Set(analyzeText(c.content))].map(() => 1),
+            length: 5,
+          })),
+        },
+      ]),
     );
     expect(await visibleParts(T5, id)).toEqual([]);
-    const result = await knowledge.writeInGroups(T5, manual('manual.pdf'), DRAFTS, { groupChunks: 3 });
+    const [result] = (await knowledge.writeInGroups(T5, [{ doc: manual('manual.pdf'), drafts: DRAFTS }], { groupChunks: 3 })) ?? [];
     expect(result?.document.id).not.toBe(id);
     expect([await count('knowledge_document', T5), await count('knowledge_chunk', T5)]).toEqual([1, DRAFTS.length]);
     await expectConsistent(T5);
     // A path with a shown document is not written in groups: the caller replaces it at once.
-    expect(await knowledge.writeInGroups(T5, manual('manual.pdf'), DRAFTS)).toBeNull();
+    expect(await knowledge.writeInGroups(T5, [{ doc: manual('manual.pdf'), drafts: DRAFTS }])).toBeNull();
+  });
+
+  it("a sheet's rows (many small documents) share groups and are shown together, counted as if written at once", async () => {
+    const rows = ['How do I reset the zebra alarm?', 'Where is the zebra fuse?', 'What does the zebra light mean?'].map((question, k) => ({
+      doc: normalizeDocument({ domain: 'arm', filePath: `faq.csv#${k + 2}`, title: question, content: `Answer ${k}: check the zebra panel, row ${k}.` }),
+      drafts: Array.from({ length: k + 1 }, (_, c) => ({ content: `Answer ${k}, part ${c}: check the zebra panel.` })),
+    }));
+    const shownDuring: number[] = [];
+    const step: BackgroundStep = async (work) => {
+      const result = await work();
+      shownDuring.push((await documents.list(T6, {})).items.length);
+      return result;
+    };
+    const written = await knowledge.writeInGroups(T6, rows, { step, groupChunks: 2 });
+    expect(written?.map((r) => [r.status, r.document.filePath, r.document.chunkCount])).toEqual([
+      ['created', 'faq.csv#2', 1],
+      ['created', 'faq.csv#3', 2],
+      ['created', 'faq.csv#4', 3],
+    ]);
+    // 6 chunks in groups of 2: the statistics read, the rows, three groups — nothing shown — then all three at once.
+    expect(shownDuring).toEqual([0, 0, 0, 0, 0, 3]);
+    await expectConsistent(T6);
+    await knowledge.upsertMany(
+      T7,
+      rows.map((r) => r.doc),
+      { prepared: new Map(rows.map((r) => [r.doc.filePath, r.drafts])) },
+    );
+    expect(await frequencies(T6)).toEqual(await frequencies(T7));
+    expect(await lexical.stats(T6)).toEqual(await lexical.stats(T7));
   });
 });

@@ -166,17 +166,15 @@ async function deleteUnreferencedFiles(tx: Tx, tenantId: TenantId, fileIds: read
         AND NOT EXISTS (SELECT 1 FROM knowledge_document d WHERE d.tenant_id = f.tenant_id AND d.file_id = f.id)`.execute(tx);
 }
 
-/** Locks a document being written in groups; DOCUMENT_WRITE_SUPERSEDED when it is not (any more). */
-async function lockWriting(tx: Tx, tenantId: TenantId, documentId: string): Promise<void> {
-  const row = await tx
-    .selectFrom('knowledge_document')
-    .select('id')
-    .where('tenant_id', '=', tenantId)
-    .where('id', '=', documentId)
-    .where('writing', '=', true)
-    .forUpdate()
-    .executeTakeFirst();
-  if (!row) throw new RetrievalException(RetrievalErrorCode.DOCUMENT_WRITE_SUPERSEDED);
+/**
+ * Locks documents being written in groups, in file-path order (the order `replaceMany` locks in); DOCUMENT_WRITE_SUPERSEDED
+ * when one of them is not being written (any more).
+ */
+async function lockWriting(tx: Tx, tenantId: TenantId, documentIds: readonly string[]): Promise<void> {
+  const ids = [...new Set(documentIds)];
+  const { rows } = await sql<{ id: string }>`
+    SELECT id FROM knowledge_document WHERE tenant_id = ${tenantId} AND id = ANY(${ids}::uuid[]) AND writing ORDER BY file_path FOR UPDATE`.execute(tx);
+  if (rows.length !== ids.length) throw new RetrievalException(RetrievalErrorCode.DOCUMENT_WRITE_SUPERSEDED);
 }
 
 /**
@@ -313,65 +311,76 @@ export class KnowledgeRepository {
   }
 
   /**
-   * Starts a write in groups (docs/hot-paths.md "A large file's write in groups"): the document's row, hidden
-   * (`writing`) and not yet indexed. Null when the tenant already has a document at its path (the caller replaces
-   * that one in one transaction instead, or supersedes it when it is itself being written).
+   * Starts a write in groups (docs/hot-paths.md "A large file's write in groups"): the documents' rows, hidden
+   * (`writing`) and not yet indexed, by file path. A path at which the tenant already has a document is left out of
+   * the answer (the caller replaces that one in one transaction instead, or supersedes it when it is itself being written).
    */
-  async createWriting(tenantId: TenantId, doc: NewDocument, chunkCount: number): Promise<string | null> {
-    const { rows } = await sql<{ id: string }>`
+  async createWriting(tenantId: TenantId, items: readonly { doc: NewDocument; chunkCount: number }[]): Promise<Map<string, string>> {
+    if (!items.length) return new Map();
+    const docs = items.map((i) => i.doc);
+    const { rows } = await sql<{ id: string; file_path: string }>`
       INSERT INTO knowledge_document (tenant_id, domain, file_path, title, content, keywords, metadata, content_hash, chunk_count, file_id, media_type, page_count, writing)
-      VALUES (${tenantId}, ${doc.domain}, ${doc.filePath}, ${doc.title}, ${doc.content}, ${JSON.stringify(doc.keywords)}::jsonb, ${JSON.stringify(doc.metadata)}::jsonb,
-              ${doc.contentHash}, ${chunkCount}, ${doc.source?.fileId ?? null}, ${doc.source?.mediaType ?? null}, ${doc.source?.pageCount ?? null}, TRUE)
+      SELECT ${tenantId}::uuid, n.domain, n.file_path, n.title, n.content, n.keywords, n.metadata, n.content_hash, n.chunk_count, n.file_id, n.media_type, n.page_count, TRUE
+        FROM unnest(${docs.map((d) => d.domain)}::text[], ${docs.map((d) => d.filePath)}::text[], ${docs.map((d) => d.title)}::text[],
+                    ${docs.map((d) => d.content)}::text[], ${docs.map((d) => JSON.stringify(d.keywords))}::jsonb[],
+                    ${docs.map((d) => JSON.stringify(d.metadata))}::jsonb[], ${docs.map((d) => d.contentHash)}::text[],
+                    ${items.map((i) => i.chunkCount)}::int[], ${docs.map((d) => d.source?.fileId ?? null)}::uuid[],
+                    ${docs.map((d) => d.source?.mediaType ?? null)}::text[], ${docs.map((d) => d.source?.pageCount ?? null)}::int[])
+             AS n(domain, file_path, title, content, keywords, metadata, content_hash, chunk_count, file_id, media_type, page_count)
+       ORDER BY n.file_path
       ON CONFLICT ON CONSTRAINT uq_knowledge_document_path DO NOTHING
-      RETURNING id`.execute(this.database.db);
-    return rows[0]?.id ?? null;
+      RETURNING id, file_path`.execute(this.database.db);
+    return new Map(rows.map((r) => [r.file_path, r.id]));
   }
 
-  /** The document at this path while it is being written (an earlier write that did not finish), else null. */
-  async findWriting(tenantId: TenantId, filePath: string): Promise<{ id: string; chunkCount: number } | null> {
-    const row = await this.database.db
+  /** The documents at these paths that are being written (earlier writes that did not finish). */
+  async findWriting(tenantId: TenantId, filePaths: readonly string[]): Promise<{ id: string; chunkCount: number }[]> {
+    if (!filePaths.length) return [];
+    const rows = await this.database.db
       .selectFrom('knowledge_document')
       .select(['id', 'chunk_count'])
       .where('tenant_id', '=', tenantId)
-      .where('file_path', '=', filePath)
+      .where('file_path', 'in', filePaths)
       .where('writing', '=', true)
-      .executeTakeFirst();
-    return row ? { id: row.id, chunkCount: Number(row.chunk_count) } : null;
+      .execute();
+    return rows.map((r) => ({ id: r.id, chunkCount: Number(r.chunk_count) }));
   }
 
   /**
-   * One group of a write in groups, one transaction: chunks `firstIndex…` of the document, then `indexLexically`
-   * (their postings) on the same transaction. Throws DOCUMENT_WRITE_SUPERSEDED when the document is no longer being
-   * written (another write of its path took it over or removed it): nothing of the group is kept.
+   * One group of a write in groups, one transaction: each segment's chunks (from its `firstIndex`), then
+   * `indexLexically` (their postings) on the same transaction. Throws DOCUMENT_WRITE_SUPERSEDED when a document is no
+   * longer being written (another write of its path took it over or removed it): nothing of the group is kept.
    */
   async appendChunks(
     tenantId: TenantId,
-    documentId: string,
-    domain: string,
-    chunks: readonly NewChunk[],
-    firstIndex: number,
+    segments: readonly { documentId: string; domain: string; chunks: readonly NewChunk[]; firstIndex: number }[],
     space: VectorSpace,
     indexLexically: (tx: Tx) => Promise<void>,
   ): Promise<void> {
     await this.database.transaction(async (tx) => {
-      await lockWriting(tx, tenantId, documentId);
-      await this.insertChunksOf(tx, tenantId, [{ documentId, domain, chunks, firstIndex }], space);
+      await lockWriting(
+        tx,
+        tenantId,
+        segments.map((s) => s.documentId),
+      );
+      await this.insertChunksOf(tx, tenantId, segments, space);
       await indexLexically(tx);
     });
   }
 
   /**
-   * The end of a write in groups, one short transaction: `indexLexically` (the statistics) and the document shown.
-   * Throws DOCUMENT_WRITE_SUPERSEDED as {@link appendChunks}.
+   * The end of a write in groups, one short transaction: `indexLexically` (the statistics) and the documents shown.
+   * Answers their summaries in the order of `documentIds`. Throws DOCUMENT_WRITE_SUPERSEDED as {@link appendChunks}.
    */
-  async publishWriting(tenantId: TenantId, documentId: string, indexLexically: (tx: Tx) => Promise<void>): Promise<DocumentSummary> {
+  async publishWriting(tenantId: TenantId, documentIds: readonly string[], indexLexically: (tx: Tx) => Promise<void>): Promise<DocumentSummary[]> {
     return this.database.transaction(async (tx) => {
-      await lockWriting(tx, tenantId, documentId);
+      await lockWriting(tx, tenantId, documentIds);
       await indexLexically(tx);
       const { rows } = await sql<RawDocument>`
-        UPDATE knowledge_document SET writing = false, updated_at = now() WHERE tenant_id = ${tenantId} AND id = ${documentId}
+        UPDATE knowledge_document SET writing = false, updated_at = now() WHERE tenant_id = ${tenantId} AND id = ANY(${documentIds}::uuid[])
         RETURNING ${DOC_COLUMNS}, length(content) AS content_length`.execute(tx);
-      return toSummary(rows[0]);
+      const byId = new Map(rows.map((r) => [r.id, toSummary(r)]));
+      return documentIds.map((id) => byId.get(id) as DocumentSummary);
     });
   }
 

@@ -23,6 +23,7 @@ import { AuditLog } from '@arbiter/tenancy';
 import { RetrievalErrorCode, RetrievalException } from './retrieval.exception.js';
 import { RetrievalSettingsService } from './retrieval-settings.service.js';
 import { l2Norm } from './vector-sql.js';
+import { writeGroups } from './write-groups.js';
 
 export const MAX_DOCUMENT_BYTES = 2 * 1024 * 1024;
 export const MAX_BULK_ITEMS = 1000;
@@ -85,6 +86,12 @@ export interface UpsertManyOptions {
  * embedded database's backend for a few hundred milliseconds (docs/hot-paths.md "A large file's write in groups").
  */
 export const GROUP_WRITE_CHUNKS = 100;
+
+/** A document of {@link KnowledgeService.writeInGroups} with its chunks. */
+export interface GroupWriteDocument {
+  doc: NewDocument;
+  drafts: readonly ChunkDraft[];
+}
 
 /** How {@link KnowledgeService.writeInGroups} writes. */
 export interface GroupWriteOptions {
@@ -283,60 +290,107 @@ export class KnowledgeService implements OnModuleInit {
   }
 
   /**
-   * Writes a new document in groups of {@link GROUP_WRITE_CHUNKS} chunks, each group one short transaction, the document
-   * hidden (`writing`) until a last short transaction counts it in the statistics and shows it (docs/hot-paths.md "A
-   * large file's write in groups"): a large file's thousands of chunks do not hold the embedded database's one backend
-   * for the whole write, and a lookup sees the document whole or not at all. A document at the path still being
-   * written (an earlier write that did not finish) is removed first. Returns null when the tenant has a document at the
-   * path: the caller replaces it with {@link upsertMany} (one transaction: the old version or the new one, never a mix).
-   * On failure the partial document is removed and the error thrown.
+   * Writes new documents (a file's) in groups of {@link GROUP_WRITE_CHUNKS} chunks, each group one short transaction,
+   * the documents hidden (`writing`) until a last short transaction counts them in the statistics and shows them all
+   * (docs/hot-paths.md "A large file's write in groups"): a large file's thousands of chunks do not hold the embedded
+   * database's one backend for the whole write, and a lookup sees the file's documents all or none. Documents at these
+   * paths still being written (an earlier write that did not finish) are removed first. Returns null when the tenant
+   * has a document at one of the paths: the caller replaces them with {@link upsertMany} (one transaction: the old
+   * version or the new one, never a mix). On failure the partial documents are removed and the error thrown.
    */
-  async writeInGroups(tenantId: TenantId, doc: NewDocument, drafts: readonly ChunkDraft[], options: GroupWriteOptions = {}): Promise<UpsertResult | null> {
+  async writeInGroups(tenantId: TenantId, items: readonly GroupWriteDocument[], options: GroupWriteOptions = {}): Promise<UpsertResult[] | null> {
     const step = options.step ?? runStepNow;
     const groupLimit = options.groupChunks ?? GROUP_WRITE_CHUNKS;
-    if (!drafts.length) throw new RetrievalException(RetrievalErrorCode.DOCUMENT_EMPTY, undefined, { fields: ['content'] });
+    if (items.some((i) => !i.drafts.length)) throw new RetrievalException(RetrievalErrorCode.DOCUMENT_EMPTY, undefined, { fields: ['content'] });
     const space = this.space;
     const stats = await step(() => this.lexical.stats(tenantId));
-    const { chunks, indexed } = await this.prepare(doc, drafts, options.reuse, stats.averageLength);
-    let id = await step(() => this.repository.createWriting(tenantId, doc, chunks.length));
-    if (id === null) {
-      const unfinished = await step(() => this.repository.findWriting(tenantId, doc.filePath));
-      if (!unfinished) return null;
-      await this.discardWriting(tenantId, unfinished, step);
-      id = await step(() => this.repository.createWriting(tenantId, doc, chunks.length));
-      if (id === null) return null;
-    }
-    const documentId = id;
+    const prepared: { chunks: NewChunk[]; indexed: IndexedChunk[] }[] = [];
+    for (const item of items) prepared.push(await this.prepare(item.doc, item.drafts, options.reuse, stats.averageLength));
+    const ids = await this.createWriting(
+      tenantId,
+      items.map((item, k) => ({ doc: item.doc, chunkCount: prepared[k].chunks.length })),
+      step,
+    );
+    if (!ids) return null;
+    const documentIds = items.map((item) => ids.get(item.doc.filePath) as string);
     const started = performance.now();
     try {
-      for (let first = 0; first < chunks.length; first += groupLimit) {
-        const postings = indexed.slice(first, first + groupLimit);
+      const groups = writeGroups(
+        prepared.map((p) => p.chunks.length),
+        groupLimit,
+      );
+      for (const group of groups) {
+        const segments = group.map(({ doc, first, count }) => ({
+          documentId: documentIds[doc],
+          domain: items[doc].doc.domain,
+          firstIndex: first,
+          chunks: prepared[doc].chunks.slice(first, first + count),
+          postings: prepared[doc].indexed.slice(first, first + count),
+        }));
         await step(() =>
-          this.repository.appendChunks(tenantId, documentId, doc.domain, chunks.slice(first, first + groupLimit), first, space, (tx) =>
-            this.lexical.appendPostings(tx, tenantId, documentId, doc.domain, postings),
+          this.repository.appendChunks(tenantId, segments, space, (tx) =>
+            this.lexical.appendPostings(
+              tx,
+              tenantId,
+              segments.map((s) => ({ documentId: s.documentId, domain: s.domain, chunks: s.postings })),
+            ),
           ),
         );
       }
       const publishing = performance.now();
-      const document = await step(() =>
-        this.repository.publishWriting(tenantId, documentId, (tx) => this.lexical.publishDocument(tx, tenantId, documentId, indexed, LEXICAL_ANALYZER_VERSION)),
+      const documents = await step(() =>
+        this.repository.publishWriting(tenantId, documentIds, (tx) =>
+          this.lexical.publishDocuments(
+            tx,
+            tenantId,
+            documentIds.map((documentId, k) => ({ documentId, chunks: prepared[k].indexed })),
+            LEXICAL_ANALYZER_VERSION,
+          ),
+        ),
       );
       this.logger.log({
-        msg: 'knowledge document written in groups',
-        documentId,
-        chunks: chunks.length,
-        groups: Math.ceil(chunks.length / groupLimit),
+        msg: 'knowledge documents written in groups',
+        documents: documents.length,
+        chunks: prepared.reduce((n, p) => n + p.chunks.length, 0),
+        groups: groups.length,
         groupsMs: Math.round(publishing - started),
         publishMs: Math.round(performance.now() - publishing),
       });
-      return { status: 'created', document };
+      return documents.map((document) => ({ status: 'created', document }));
     } catch (error) {
-      await this.discardWriting(tenantId, { id: documentId, chunkCount: chunks.length }, step).catch((cleanup: unknown) =>
-        // The next write of the path removes it (findWriting above).
-        this.logger.warn({ msg: 'unfinished document not removed', documentId, error: String(cleanup) }),
-      );
+      for (const [k, id] of documentIds.entries())
+        await this.discardWriting(tenantId, { id, chunkCount: prepared[k].chunks.length }, step).catch((cleanup: unknown) =>
+          // The next write of the path removes it (createWriting below).
+          this.logger.warn({ msg: 'unfinished document not removed', documentId: id, error: String(cleanup) }),
+        );
       throw error;
     }
+  }
+
+  /**
+   * The hidden rows of a write in groups, by file path; earlier unfinished ones at these paths removed first. Null when
+   * a shown document holds one of the paths (the rows this call made are removed again).
+   */
+  private async createWriting(
+    tenantId: TenantId,
+    items: readonly { doc: NewDocument; chunkCount: number }[],
+    step: BackgroundStep,
+  ): Promise<Map<string, string> | null> {
+    const ids = await step(() => this.repository.createWriting(tenantId, items));
+    const missing = items.filter((i) => !ids.has(i.doc.filePath));
+    if (missing.length) {
+      const unfinished = await step(() =>
+        this.repository.findWriting(
+          tenantId,
+          missing.map((i) => i.doc.filePath),
+        ),
+      );
+      for (const doc of unfinished) await this.discardWriting(tenantId, doc, step);
+      for (const [path, id] of await step(() => this.repository.createWriting(tenantId, missing))) ids.set(path, id);
+    }
+    if (ids.size === items.length) return ids;
+    for (const id of ids.values()) await step(() => this.repository.deleteWriting(tenantId, id));
+    return null;
   }
 
   /** Removes a document still being written: its postings in groups (statements of their own), then the row with its chunks. */

@@ -131,28 +131,45 @@ export class LexicalRepository {
   }
 
   /**
-   * Adds postings of chunks of a document being written in groups (`knowledge_document.writing`), in the caller's
-   * transaction, without touching the statistics: they count from {@link publishDocument} on (docs/hot-paths.md
+   * Adds postings of chunks of documents being written in groups (`knowledge_document.writing`), in the caller's
+   * transaction, without touching the statistics: they count from {@link publishDocuments} on (docs/hot-paths.md
    * "A large file's write in groups").
    */
-  async appendPostings(tx: Tx, tenantId: TenantId, documentId: string, domain: string, chunks: readonly ChunkTerms[]): Promise<void> {
-    await insertPostingRows(tx, tenantId, await postingRows([{ documentId, domain, chunks }]));
+  async appendPostings(tx: Tx, tenantId: TenantId, docs: readonly { documentId: string; domain: string; chunks: readonly ChunkTerms[] }[]): Promise<void> {
+    await insertPostingRows(tx, tenantId, await postingRows(docs));
   }
 
   /**
-   * The last step of a write in groups, in the caller's transaction: the document's chunks (all of them, their
+   * The last step of a write in groups, in the caller's transaction: the documents' chunks (all of them, their
    * postings already written by {@link appendPostings}) enter the tenant's statistics and document frequencies, and
-   * the document is marked indexed. Statistics row first, then frequencies in term order, as {@link replaceDocuments}.
+   * the documents are marked indexed. Statistics row first, then frequencies in term order, as {@link replaceDocuments}.
    */
-  async publishDocument(tx: Tx, tenantId: TenantId, documentId: string, chunks: readonly ChunkTerms[], lexicalVersion: number): Promise<void> {
-    const length = chunks.reduce((s, c) => s + c.length, 0);
-    await this.adjustStats(tx, tenantId, chunks.length, length);
+  async publishDocuments(
+    tx: Tx,
+    tenantId: TenantId,
+    docs: readonly { documentId: string; chunks: readonly ChunkTerms[] }[],
+    lexicalVersion: number,
+  ): Promise<void> {
+    const lengths = docs.map((d) => d.chunks.reduce((s, c) => s + c.length, 0));
+    const chunks = docs.flatMap((d) => d.chunks);
+    await this.adjustStats(
+      tx,
+      tenantId,
+      chunks.length,
+      lengths.reduce((a, b) => a + b, 0),
+    );
     const added = await countTerms(chunks);
     const terms = [...added.keys()].sort();
     await sql`INSERT INTO knowledge_term_df (tenant_id, term, df)
          SELECT ${tenantId}::uuid, a.t, a.n FROM unnest(${terms}::text[], ${terms.map((t) => added.get(t) as number)}::int[]) AS a(t, n) ORDER BY a.t
        ON CONFLICT ON CONSTRAINT pk_knowledge_term_df DO UPDATE SET df = knowledge_term_df.df + EXCLUDED.df`.execute(tx);
-    await this.markIndexed(tx, tenantId, [documentId], [length], lexicalVersion);
+    await this.markIndexed(
+      tx,
+      tenantId,
+      docs.map((d) => d.documentId),
+      lengths,
+      lexicalVersion,
+    );
   }
 
   /**

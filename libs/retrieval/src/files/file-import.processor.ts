@@ -40,8 +40,8 @@ function isUnchanged(earlier: readonly UploadedDocument[], sha256: string, paylo
  * One uploaded file of a file import (docs/documents.md "Upload"): its bytes are read from the database,
  * extracted on an extraction thread (off the event loop, with the per-file time limit), chunked by their
  * structure, embedded (reusing the vector of every chunk whose text a re-upload did not change) and written:
- * a new file's one document in groups, hidden until whole; the documents replacing an earlier upload's (or the rows
- * of a sheet) in one transaction. The documents of an earlier upload that the file no longer makes (rows gone from
+ * a new file's documents in groups, hidden until all are whole; the documents replacing an earlier upload's in one
+ * transaction. The documents of an earlier upload that the file no longer makes (rows gone from
  * an FAQ sheet) are deleted after it.
  */
 @Injectable()
@@ -141,9 +141,9 @@ export class FileImportProcessor implements OnModuleInit, OnModuleDestroy {
   }
 
   /**
-   * A file that makes one document and replaces none is written in groups (`KnowledgeService.writeInGroups`,
-   * docs/hot-paths.md "A large file's write in groups"): hidden until whole, without holding the embedded database
-   * for the whole write. Null when it does not apply, or when a document took the path meanwhile.
+   * A file that replaces no earlier upload is written in groups (`KnowledgeService.writeInGroups`, docs/hot-paths.md
+   * "A large file's write in groups"): its documents hidden until all are whole, without holding the embedded database
+   * for the whole write. Null when it does not apply, or when a document took one of its paths meanwhile.
    */
   private async writeNew(
     tenantId: TenantId,
@@ -152,12 +152,15 @@ export class FileImportProcessor implements OnModuleInit, OnModuleDestroy {
     docs: readonly NewDocument[],
     step: BackgroundStep,
   ): Promise<(UpsertResult | DomainException)[] | null> {
-    if (earlier.length > 0 || docs.length !== 1) return null;
+    if (earlier.length > 0) return null;
     try {
-      const result = await this.knowledge.writeInGroups(tenantId, docs[0], drafts[0].chunks, { step });
-      return result ? [result] : null;
+      return await this.knowledge.writeInGroups(
+        tenantId,
+        docs.map((doc, k) => ({ doc, drafts: drafts[k].chunks })),
+        { step },
+      );
     } catch (error) {
-      if (error instanceof DomainException) return [error];
+      if (error instanceof DomainException) return docs.map(() => error);
       throw error;
     }
   }
