@@ -6,6 +6,7 @@ import { LocalEmbeddingProvider } from '@arbiter/llm';
 import { newMediumTest, testDbKind, type MediumTest, type TestDatabase } from '@arbiter/testing';
 import { noAudit } from '../../../test/support/no-audit.js';
 import { RETRIEVAL_ENTITIES } from './entities/index.js';
+import { GroupWriteService } from './group-write.service.js';
 import { KnowledgeChunkRepository } from './knowledge-chunk.repository.js';
 import { KnowledgeRepository } from './knowledge.repository.js';
 import { type ChunkDraft, KnowledgeService, normalizeDocument } from './knowledge.service.js';
@@ -40,6 +41,7 @@ describe('a document written in groups (integration)', () => {
   let medium: MediumTest;
   let db: TestDatabase;
   let knowledge: KnowledgeService;
+  let groupWrite: GroupWriteService;
   let lexical: LexicalRepository;
   let documents: KnowledgeRepository;
   let chunks: KnowledgeChunkRepository;
@@ -61,6 +63,7 @@ describe('a document written in groups (integration)', () => {
       provider,
       noAudit(),
     );
+    groupWrite = new GroupWriteService(knowledge, documents, lexical);
     await new VectorIndexService(vectors, provider).onModuleInit();
   }, 60_000);
   afterAll(() => medium?.close());
@@ -125,7 +128,7 @@ describe('a document written in groups (integration)', () => {
       }
       return result;
     };
-    const [result] = (await knowledge.writeInGroups(T1, [{ doc: manual('manual.pdf'), drafts: DRAFTS }], { step, groupChunks: 2 })) ?? [];
+    const [result] = (await groupWrite.writeInGroups(T1, [{ doc: manual('manual.pdf'), drafts: DRAFTS }], { step, groupChunks: 2 })) ?? [];
     expect(result?.status).toBe('created');
     // Steps seen while it was being written: the creation and the four groups (the publication shows it).
     expect(observed).toEqual([[], [], [], [], []]);
@@ -155,7 +158,7 @@ describe('a document written in groups (integration)', () => {
       if (++steps === 3) await knowledge.upsert(T3, { domain: 'arm', filePath: 'manual.pdf', title: 'Posted', content: 'Posted as JSON: the zebra note.' });
       return result;
     };
-    const failure = await knowledge.writeInGroups(T3, [{ doc: manual('manual.pdf'), drafts: DRAFTS }], { step, groupChunks: 2 }).catch((e: unknown) => e);
+    const failure = await groupWrite.writeInGroups(T3, [{ doc: manual('manual.pdf'), drafts: DRAFTS }], { step, groupChunks: 2 }).catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(DomainException);
     expect((failure as DomainException).code).toBe(RetrievalErrorCode.DOCUMENT_WRITE_SUPERSEDED);
     const shown = await documents.findByPath(T3, 'manual.pdf');
@@ -170,7 +173,7 @@ describe('a document written in groups (integration)', () => {
       if (++steps === 4) throw new Error('database away');
       return work();
     };
-    await expect(knowledge.writeInGroups(T4, [{ doc: manual('manual.pdf'), drafts: DRAFTS }], { step: failing, groupChunks: 2 })).rejects.toThrow(
+    await expect(groupWrite.writeInGroups(T4, [{ doc: manual('manual.pdf'), drafts: DRAFTS }], { step: failing, groupChunks: 2 })).rejects.toThrow(
       'database away',
     );
     expect([await count('knowledge_document', T4), await count('knowledge_chunk', T4), await count('knowledge_term', T4)]).toEqual([0, 0, 0]);
@@ -195,12 +198,12 @@ describe('a document written in groups (integration)', () => {
       ]),
     );
     expect(await visibleParts(T5, id)).toEqual([]);
-    const [result] = (await knowledge.writeInGroups(T5, [{ doc: manual('manual.pdf'), drafts: DRAFTS }], { groupChunks: 3 })) ?? [];
+    const [result] = (await groupWrite.writeInGroups(T5, [{ doc: manual('manual.pdf'), drafts: DRAFTS }], { groupChunks: 3 })) ?? [];
     expect(result?.document.id).not.toBe(id);
     expect([await count('knowledge_document', T5), await count('knowledge_chunk', T5)]).toEqual([1, DRAFTS.length]);
     await expectConsistent(T5);
     // A path with a shown document is not written in groups: the caller replaces it at once.
-    expect(await knowledge.writeInGroups(T5, [{ doc: manual('manual.pdf'), drafts: DRAFTS }])).toBeNull();
+    expect(await groupWrite.writeInGroups(T5, [{ doc: manual('manual.pdf'), drafts: DRAFTS }])).toBeNull();
   });
 
   it("a sheet's rows (many small documents) share groups and are shown together, counted as if written at once", async () => {
@@ -214,7 +217,7 @@ describe('a document written in groups (integration)', () => {
       shownDuring.push((await documents.list(T6, {})).items.length);
       return result;
     };
-    const written = await knowledge.writeInGroups(T6, rows, { step, groupChunks: 2 });
+    const written = await groupWrite.writeInGroups(T6, rows, { step, groupChunks: 2 });
     expect(written?.map((r) => [r.status, r.document.filePath, r.document.chunkCount])).toEqual([
       ['created', 'faq.csv#2', 1],
       ['created', 'faq.csv#3', 2],

@@ -28,12 +28,12 @@ export {
   normalizeDocument,
   MAX_DOCUMENT_BYTES,
   MAX_BULK_ITEMS,
-  GROUP_WRITE_CHUNKS,
   unitVector,
   type UpsertResult,
   type UpsertStatus,
   type BulkItemResult,
 } from './knowledge.service.js';
+export { GroupWriteService, GROUP_WRITE_CHUNKS } from './group-write.service.js';
 export { LookupService, LOOKUP_TOOL_NAME, requestFilter, type LookupOptions, type LookupResult, type LookupResultItem } from './lookup.service.js';
 export { RetrievalSettingsService, type EffectiveRetrievalSettings } from './retrieval-settings.service.js';
 export { MEMORY_EXPIRY_JOB } from './memory-expiry.job.js';

@@ -23,7 +23,6 @@ import { AuditLog } from '@arbiter/tenancy';
 import { RetrievalErrorCode, RetrievalException } from './retrieval.exception.js';
 import { RetrievalSettingsService } from './retrieval-settings.service.js';
 import { l2Norm } from './vector-sql.js';
-import { writeGroups } from './write-groups.js';
 
 export const MAX_DOCUMENT_BYTES = 2 * 1024 * 1024;
 export const MAX_BULK_ITEMS = 1000;
@@ -79,28 +78,6 @@ export interface UpsertManyOptions {
    * docs/http-edge.md "Audit log"; an import's job does not pass one: its acceptance was recorded).
    */
   record?: (tx: Tx, written: readonly { document: DocumentSummary; created: boolean }[]) => Promise<void>;
-}
-
-/**
- * Chunks per transaction of {@link KnowledgeService.writeInGroups}: ~70 postings a chunk of a manual, so a group holds the
- * embedded database's backend for a few hundred milliseconds (docs/hot-paths.md "A large file's write in groups").
- */
-export const GROUP_WRITE_CHUNKS = 100;
-
-/** A document of {@link KnowledgeService.writeInGroups} with its chunks. */
-export interface GroupWriteDocument {
-  doc: NewDocument;
-  drafts: readonly ChunkDraft[];
-}
-
-/** How {@link KnowledgeService.writeInGroups} writes. */
-export interface GroupWriteOptions {
-  /** Runs each database step, as {@link UpsertManyOptions.step}. */
-  step?: BackgroundStep;
-  /** Vectors to reuse, as {@link UpsertManyOptions.reuse}. */
-  reuse?: ReadonlyMap<string, readonly number[]>;
-  /** Chunks per transaction; default {@link GROUP_WRITE_CHUNKS}. */
-  groupChunks?: number;
 }
 
 /** A chunk's text with where it came from, before it is embedded. */
@@ -290,118 +267,10 @@ export class KnowledgeService implements OnModuleInit {
   }
 
   /**
-   * Writes new documents (a file's) in groups of {@link GROUP_WRITE_CHUNKS} chunks, each group one short transaction,
-   * the documents hidden (`writing`) until a last short transaction counts them in the statistics and shows them all
-   * (docs/hot-paths.md "A large file's write in groups"): a large file's thousands of chunks do not hold the embedded
-   * database's one backend for the whole write, and a lookup sees the file's documents all or none. Documents at these
-   * paths still being written (an earlier write that did not finish) are removed first. Returns null when the tenant
-   * has a document at one of the paths: the caller replaces them with {@link upsertMany} (one transaction: the old
-   * version or the new one, never a mix). On failure the partial documents are removed and the error thrown.
+   * A document's chunks embedded (reusing `reuse`'s vectors) and analysed for the lexical index, with its section's
+   * headings (docs/retrieval.md "Chunk context"); `averageLength`: the tenant's, for the length norm.
    */
-  async writeInGroups(tenantId: TenantId, items: readonly GroupWriteDocument[], options: GroupWriteOptions = {}): Promise<UpsertResult[] | null> {
-    const step = options.step ?? runStepNow;
-    const groupLimit = options.groupChunks ?? GROUP_WRITE_CHUNKS;
-    if (items.some((i) => !i.drafts.length)) throw new RetrievalException(RetrievalErrorCode.DOCUMENT_EMPTY, undefined, { fields: ['content'] });
-    const space = this.space;
-    const stats = await step(() => this.lexical.stats(tenantId));
-    const prepared: { chunks: NewChunk[]; indexed: IndexedChunk[] }[] = [];
-    for (const item of items) prepared.push(await this.prepare(item.doc, item.drafts, options.reuse, stats.averageLength));
-    const ids = await this.createWriting(
-      tenantId,
-      items.map((item, k) => ({ doc: item.doc, chunkCount: prepared[k].chunks.length })),
-      step,
-    );
-    if (!ids) return null;
-    const documentIds = items.map((item) => ids.get(item.doc.filePath) as string);
-    const started = performance.now();
-    try {
-      const groups = writeGroups(
-        prepared.map((p) => p.chunks.length),
-        groupLimit,
-      );
-      for (const group of groups) {
-        const segments = group.map(({ doc, first, count }) => ({
-          documentId: documentIds[doc],
-          domain: items[doc].doc.domain,
-          firstIndex: first,
-          chunks: prepared[doc].chunks.slice(first, first + count),
-          postings: prepared[doc].indexed.slice(first, first + count),
-        }));
-        await step(() =>
-          this.repository.appendChunks(tenantId, segments, space, (tx) =>
-            this.lexical.appendPostings(
-              tx,
-              tenantId,
-              segments.map((s) => ({ documentId: s.documentId, domain: s.domain, chunks: s.postings })),
-            ),
-          ),
-        );
-      }
-      const publishing = performance.now();
-      const documents = await step(() =>
-        this.repository.publishWriting(tenantId, documentIds, (tx) =>
-          this.lexical.publishDocuments(
-            tx,
-            tenantId,
-            documentIds.map((documentId, k) => ({ documentId, chunks: prepared[k].indexed })),
-            LEXICAL_ANALYZER_VERSION,
-          ),
-        ),
-      );
-      this.logger.log({
-        msg: 'knowledge documents written in groups',
-        documents: documents.length,
-        chunks: prepared.reduce((n, p) => n + p.chunks.length, 0),
-        groups: groups.length,
-        groupsMs: Math.round(publishing - started),
-        publishMs: Math.round(performance.now() - publishing),
-      });
-      return documents.map((document) => ({ status: 'created', document }));
-    } catch (error) {
-      for (const [k, id] of documentIds.entries())
-        await this.discardWriting(tenantId, { id, chunkCount: prepared[k].chunks.length }, step).catch((cleanup: unknown) =>
-          // The next write of the path removes it (createWriting below).
-          this.logger.warn({ msg: 'unfinished document not removed', documentId: id, error: String(cleanup) }),
-        );
-      throw error;
-    }
-  }
-
-  /**
-   * The hidden rows of a write in groups, by file path; earlier unfinished ones at these paths removed first. Null when
-   * a shown document holds one of the paths (the rows this call made are removed again).
-   */
-  private async createWriting(
-    tenantId: TenantId,
-    items: readonly { doc: NewDocument; chunkCount: number }[],
-    step: BackgroundStep,
-  ): Promise<Map<string, string> | null> {
-    const ids = await step(() => this.repository.createWriting(tenantId, items));
-    const missing = items.filter((i) => !ids.has(i.doc.filePath));
-    if (missing.length) {
-      const unfinished = await step(() =>
-        this.repository.findWriting(
-          tenantId,
-          missing.map((i) => i.doc.filePath),
-        ),
-      );
-      for (const doc of unfinished) await this.discardWriting(tenantId, doc, step);
-      for (const [path, id] of await step(() => this.repository.createWriting(tenantId, missing))) ids.set(path, id);
-    }
-    if (ids.size === items.length) return ids;
-    for (const id of ids.values()) await step(() => this.repository.deleteWriting(tenantId, id));
-    return null;
-  }
-
-  /** Removes a document still being written: its postings in groups (statements of their own), then the row with its chunks. */
-  private async discardWriting(tenantId: TenantId, doc: { id: string; chunkCount: number }, step: BackgroundStep): Promise<void> {
-    for (let first = 0; first < doc.chunkCount; first += GROUP_WRITE_CHUNKS)
-      await step(() => this.lexical.deleteUncountedPostings(tenantId, doc.id, first, first + GROUP_WRITE_CHUNKS));
-    await step(() => this.repository.deleteWriting(tenantId, doc.id));
-  }
-
-  /** A document's chunks embedded (reusing `reuse`'s vectors) and analysed for the lexical index, with its section's headings (docs/retrieval.md "Chunk context"). */
-  private async prepare(
+  async prepare(
     doc: NewDocument,
     drafts: readonly ChunkDraft[],
     reuse: ReadonlyMap<string, readonly number[]> | undefined,

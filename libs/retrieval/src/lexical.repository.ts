@@ -22,14 +22,13 @@ export interface LexicalStats {
 
 export type { LexicalHit, LexicalSearchResult } from './lexical-search-sql.js';
 
-/** Postings as the column arrays of knowledge_term's insert, and per term the chunks holding it. */
+/** Postings as the column arrays of knowledge_term's insert. */
 interface PostingRows {
   terms: string[];
   impacts: number[];
   indexes: number[];
   owners: string[];
   domains: string[];
-  added: Map<string, number>;
 }
 
 /** A chunk's terms are distinct: per term, how many of these chunks hold it (what it adds to the document frequency). */
@@ -44,7 +43,7 @@ async function countTerms(chunks: readonly ChunkTerms[]): Promise<Map<string, nu
 }
 
 async function postingRows(docs: readonly { documentId: string; domain: string; chunks: readonly ChunkTerms[] }[]): Promise<PostingRows> {
-  const rows: PostingRows = { terms: [], impacts: [], indexes: [], owners: [], domains: [], added: new Map() };
+  const rows: PostingRows = { terms: [], impacts: [], indexes: [], owners: [], domains: [] };
   // In slices: a file's thousands of chunks hold a million postings, ~0.6 s of this loop in one go
   // (docs/hot-paths.md "A large upload and the event loop").
   const slice = new TimeSlice();
@@ -56,8 +55,6 @@ async function postingRows(docs: readonly { documentId: string; domain: string; 
         rows.indexes.push(c.chunkIndex);
         rows.owners.push(d.documentId);
         rows.domains.push(d.domain);
-        // Pre-counted per term: one array element per distinct term, not per posting, keeps the frequencies' statement small.
-        rows.added.set(t, (rows.added.get(t) ?? 0) + 1);
       });
       await slice.pause();
     }
@@ -117,12 +114,14 @@ export class LexicalRepository {
     const newChunks = docs.reduce((s, d) => s + d.chunks.length, 0);
     await this.adjustStats(tx, tenantId, newChunks - oldChunks, lengths.reduce((a, b) => a + b, 0) - oldLength);
     const rows = await postingRows(docs);
+    // Pre-counted per term: one array element per distinct term, not per posting, keeps the frequencies' statement small.
+    const added = await countTerms(docs.flatMap((d) => d.chunks));
     // Only the postings of an indexed document count in the frequencies: a document still being written in groups
     // has postings that do not (docs/hot-paths.md "A large file's write in groups").
     const counted = previous.filter((r) => r.indexed).map((r) => r.id);
     await sql`WITH old AS (DELETE FROM knowledge_term WHERE tenant_id = ${tenantId} AND document_id = ANY(${ids}::uuid[]) RETURNING term, document_id),
             delta AS (SELECT term, sum(d)::int AS d FROM (SELECT term, -1 AS d FROM old WHERE document_id = ANY(${counted}::uuid[])
-                                                         UNION ALL SELECT t, n FROM unnest(${[...rows.added.keys()]}::text[], ${[...rows.added.values()]}::int[]) AS a(t, n)) x
+                                                         UNION ALL SELECT t, n FROM unnest(${[...added.keys()]}::text[], ${[...added.values()]}::int[]) AS a(t, n)) x
                        GROUP BY term HAVING sum(d) <> 0)
        INSERT INTO knowledge_term_df (tenant_id, term, df) SELECT ${tenantId}::uuid, term, d FROM delta ORDER BY term
        ON CONFLICT ON CONSTRAINT pk_knowledge_term_df DO UPDATE SET df = knowledge_term_df.df + EXCLUDED.df`.execute(tx);

@@ -10,6 +10,7 @@ import { ActionMemoryRepository } from './action-memory.repository.js';
 import { RETRIEVAL_ENTITIES } from './entities/index.js';
 import { KnowledgeController } from './knowledge.controller.js';
 import { FileImportProcessor } from './files/file-import.processor.js';
+import { GroupWriteService } from './group-write.service.js';
 import { KnowledgeFilesController } from './files/knowledge-files.controller.js';
 import { KnowledgeFilesRepository } from './files/knowledge-files.repository.js';
 import { KnowledgeFilesService } from './files/knowledge-files.service.js';
@@ -64,6 +65,7 @@ import { CandidateSearchRepository } from './candidate-search.repository.js';
     KnowledgeFilesRepository,
     KnowledgeFilesService,
     FileImportProcessor,
+    GroupWriteService,
     MemoryExpiryJob,
     LexicalReindexJob,
     ReembedJob,

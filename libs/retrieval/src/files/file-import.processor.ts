@@ -7,6 +7,7 @@ import { EMBEDDING_PROVIDER, type EmbeddingProvider } from '@arbiter/llm';
 import type { ImportItemOutcome } from '../knowledge-import.repository.js';
 import type { NewDocument } from '../knowledge.repository.js';
 import { embeddingKey, KnowledgeService, type UpsertResult } from '../knowledge.service.js';
+import { GroupWriteService } from '../group-write.service.js';
 import { RetrievalSettingsService } from '../retrieval-settings.service.js';
 import { documentsFromFile, type FileDocumentDraft } from './file-documents.js';
 import { KnowledgeFilesRepository, type FileItemPayload, type FileOutcomeDetail, type UploadedDocument } from './knowledge-files.repository.js';
@@ -53,6 +54,7 @@ export class FileImportProcessor implements OnModuleInit, OnModuleDestroy {
   constructor(
     private readonly files: KnowledgeFilesRepository,
     private readonly knowledge: KnowledgeService,
+    private readonly groupWrite: GroupWriteService,
     private readonly settings: RetrievalSettingsService,
     private readonly config: AppConfig,
     @Inject(EMBEDDING_PROVIDER) private readonly provider: EmbeddingProvider,
@@ -141,7 +143,7 @@ export class FileImportProcessor implements OnModuleInit, OnModuleDestroy {
   }
 
   /**
-   * A file that replaces no earlier upload is written in groups (`KnowledgeService.writeInGroups`, docs/hot-paths.md
+   * A file that replaces no earlier upload is written in groups (`GroupWriteService.writeInGroups`, docs/hot-paths.md
    * "A large file's write in groups"): its documents hidden until all are whole, without holding the embedded database
    * for the whole write. Null when it does not apply, or when a document took one of its paths meanwhile.
    */
@@ -154,7 +156,7 @@ export class FileImportProcessor implements OnModuleInit, OnModuleDestroy {
   ): Promise<(UpsertResult | DomainException)[] | null> {
     if (earlier.length > 0) return null;
     try {
-      return await this.knowledge.writeInGroups(
+      return await this.groupWrite.writeInGroups(
         tenantId,
         docs.map((doc, k) => ({ doc, drafts: drafts[k].chunks })),
         { step },
