@@ -354,6 +354,7 @@ export interface KnowledgeFile {
   file_name: string;
   id: Generated<string>;
   media_type: string;
+  receiving: Generated<boolean>;
   sha256: string;
   tenant_id: string;
 }

@@ -28,6 +28,10 @@ export class KnowledgeFileEntity {
   @Column({ type: 'bytea', select: false, nullable: true })
   bytes: Buffer | null;
 
+  /** Its bytes are being written before its upload's transaction (migration 0265); cleared when the upload commits. */
+  @Column({ type: 'boolean', default: false })
+  receiving: boolean;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 }

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { sql } from '@arbiter/database';
 import { asTenantId } from '@arbiter/common';
 import { LocalEmbeddingProvider } from '@arbiter/llm';
 import { newMediumTest, type MediumTest, type TestDatabase } from '@arbiter/testing';
@@ -97,7 +98,7 @@ describe('KnowledgeFilesRepository (integration)', () => {
 
   it('rolls the whole upload back when a statement fails: no file, no import', async () => {
     const before = { files: await count('knowledge_file'), imports: await count('knowledge_import') };
-    // A file name over the column's 1,000 characters fails the file's insert after the import's.
+    // A file name over the column's 1,000 characters fails the file's insert, before the upload's transaction.
     await expect(
       files.store(
         T1,
@@ -106,6 +107,57 @@ describe('KnowledgeFilesRepository (integration)', () => {
       ),
     ).rejects.toThrow();
     expect({ files: await count('knowledge_file'), imports: await count('knowledge_import') }).toEqual(before);
+    // The transaction fails after the bytes are in (the audit entry): the files written before it go too.
+    const parts = await count('knowledge_file_part');
+    const big = Buffer.alloc(2 * FILE_PART_BYTES + 10, 7);
+    await expect(
+      files.store(T1, upload({ files: [{ seq: 0, fileName: 'big.pdf', mediaType: 'application/pdf', sha256: 'c'.repeat(64), bytes: big }] }), () =>
+        Promise.reject(new Error('audit failed')),
+      ),
+    ).rejects.toThrow('audit failed');
+    expect({ files: await count('knowledge_file'), imports: await count('knowledge_import') }).toEqual(before);
+    expect(await count('knowledge_file_part')).toBe(parts);
+  });
+
+  it("writes a file's bytes before the upload's transaction (receiving), which marks the file received", async () => {
+    const big = Buffer.alloc(3 * FILE_PART_BYTES, 9);
+    let during: { parts: number; written_here: number } | undefined;
+    const stored = await files.store(
+      T1,
+      upload({ refused: [], files: [{ seq: 0, fileName: 'three-parts.pdf', mediaType: 'application/pdf', sha256: 'd'.repeat(64), bytes: big }] }),
+      async (tx) => {
+        // xmin is the id of the transaction that wrote a row: none of the parts is this transaction's.
+        const row = await sql<{ parts: number; written_here: number }>`
+          SELECT count(*)::int AS parts, count(*) FILTER (WHERE p.xmin::text::bigint = pg_current_xact_id()::text::bigint % 4294967296)::int AS written_here
+            FROM knowledge_file f JOIN knowledge_file_part p ON p.tenant_id = f.tenant_id AND p.file_id = f.id
+           WHERE f.tenant_id = ${T1} AND f.file_name = 'three-parts.pdf'`.execute(tx);
+        during = row.rows[0];
+      },
+    );
+    // In the upload's transaction the file's three parts were already written, by statements before it.
+    expect(during).toEqual({ parts: 3, written_here: 0 });
+    const [fileId] = await files.pendingFileIds(T1, stored!.importId);
+    const after = await db.pool.query<{ receiving: boolean }>('SELECT receiving FROM knowledge_file WHERE tenant_id = $1 AND id = $2', [T1, fileId]);
+    expect(after.rows).toEqual([{ receiving: false }]);
+    expect(Buffer.from((await files.read(T1, fileId!))!.bytes).equals(big)).toBe(true);
+  });
+
+  it("deletes a tenant's files left receiving by an upload that died, once an hour old, at its next upload", async () => {
+    const abandoned = async (tenantId: string, age: string) =>
+      (
+        await db.pool.query<{ id: string }>(
+          `INSERT INTO knowledge_file (tenant_id, file_name, media_type, byte_size, sha256, receiving, created_at)
+           VALUES ($1, 'died.pdf', 'application/pdf', 1, $2, true, now() - $3::interval) RETURNING id`,
+          [tenantId, 'e'.repeat(64), age],
+        )
+      ).rows[0]!.id;
+    const old = await abandoned(T1, '2 hours');
+    const fresh = await abandoned(T1, '1 minute');
+    const otherTenants = await abandoned(T2, '2 hours');
+    await files.store(T1, upload(), noRecord);
+    const left = await db.pool.query<{ id: string }>('SELECT id FROM knowledge_file WHERE receiving ORDER BY id');
+    expect(left.rows.map((r) => r.id).sort()).toEqual([fresh, otherTenants].sort());
+    expect(left.rows.map((r) => r.id)).not.toContain(old);
   });
 
   it('an Idempotency-Key stores one upload: the second store answers null and writes nothing', async () => {

@@ -66,6 +66,9 @@ function parseVector(text: string): number[] {
   return text.slice(1, -1).split(',').map(Number);
 }
 
+/** A file still `receiving` this long after its row was written belongs to an upload that died (migration 0265). */
+export const ABANDONED_RECEIVING_MS = 60 * 60 * 1000;
+
 /**
  * Uploaded files and file imports (docs/documents.md "Upload", "Storage"): `knowledge_file` and the file side
  * of `knowledge_import`/`knowledge_import_item` (owned by the retrieval lib). On the typed data layer.
@@ -75,61 +78,107 @@ export class KnowledgeFilesRepository {
   constructor(private readonly database: Database) {}
 
   /**
-   * Stores an upload in one transaction: its files' bytes, the import (source `files`, with the
-   * Idempotency-Key and request hash) and an item per file — pending for a stored file, failed for one
-   * refused at the door, and `record` (the audit entry). Returns null when another request stored an upload with the same key first.
+   * Stores an upload: first each accepted file's bytes, the file's row (`receiving`) and then one part per statement,
+   * outside any transaction; then one short transaction holds the rest — the import (source `files`, with the
+   * Idempotency-Key and request hash), an item per file (pending for a stored file, failed for one refused at the
+   * door), the files marked received, and `record` (the audit entry). A large upload thus never holds the embedded
+   * database's one backend for all its bytes (docs/hot-paths.md "A large file's write in groups"). When the transaction
+   * fails, or another request stored an upload with the same key first (then null is returned), the files written
+   * before it are deleted: either way nothing of the upload is kept. Files left `receiving` by a process that died
+   * mid-upload are deleted first, once older than {@link ABANDONED_RECEIVING_MS}.
    */
   async store(tenantId: TenantId, upload: NewUpload, record: (tx: Tx, importId: string) => Promise<void>): Promise<{ importId: string } | null> {
-    return this.database.transaction(async (tx) => {
-      const created = await tx
-        .insertInto('knowledge_import')
-        .values({
-          tenant_id: tenantId,
-          total: upload.files.length + upload.refused.length,
-          source: 'files',
-          idempotency_key: upload.idempotencyKey,
-          request_hash: upload.requestHash,
-        })
-        .onConflict((c) => c.columns(['tenant_id', 'idempotency_key']).where('idempotency_key', 'is not', null).doNothing())
-        .returning('id')
-        .executeTakeFirst();
-      if (!created) return null;
-      const importId = created.id;
-      const items: { seq: number; file_path: string; document: string | null; status: string | null; error: string | null; detail: string | null }[] = [];
-      for (const file of upload.files) {
-        const stored = await tx
-          .insertInto('knowledge_file')
-          .values({ tenant_id: tenantId, file_name: file.fileName, media_type: file.mediaType, byte_size: file.bytes.length, sha256: file.sha256, bytes: null })
+    await this.deleteAbandoned(tenantId);
+    const fileIds: string[] = [];
+    try {
+      for (const file of upload.files) fileIds.push(await this.receive(tenantId, file));
+      const stored = await this.database.transaction(async (tx) => {
+        const created = await tx
+          .insertInto('knowledge_import')
+          .values({
+            tenant_id: tenantId,
+            total: upload.files.length + upload.refused.length,
+            source: 'files',
+            idempotency_key: upload.idempotencyKey,
+            request_hash: upload.requestHash,
+          })
+          .onConflict((c) => c.columns(['tenant_id', 'idempotency_key']).where('idempotency_key', 'is not', null).doNothing())
           .returning('id')
-          .executeTakeFirstOrThrow();
-        // One part per statement (migration 0254): the driver copies at most one part at a time on the API's thread.
-        for (const [seq, part] of splitIntoParts(file.bytes).entries()) {
-          await tx
-            .insertInto('knowledge_file_part')
-            .values({ tenant_id: tenantId, file_id: stored.id, seq, bytes: Buffer.from(part.buffer, part.byteOffset, part.length) })
-            .execute();
+          .executeTakeFirst();
+        if (!created) return null;
+        const importId = created.id;
+        const items: { seq: number; file_path: string; document: string | null; status: string | null; error: string | null; detail: string | null }[] =
+          upload.files.map((file, k) => {
+            const payload: FileItemPayload = { fileId: fileIds[k], fileName: file.fileName, ...upload.form };
+            return {
+              seq: file.seq,
+              file_path: file.fileName,
+              document: JSON.stringify(payload),
+              status: null,
+              error: null,
+              detail: JSON.stringify({ mediaType: file.mediaType }),
+            };
+          });
+        for (const refused of upload.refused) {
+          items.push({ seq: refused.seq, file_path: refused.fileName, document: null, status: 'failed', error: JSON.stringify(refused.error), detail: null });
         }
-        const payload: FileItemPayload = { fileId: stored.id, fileName: file.fileName, ...upload.form };
-        items.push({
-          seq: file.seq,
-          file_path: file.fileName,
-          document: JSON.stringify(payload),
-          status: null,
-          error: null,
-          detail: JSON.stringify({ mediaType: file.mediaType }),
-        });
-      }
-      for (const refused of upload.refused) {
-        items.push({ seq: refused.seq, file_path: refused.fileName, document: null, status: 'failed', error: JSON.stringify(refused.error), detail: null });
-      }
-      await tx
-        .insertInto('knowledge_import_item')
-        .values(items.map((i) => ({ tenant_id: tenantId, import_id: importId, ...i })))
+        await tx
+          .insertInto('knowledge_import_item')
+          .values(items.map((i) => ({ tenant_id: tenantId, import_id: importId, ...i })))
+          .execute();
+        if (fileIds.length)
+          await tx.updateTable('knowledge_file').set({ receiving: false }).where('tenant_id', '=', tenantId).where('id', 'in', fileIds).execute();
+        // The upload's audit entry, in its transaction (docs/http-edge.md "Audit log").
+        await record(tx, importId);
+        return { importId };
+      });
+      if (!stored) await this.deleteReceiving(tenantId, fileIds);
+      return stored;
+    } catch (error) {
+      await this.deleteReceiving(tenantId, fileIds).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /** A file's row (`receiving`) and its bytes, one part per statement (migration 0254): each statement holds the database for one part. */
+  private async receive(tenantId: TenantId, file: NewUpload['files'][number]): Promise<string> {
+    const stored = await this.database.db
+      .insertInto('knowledge_file')
+      .values({
+        tenant_id: tenantId,
+        file_name: file.fileName,
+        media_type: file.mediaType,
+        byte_size: file.bytes.length,
+        sha256: file.sha256,
+        bytes: null,
+        receiving: true,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    // The driver copies at most one part at a time on the API's thread, too.
+    for (const [seq, part] of splitIntoParts(file.bytes).entries()) {
+      await this.database.db
+        .insertInto('knowledge_file_part')
+        .values({ tenant_id: tenantId, file_id: stored.id, seq, bytes: Buffer.from(part.buffer, part.byteOffset, part.length) })
         .execute();
-      // The upload's audit entry, in its transaction (docs/http-edge.md "Audit log").
-      await record(tx, importId);
-      return { importId };
-    });
+    }
+    return stored.id;
+  }
+
+  /** Deletes files of an upload that did not commit (their parts go with them). */
+  private async deleteReceiving(tenantId: TenantId, fileIds: readonly string[]): Promise<void> {
+    if (!fileIds.length) return;
+    await this.database.db.deleteFrom('knowledge_file').where('tenant_id', '=', tenantId).where('id', 'in', fileIds).where('receiving', '=', true).execute();
+  }
+
+  /** Deletes the tenant's files left `receiving` by an upload that never committed (the process died mid-upload). */
+  private async deleteAbandoned(tenantId: TenantId): Promise<void> {
+    await this.database.db
+      .deleteFrom('knowledge_file')
+      .where('tenant_id', '=', tenantId)
+      .where('receiving', '=', true)
+      .where('created_at', '<', sql<Date>`now() - make_interval(secs => ${ABANDONED_RECEIVING_MS / 1000})`)
+      .execute();
   }
 
   /** The upload stored under this Idempotency-Key, if any. */
