@@ -25,8 +25,6 @@ export interface GroupWriteDocument {
 export interface GroupWriteOptions {
   /** Runs each database step, as {@link UpsertManyOptions.step}. */
   step?: BackgroundStep;
-  /** Vectors to reuse, as {@link UpsertManyOptions.reuse}. */
-  reuse?: ReadonlyMap<string, readonly number[]>;
   /** Chunks per transaction; default {@link GROUP_WRITE_CHUNKS}. */
   groupChunks?: number;
 }
@@ -60,17 +58,20 @@ export class GroupWriteService {
     if (items.some((i) => !i.drafts.length)) throw new RetrievalException(RetrievalErrorCode.DOCUMENT_EMPTY, undefined, { fields: ['content'] });
     const space = this.knowledge.space;
     const stats = await step(() => this.lexical.stats(tenantId));
-    const prepared: { chunks: NewChunk[]; indexed: IndexedChunk[] }[] = [];
-    for (const item of items) prepared.push(await this.knowledge.prepare(item.doc, item.drafts, options.reuse, stats.averageLength));
+    // The hidden rows first: when a shown document holds a path, the caller writes the file another way before
+    // anything was embedded (a chunk per draft).
     const ids = await this.createWriting(
       tenantId,
-      items.map((item, k) => ({ doc: item.doc, chunkCount: prepared[k].chunks.length })),
+      items.map((item) => ({ doc: item.doc, chunkCount: item.drafts.length })),
       step,
     );
     if (!ids) return null;
     const documentIds = items.map((item) => ids.get(item.doc.filePath) as string);
-    const started = performance.now();
     try {
+      const prepared: { chunks: NewChunk[]; indexed: IndexedChunk[] }[] = [];
+      // A new file has no earlier chunks whose vectors could be reused.
+      for (const item of items) prepared.push(await this.knowledge.prepare(item.doc, item.drafts, undefined, stats.averageLength));
+      const started = performance.now();
       const groups = writeGroups(
         prepared.map((p) => p.chunks.length),
         groupLimit,
@@ -115,7 +116,7 @@ export class GroupWriteService {
       return documents.map((document) => ({ status: 'created', document }));
     } catch (error) {
       for (const [k, id] of documentIds.entries())
-        await this.discardWriting(tenantId, { id, chunkCount: prepared[k].chunks.length }, step).catch((cleanup: unknown) =>
+        await this.discardWriting(tenantId, { id, chunkCount: items[k].drafts.length }, step).catch((cleanup: unknown) =>
           // The next write of the path removes it (`createWriting` finds it).
           this.logger.warn({ msg: 'unfinished document not removed', documentId: id, error: String(cleanup) }),
         );

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { exactTimestampSql, type KeysetRow, type Page, pageRequest, type TenantId, toPage } from '@arbiter/common';
-import { Database, sql, type Tx } from '@arbiter/database';
+import { Database, type RawBuilder, sql, type Tx } from '@arbiter/database';
 import { INDEXED_CHUNKS } from './lexical.repository.js';
 import type { MetadataFilter } from './metadata-filter.js';
 import { RetrievalErrorCode, RetrievalException } from './retrieval.exception.js';
@@ -166,6 +166,27 @@ async function deleteUnreferencedFiles(tx: Tx, tenantId: TenantId, fileIds: read
         AND NOT EXISTS (SELECT 1 FROM knowledge_document d WHERE d.tenant_id = f.tenant_id AND d.file_id = f.id)`.execute(tx);
 }
 
+/** Items in file-path order, the order every write locks documents in (no deadlock between two writes of the same paths). */
+const sortedByPath = <T extends { doc: NewDocument }>(items: readonly T[]): T[] =>
+  [...items].sort((a, b) => (a.doc.filePath < b.doc.filePath ? -1 : a.doc.filePath > b.doc.filePath ? 1 : 0));
+
+/**
+ * The column list and rows of an insert of new documents into `knowledge_document`, in the order given (callers sort
+ * by file path: rows are locked in that order): one `unnest` of their columns, `writing` for all of them.
+ */
+function documentRows(tenantId: TenantId, items: readonly { doc: NewDocument; chunkCount: number }[], writing: boolean): RawBuilder<unknown> {
+  const docs = items.map((i) => i.doc);
+  return sql`(tenant_id, domain, file_path, title, content, keywords, metadata, content_hash, chunk_count, file_id, media_type, page_count, writing)
+         SELECT ${tenantId}::uuid, n.domain, n.file_path, n.title, n.content, n.keywords, n.metadata, n.content_hash, n.chunk_count, n.file_id, n.media_type,
+                n.page_count, ${writing}
+           FROM unnest(${docs.map((d) => d.domain)}::text[], ${docs.map((d) => d.filePath)}::text[], ${docs.map((d) => d.title)}::text[],
+                       ${docs.map((d) => d.content)}::text[], ${docs.map((d) => JSON.stringify(d.keywords))}::jsonb[],
+                       ${docs.map((d) => JSON.stringify(d.metadata))}::jsonb[], ${docs.map((d) => d.contentHash)}::text[],
+                       ${items.map((i) => i.chunkCount)}::int[], ${docs.map((d) => d.source?.fileId ?? null)}::uuid[],
+                       ${docs.map((d) => d.source?.mediaType ?? null)}::text[], ${docs.map((d) => d.source?.pageCount ?? null)}::int[])
+                AS n(domain, file_path, title, content, keywords, metadata, content_hash, chunk_count, file_id, media_type, page_count)`;
+}
+
 /**
  * Locks documents being written in groups, in file-path order (the order `replaceMany` locks in); DOCUMENT_WRITE_SUPERSEDED
  * when one of them is not being written (any more).
@@ -262,7 +283,7 @@ export class KnowledgeRepository {
     indexLexically: (tx: Tx, ids: ReadonlyMap<string, string>, indexedChunks: ReadonlyMap<string, number>) => Promise<void>,
     record?: (tx: Tx, written: readonly { document: DocumentSummary; created: boolean }[]) => Promise<void>,
   ): Promise<{ document: DocumentSummary; created: boolean }[]> {
-    const sorted = [...items].sort((a, b) => (a.doc.filePath < b.doc.filePath ? -1 : a.doc.filePath > b.doc.filePath ? 1 : 0));
+    const sorted = sortedByPath(items);
     const paths = sorted.map((i) => i.doc.filePath);
     return this.database.transaction(async (tx) => {
       // The documents being replaced, locked in file-path order, and their files: a file no document uses any more is deleted below.
@@ -273,14 +294,11 @@ export class KnowledgeRepository {
       );
       const oldFiles = new Map(old.map((o) => [o.id, o.file_id]));
       const { rows } = await sql<RawDocument & { inserted: boolean }>`
-        INSERT INTO knowledge_document (tenant_id, domain, file_path, title, content, keywords, metadata, content_hash, chunk_count, file_id, media_type, page_count)
-         SELECT ${tenantId}::uuid, n.domain, n.file_path, n.title, n.content, n.keywords, n.metadata, n.content_hash, n.chunk_count, n.file_id, n.media_type, n.page_count
-           FROM unnest(${sorted.map((i) => i.doc.domain)}::text[], ${paths}::text[], ${sorted.map((i) => i.doc.title)}::text[],
-                       ${sorted.map((i) => i.doc.content)}::text[], ${sorted.map((i) => JSON.stringify(i.doc.keywords))}::jsonb[],
-                       ${sorted.map((i) => JSON.stringify(i.doc.metadata))}::jsonb[], ${sorted.map((i) => i.doc.contentHash)}::text[],
-                       ${sorted.map((i) => i.chunks.length)}::int[], ${sorted.map((i) => i.doc.source?.fileId ?? null)}::uuid[],
-                       ${sorted.map((i) => i.doc.source?.mediaType ?? null)}::text[], ${sorted.map((i) => i.doc.source?.pageCount ?? null)}::int[])
-                AS n(domain, file_path, title, content, keywords, metadata, content_hash, chunk_count, file_id, media_type, page_count)
+        INSERT INTO knowledge_document ${documentRows(
+          tenantId,
+          sorted.map((i) => ({ doc: i.doc, chunkCount: i.chunks.length })),
+          false,
+        )}
          ON CONFLICT ON CONSTRAINT uq_knowledge_document_path DO UPDATE SET
            domain = EXCLUDED.domain, title = EXCLUDED.title, content = EXCLUDED.content, keywords = EXCLUDED.keywords,
            metadata = EXCLUDED.metadata, content_hash = EXCLUDED.content_hash, chunk_count = EXCLUDED.chunk_count,
@@ -317,17 +335,9 @@ export class KnowledgeRepository {
    */
   async createWriting(tenantId: TenantId, items: readonly { doc: NewDocument; chunkCount: number }[]): Promise<Map<string, string>> {
     if (!items.length) return new Map();
-    const docs = items.map((i) => i.doc);
+    const sorted = sortedByPath(items);
     const { rows } = await sql<{ id: string; file_path: string }>`
-      INSERT INTO knowledge_document (tenant_id, domain, file_path, title, content, keywords, metadata, content_hash, chunk_count, file_id, media_type, page_count, writing)
-      SELECT ${tenantId}::uuid, n.domain, n.file_path, n.title, n.content, n.keywords, n.metadata, n.content_hash, n.chunk_count, n.file_id, n.media_type, n.page_count, TRUE
-        FROM unnest(${docs.map((d) => d.domain)}::text[], ${docs.map((d) => d.filePath)}::text[], ${docs.map((d) => d.title)}::text[],
-                    ${docs.map((d) => d.content)}::text[], ${docs.map((d) => JSON.stringify(d.keywords))}::jsonb[],
-                    ${docs.map((d) => JSON.stringify(d.metadata))}::jsonb[], ${docs.map((d) => d.contentHash)}::text[],
-                    ${items.map((i) => i.chunkCount)}::int[], ${docs.map((d) => d.source?.fileId ?? null)}::uuid[],
-                    ${docs.map((d) => d.source?.mediaType ?? null)}::text[], ${docs.map((d) => d.source?.pageCount ?? null)}::int[])
-             AS n(domain, file_path, title, content, keywords, metadata, content_hash, chunk_count, file_id, media_type, page_count)
-       ORDER BY n.file_path
+      INSERT INTO knowledge_document ${documentRows(tenantId, sorted, true)}
       ON CONFLICT ON CONSTRAINT uq_knowledge_document_path DO NOTHING
       RETURNING id, file_path`.execute(this.database.db);
     return new Map(rows.map((r) => [r.file_path, r.id]));
@@ -384,15 +394,14 @@ export class KnowledgeRepository {
     });
   }
 
-  /** Deletes a document still being written, with what is left of its chunks and postings (false when it is not). */
-  async deleteWriting(tenantId: TenantId, documentId: string): Promise<boolean> {
-    const result = await this.database.db
+  /** Deletes a document still being written, with what is left of its chunks and postings (nothing when it is not). */
+  async deleteWriting(tenantId: TenantId, documentId: string): Promise<void> {
+    await this.database.db
       .deleteFrom('knowledge_document')
       .where('tenant_id', '=', tenantId)
       .where('id', '=', documentId)
       .where('writing', '=', true)
-      .executeTakeFirst();
-    return Number(result.numDeletedRows) > 0;
+      .execute();
   }
 
   private async insertChunksOf(

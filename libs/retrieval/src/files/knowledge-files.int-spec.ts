@@ -107,8 +107,23 @@ describe('KnowledgeFilesRepository (integration)', () => {
       ),
     ).rejects.toThrow();
     expect({ files: await count('knowledge_file'), imports: await count('knowledge_import') }).toEqual(before);
-    // The transaction fails after the bytes are in (the audit entry): the files written before it go too.
     const parts = await count('knowledge_file_part');
+    // The second file's row fails after the first file's bytes are in: the first file goes too.
+    await expect(
+      files.store(
+        T1,
+        upload({
+          files: [
+            { seq: 0, fileName: 'first.pdf', mediaType: 'application/pdf', sha256: 'b'.repeat(64), bytes: Buffer.alloc(FILE_PART_BYTES + 5, 3) },
+            { seq: 1, fileName: 'y'.repeat(1001), mediaType: 'text/plain', sha256: 'b'.repeat(64), bytes: Buffer.from('y') },
+          ],
+        }),
+        noRecord,
+      ),
+    ).rejects.toThrow();
+    expect({ files: await count('knowledge_file'), imports: await count('knowledge_import') }).toEqual(before);
+    expect(await count('knowledge_file_part')).toBe(parts);
+    // The transaction fails after the bytes are in (the audit entry): the files written before it go too.
     const big = Buffer.alloc(2 * FILE_PART_BYTES + 10, 7);
     await expect(
       files.store(T1, upload({ files: [{ seq: 0, fileName: 'big.pdf', mediaType: 'application/pdf', sha256: 'c'.repeat(64), bytes: big }] }), () =>

@@ -91,7 +91,12 @@ export class KnowledgeFilesRepository {
     await this.deleteAbandoned(tenantId);
     const fileIds: string[] = [];
     try {
-      for (const file of upload.files) fileIds.push(await this.receive(tenantId, file));
+      // Each file's id is known before its parts go in, so a failure midway deletes its row and the parts written.
+      for (const file of upload.files) {
+        const fileId = await this.insertReceiving(tenantId, file);
+        fileIds.push(fileId);
+        await this.insertParts(tenantId, fileId, file.bytes);
+      }
       const stored = await this.database.transaction(async (tx) => {
         const created = await tx
           .insertInto('knowledge_import')
@@ -140,8 +145,8 @@ export class KnowledgeFilesRepository {
     }
   }
 
-  /** A file's row (`receiving`) and its bytes, one part per statement (migration 0254): each statement holds the database for one part. */
-  private async receive(tenantId: TenantId, file: NewUpload['files'][number]): Promise<string> {
+  /** A file's row, `receiving` until its upload commits (migration 0265). */
+  private async insertReceiving(tenantId: TenantId, file: NewUpload['files'][number]): Promise<string> {
     const stored = await this.database.db
       .insertInto('knowledge_file')
       .values({
@@ -155,14 +160,20 @@ export class KnowledgeFilesRepository {
       })
       .returning('id')
       .executeTakeFirstOrThrow();
-    // The driver copies at most one part at a time on the API's thread, too.
-    for (const [seq, part] of splitIntoParts(file.bytes).entries()) {
+    return stored.id;
+  }
+
+  /**
+   * A file's bytes, one part per statement (migration 0254) outside any transaction: each statement holds the database
+   * for one part, and the driver copies at most one part at a time on the API's thread.
+   */
+  private async insertParts(tenantId: TenantId, fileId: string, bytes: Uint8Array): Promise<void> {
+    for (const [seq, part] of splitIntoParts(bytes).entries()) {
       await this.database.db
         .insertInto('knowledge_file_part')
-        .values({ tenant_id: tenantId, file_id: stored.id, seq, bytes: Buffer.from(part.buffer, part.byteOffset, part.length) })
+        .values({ tenant_id: tenantId, file_id: fileId, seq, bytes: Buffer.from(part.buffer, part.byteOffset, part.length) })
         .execute();
     }
-    return stored.id;
   }
 
   /** Deletes files of an upload that did not commit (their parts go with them). */
