@@ -752,11 +752,30 @@ async function runHealth(): Promise<boolean> {
         `import (upload → ${imported.status.status}): ${imported.seconds.toFixed(1)} s (upload answered 202 after ${imported.uploadSeconds.toFixed(1)} s; ` +
           `${imported.unavailable} status polls answered 503 and were retried)${doc ? `, ${doc.pageCount} pages` : ''}; ${JSON.stringify(imported.status).slice(0, 600)}`,
       );
+    // The operator then deletes the large document: what the neighbour sees meanwhile (reported, not a bar;
+    // docs/hot-paths.md "A large document's removal in groups"). The phase lasts at least 3 s so a quick delete
+    // still has samples around it.
+    let deleteSeconds = Number.NaN;
+    const deletion = doc
+      ? await phase('delete', async () => {
+          const started = performance.now();
+          const res = await fetch(`${api!.base}/admin/knowledge/documents/${doc.id}`, { method: 'DELETE', headers: tenant.operator });
+          await res.arrayBuffer();
+          deleteSeconds = (performance.now() - started) / 1000;
+          if (res.status !== 204) throw new Error(`DELETE the large document: ${res.status}`);
+          await sleep(Math.max(0, 3000 - (performance.now() - started)));
+        })
+      : null;
+    if (deletion) {
+      console.log(`DELETE the large document: ${deletion.error ? String(deletion.error) : `204 after ${deleteSeconds.toFixed(2)} s`}`);
+      console.log(`GET /health during the delete:                    ${fmt(deletion.stats)}`);
+      console.log(`neighbour's POST /ai/knowledge/lookup during the delete: ${fmt(deletion.lookup)}`);
+    }
     const ok = !error && during.p99 <= BARS.healthP99Ms && during.errors === 0 && imported?.status.status === 'succeeded';
     const judged = kind === 'pglite';
     console.log(`bar: /health p99 ≤ ${BARS.healthP99Ms} ms during the import on the embedded database: ${judged ? mark(ok) : 'not judged on PostgreSQL'}`);
     console.log(
-      `results: ${writeResult('documents-health', { db: kind, quiet, loadAverage: os.loadavg(), pdf: { bytes: large.bytes, pages: large.pages }, idle: omitLatencies(idle), upload: omitLatencies(uploading.stats), job: job.stats ? omitLatencies(job.stats) : null, during: omitLatencies(during), neighbourLookup: { idle: omitLatencies(idleLookup), during: omitLatencies(lookupDuring) }, import: imported ?? null, error: error ? String(error) : null })}`,
+      `results: ${writeResult('documents-health', { db: kind, quiet, loadAverage: os.loadavg(), pdf: { bytes: large.bytes, pages: large.pages }, idle: omitLatencies(idle), upload: omitLatencies(uploading.stats), job: job.stats ? omitLatencies(job.stats) : null, during: omitLatencies(during), neighbourLookup: { idle: omitLatencies(idleLookup), during: omitLatencies(lookupDuring), delete: deletion ? omitLatencies(deletion.lookup) : null }, delete: deletion ? { seconds: deleteSeconds, health: omitLatencies(deletion.stats), error: deletion.error ? String(deletion.error) : null } : null, import: imported ?? null, error: error ? String(error) : null })}`,
     );
     load.send({ type: 'exit' });
     return !judged || ok;

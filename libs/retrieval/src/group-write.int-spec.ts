@@ -154,8 +154,9 @@ describe('a document written in groups (integration)', () => {
     let steps = 0;
     const step: BackgroundStep = async (work) => {
       const result = await work();
-      // After the second group, an operator posts a JSON document at the same path: it takes the path over.
-      if (++steps === 3) await knowledge.upsert(T3, { domain: 'arm', filePath: 'manual.pdf', title: 'Posted', content: 'Posted as JSON: the zebra note.' });
+      // After the first group (steps: the sweep, the statistics, the rows, the group), an operator posts a JSON document
+      // at the same path: it takes the path over.
+      if (++steps === 4) await knowledge.upsert(T3, { domain: 'arm', filePath: 'manual.pdf', title: 'Posted', content: 'Posted as JSON: the zebra note.' });
       return result;
     };
     const failure = await groupWrite.writeInGroups(T3, [{ doc: manual('manual.pdf'), drafts: DRAFTS }], { step, groupChunks: 2 }).catch((e: unknown) => e);
@@ -170,7 +171,8 @@ describe('a document written in groups (integration)', () => {
   it('a write that failed midway leaves nothing; an unfinished one (a crash) is removed by the next write of its path', async () => {
     let steps = 0;
     const failing: BackgroundStep = async (work) => {
-      if (++steps === 4) throw new Error('database away');
+      // The second group fails (steps: the sweep, the statistics, the rows, two groups).
+      if (++steps === 5) throw new Error('database away');
       return work();
     };
     await expect(groupWrite.writeInGroups(T4, [{ doc: manual('manual.pdf'), drafts: DRAFTS }], { step: failing, groupChunks: 2 })).rejects.toThrow(
@@ -223,8 +225,8 @@ describe('a document written in groups (integration)', () => {
       ['created', 'faq.csv#3', 2],
       ['created', 'faq.csv#4', 3],
     ]);
-    // 6 chunks in groups of 2: the statistics read, the rows, three groups — nothing shown — then all three at once.
-    expect(shownDuring).toEqual([0, 0, 0, 0, 0, 3]);
+    // 6 chunks in groups of 2: the sweep, the statistics read, the rows, three groups — nothing shown — then all three at once.
+    expect(shownDuring).toEqual([0, 0, 0, 0, 0, 0, 3]);
     await expectConsistent(T6);
     await knowledge.upsertMany(
       T7,

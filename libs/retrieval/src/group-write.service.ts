@@ -7,13 +7,9 @@ import { LexicalRepository } from './lexical.repository.js';
 import type { IndexedChunk } from './lexical/indexing.js';
 import { LEXICAL_ANALYZER_VERSION } from './lexical/text-analyzer.js';
 import { RetrievalErrorCode, RetrievalException } from './retrieval.exception.js';
-import { writeGroups } from './write-groups.js';
+import { GROUP_WRITE_CHUNKS, writeGroups } from './write-groups.js';
 
-/**
- * Chunks per transaction of {@link GroupWriteService.writeInGroups}: ~70 postings a chunk of a manual, so a group holds the
- * embedded database's backend for a few hundred milliseconds (docs/hot-paths.md "A large file's write in groups").
- */
-export const GROUP_WRITE_CHUNKS = 100;
+export { GROUP_WRITE_CHUNKS } from './write-groups.js';
 
 /** A document of {@link GroupWriteService.writeInGroups} with its chunks. */
 export interface GroupWriteDocument {
@@ -57,6 +53,7 @@ export class GroupWriteService {
     const groupLimit = options.groupChunks ?? GROUP_WRITE_CHUNKS;
     if (items.some((i) => !i.drafts.length)) throw new RetrievalException(RetrievalErrorCode.DOCUMENT_EMPTY, undefined, { fields: ['content'] });
     const space = this.knowledge.space;
+    await this.knowledge.hidden.sweepAbandoned(tenantId, step);
     const stats = await step(() => this.lexical.stats(tenantId));
     // The hidden rows first: when a shown document holds a path, the caller writes the file another way before
     // anything was embedded (a chunk per draft).
@@ -116,7 +113,7 @@ export class GroupWriteService {
       return documents.map((document) => ({ status: 'created', document }));
     } catch (error) {
       for (const [k, id] of documentIds.entries())
-        await this.discardWriting(tenantId, { id, chunkCount: items[k].drafts.length }, step).catch((cleanup: unknown) =>
+        await this.knowledge.hidden.remove(tenantId, { id, chunkCount: items[k].drafts.length }, step).catch((cleanup: unknown) =>
           // The next write of the path removes it (`createWriting` finds it).
           this.logger.warn({ msg: 'unfinished document not removed', documentId: id, error: String(cleanup) }),
         );
@@ -142,18 +139,11 @@ export class GroupWriteService {
           missing.map((i) => i.doc.filePath),
         ),
       );
-      for (const doc of unfinished) await this.discardWriting(tenantId, doc, step);
+      for (const doc of unfinished) await this.knowledge.hidden.remove(tenantId, doc, step);
       for (const [path, id] of await step(() => this.repository.createWriting(tenantId, missing))) ids.set(path, id);
     }
     if (ids.size === items.length) return ids;
     for (const id of ids.values()) await step(() => this.repository.deleteWriting(tenantId, id));
     return null;
-  }
-
-  /** Removes a document still being written: its postings in groups (statements of their own), then the row with its chunks. */
-  private async discardWriting(tenantId: TenantId, doc: { id: string; chunkCount: number }, step: BackgroundStep): Promise<void> {
-    for (let first = 0; first < doc.chunkCount; first += GROUP_WRITE_CHUNKS)
-      await step(() => this.lexical.deleteUncountedPostings(tenantId, doc.id, first, first + GROUP_WRITE_CHUNKS));
-    await step(() => this.repository.deleteWriting(tenantId, doc.id));
   }
 }

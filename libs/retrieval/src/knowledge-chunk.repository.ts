@@ -244,13 +244,13 @@ export class KnowledgeChunkRepository {
                   FROM unnest(${postings.terms}::text[], ${postings.impacts}::real[]) AS t(term, impact)
                   JOIN knowledge_document d ON d.tenant_id = ${tenantId} AND d.id = ${documentId}`.execute(tx);
     }
-    if (postings.lengthDelta !== 0) {
-      await tx
-        .updateTable('knowledge_document')
-        .set({ lexical_length: sql<number>`lexical_length + ${postings.lengthDelta}::float8` })
-        .where('tenant_id', '=', tenantId)
-        .where('id', '=', documentId)
-        .execute();
-    }
+    // The document's `updated_at` moves with its postings: a removal that counted them before taking its lock sees it
+    // (docs/hot-paths.md "A large document's removal in groups").
+    await tx
+      .updateTable('knowledge_document')
+      .set({ lexical_length: sql<number>`lexical_length + ${postings.lengthDelta}::float8`, updated_at: sql<Date>`now()` })
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', documentId)
+      .execute();
   }
 }

@@ -196,6 +196,24 @@ async function lockWriting(tx: Tx, tenantId: TenantId, documentIds: readonly str
   const { rows } = await sql<{ id: string }>`
     SELECT id FROM knowledge_document WHERE tenant_id = ${tenantId} AND id = ANY(${ids}::uuid[]) AND writing ORDER BY file_path FOR UPDATE`.execute(tx);
   if (rows.length !== ids.length) throw new RetrievalException(RetrievalErrorCode.DOCUMENT_WRITE_SUPERSEDED);
+  // A write still going on: the sweep of abandoned hidden documents leaves it alone (ABANDONED_HIDDEN_MS).
+  await sql`UPDATE knowledge_document SET updated_at = now() WHERE tenant_id = ${tenantId} AND id = ANY(${ids}::uuid[])`.execute(tx);
+}
+
+/**
+ * What changes with every write of a document's postings (a re-post: `version`, `updated_at`; a re-index:
+ * `lexical_version`; a chunk edit: `updated_at`): equal stamps before and under a lock mean its postings did not change
+ * between (docs/hot-paths.md "A large document's removal in groups").
+ */
+const DOCUMENT_STAMP = sql<string>`concat_ws('/', version, updated_at, lexical_version, lexical_length)`;
+
+/** A hidden document (`writing`) untouched this long belongs to a write or a removal that died (docs/hot-paths.md). */
+export const ABANDONED_HIDDEN_MS = 60 * 60 * 1000;
+
+/** A hidden document to remove: its id and the chunk indices its chunks and postings may have, `[0, chunkCount)`. */
+export interface HiddenDocument {
+  id: string;
+  chunkCount: number;
 }
 
 /**
@@ -394,7 +412,94 @@ export class KnowledgeRepository {
     });
   }
 
-  /** Deletes a document still being written, with what is left of its chunks and postings (nothing when it is not). */
+  /**
+   * Deletes the chunks `[fromChunk, toChunk)` of a hidden document (being written or removed), one statement on its
+   * own: a large document's removal holds the database for a group of chunks at a time.
+   */
+  async deleteHiddenChunks(tenantId: TenantId, documentId: string, fromChunk: number, toChunk: number): Promise<void> {
+    await sql`DELETE FROM knowledge_chunk c WHERE c.tenant_id = ${tenantId} AND c.document_id = ${documentId}
+                AND c.chunk_index >= ${fromChunk} AND c.chunk_index < ${toChunk}
+                AND EXISTS (SELECT 1 FROM knowledge_document d WHERE d.tenant_id = ${tenantId} AND d.id = ${documentId} AND d.writing)`.execute(
+      this.database.db,
+    );
+  }
+
+  /** A shown document's chunk count and {@link DOCUMENT_STAMP}, or null. */
+  async findShownChunkCount(tenantId: TenantId, id: string): Promise<{ chunkCount: number; stamp: string } | null> {
+    const row = await this.database.db
+      .selectFrom('knowledge_document')
+      .select(['chunk_count', DOCUMENT_STAMP.as('stamp')])
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', id)
+      .where('writing', '=', false)
+      .executeTakeFirst();
+    return row ? { chunkCount: Number(row.chunk_count), stamp: row.stamp } : null;
+  }
+
+  /** A hidden document by id (a removal that did not finish), or null. */
+  async findHidden(tenantId: TenantId, id: string): Promise<HiddenDocument | null> {
+    const row = await this.database.db
+      .selectFrom('knowledge_document')
+      .select(['id', 'chunk_count'])
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', id)
+      .where('writing', '=', true)
+      .executeTakeFirst();
+    return row ? { id: row.id, chunkCount: Number(row.chunk_count) } : null;
+  }
+
+  /** The tenant's hidden documents untouched for {@link ABANDONED_HIDDEN_MS} (a write or a removal that died). */
+  async abandonedHidden(tenantId: TenantId): Promise<HiddenDocument[]> {
+    const rows = await this.database.db
+      .selectFrom('knowledge_document')
+      .select(['id', 'chunk_count'])
+      .where('tenant_id', '=', tenantId)
+      .where('writing', '=', true)
+      .where('updated_at', '<', sql<Date>`now() - make_interval(secs => ${ABANDONED_HIDDEN_MS / 1000})`)
+      .execute();
+    return rows.map((r) => ({ id: r.id, chunkCount: Number(r.chunk_count) }));
+  }
+
+  /**
+   * The first step of a document's removal, one short transaction (docs/hot-paths.md "A large document's removal in
+   * groups"): the shown document locked, `uncount` (its postings out of the statistics), `record`, its uploaded file
+   * deleted when no other document uses it, and the row hidden (`writing`): from its commit no lookup or endpoint sees
+   * the document, and its chunks and postings are deleted in groups after it. Null when the tenant has no such shown
+   * document.
+   */
+  async retire(
+    tenantId: TenantId,
+    id: string,
+    stamp: string | null,
+    uncount: (tx: Tx, unchanged: boolean) => Promise<void>,
+    record: (tx: Tx, retired: { title: string; filePath: string; domain: string; chunkCount: number }) => Promise<void>,
+  ): Promise<HiddenDocument | null> {
+    return this.database.transaction(async (tx) => {
+      const locked = await tx
+        .selectFrom('knowledge_document')
+        .select(['file_id', 'title', 'file_path', 'domain', 'chunk_count', DOCUMENT_STAMP.as('stamp')])
+        .where('tenant_id', '=', tenantId)
+        .where('id', '=', id)
+        .where('writing', '=', false)
+        .forUpdate()
+        .executeTakeFirst();
+      if (!locked) return null;
+      const chunkCount = Number(locked.chunk_count);
+      await uncount(tx, stamp !== null && locked.stamp === stamp);
+      await record(tx, { title: locked.title, filePath: locked.file_path, domain: locked.domain, chunkCount });
+      await tx
+        .updateTable('knowledge_document')
+        .set({ writing: true, file_id: null, updated_at: sql`now()` })
+        .where('tenant_id', '=', tenantId)
+        .where('id', '=', id)
+        .execute();
+      // The document's uploaded file goes with it (docs/documents.md "Storage").
+      if (locked.file_id) await deleteUnreferencedFiles(tx, tenantId, [locked.file_id]);
+      return { id, chunkCount };
+    });
+  }
+
+  /** Deletes a hidden document (being written or removed), with what is left of its chunks and postings (nothing when it is shown). */
   async deleteWriting(tenantId: TenantId, documentId: string): Promise<void> {
     await this.database.db
       .deleteFrom('knowledge_document')
@@ -484,34 +589,5 @@ export class KnowledgeRepository {
          AND ${page.after ? sql`(created_at, id) < (${page.after.createdAt}::timestamptz, ${page.after.id}::uuid)` : sql`TRUE`}
        ORDER BY created_at DESC, id DESC LIMIT ${page.limit + 1}`.execute(this.database.db);
     return toPage(rows, page.limit, toSummary);
-  }
-
-  /**
-   * Deletes a document; `unindex` removes its lexical postings first, in the same transaction, and `record`
-   * writes the audit entry in it, given the deleted document's title and path (docs/http-edge.md "Audit log").
-   */
-  async delete(
-    tenantId: TenantId,
-    id: string,
-    unindex: (tx: Tx) => Promise<void>,
-    record: (tx: Tx, deleted: { title: string; filePath: string; domain: string; chunkCount: number }) => Promise<void>,
-  ): Promise<boolean> {
-    return this.database.transaction(async (tx) => {
-      const locked = await tx
-        .selectFrom('knowledge_document')
-        .select(['file_id', 'title', 'file_path', 'domain', 'chunk_count'])
-        .where('tenant_id', '=', tenantId)
-        .where('id', '=', id)
-        .where('writing', '=', false)
-        .forUpdate()
-        .executeTakeFirst();
-      if (!locked) return false;
-      await unindex(tx);
-      await record(tx, { title: locked.title, filePath: locked.file_path, domain: locked.domain, chunkCount: Number(locked.chunk_count) });
-      await tx.deleteFrom('knowledge_document').where('tenant_id', '=', tenantId).where('id', '=', id).execute();
-      // The document's uploaded file goes with it (docs/documents.md "Storage").
-      if (locked.file_id) await deleteUnreferencedFiles(tx, tenantId, [locked.file_id]);
-      return true;
-    });
   }
 }

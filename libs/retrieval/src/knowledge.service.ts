@@ -14,6 +14,8 @@ import {
   type NewDocument,
   type VectorSpace,
 } from './knowledge.repository.js';
+import { HiddenDocuments } from './hidden-documents.js';
+import { GROUP_WRITE_CHUNKS } from './write-groups.js';
 import { LexicalRepository } from './lexical.repository.js';
 import { chunkContextText } from './lexical/chunk-context.js';
 import { analyzeHeading, type IndexedChunk, indexChunk, lengthNorm } from './lexical/indexing.js';
@@ -190,7 +192,12 @@ export class KnowledgeService implements OnModuleInit {
     private readonly lexical: LexicalRepository,
     @Inject(EMBEDDING_PROVIDER) private readonly provider: EmbeddingProvider,
     private readonly audit: AuditLog,
-  ) {}
+  ) {
+    this.hidden = new HiddenDocuments(repository, lexical, this.logger);
+  }
+
+  /** Removal of hidden documents in groups: a deleted document's, and those a write in groups did not finish. */
+  readonly hidden: HiddenDocuments;
 
   get space(): VectorSpace {
     return { model: this.provider.id, dim: this.provider.dimension };
@@ -407,20 +414,76 @@ export class KnowledgeService implements OnModuleInit {
     return new Map((await this.repository.documentRefs(tenantId, unique)).map((d) => [d.id, d]));
   }
 
-  async delete(tenantId: TenantId, id: string): Promise<void> {
-    const deleted = await this.repository.delete(
-      tenantId,
-      id,
-      (tx) => this.lexical.removeDocument(tx, tenantId, id),
-      (tx, doc) =>
-        this.audit.record(tx, tenantId, {
-          action: 'delete',
-          resourceType: 'knowledge_document',
-          resourceId: id,
-          label: doc.title,
-          summary: { filePath: doc.filePath, domain: doc.domain, chunkCount: doc.chunkCount },
-        }),
+  /**
+   * Deletes a document (docs/hot-paths.md "A large document's removal in groups"): one short transaction takes it out of
+   * the statistics, writes the audit entry, deletes its uploaded file and hides it — the delete is done for every reader
+   * from there — then its postings and chunks go in groups. A document whose removal did not finish (a crash, a failed
+   * group) is finished by deleting it again; else the tenant's next delete removes it after `ABANDONED_HIDDEN_MS`.
+   */
+  async delete(tenantId: TenantId, id: string, options: { step?: BackgroundStep; groupChunks?: number } = {}): Promise<void> {
+    const step = options.step ?? runStepNow;
+    const started = performance.now();
+    const counted = await this.countedTerms(tenantId, id, step, options.groupChunks);
+    const hiding = performance.now();
+    let countedBeforeLock = false;
+    const retired = await step(() =>
+      this.repository.retire(
+        tenantId,
+        id,
+        counted?.stamp ?? null,
+        (tx, unchanged) => {
+          countedBeforeLock = unchanged;
+          return this.lexical.uncountDocument(tx, tenantId, id, unchanged ? counted?.terms : undefined);
+        },
+        (tx, doc) =>
+          this.audit.record(tx, tenantId, {
+            action: 'delete',
+            resourceType: 'knowledge_document',
+            resourceId: id,
+            label: doc.title,
+            summary: { filePath: doc.filePath, domain: doc.domain, chunkCount: doc.chunkCount },
+          }),
+      ),
     );
-    if (!deleted) throw new RetrievalException(RetrievalErrorCode.DOCUMENT_NOT_FOUND, id);
+    const hidden = retired ?? (await step(() => this.repository.findHidden(tenantId, id)));
+    if (!hidden) throw new RetrievalException(RetrievalErrorCode.DOCUMENT_NOT_FOUND, id);
+    const removing = performance.now();
+    try {
+      await this.hidden.remove(tenantId, hidden, step, options.groupChunks);
+      this.logger.log({
+        msg: 'knowledge document deleted',
+        documentId: id,
+        chunks: hidden.chunkCount,
+        countedBeforeLock,
+        countMs: Math.round(hiding - started),
+        hideMs: Math.round(removing - hiding),
+        removeMs: Math.round(performance.now() - removing),
+      });
+    } catch (error) {
+      // Deleted for every reader already: what is left goes when the document is deleted again, or with the sweep.
+      this.logger.warn({ msg: 'deleted document not removed in full', documentId: id, error: String(error) });
+    }
+    await this.hidden.sweepAbandoned(tenantId, step);
+  }
+
+  /**
+   * The terms of a large shown document's postings with their chunk counts, read a group of chunks at a time before
+   * its removal's transaction, and the document's stamp before them: the transaction uses them when the stamp is
+   * still the same under its lock, and counts in SQL otherwise (docs/hot-paths.md "A large document's removal in groups").
+   * Undefined for a document of one group or fewer, which its transaction counts at once.
+   */
+  private async countedTerms(
+    tenantId: TenantId,
+    id: string,
+    step: BackgroundStep,
+    groupChunks = GROUP_WRITE_CHUNKS,
+  ): Promise<{ stamp: string; terms: Map<string, number> } | undefined> {
+    const doc = await step(() => this.repository.findShownChunkCount(tenantId, id));
+    if (!doc || doc.chunkCount <= groupChunks) return undefined;
+    const terms = new Map<string, number>();
+    for (let first = 0; first < doc.chunkCount; first += groupChunks)
+      for (const { term, n } of await step(() => this.lexical.termCounts(tenantId, id, first, first + groupChunks)))
+        terms.set(term, (terms.get(term) ?? 0) + n);
+    return { stamp: doc.stamp, terms };
   }
 }

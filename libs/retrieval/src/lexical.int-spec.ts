@@ -167,7 +167,7 @@ describe('lexical index statistics (integration)', () => {
       [tenant, ['00000000-0000-4000-8000-00000000ffff']],
     );
     const plan = rows.map((r) => r['QUERY PLAN']).join('\n');
-    expect(plan).toContain('idx_knowledge_term_tenant_document');
+    expect(plan).toContain('idx_knowledge_term_document_chunk');
   });
 
   it('concurrent imports of one tenant neither deadlock nor lose counts', async () => {

@@ -98,15 +98,20 @@ export class LexicalRepository {
   async replaceDocuments(
     tx: Tx,
     tenantId: TenantId,
-    docs: readonly { documentId: string; domain: string; chunks: readonly ChunkTerms[] }[],
+    requested: readonly { documentId: string; domain: string; chunks: readonly ChunkTerms[] }[],
     lexicalVersion: number,
     indexedChunks?: ReadonlyMap<string, number>,
   ): Promise<void> {
-    if (!docs.length) return;
-    const ids = docs.map((d) => d.documentId);
+    // Shown documents only, locked (file-path order, as every write): a re-index that read a document before its removal
+    // began leaves it alone (docs/hot-paths.md "A large document's removal in groups").
     const { rows: previous } = await sql<{ id: string; lexical_length: number; chunks: number; indexed: boolean }>`
       SELECT id, lexical_length, ${INDEXED_CHUNKS} AS chunks, lexical_version > 0 AS indexed
-        FROM knowledge_document WHERE tenant_id = ${tenantId} AND id = ANY(${ids}::uuid[])`.execute(tx);
+        FROM knowledge_document WHERE tenant_id = ${tenantId} AND id = ANY(${requested.map((d) => d.documentId)}::uuid[]) AND NOT writing
+       ORDER BY file_path FOR UPDATE`.execute(tx);
+    const shown = new Set(previous.map((r) => r.id));
+    const docs = requested.filter((d) => shown.has(d.documentId));
+    if (!docs.length) return;
+    const ids = docs.map((d) => d.documentId);
     const oldLength = previous.reduce((s, r) => s + Number(r.lexical_length), 0);
     // A write that has already stored the documents' new `chunk_count` says what their postings counted before it.
     const oldChunks = previous.reduce((s, r) => s + (indexedChunks?.get(r.id) ?? Number(r.chunks)), 0);
@@ -171,6 +176,15 @@ export class LexicalRepository {
     );
   }
 
+  /** How many chunks `[fromChunk, toChunk)` of a document each term is in (the postings of that range, counted by term). */
+  async termCounts(tenantId: TenantId, documentId: string, fromChunk: number, toChunk: number): Promise<{ term: string; n: number }[]> {
+    const { rows } = await sql<{ term: string; n: number }>`
+      SELECT term, count(*)::int AS n FROM knowledge_term
+       WHERE tenant_id = ${tenantId} AND document_id = ${documentId} AND chunk_index >= ${fromChunk} AND chunk_index < ${toChunk}
+       GROUP BY term`.execute(this.database.db);
+    return rows;
+  }
+
   /**
    * Deletes the postings of chunks `[fromChunk, toChunk)` of a document still being written (they never counted in the
    * statistics), one statement on its own: a failed or abandoned write in groups is removed in groups too.
@@ -188,9 +202,32 @@ export class LexicalRepository {
                 FROM unnest(${ids}::uuid[], ${lengths}::float8[]) AS n(id, len) WHERE d.tenant_id = ${tenantId} AND d.id = n.id`.execute(tx);
   }
 
-  /** Removes a document's postings and their statistics (before the document row is deleted). */
-  async removeDocument(tx: Tx, tenantId: TenantId, documentId: string): Promise<void> {
-    await this.replaceDocuments(tx, tenantId, [{ documentId, domain: '', chunks: [] }], 0);
+  /**
+   * Takes a shown document out of the statistics without deleting its postings, in the caller's transaction (the first
+   * step of its removal in groups, docs/hot-paths.md "A large document's removal in groups"): the chunk count and
+   * length it added, then one frequency per term of its postings (term order, as every write), and the document
+   * marked not indexed — its postings no longer count, as those of a document being written, and
+   * {@link deleteUncountedPostings} deletes them once it is hidden.
+   */
+  async uncountDocument(tx: Tx, tenantId: TenantId, documentId: string, counted?: ReadonlyMap<string, number>): Promise<void> {
+    const { rows } = await sql<{ lexical_length: number; chunks: number; indexed: boolean }>`
+      SELECT lexical_length, ${INDEXED_CHUNKS} AS chunks, lexical_version > 0 AS indexed
+        FROM knowledge_document WHERE tenant_id = ${tenantId} AND id = ${documentId}`.execute(tx);
+    const doc = rows[0];
+    if (!doc?.indexed) return;
+    await this.adjustStats(tx, tenantId, -Number(doc.chunks), -Number(doc.lexical_length));
+    if (counted) {
+      const terms = [...counted.keys()].sort();
+      await sql`INSERT INTO knowledge_term_df (tenant_id, term, df)
+           SELECT ${tenantId}::uuid, a.t, -a.n FROM unnest(${terms}::text[], ${terms.map((t) => counted.get(t) as number)}::int[]) AS a(t, n) ORDER BY a.t
+         ON CONFLICT ON CONSTRAINT pk_knowledge_term_df DO UPDATE SET df = knowledge_term_df.df + EXCLUDED.df`.execute(tx);
+    } else {
+      await sql`INSERT INTO knowledge_term_df (tenant_id, term, df)
+           SELECT ${tenantId}::uuid, k.term, -count(*)::int FROM knowledge_term k WHERE k.tenant_id = ${tenantId} AND k.document_id = ${documentId}
+            GROUP BY k.term ORDER BY k.term
+         ON CONFLICT ON CONSTRAINT pk_knowledge_term_df DO UPDATE SET df = knowledge_term_df.df + EXCLUDED.df`.execute(tx);
+    }
+    await sql`UPDATE knowledge_document SET lexical_version = 0, lexical_length = 0 WHERE tenant_id = ${tenantId} AND id = ${documentId}`.execute(tx);
   }
 
   private async adjustStats(tx: Tx, tenantId: TenantId, chunks: number, length: number): Promise<void> {

@@ -1,3 +1,9 @@
+/**
+ * Chunks per transaction of a write or a removal in groups: ~70 postings a chunk of a manual, so a group holds the
+ * embedded database's backend for a few hundred milliseconds (docs/hot-paths.md "A large file's write in groups").
+ */
+export const GROUP_WRITE_CHUNKS = 100;
+
 /** Chunks `first … first + count - 1` of document `doc` (an index into the write's documents). */
 export interface WriteSegment {
   doc: number;
