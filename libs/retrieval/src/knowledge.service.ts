@@ -176,6 +176,8 @@ function failedItem(index: number, filePath: string | null, error: unknown): Bul
 @Injectable()
 export class KnowledgeService implements OnModuleInit {
   private readonly logger = new Logger('Knowledge');
+  /** Removal of hidden documents in groups: a deleted document's, and those a write in groups did not finish. */
+  readonly hidden: HiddenDocuments;
 
   /**
    * The analyzer's and the cross-language dictionaries load at boot, not inside the first import or
@@ -195,9 +197,6 @@ export class KnowledgeService implements OnModuleInit {
   ) {
     this.hidden = new HiddenDocuments(repository, lexical, this.logger);
   }
-
-  /** Removal of hidden documents in groups: a deleted document's, and those a write in groups did not finish. */
-  readonly hidden: HiddenDocuments;
 
   get space(): VectorSpace {
     return { model: this.provider.id, dim: this.provider.dimension };

@@ -90,7 +90,7 @@ export class LexicalRepository {
 
   /**
    * Replaces the postings of documents (old ones out, new ones in) and adjusts document frequencies
-   * and length statistics, in the caller's transaction. The tenant's statistics row is locked first,
+   * and length statistics, in the caller's transaction; documents not shown (hidden, or gone) are left alone. The tenant's statistics row is locked first,
    * then document frequencies in term order, so concurrent imports of one tenant cannot deadlock.
    * `indexedChunks` (by document id): the chunks each document's postings counted before this write, when the
    * caller has already stored the documents' new `chunk_count` (a re-post with another number of chunks).
