@@ -9,7 +9,7 @@
  *   graded INSUFFICIENT (≥ 75 %), import time (≤ 30 s on the embedded database, quiet).
  * `--health`: `/health` latency from a client in its own process while a ~50 MiB PDF (≤ 2,000 pages, made at
  *   run time from the manuals with qpdf), sent by an uploader in another process, imports; bar p99 ≤ 100 ms on the
- *   embedded database.
+ *   embedded database. Then the large document is deleted: `/health` and a neighbour's lookups meanwhile (reported).
  * `--offline`: no API: the manuals extracted and chunked in this process by libs/documents (its defaults),
  *   BM25 only — the questions and the scoring without the upload path.
  * Env: BENCH_DB=pglite (default, the embedded database in a temporary DATA_DIR) | postgres (a fresh database on
