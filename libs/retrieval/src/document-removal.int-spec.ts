@@ -98,6 +98,9 @@ describe('a document removed in groups (integration)', () => {
     await stack.knowledge.delete(t, id, { step: failing, groupChunks: 3 });
     expect(await visibleParts(t, id)).toEqual([]);
     expect((await rows(t))[1]).toBe(1 + MANUAL_DRAFTS.length);
+    // Another tenant cannot finish it: its id is not theirs.
+    expect(await stack.knowledge.delete(tenant(8), id).catch((e: unknown) => e)).toMatchObject({ code: RetrievalErrorCode.DOCUMENT_NOT_FOUND });
+    expect((await rows(t))[1]).toBe(1 + MANUAL_DRAFTS.length);
     await stack.knowledge.delete(t, id);
     expect((await rows(t)).slice(0, 2)).toEqual([1, 1]);
     expect((await stack.knowledge.delete(t, id).catch((e: unknown) => e)) as DomainException).toMatchObject({ code: RetrievalErrorCode.DOCUMENT_NOT_FOUND });
