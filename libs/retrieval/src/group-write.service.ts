@@ -9,8 +9,6 @@ import { LEXICAL_ANALYZER_VERSION } from './lexical/text-analyzer.js';
 import { RetrievalErrorCode, RetrievalException } from './retrieval.exception.js';
 import { GROUP_WRITE_CHUNKS, writeGroups } from './write-groups.js';
 
-export { GROUP_WRITE_CHUNKS } from './write-groups.js';
-
 /** A document of {@link GroupWriteService.writeInGroups} with its chunks. */
 export interface GroupWriteDocument {
   doc: NewDocument;

@@ -33,7 +33,8 @@ export {
   type UpsertStatus,
   type BulkItemResult,
 } from './knowledge.service.js';
-export { GroupWriteService, GROUP_WRITE_CHUNKS } from './group-write.service.js';
+export { GroupWriteService } from './group-write.service.js';
+export { GROUP_WRITE_CHUNKS } from './write-groups.js';
 export { LookupService, LOOKUP_TOOL_NAME, requestFilter, type LookupOptions, type LookupResult, type LookupResultItem } from './lookup.service.js';
 export { RetrievalSettingsService, type EffectiveRetrievalSettings } from './retrieval-settings.service.js';
 export { MEMORY_EXPIRY_JOB } from './memory-expiry.job.js';

@@ -216,6 +216,8 @@ export interface HiddenDocument {
   chunkCount: number;
 }
 
+const toHidden = (r: { id: string; chunk_count: number | string }): HiddenDocument => ({ id: r.id, chunkCount: Number(r.chunk_count) });
+
 /**
  * The knowledge base's documents and chunks (the vector search over them is {@link VectorSearchRepository}'s). Every
  * method is scoped by the tenant id it takes first. On the typed data layer (docs/data-layer.md).
@@ -362,16 +364,9 @@ export class KnowledgeRepository {
   }
 
   /** The documents at these paths that are being written (earlier writes that did not finish). */
-  async findWriting(tenantId: TenantId, filePaths: readonly string[]): Promise<{ id: string; chunkCount: number }[]> {
+  async findWriting(tenantId: TenantId, filePaths: readonly string[]): Promise<HiddenDocument[]> {
     if (!filePaths.length) return [];
-    const rows = await this.database.db
-      .selectFrom('knowledge_document')
-      .select(['id', 'chunk_count'])
-      .where('tenant_id', '=', tenantId)
-      .where('file_path', 'in', filePaths)
-      .where('writing', '=', true)
-      .execute();
-    return rows.map((r) => ({ id: r.id, chunkCount: Number(r.chunk_count) }));
+    return (await this.hiddenRows(tenantId).where('file_path', 'in', filePaths).execute()).map(toHidden);
   }
 
   /**
@@ -438,26 +433,21 @@ export class KnowledgeRepository {
 
   /** A hidden document by id (a removal that did not finish), or null. */
   async findHidden(tenantId: TenantId, id: string): Promise<HiddenDocument | null> {
-    const row = await this.database.db
-      .selectFrom('knowledge_document')
-      .select(['id', 'chunk_count'])
-      .where('tenant_id', '=', tenantId)
-      .where('id', '=', id)
-      .where('writing', '=', true)
-      .executeTakeFirst();
-    return row ? { id: row.id, chunkCount: Number(row.chunk_count) } : null;
+    const row = await this.hiddenRows(tenantId).where('id', '=', id).executeTakeFirst();
+    return row ? toHidden(row) : null;
   }
 
   /** The tenant's hidden documents untouched for {@link ABANDONED_HIDDEN_MS} (a write or a removal that died). */
   async abandonedHidden(tenantId: TenantId): Promise<HiddenDocument[]> {
-    const rows = await this.database.db
-      .selectFrom('knowledge_document')
-      .select(['id', 'chunk_count'])
-      .where('tenant_id', '=', tenantId)
-      .where('writing', '=', true)
+    const rows = await this.hiddenRows(tenantId)
       .where('updated_at', '<', sql<Date>`now() - make_interval(secs => ${ABANDONED_HIDDEN_MS / 1000})`)
       .execute();
-    return rows.map((r) => ({ id: r.id, chunkCount: Number(r.chunk_count) }));
+    return rows.map(toHidden);
+  }
+
+  /** The tenant's hidden documents (`writing`: being written in groups, or removed), as {@link toHidden} reads them. */
+  private hiddenRows(tenantId: TenantId) {
+    return this.database.db.selectFrom('knowledge_document').select(['id', 'chunk_count']).where('tenant_id', '=', tenantId).where('writing', '=', true);
   }
 
   /**

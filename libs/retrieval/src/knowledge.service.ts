@@ -417,9 +417,10 @@ export class KnowledgeService implements OnModuleInit {
    * Deletes a document (docs/hot-paths.md "A large document's removal in groups"): one short transaction takes it out of
    * the statistics, writes the audit entry, deletes its uploaded file and hides it — the delete is done for every reader
    * from there — then its postings and chunks go in groups. A document whose removal did not finish (a crash, a failed
-   * group) is finished by deleting it again; else the tenant's next delete removes it after `ABANDONED_HIDDEN_MS`.
+   * group) is finished by deleting it again; else the tenant's next delete removes it after `ABANDONED_HIDDEN_MS`
+   * (`sweep: false` skips that look, for a caller deleting many documents that has swept once).
    */
-  async delete(tenantId: TenantId, id: string, options: { step?: BackgroundStep; groupChunks?: number } = {}): Promise<void> {
+  async delete(tenantId: TenantId, id: string, options: { step?: BackgroundStep; groupChunks?: number; sweep?: boolean } = {}): Promise<void> {
     const step = options.step ?? runStepNow;
     const started = performance.now();
     const counted = await this.countedTerms(tenantId, id, step, options.groupChunks);
@@ -462,7 +463,7 @@ export class KnowledgeService implements OnModuleInit {
       // Deleted for every reader already: what is left goes when the document is deleted again, or with the sweep.
       this.logger.warn({ msg: 'deleted document not removed in full', documentId: id, error: String(error) });
     }
-    await this.hidden.sweepAbandoned(tenantId, step);
+    if (options.sweep !== false) await this.hidden.sweepAbandoned(tenantId, step);
   }
 
   /**

@@ -124,7 +124,7 @@ export class FileImportProcessor implements OnModuleInit, OnModuleDestroy {
     const errors = written.filter((r): r is DomainException => r instanceof DomainException);
     if (!results.length) return failed(errors[0]?.code ?? 'WRITE_FAILED', errors[0]?.message ?? 'The file could not be written.', extracted.mediaType);
     const kept = new Set(docs.map((d) => d.filePath));
-    for (const stale of earlier.filter((d) => !kept.has(d.filePath))) await this.knowledge.delete(tenantId, stale.id, { step });
+    for (const stale of earlier.filter((d) => !kept.has(d.filePath))) await this.knowledge.delete(tenantId, stale.id, { step, sweep: false });
     const chunks = drafts.reduce((n, d) => n + d.chunks.length, 0);
     const reused = drafts.reduce((n, d) => n + d.chunks.filter((c) => reuse.has(embeddingKey(d.title, c.content, c.section))).length, 0);
     const detail: FileOutcomeDetail = {
