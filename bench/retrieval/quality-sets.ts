@@ -32,6 +32,8 @@ export interface FaqDocument {
 export interface FaqQuestion {
   text: string;
   label: string;
+  /** Further labels whose documents also answer it (CovidFAQ's queries judged relevant to several answers). */
+  alsoRight?: readonly string[];
   /** Its label has a document in the knowledge base. */
   answerable: boolean;
   split: 'fit' | 'test';
@@ -48,6 +50,11 @@ export interface FaqSet {
    * for the sets added afterwards to report the defaults on data they never saw (issue 23 item 0).
    */
   defaultsChosenOn: boolean;
+}
+
+/** A result labelled `label` answers `question`. */
+export function isRight(question: FaqQuestion, label: string | undefined): boolean {
+  return label !== undefined && (label === question.label || (question.alsoRight?.includes(label) ?? false));
 }
 
 const SHARED = process.env.BENCH_SHARED_DATASETS ?? path.resolve('..', 'shared', 'datasets');
@@ -84,6 +91,53 @@ export function stackFaq(): FaqSet | null {
     documents,
     questions,
     defaultsChosenOn: true,
+  };
+}
+
+/**
+ * CovidFAQ (Poliak et al. 2020, *Collecting Verified COVID-19 Question Answer Pairs*, as published in the BERT-FAQ
+ * repository's `data/CovidFAQ/query_answer_pairs.json`, MIT): 67 FAQ answers and 1,387 real user queries — short,
+ * search-box style (`symptoms of coronavirus`, `Do I need a mask`) — each judged relevant to an answer. One document
+ * per distinct answer (its FAQ questions, then the answer); a query typed the same way twice (case and spacing
+ * aside) is asked once and is right with any of its answers. Not committed (see the README); read from
+ * BENCH_COVIDFAQ or bench/data/external/covidfaq.json when present. Added after the defaults were chosen.
+ */
+export function covidFaq(): FaqSet | null {
+  const file = process.env.BENCH_COVIDFAQ ?? path.resolve('bench/data/external/covidfaq.json');
+  if (!existsSync(file)) return null;
+  const pairs = JSON.parse(readFileSync(file, 'utf8')) as { query_type: string; question: string; answer: string }[];
+  const faqQuestions = new Map<string, string[]>();
+  for (const p of pairs.filter((x) => x.query_type === 'faq')) faqQuestions.set(p.answer, [...(faqQuestions.get(p.answer) ?? []), p.question.trim()]);
+  const labelOf = new Map([...faqQuestions.keys()].map((answer, k) => [answer, `covid-${k + 1}`]));
+  const answerable = new Set([...labelOf.values()].filter((_, k) => k % 5 !== 4));
+  const documents: FaqDocument[] = [...faqQuestions].flatMap(([answer, asked]) => {
+    const label = labelOf.get(answer) as string;
+    return answerable.has(label)
+      ? [{ filePath: `covidfaq/${label}.md`, title: asked[0], content: `${asked.join('\n')}\n\n${answer.trim()}`, domain: 'covid', label }]
+      : [];
+  });
+  const queries = new Map<string, { text: string; labels: string[] }>();
+  for (const p of pairs.filter((x) => x.query_type === 'user_query')) {
+    const label = labelOf.get(p.answer);
+    const text = p.question.trim();
+    const key = text.toLowerCase().split(/\s+/).join(' ');
+    if (!label || !key) continue;
+    const seen = queries.get(key) ?? { text, labels: [] };
+    if (!seen.labels.includes(label)) seen.labels.push(label);
+    queries.set(key, seen);
+  }
+  const questions: FaqQuestion[] = [...queries.values()].map(({ text, labels }, i) => {
+    const inBase = labels.filter((l) => answerable.has(l));
+    const [label, ...alsoRight] = inBase.length ? inBase : labels;
+    return { text, label, ...(alsoRight.length ? { alsoRight } : {}), answerable: inBase.length > 0, split: i % 2 === 0 ? 'fit' : 'test' };
+  });
+  return {
+    name: 'covidfaq',
+    language: 'en',
+    source: 'CovidFAQ (Poliak et al. 2020), verified COVID-19 FAQ answers with real user queries, via BERT-FAQ (MIT)',
+    documents,
+    questions,
+    defaultsChosenOn: false,
   };
 }
 
@@ -231,5 +285,7 @@ export function allSets(): FaqSet[] {
   const banking = banking77Faq();
   const smp = smp2017Faq();
   const clinc = clinc150Faq();
-  return [stackFaq(), banking, smp, demoKb(), clinc, inKeywordForm(clinc), inKeywordForm(banking), inKeywordForm(smp)].filter((s): s is FaqSet => s !== null);
+  return [stackFaq(), banking, smp, demoKb(), clinc, covidFaq(), inKeywordForm(clinc), inKeywordForm(banking), inKeywordForm(smp)].filter(
+    (s): s is FaqSet => s !== null,
+  );
 }

@@ -40,7 +40,7 @@ import {
 } from '@arbiter/retrieval';
 import { createApp } from '../../apps/api/src/create-app.js';
 import { benchDb, createTarget, writeResult } from './common.js';
-import { allSets, type FaqSet } from './quality-sets.js';
+import { allSets, isRight, type FaqQuestion, type FaqSet } from './quality-sets.js';
 import { passThroughEnv } from '../support/in-process-api.js';
 
 const ADMIN = 'bench-admin-token-0123456789abcdef';
@@ -76,12 +76,12 @@ interface SetReport {
   chat?: { answeredRight: number; answeredWrong: number; refused: number; absentRefused: number };
 }
 
-function rankMetrics(rankings: Ranked[], truth: string[]): { hitAt1: number; hitAt5: number; mrrAt10: number } {
+function rankMetrics(rankings: Ranked[], truth: FaqQuestion[]): { hitAt1: number; hitAt5: number; mrrAt10: number } {
   let h1 = 0;
   let h5 = 0;
   let mrr = 0;
   rankings.forEach((r, i) => {
-    const pos = r.labels.indexOf(truth[i]);
+    const pos = r.labels.findIndex((label) => isRight(truth[i], label));
     if (pos === 0) h1++;
     if (pos >= 0 && pos < 5) h5++;
     if (pos >= 0 && pos < 10) mrr += 1 / (pos + 1);
@@ -267,7 +267,7 @@ async function main(): Promise<void> {
               evidence: c.evidence,
               agreement: c.agreement,
               documentId: c.documentId,
-              right: labelOf.get(c.filePath) === q.label,
+              right: isRight(q, labelOf.get(c.filePath)),
             })),
           });
         }
@@ -283,7 +283,7 @@ async function main(): Promise<void> {
       const bm25 = bm25Baseline(set);
       const arbiterRanked: Ranked[] = [];
       const bm25Ranked: Ranked[] = [];
-      const truth: string[] = [];
+      const truth: FaqQuestion[] = [];
       const levels: Record<string, number> = {};
       const latencies: number[] = [];
       let right = 0;
@@ -307,7 +307,7 @@ async function main(): Promise<void> {
         const insufficient = body.completenessHint === 'INSUFFICIENT';
         const key = `${body.relevanceLevel}${body.completenessHint ? `/${body.completenessHint}` : ''}`;
         levels[key] = (levels[key] ?? 0) + 1;
-        if (labels[0] === q.label) {
+        if (isRight(q, labels[0])) {
           right++;
           if (insufficient) rightInsufficient++;
         } else {
@@ -322,7 +322,7 @@ async function main(): Promise<void> {
         }
         arbiterRanked.push({ labels });
         bm25Ranked.push({ labels: bm25(q.text) });
-        truth.push(q.label);
+        truth.push(q);
       }
       latencies.sort((a, b) => a - b);
       const share = (a: number, b: number) => (b ? (100 * a) / b : 0);
@@ -362,7 +362,7 @@ async function main(): Promise<void> {
           if (!answered) {
             refused++;
             if (!q.answerable) absentRefused++;
-          } else if (body.references.some((r) => labelOf.get(r.filePath) === q.label)) answeredRight++;
+          } else if (body.references.some((r) => isRight(q, labelOf.get(r.filePath)))) answeredRight++;
           else answeredWrong++;
         }
         report.chat = {
