@@ -4,7 +4,9 @@ import {
   type Calibration,
   FEATURE_NAMES,
   features,
+  FIRST_FEATURE_COUNT,
   gradeCalibrated,
+  logitOfRight,
   probabilityOfRight,
   type RelevanceEvidence,
   storedCalibration,
@@ -139,5 +141,24 @@ describe('fitting from labelled lookups', () => {
     expect(storedCalibration({ embedder: 'local:a', calibration: c }, 'openai:b')).toBeNull();
     expect(storedCalibration({ embedder: 'local:a', calibration: { weights: [1], cuts: c.cuts } }, 'local:a')).toBeNull();
     expect(storedCalibration({}, 'local:a')).toBeNull();
+  });
+
+  it('reads a fit stored before titleOverlap existed with weight 0 for it, and refuses more weights than features', () => {
+    const old = { weights: DEFAULT_CALIBRATION.weights.slice(0, FIRST_FEATURE_COUNT), cuts: { reference: 0.3, highlyRelevant: 0.6 } };
+    const read = storedCalibration({ embedder: 'local:a', calibration: old }, 'local:a');
+    expect(read?.weights).toEqual([...old.weights, 0]);
+    const e = evidence({ lexicalShare: 0.5, similarity: 0.4, lexicalRank: 1, coverage: 0.8, titleOverlap: 0.9 });
+    expect(logitOfRight(read as Calibration, e)).toBeCloseTo(
+      old.weights.reduce((z, w, i) => z + w * features(e)[i], 0),
+      12,
+    );
+    expect(storedCalibration({ embedder: 'local:a', calibration: { ...old, weights: [...DEFAULT_CALIBRATION.weights, 1] } }, 'local:a')).toBeNull();
+    expect(storedCalibration({ embedder: 'local:a', calibration: { ...old, weights: old.weights.slice(1) } }, 'local:a')).toBeNull();
+  });
+
+  it('reads titleOverlap as the last feature, 0 when absent', () => {
+    expect(FEATURE_NAMES.at(-1)).toBe('titleOverlap');
+    expect(features(evidence({ titleOverlap: 0.6 })).at(-1)).toBe(0.6);
+    expect(features(evidence()).at(-1)).toBe(0);
   });
 });

@@ -32,6 +32,11 @@ export interface RelevanceEvidence {
   unknownShare: number;
   /** The result lacks the query's most specific term that the corpus knows. */
   missesRarestTerm: boolean;
+  /**
+   * Dice overlap of the question's and the result's title's surface words, stop words kept (`title-overlap.ts`),
+   * 0..1; absent in evidence recorded before it existed (read as 0).
+   */
+  titleOverlap?: number;
 }
 
 export const FEATURE_NAMES = [
@@ -50,7 +55,11 @@ export const FEATURE_NAMES = [
   'coverageTimesSimilarity',
   'unknownShare',
   'missesRarestTerm',
+  'titleOverlap',
 ] as const;
+
+/** Ranking features of the first stored fits (through `missesRarestTerm`); `titleOverlap` came after them. */
+export const FIRST_FEATURE_COUNT = 15;
 
 export function features(e: RelevanceEvidence): number[] {
   const clamp = (x: number) => (Number.isFinite(x) ? Math.min(1, Math.max(0, x)) : 0);
@@ -70,6 +79,7 @@ export function features(e: RelevanceEvidence): number[] {
     clamp(e.coverage) * clamp(e.similarity),
     clamp(e.unknownShare),
     e.missesRarestTerm ? 1 : 0,
+    clamp(e.titleOverlap ?? 0),
   ];
 }
 
@@ -194,15 +204,22 @@ function isCalibration(value: unknown): value is Calibration {
     typeof c === 'object' &&
     c !== null &&
     Array.isArray(c.weights) &&
-    c.weights.length === FEATURE_NAMES.length &&
+    c.weights.length >= FIRST_FEATURE_COUNT &&
+    c.weights.length <= FEATURE_NAMES.length &&
     c.weights.every((w) => typeof w === 'number' && Number.isFinite(w)) &&
     isCuts(c.cuts) &&
     isAnswerability(c.answerability)
   );
 }
 
-/** The stored calibration when it is well-formed and fitted for `embedder`, else null (the built-in one applies). */
+/**
+ * The stored calibration when it is well-formed and fitted for `embedder`, else null (the built-in one applies).
+ * Features are only ever appended ({@link FIRST_FEATURE_COUNT}): a fit stored before a feature existed gets weight
+ * 0 for it, so its logits are the ones it was fitted with.
+ */
 export function storedCalibration(grading: Record<string, unknown> | null | undefined, embedder: string): Calibration | null {
   if (!grading || grading.embedder !== embedder || !isCalibration(grading.calibration)) return null;
-  return grading.calibration;
+  const { weights } = grading.calibration;
+  if (weights.length === FEATURE_NAMES.length) return grading.calibration;
+  return { ...grading.calibration, weights: [...weights, ...new Array<number>(FEATURE_NAMES.length - weights.length).fill(0)] };
 }

@@ -25,6 +25,7 @@ import {
 } from './identifiers.js';
 import type { FusionSettings } from './fusion-settings.js';
 import { orderSectionsByLexicalEvidence } from './section-order.js';
+import { surfaceWords, titleOverlap } from './title-overlap.js';
 
 /** Titles analysed by earlier lookups, at most {@link ANALYZED_TITLES_MAX} (then it starts over). */
 const analyzedTitles = new Map<string, readonly string[]>();
@@ -249,6 +250,7 @@ export function assembleCandidates(input: HybridInput): HybridCandidate[] {
   const knownTerms = queryTerms.filter(known);
   const rarest = knownTerms.length ? knownTerms.reduce((a, b) => (idfOf(b) > idfOf(a) ? b : a)) : null;
   const identifiers = rareIdentifiers(input.query ?? '', input.idf, input.chunkCount);
+  const questionWords = surfaceWords(input.query ?? '');
   const chunks = fused.map((f) => {
     // The lexical evidence is the better of the query's own terms and their translations.
     const own = lexicalBest.get(f.id);
@@ -296,6 +298,7 @@ export function assembleCandidates(input: HybridInput): HybridCandidate[] {
       vectorRank,
       exactHit: exactDocuments.has(chunk.documentId),
       runnerUpLexicalShare: runnerUp,
+      titleOverlap: titleOverlap(questionWords, surfaceWords(chunk.title)),
     };
     // Exact identifiers (docs/retrieval.md "Exact identifiers"): the rest of the question is what the
     // candidate's own identifiers leave, so a document carrying one of two codes does not cover both.
