@@ -57,6 +57,7 @@ export type Resource =
   | 'knowledge-document'
   | 'knowledge-chunks'
   | 'knowledge-import'
+  | 'knowledge-grading'
   | 'webhooks'
   | 'webhook-deliveries'
   | 'api-keys'

@@ -9,6 +9,7 @@ import { href } from '../lib/route';
 import { TableHead } from '../components/table-head';
 import { DocumentView } from './knowledge/document-view';
 import { FileUpload } from './knowledge/file-upload';
+import { GradingCard } from './knowledge/grading-card';
 import { LookupPlayground } from './knowledge/lookup-playground';
 import { useCanWrite } from '../lib/identity';
 import { useUrlState } from '../lib/url-state';
@@ -18,7 +19,7 @@ export function KnowledgePage({ id }: { id: string | null }) {
   return id ? <DocumentView id={id} /> : <KnowledgeList />;
 }
 
-/** Documents (list, upload files, one or a bulk file, delete) and a lookup playground with grades and confidence. */
+/** Documents (list, upload files, one or a bulk file, delete), a lookup playground with grades and confidence, and the grade's calibration. */
 function KnowledgeList() {
   const { t } = useI18n();
   const canWrite = useCanWrite();
@@ -41,6 +42,7 @@ function KnowledgeList() {
     <section aria-labelledby="page-title">
       <h1 id="page-title">{t('nav.knowledge')}</h1>
       <LookupPlayground />
+      <GradingCard />
       <article className="card">
         <h2>{t('knowledge.documents')}</h2>
         {canWrite && (
