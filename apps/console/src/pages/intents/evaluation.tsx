@@ -1,5 +1,6 @@
-import { useState, type ChangeEvent } from 'react';
+import { useState } from 'react';
 import { api, ApiError, asApiError, call } from '../../api/client';
+import { LabelledFileInput } from '../../components/labelled-file-input';
 import { ErrorNotice } from '../../components/states';
 import { useI18n } from '../../i18n/i18n';
 import { formatPercent, formatScore } from '../../lib/format';
@@ -17,8 +18,7 @@ export function EvaluationPanel() {
   const [problem, setProblem] = useState<string | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
   const [busy, setBusy] = useState(false);
-  const onFile = async (event: ChangeEvent<HTMLInputElement>) => {
-    const file = event.target.files?.[0];
+  const onFile = async (file: File | null) => {
     if (!file) return;
     setProblem(null);
     setError(null);
@@ -39,15 +39,13 @@ export function EvaluationPanel() {
   return (
     <article className="card">
       <h2>{t('intents.evaluation')}</h2>
-      <label>
-        {t('intents.uploadLabelled')} <span className="muted">{t('intents.labelledFormat')}</span>
-        <input type="file" accept=".jsonl,.json,application/json" onChange={(event) => void onFile(event)} disabled={busy} />
-      </label>
-      {problem && (
-        <p className="field-error" role="alert">
-          {problem}
-        </p>
-      )}
+      <LabelledFileInput
+        label={t('intents.uploadLabelled')}
+        format={t('intents.labelledFormat')}
+        problem={problem}
+        disabled={busy}
+        onFile={(file) => void onFile(file)}
+      />
       {error && <ErrorNotice error={error} />}
       {report && (
         <div data-testid="evaluation-report">

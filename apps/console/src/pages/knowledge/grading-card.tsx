@@ -1,6 +1,7 @@
-import { useState, type ChangeEvent } from 'react';
+import { useState } from 'react';
 import { api, call } from '../../api/client';
 import { useApiMutation, useApiQuery } from '../../api/queries';
+import { LabelledFileInput } from '../../components/labelled-file-input';
 import { Async, ErrorNotice } from '../../components/states';
 import { TableHead } from '../../components/table-head';
 import { useI18n } from '../../i18n/i18n';
@@ -30,8 +31,7 @@ export function GradingCard() {
     invalidates: ['knowledge-grading'],
     onSuccess: () => setResult(null),
   });
-  const onFile = async (event: ChangeEvent<HTMLInputElement>) => {
-    const file = event.target.files?.[0];
+  const onFile = async (file: File | null) => {
     setProblem(null);
     setResult(null);
     setPairs(null);
@@ -72,15 +72,7 @@ export function GradingCard() {
       </Async>
       {canWrite && (
         <>
-          <label>
-            {t('grading.file')} <span className="muted">{t('grading.format')}</span>
-            <input type="file" accept=".jsonl,.json,application/json" onChange={(event) => void onFile(event)} disabled={busy} />
-          </label>
-          {problem && (
-            <p className="field-error" role="alert">
-              {problem}
-            </p>
-          )}
+          <LabelledFileInput label={t('grading.file')} format={t('grading.format')} problem={problem} disabled={busy} onFile={(file) => void onFile(file)} />
           {pairs && (
             <div className="row">
               <span role="status">{t('grading.read', { pairs: pairs.length, unanswerable: pairs.filter((p) => p.filePath === null).length })}</span>
