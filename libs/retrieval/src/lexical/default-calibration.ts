@@ -7,9 +7,9 @@ import type { Calibration } from './calibration.js';
  * the ranking model then, its answerability model over it since.
  */
 export const DEFAULT_CALIBRATION: Readonly<Calibration> = Object.freeze({
-  // The last weight, `titleOverlap` (added 2026-12-07), is 0: a refit of the whole ranking model with it gave it 0.73
-  // and moved hit@1 on the sets the defaults never saw by +0.1 to +2.0 points, but the grading rates both ways (docs/retrieval.md
-  // "Fitting the grade"); a tenant's own fit weighs it.
+  // The last weight, `titleOverlap` (added 2026-12-07), is 0: the weights tried for it lifted an FAQ asked in users'
+  // own words but cost the demo tenant right answers or its cross-language questions (docs/retrieval.md "Grading");
+  // a tenant's own fit weighs it.
   weights: [-3.1776, 0.5809, 0.2502, 0.4993, 0.3752, 1.0666, 1.0382, 0.3555, 0.7715, 0.5805, 0.5081, 0.1602, 0.3489, 0.1692, -0.2293, 0],
   cuts: { reference: 0.3634, highlyRelevant: 0.6288 },
   // Answer or refuse (docs/retrieval.md "Answerability"): fitted over the ranking model above by
