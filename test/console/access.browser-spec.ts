@@ -3,7 +3,16 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect } from '@j
 import Papa from 'papaparse';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
-import { apiCall, launchChromium, seedDemoTraffic, seriousA11yViolations, signIn, startConsoleApi, type ConsoleApi } from './support/console-harness.js';
+import {
+  apiCall,
+  launchChromium,
+  openPage,
+  seedDemoTraffic,
+  seriousA11yViolations,
+  signIn,
+  startConsoleApi,
+  type ConsoleApi,
+} from './support/console-harness.js';
 import { itSavingScreenshots } from './support/failure-screenshots.js';
 import { containsText, hasCount, hasValue, visible } from './support/waits.js';
 
@@ -73,12 +82,9 @@ describe('access pages (browser)', () => {
   });
 
   beforeEach(async () => {
-    context = await browser.newContext({ locale: 'en-US', viewport: { width: 1400, height: 900 } });
+    ({ context, page, pageErrors } = await openPage(browser));
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: api.baseUrl });
-    page = await context.newPage();
     activePage = page;
-    pageErrors = [];
-    page.on('pageerror', (error) => pageErrors.push(error.message));
   });
 
   afterEach(async () => {

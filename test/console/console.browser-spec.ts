@@ -4,6 +4,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import {
   apiCall,
   launchChromium,
+  openPage,
   seedDemoTraffic,
   seriousA11yViolations,
   signIn,
@@ -52,11 +53,8 @@ describe('operator console (browser)', () => {
   });
 
   beforeEach(async () => {
-    context = await browser.newContext({ locale: 'en-US', viewport: { width: 1400, height: 900 } });
-    page = await context.newPage();
+    ({ context, page, pageErrors } = await openPage(browser));
     activePage = page;
-    pageErrors = [];
-    page.on('pageerror', (error) => pageErrors.push(error.message));
   });
 
   afterEach(async () => {

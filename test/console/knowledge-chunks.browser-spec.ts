@@ -1,7 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect } from '@jest/globals';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { apiCall, launchChromium, seriousA11yViolations, signIn, startConsoleApi, uploadAndImport, type ConsoleApi } from './support/console-harness.js';
+import {
+  apiCall,
+  launchChromium,
+  openPage,
+  seriousA11yViolations,
+  signIn,
+  startConsoleApi,
+  uploadAndImport,
+  type ConsoleApi,
+} from './support/console-harness.js';
 import { itSavingScreenshots } from './support/failure-screenshots.js';
 import { containsText, hasCount, hasValue, visible } from './support/waits.js';
 
@@ -83,11 +92,8 @@ describe('knowledge: a document and its chunks (browser)', () => {
   });
 
   beforeEach(async () => {
-    context = await browser.newContext({ locale: 'en-US', viewport: { width: 1400, height: 900 }, acceptDownloads: true });
-    page = await context.newPage();
+    ({ context, page, pageErrors } = await openPage(browser, { acceptDownloads: true }));
     activePage = page;
-    pageErrors = [];
-    page.on('pageerror', (error) => pageErrors.push(error.message));
     await signIn(page, api);
     await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
   });

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect } from '@jest/globals';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
-import { apiCall, launchChromium, seriousA11yViolations, signIn, startConsoleApi, type ConsoleApi } from './support/console-harness.js';
+import { apiCall, launchChromium, openPage, seriousA11yViolations, signIn, startConsoleApi, type ConsoleApi } from './support/console-harness.js';
 import { itSavingScreenshots } from './support/failure-screenshots.js';
 import { containsText, hasCount, visible } from './support/waits.js';
 import { pollUntil } from '@arbiter/testing';
@@ -81,11 +81,8 @@ describe('webhooks page (browser)', () => {
   });
 
   beforeEach(async () => {
-    context = await browser.newContext({ locale: 'en-US', viewport: { width: 1400, height: 900 } });
-    page = await context.newPage();
+    ({ context, page, pageErrors } = await openPage(browser));
     activePage = page;
-    pageErrors = [];
-    page.on('pageerror', (error) => pageErrors.push(error.message));
     await signIn(page, api);
     await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
   });

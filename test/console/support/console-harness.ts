@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { TenantSeeds } from '@arbiter/tenancy';
 import { createApp } from '../../../apps/api/src/create-app.js';
 
@@ -93,6 +93,21 @@ export async function apiCall<T>(api: ConsoleApi, method: string, url: string, k
   const text = await response.text();
   if (!expected.includes(response.status)) throw new Error(`${method} ${url} → ${response.status} ${text}`);
   return (text ? JSON.parse(text) : undefined) as T;
+}
+
+/**
+ * A new browser context (English, 1400×900, downloads as asked) and its page, with the page's uncaught errors
+ * collected: every browser spec checks after each test that there were none.
+ */
+export async function openPage(
+  browser: Browser,
+  options: { acceptDownloads?: boolean } = {},
+): Promise<{ context: BrowserContext; page: Page; pageErrors: string[] }> {
+  const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1400, height: 900 }, ...options });
+  const page = await context.newPage();
+  const pageErrors: string[] = [];
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  return { context, page, pageErrors };
 }
 
 /** Signs in through the form, as an operator would. */
