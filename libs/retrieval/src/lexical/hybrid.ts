@@ -27,21 +27,32 @@ import type { FusionSettings } from './fusion-settings.js';
 import { orderSectionsByLexicalEvidence } from './section-order.js';
 import { surfaceWords, titleOverlap } from './title-overlap.js';
 
-/** Titles analysed by earlier lookups, at most {@link ANALYZED_TITLES_MAX} (then it starts over). */
-const analyzedTitles = new Map<string, readonly string[]>();
-const ANALYZED_TITLES_MAX = 20_000;
+/** A title as the evidence reads it: its index terms and its surface words ({@link surfaceWords}). */
+interface TitleReading {
+  terms: readonly string[];
+  words: ReadonlySet<string>;
+}
+
+/** Titles read by earlier lookups, at most {@link READ_TITLES_MAX} (then it starts over). */
+const readTitles = new Map<string, TitleReading>();
+const READ_TITLES_MAX = 20_000;
 
 /**
- * The terms of a candidate's title, analysed once per process: `analyzeText` is a pure function of the text, and
- * analysing every candidate's title again was 9 % of a lookup's time on the API thread (docs/hot-paths.md "Prepared statements").
+ * A candidate's title read once per process: both readings are pure functions of the text, and analysing every
+ * candidate's title again was 9 % of a lookup's time on the API thread (docs/hot-paths.md "Prepared statements").
  */
-export function analyzedTitle(title: string): readonly string[] {
-  let terms = analyzedTitles.get(title);
-  if (!terms) {
-    if (analyzedTitles.size >= ANALYZED_TITLES_MAX) analyzedTitles.clear();
-    analyzedTitles.set(title, (terms = Object.freeze(analyzeText(title))));
+function readTitle(title: string): TitleReading {
+  let reading = readTitles.get(title);
+  if (!reading) {
+    if (readTitles.size >= READ_TITLES_MAX) readTitles.clear();
+    readTitles.set(title, (reading = { terms: Object.freeze(analyzeText(title)), words: surfaceWords(title) }));
   }
-  return terms;
+  return reading;
+}
+
+/** The terms of a candidate's title ({@link readTitle}). */
+export function analyzedTitle(title: string): readonly string[] {
+  return readTitle(title).terms;
 }
 
 /**
@@ -298,7 +309,7 @@ export function assembleCandidates(input: HybridInput): HybridCandidate[] {
       vectorRank,
       exactHit: exactDocuments.has(chunk.documentId),
       runnerUpLexicalShare: runnerUp,
-      titleOverlap: titleOverlap(questionWords, surfaceWords(chunk.title)),
+      titleOverlap: titleOverlap(questionWords, readTitle(chunk.title).words),
     };
     // Exact identifiers (docs/retrieval.md "Exact identifiers"): the rest of the question is what the
     // candidate's own identifiers leave, so a document carrying one of two codes does not cover both.
