@@ -80,9 +80,15 @@ describe('knowledge: the grade calibration (browser)', () => {
     await chooseFile('demo-labels.jsonl', jsonLines(DEMO_GRADING_LABELS));
     await containsText(card().getByRole('status'), '20 questions read, 5 with no answer in the knowledge base.');
 
+    // The calibration in force is asked again after an applied fit only: a preview changed nothing.
+    const reads: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'GET' && new URL(request.url()).pathname === '/admin/knowledge/grading') reads.push(request.url());
+    });
     await card().getByRole('button', { name: 'Preview the fit' }).click();
     const result = card().getByTestId('grading-fit-result');
     await containsText(result, 'Preview only, nothing stored');
+    expect(reads).toEqual([]);
     for (const header of ['Before', 'After (in sample)']) await visible(result.getByRole('columnheader', { name: header }));
     await containsText(result.getByRole('row', { name: /^Questions/ }), '20 (5 with no answer)');
     expect((await grading()).source).toBe('default');
@@ -90,6 +96,7 @@ describe('knowledge: the grade calibration (browser)', () => {
     await card().getByRole('button', { name: 'Fit and apply' }).click();
     await containsText(result, 'Fitted and applied');
     await containsText(card().getByTestId('grading-in-force'), 'Fitted for this knowledge base');
+    expect(reads).toHaveLength(1);
     const fitted = await grading();
     expect(fitted.source).toBe('fitted');
     expect(fitted.calibration.weights).toHaveLength(fitted.features.length);

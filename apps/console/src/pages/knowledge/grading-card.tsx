@@ -25,7 +25,9 @@ export function GradingCard() {
   const [pairs, setPairs] = useState<LabelledPair[] | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [result, setResult] = useState<FitResult | null>(null);
-  const fit = useApiMutation({ send: (dryRun: boolean) => fitGrade(pairs ?? [], dryRun), invalidates: ['knowledge-grading'], onSuccess: setResult });
+  // A preview stores nothing: only an applied fit asks for the calibration in force again.
+  const preview = useApiMutation({ send: () => fitGrade(pairs ?? [], true), invalidates: [], onSuccess: setResult });
+  const fit = useApiMutation({ send: () => fitGrade(pairs ?? [], false), invalidates: ['knowledge-grading'], onSuccess: setResult });
   const reset = useApiMutation({
     send: () => call(api.DELETE('/admin/knowledge/grading')),
     invalidates: ['knowledge-grading'],
@@ -35,13 +37,14 @@ export function GradingCard() {
     setProblem(null);
     setResult(null);
     setPairs(null);
+    preview.reset();
     fit.reset();
     if (!file) return;
     const parsed = parseLabelledPairs(await file.text());
     if (parsed.ok) setPairs(parsed.pairs);
     else setProblem(t('grading.fileProblem', { line: parsed.line, problem: parsed.problem }));
   };
-  const busy = fit.isPending || reset.isPending;
+  const busy = preview.isPending || fit.isPending || reset.isPending;
   return (
     <article className="card" aria-labelledby="grading-title">
       <h2 id="grading-title">{t('grading.title')}</h2>
@@ -76,16 +79,17 @@ export function GradingCard() {
           {pairs && (
             <div className="row">
               <span role="status">{t('grading.read', { pairs: pairs.length, unanswerable: pairs.filter((p) => p.filePath === null).length })}</span>
-              <button type="button" disabled={busy} onClick={() => fit.mutate(true)}>
+              <button type="button" disabled={busy} onClick={() => preview.mutate(undefined)}>
                 {t('grading.preview')}
               </button>
-              <button type="button" disabled={busy} onClick={() => fit.mutate(false)}>
+              <button type="button" disabled={busy} onClick={() => fit.mutate(undefined)}>
                 {t('grading.apply')}
               </button>
             </div>
           )}
         </>
       )}
+      {preview.error && <ErrorNotice error={preview.error} />}
       {fit.error && <ErrorNotice error={fit.error} />}
       {reset.error && <ErrorNotice error={reset.error} />}
       {result && (
