@@ -4,7 +4,7 @@ import type { Tx } from '@arbiter/database';
 import { EMBEDDING_PROVIDER, type EmbeddingProvider, isHashingEmbedding } from '@arbiter/llm';
 import type { VectorSpace } from './knowledge.repository.js';
 import { CandidateSearchRepository } from './candidate-search.repository.js';
-import { analyzeText } from './lexical/text-analyzer.js';
+import { analyzeText, CONTENT_WORDS } from './lexical/text-analyzer.js';
 import { bilingualDictionary } from './lexical/bilingual-dictionary.js';
 import { translateQueryTerms } from './lexical/cross-language.js';
 import { rankByDistance } from './lexical/distance-rerank.js';
@@ -64,18 +64,18 @@ export class HybridSearchService {
    * word of it is in the dictionary. Before any transaction, like {@link embed}.
    */
   async embedTranslation(query: string): Promise<number[] | null> {
-    const { text } = translateQueryTerms(analyzeText(query), bilingualDictionary());
+    const { text } = translateQueryTerms(analyzeText(query, CONTENT_WORDS), bilingualDictionary());
     return text ? this.provider.embedQuery(text) : null;
   }
 
   /** `tx`: read in the caller's transaction; without it, one statement of its own (the lookup). */
   async search(tenantId: TenantId, request: HybridSearchRequest, settings: EffectiveRetrievalSettings, tx?: Tx): Promise<HybridSearchOutcome> {
     const space = this.space;
-    const ordered = analyzeText(request.query);
-    const terms = [...new Set(ordered)];
+    const terms = [...new Set(analyzeText(request.query))];
     // Cross-language retrieval (docs/retrieval.md): the query's terms translated through CC-CEDICT are
-    // searched as a list of their own, so a Chinese question finds an English document and back.
-    const translation = translateQueryTerms(ordered, bilingualDictionary());
+    // searched as a list of their own, so a Chinese question finds an English document and back. Its content
+    // words only: `the` translates to nothing worth searching.
+    const translation = translateQueryTerms(analyzeText(request.query, CONTENT_WORDS), bilingualDictionary());
     const scope = { domain: request.domain, filter: request.filter };
     // The hashing embedder's vectors are hashed words: an ANN index over them finds fewer of the nearest chunks than
     // ranking the lexical candidates by exact distance does (docs/hot-paths.md "No ANN search in the hashing embedder's space").

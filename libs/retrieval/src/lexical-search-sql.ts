@@ -1,6 +1,8 @@
 import type { TenantId } from '@arbiter/common';
 import { type RawBuilder, sql } from '@arbiter/database';
 import { type HitLocation, type SearchScope, toLocation, type VectorSpace } from './knowledge.repository.js';
+import { ENGLISH_MARKER_WORDS } from './lexical/stop-words.js';
+import { isStopWordTerm } from './lexical/text-analyzer.js';
 import { beingWrittenCte, fileNameOf, metadataCondition, notBeingWritten, vectorDistance } from './search-sql.js';
 
 /** One chunk found by the lexical index, resolved to its document and, when it has one, its vector. */
@@ -66,9 +68,13 @@ export function lexicalSearchSql(
     // order); the chunks tied at the cut all come through (WITH TIES) and are cut by file path, not by random id.
     // The terms as rows joined to the frequencies, not `term = ANY(array)`: on a small tenant the planner scans the
     // frequencies and tested every row against every term (0.7 ms of a 2.2 ms statement for 70 translated terms).
-    return sql`${q} AS (SELECT f.term, ln(1 + (s.n - f.df + 0.5) / (f.df + 0.5)) AS idf
+    // A stop word's IDF is over the chunks in English (docs/retrieval.md "Lexical index"): in a tenant of Chinese
+    // manuals with a few English pages, `the` is rare among all chunks but says nothing about which English page.
+    const stopWords = termList.filter(isStopWordTerm);
+    const chunksFor = stopWords.length ? sql`CASE WHEN f.term = ANY(${stopWords}::varchar[]) THEN greatest(e.n, f.df) ELSE s.n END` : sql`s.n`;
+    return sql`${q} AS (SELECT f.term, ln(1 + (${chunksFor} - f.df + 0.5) / (f.df + 0.5)) AS idf
                     FROM (SELECT DISTINCT term FROM unnest(${termList}::varchar[]) AS u(term)) u
-                    JOIN knowledge_term_df f ON f.tenant_id = ${tenantId} AND f.term = u.term, s WHERE f.df > 0),
+                    JOIN knowledge_term_df f ON f.tenant_id = ${tenantId} AND f.term = u.term, s${stopWords.length ? sql`, e` : sql``} WHERE f.df > 0),
             ${p} AS (SELECT t.document_id, t.chunk_index, round(sum(t.impact * q.idf) * 1e9::float8) / 1e9::float8 AS score
                     FROM ${q} q CROSS JOIN LATERAL (
                       SELECT k.document_id, k.chunk_index, k.impact FROM knowledge_term k
@@ -96,7 +102,13 @@ export function lexicalSearchSql(
     );
   return {
     ctes: sql`${filtered}${beingWrittenCte(tenantId)},
-            s AS (SELECT chunk_count::float8 AS n FROM knowledge_lexical_stats WHERE tenant_id = ${tenantId}),
+            s AS (SELECT chunk_count::float8 AS n FROM knowledge_lexical_stats WHERE tenant_id = ${tenantId}),${
+              [terms, translation?.terms ?? []].some((list) => list.some(isStopWordTerm))
+                ? sql`
+            e AS (SELECT coalesce(max(df), 0)::float8 AS n FROM knowledge_term_df
+                   WHERE tenant_id = ${tenantId} AND term IN (${sql.join(ENGLISH_MARKER_WORDS.map((w) => sql.lit(w)))})),`
+                : sql``
+            }
             ${sql.join(lists, sql`,\n            `)}`,
     columns: sql`(SELECT n FROM s) AS n, ${select('o')}${translation ? sql`, ${select('t')}` : sql``}`,
   };

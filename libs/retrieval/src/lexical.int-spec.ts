@@ -155,6 +155,30 @@ describe('lexical index statistics (integration)', () => {
     expect(nearest.map((h) => h.filePath)).toEqual(paths);
   });
 
+  it("a stop word's IDF is over the tenant's English chunks, a content word's over all of them", async () => {
+    // Six Chinese manuals and two English pages: `the` is in a quarter of all chunks (rare) but in every English one.
+    const tenant = asTenantId('00000000-0000-4000-8000-0000000000a7');
+    for (let i = 0; i < 6; i++)
+      await knowledge.upsert(tenant, { domain: 'arm', filePath: `zh/${i}.md`, title: `手册 ${i}`, content: `机械臂第${i}章：减速机润滑与保养。` });
+    await knowledge.upsert(tenant, { domain: 'arm', filePath: 'en/invoice.md', title: 'Invoices', content: 'The invoice is sent with the order.' });
+    await knowledge.upsert(tenant, { domain: 'arm', filePath: 'en/refund.md', title: 'Refunds', content: 'The refund takes ten days.' });
+    const space = { model: provider.id, dim: provider.dimension };
+    const search = (query: string) =>
+      medium.database.transaction(
+        async (tx) =>
+          (await lexical.searchWithTranslation(tenant, [...new Set(analyzeText(query))], null, space, await provider.embedQuery(query), 20, {}, tx)).own,
+      );
+    const { idf, chunkCount } = await search('the refund');
+    expect(chunkCount).toBe(8);
+    // df(the) = 2 = the English chunks: ln(1 + 0.5 / 2.5); a content word of df 1 reads N = 8: ln(1 + 7.5 / 1.5).
+    expect(idf.the).toBeCloseTo(Math.log(1 + 0.5 / 2.5), 9);
+    expect(idf.refund).toBeCloseTo(Math.log(1 + 7.5 / 1.5), 9);
+    // Without the rule `the` would weigh ln(1 + 6.5 / 2.5) ≈ 1.28, more than a third of `refund`'s 1.79.
+    expect(idf.the / idf.refund).toBeLessThan(0.15);
+    // A query of stop words only still searches (a grade, not an error) and reads the same low weights.
+    expect((await search('the')).hits.map((h) => h.filePath).sort()).toEqual(['en/invoice.md', 'en/refund.md']);
+  });
+
   it("a document's postings are found by (tenant, document), not by a scan of the tenant's postings", async () => {
     const tenant = asTenantId('00000000-0000-4000-8000-0000000000a5');
     await knowledge.upsertMany(

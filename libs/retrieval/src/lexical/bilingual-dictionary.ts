@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { analyzeText, CJK_BIGRAM_PREFIX, LEXICAL_ANALYZER_VERSION } from './text-analyzer.js';
+import { analyzeText, CJK_BIGRAM_PREFIX, CONTENT_WORDS, LEXICAL_ANALYZER_VERSION } from './text-analyzer.js';
 
 /**
  * The Chinese–English dictionary of cross-language retrieval (docs/retrieval.md "Cross-language
@@ -79,7 +79,7 @@ export function buildDictionaryTables(entries: Iterable<CedictEntry>, frequency:
   const analyzed = new Map<string, string[]>();
   const analyze = (piece: string) => {
     let terms = analyzed.get(piece);
-    if (!terms) analyzed.set(piece, (terms = analyzeText(piece)));
+    if (!terms) analyzed.set(piece, (terms = analyzeText(piece, CONTENT_WORDS)));
     return terms;
   };
   for (const [trad, simp, pinyin, definitions] of entries) {
@@ -126,7 +126,7 @@ export function dictionaryFromTables({ english, chinese, simplified }: Dictionar
       // One-word translations first: the words of a longer gloss ("to issue a visa" for 签证) match
       // alone what the gloss does not mean ("the invoice is issued"); they are used only when a word has
       // no one-word translation ("emergency stop" for 急停).
-      const pieces = (english.get(word)?.split('|') ?? []).map((piece) => analyzeText(piece)).filter((ts) => ts.length > 0);
+      const pieces = (english.get(word)?.split('|') ?? []).map((piece) => analyzeText(piece, CONTENT_WORDS)).filter((ts) => ts.length > 0);
       const single = pieces.filter((ts) => ts.length === 1);
       const terms: string[] = [];
       for (const piece of single.length ? single : pieces)

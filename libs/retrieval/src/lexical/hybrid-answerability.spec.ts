@@ -5,7 +5,7 @@ import type { Calibration } from './calibration.js';
 import { DEFAULT_CALIBRATION } from './default-calibration.js';
 import { DEFAULT_FUSION } from './fusion-settings.js';
 import { analyzedTitle, assembleCandidates, type HitChunk, type HybridInput } from './hybrid.js';
-import { analyzeText } from './text-analyzer.js';
+import { analyzeText, CONTENT_WORDS } from './text-analyzer.js';
 
 /**
  * The answerability model inside the hybrid assembly (docs/retrieval.md "Answerability"): the order is
@@ -107,12 +107,37 @@ describe('answerability in the hybrid assembly', () => {
   });
 });
 
+describe('the question\'s stop words in the hybrid assembly (docs/retrieval.md "Lexical index")', () => {
+  // The BM25 lists score them; the evidence reads the content words: `the`, `is`, `how` are in nearly every passage.
+  const withStopWords: HybridInput = {
+    ...base(DEFAULT_CALIBRATION),
+    queryTerms: ['how', 'is', 'the', 'card', 'fee'],
+    idf: { how: 0.3, is: 0.05, the: 0.01, card: 0.5, fee: 2 },
+  };
+  it.each([
+    { name: 'coverage of the question', read: (c: ReturnType<typeof assembleCandidates>[number]) => c.evidence.coverage },
+    { name: 'unknown share', read: (c: ReturnType<typeof assembleCandidates>[number]) => c.evidence.unknownShare },
+    { name: 'rare-term coverage', read: (c: ReturnType<typeof assembleCandidates>[number]) => c.agreement.rareCoverage },
+    { name: 'known terms', read: (c: ReturnType<typeof assembleCandidates>[number]) => c.agreement.knownTerms },
+  ])('$name is what the content words give', ({ read }) => {
+    const plain = assembleCandidates({ ...base(DEFAULT_CALIBRATION), collectOverlaps: true });
+    const stopped = assembleCandidates({ ...withStopWords, collectOverlaps: true });
+    expect(stopped.map(read)).toEqual(plain.map(read));
+  });
+
+  it('reads a lexical share against the best score of every scored term, stop words included', () => {
+    const [plain] = assembleCandidates(base(DEFAULT_CALIBRATION));
+    const [stopped] = assembleCandidates(withStopWords);
+    expect(stopped.evidence.lexicalShare).toBeLessThan(plain.evidence.lexicalShare);
+  });
+});
+
 describe('analyzedTitle (a lookup reads each candidate title analysed once per process)', () => {
   it.each([['Invoices and payment terms (English)'], ['E201 伺服过载报警'], ['']])(
-    'gives what analyzeText gives for %j, the same frozen list again',
+    'gives the content words analyzeText gives for %j, the same frozen list again',
     (title) => {
       const first = analyzedTitle(title);
-      expect(first).toEqual(analyzeText(title));
+      expect(first).toEqual(analyzeText(title, CONTENT_WORDS));
       expect(analyzedTitle(title)).toBe(first);
       expect(Object.isFrozen(first)).toBe(true);
     },

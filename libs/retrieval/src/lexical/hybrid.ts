@@ -12,7 +12,7 @@ import {
 } from './answerability.js';
 import { type Calibration, logisticProbability, logitOfRight, type RelevanceEvidence, sigmoid, toSeedScale } from './calibration.js';
 import { reciprocalRankFusion } from './fusion.js';
-import { analyzeText, CJK_BIGRAM_PREFIX } from './text-analyzer.js';
+import { analyzeText, CJK_BIGRAM_PREFIX, CONTENT_WORDS, isStopWordTerm } from './text-analyzer.js';
 import {
   applyIdentifierVerdict,
   documentFrequencyOf,
@@ -27,7 +27,7 @@ import type { FusionSettings } from './fusion-settings.js';
 import { orderSectionsByLexicalEvidence } from './section-order.js';
 import { surfaceWords, titleOverlap } from './title-overlap.js';
 
-/** A title as the evidence reads it: its index terms and its surface words ({@link surfaceWords}). */
+/** A title as the evidence reads it: its content terms and its surface words ({@link surfaceWords}). */
 interface TitleReading {
   terms: readonly string[];
   words: ReadonlySet<string>;
@@ -45,12 +45,12 @@ function readTitle(title: string): TitleReading {
   let reading = readTitles.get(title);
   if (!reading) {
     if (readTitles.size >= READ_TITLES_MAX) readTitles.clear();
-    readTitles.set(title, (reading = { terms: Object.freeze(analyzeText(title)), words: surfaceWords(title) }));
+    readTitles.set(title, (reading = { terms: Object.freeze(analyzeText(title, CONTENT_WORDS)), words: surfaceWords(title) }));
   }
   return reading;
 }
 
-/** The terms of a candidate's title ({@link readTitle}). */
+/** The content terms of a candidate's title ({@link readTitle}). */
 export function analyzedTitle(title: string): readonly string[] {
   return readTitle(title).terms;
 }
@@ -217,11 +217,14 @@ export function assembleCandidates(input: HybridInput): HybridCandidate[] {
   const idfOf = (t: string) =>
     input.idf[t] ??
     (knownAlternatives(t).length ? Math.max(...knownAlternatives(t).map((a) => input.idf[a] ?? translatedIdf[a])) : bm25Idf(0, input.chunkCount));
-  const queryTerms = input.queryTerms.filter((t) => known(t) || !t.startsWith(CJK_BIGRAM_PREFIX));
+  const scoredTerms = input.queryTerms.filter((t) => known(t) || !t.startsWith(CJK_BIGRAM_PREFIX));
   const maxScore = bm25MaxScore(
-    queryTerms.map((t) => input.idf[t] ?? bm25Idf(0, input.chunkCount)),
+    scoredTerms.map((t) => input.idf[t] ?? bm25Idf(0, input.chunkCount)),
     DEFAULT_BM25,
   );
+  // The evidence reads the question's content words: its stop words score in the BM25 lists (docs/retrieval.md
+  // "Lexical index"), but a passage containing `the` or `a` (a substring of nearly any text) covers nothing.
+  const queryTerms = scoredTerms.filter((t) => !isStopWordTerm(t));
   // The best a translated document can reach: every query term matched, by itself or by one of its
   // translations. Terms without a translation stay in the measure: a document that shares one translated
   // word of a question (`签证` → `visa`, a card brand in an invoice) covers that word, not the question.
@@ -344,7 +347,7 @@ export function assembleCandidates(input: HybridInput): HybridCandidate[] {
       passage: c.text,
       titleCoverage: titleCoverage(analyzedTitle(c.chunk.title), questionTerms),
       // Compared in fused order (independent of the calibration, so a fit reads what a lookup reads).
-      terms: compareTexts && i < OVERLAP_CANDIDATES ? new Set(analyzeText(c.text)) : null,
+      terms: compareTexts && i < OVERLAP_CANDIDATES ? new Set(analyzeText(c.text, CONTENT_WORDS)) : null,
     })),
   });
   const answerability = input.calibration.answerability;

@@ -1,7 +1,8 @@
 /**
- * Stop words of the lexical analyzer: words so common in support questions that they carry no
- * evidence of which document is meant. Negations (`not`, `不`, `没`) are deliberately absent:
- * "the screen does not light up" is a different question from "the screen lights up".
+ * Stop words: words so common in support questions that alone they say nothing of which document is meant.
+ * Chinese ones are not index terms; English ones are, with their IDF over the English chunks, and the grading
+ * evidence leaves them out (docs/retrieval.md "Lexical index"). Negations (`not`, `不`, `没`) are deliberately
+ * absent: "the screen does not light up" is a different question from "the screen lights up".
  */
 export const ENGLISH_STOP_WORDS: ReadonlySet<string> = new Set(
   (
@@ -13,6 +14,12 @@ export const ENGLISH_STOP_WORDS: ReadonlySet<string> = new Set(
     's t d ll m o re ve y'
   ).split(/\s+/),
 );
+
+/**
+ * The commonest English words: nearly every English chunk contains one, so the most frequent of them counts the
+ * tenant's English chunks — the N of a stop word's IDF (docs/retrieval.md "Lexical index").
+ */
+export const ENGLISH_MARKER_WORDS: readonly string[] = Object.freeze(['the', 'of', 'and', 'to', 'a', 'in', 'is', 'for']);
 
 export const CHINESE_STOP_WORDS: ReadonlySet<string> = new Set(
   (

@@ -1,17 +1,21 @@
 import { describe, expect, it } from '@jest/globals';
-import { analyzeText, queryTerms } from './text-analyzer.js';
+import { analyzeText, CONTENT_WORDS, isStopWordTerm, queryTerms } from './text-analyzer.js';
 
 describe('lexical analyzer', () => {
+  // `terms`: the index's and the query's reading (English stop words kept, unstemmed); `content`: CONTENT_WORDS.
   it.each([
-    { text: 'Resetting the robot arms', terms: ['reset', 'robot', 'arm'] },
-    { text: 'How do I reset it?', terms: ['reset'] },
-    { text: 'Error E201 on axis 3', terms: ['error', 'e201', 'axi', '3'] },
-    { text: 'ＡＢＣ　Ｄｅｆ', terms: ['abc', 'def'] }, // NFKC: full-width folds
-    { text: 'the screen is not lighting up', terms: ['screen', 'not', 'light'] }, // negations stay
-    { text: '!!! ??? 😀', terms: [] },
-    { text: 'of the and', terms: [] },
-  ])('$text → $terms', ({ text, terms }) => {
+    { text: 'Resetting the robot arms', terms: ['reset', 'the', 'robot', 'arm'], content: ['reset', 'robot', 'arm'] },
+    { text: 'How do I reset it?', terms: ['how', 'do', 'i', 'reset', 'it'], content: ['reset'] },
+    { text: 'Where can I get tested', terms: ['where', 'can', 'i', 'get', 'test'], content: ['test'] },
+    { text: 'Error E201 on axis 3', terms: ['error', 'e201', 'on', 'axi', '3'], content: ['error', 'e201', 'axi', '3'] },
+    { text: 'ＡＢＣ　Ｄｅｆ', terms: ['abc', 'def'], content: ['abc', 'def'] }, // NFKC: full-width folds
+    { text: 'the screen is not lighting up', terms: ['the', 'screen', 'is', 'not', 'light', 'up'], content: ['screen', 'not', 'light'] }, // negations stay
+    { text: '!!! ??? 😀', terms: [], content: [] },
+    { text: 'of the and', terms: ['of', 'the', 'and'], content: [] },
+  ])('$text → $terms (content words $content)', ({ text, terms, content }) => {
     expect(analyzeText(text)).toEqual(terms);
+    expect(analyzeText(text, CONTENT_WORDS)).toEqual(content);
+    expect(terms.filter((t) => !isStopWordTerm(t))).toEqual(content);
   });
 
   it('segments Chinese with sub-words and bigrams, without stop words', () => {

@@ -8,14 +8,18 @@ import { CHINESE_STOP_WORDS, ENGLISH_STOP_WORDS } from './stop-words.js';
  * (bump {@link LEXICAL_ANALYZER_VERSION}; documents carry the version they were indexed with).
  *
  * - Text is NFKC-normalized and lower-cased.
- * - Latin/digit tokens: stop words dropped, the rest Porter-stemmed (`resetting` → `reset`);
- *   alphanumeric codes such as `e201` are kept whole.
+ * - Latin/digit tokens: Porter-stemmed (`resetting` → `reset`); alphanumeric codes such as `e201`
+ *   are kept whole. English stop words are index terms too, unstemmed: BM25's IDF already makes
+ *   `the` weigh next to nothing, while the frame of a short question (`where` can I get tested,
+ *   `how` does it spread) is what tells two FAQ entries apart (docs/retrieval.md "Lexical index").
+ *   Readers that want the content words only (the bilingual dictionary, the query's translation)
+ *   ask for `englishStopWords: 'drop'`.
  * - Chinese runs: jieba's search-mode segmentation (a long word also yields its dictionary
  *   sub-words, so `示教器` matches `示教`), stop words dropped, plus character bigrams prefixed
  *   with `~` — paraphrases segment differently, bigrams still overlap (`不亮` / `亮了`).
  * Pure: no Nest, no database.
  */
-export const LEXICAL_ANALYZER_VERSION = 2;
+export const LEXICAL_ANALYZER_VERSION = 3;
 
 const CJK_RUN = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+/u;
 const CJK_RUNS = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+/gu;
@@ -38,6 +42,16 @@ export function warmAnalyzer(): void {
 export interface AnalyzerOptions {
   /** Character bigrams of Chinese runs (default true). */
   cjkBigrams?: boolean;
+  /** English stop words as terms (`keep`, the index's and the query's default) or not (`drop`). */
+  englishStopWords?: 'keep' | 'drop';
+}
+
+/** The content words of a text: no English stop word (Chinese ones are never terms). */
+export const CONTENT_WORDS: Readonly<AnalyzerOptions> = Object.freeze({ englishStopWords: 'drop' });
+
+/** Whether an index term is an English stop word (they are kept unstemmed, so the term is the word). */
+export function isStopWordTerm(term: string): boolean {
+  return ENGLISH_STOP_WORDS.has(term);
 }
 
 /** Index terms of `text`, in order, with repeats (term frequency is their count). */
@@ -53,7 +67,10 @@ export function analyzeText(text: string, options: AnalyzerOptions = {}): string
       continue;
     }
     for (const word of token.match(TOKEN_RE) ?? []) {
-      if (ENGLISH_STOP_WORDS.has(word)) continue;
+      if (ENGLISH_STOP_WORDS.has(word)) {
+        if (options.englishStopWords !== 'drop') terms.push(word);
+        continue;
+      }
       terms.push(/\d/.test(word) ? word : stemmer(word));
     }
   }
