@@ -1,6 +1,7 @@
 import type { TenantId } from '@arbiter/common';
 import { type RawBuilder, sql } from '@arbiter/database';
 import { type HitLocation, type SearchScope, toLocation, type VectorSpace } from './knowledge.repository.js';
+import { HEADING_BOOST, HEADING_TERM_PREFIX, headingTerm } from './lexical/indexing.js';
 import { ENGLISH_MARKER_WORDS } from './lexical/stop-words.js';
 import { isStopWordTerm } from './lexical/text-analyzer.js';
 import { beingWrittenCte, fileNameOf, metadataCondition, notBeingWritten, vectorDistance } from './search-sql.js';
@@ -10,6 +11,8 @@ export interface LexicalHit extends HitLocation {
   documentId: string;
   chunkIndex: number;
   score: number;
+  /** The score's part from content words in the chunk's own postings (no stop word, no heading field). */
+  contentScore: number;
   filePath: string;
   title: string;
   domain: string;
@@ -70,23 +73,29 @@ export function lexicalSearchSql(
     // frequencies and tested every row against every term (0.7 ms of a 2.2 ms statement for 70 translated terms).
     // A stop word's IDF is over the chunks in English (docs/retrieval.md "Lexical index"): in a tenant of Chinese
     // manuals with a few English pages, `the` is rare among all chunks but says nothing about which English page.
-    const stopWords = termList.filter(isStopWordTerm);
+    // Every term is searched in the body and in the heading field (docs/retrieval.md "Lexical index"); a heading term's
+    // weight is its own IDF (among the headings) at HEADING_BOOST.
+    const searched = [...termList, ...termList.map(headingTerm).filter((t): t is string => t !== null)];
+    const stopWords = searched.filter((t) => isStopWordTerm(unmarked(t)));
     const chunksFor = stopWords.length ? sql`CASE WHEN f.term = ANY(${stopWords}::varchar[]) THEN greatest(e.n, f.df) ELSE s.n END` : sql`s.n`;
-    return sql`${q} AS (SELECT f.term, ln(1 + (${chunksFor} - f.df + 0.5) / (f.df + 0.5)) AS idf
-                    FROM (SELECT DISTINCT term FROM unnest(${termList}::varchar[]) AS u(term)) u
+    return sql`${q} AS (SELECT f.term, ln(1 + (${chunksFor} - f.df + 0.5) / (f.df + 0.5))
+                           * CASE WHEN left(f.term, 1) = ${HEADING_TERM_PREFIX} THEN ${sql.lit(HEADING_BOOST)}::float8 ELSE 1 END AS idf,
+                           left(f.term, 1) <> ${HEADING_TERM_PREFIX}${stopWords.length ? sql` AND f.term <> ALL(${stopWords}::varchar[])` : sql``} AS content
+                    FROM (SELECT DISTINCT term FROM unnest(${searched}::varchar[]) AS u(term)) u
                     JOIN knowledge_term_df f ON f.tenant_id = ${tenantId} AND f.term = u.term, s${stopWords.length ? sql`, e` : sql``} WHERE f.df > 0),
-            ${p} AS (SELECT t.document_id, t.chunk_index, round(sum(t.impact * q.idf) * 1e9::float8) / 1e9::float8 AS score
+            ${p} AS (SELECT t.document_id, t.chunk_index, round(sum(t.impact * q.idf) * 1e9::float8) / 1e9::float8 AS score,
+                         round(coalesce(sum(t.impact * q.idf) FILTER (WHERE q.content), 0) * 1e9::float8) / 1e9::float8 AS content_score
                     FROM ${q} q CROSS JOIN LATERAL (
                       SELECT k.document_id, k.chunk_index, k.impact FROM knowledge_term k
                        WHERE k.tenant_id = ${tenantId} AND k.term = q.term${conditions}
                        ORDER BY k.impact DESC LIMIT ${sql.lit(POSTINGS_PER_TERM)}) t
                    GROUP BY t.document_id, t.chunk_index
                    ORDER BY score DESC FETCH FIRST (${limit}) ROWS WITH TIES),
-            ${r} AS (SELECT p.document_id, p.chunk_index, p.score, d.file_path
+            ${r} AS (SELECT p.document_id, p.chunk_index, p.score, p.content_score, d.file_path
                     FROM ${p} p
                     CROSS JOIN LATERAL (SELECT file_path FROM knowledge_document WHERE id = p.document_id AND tenant_id = ${tenantId}) d
                    ORDER BY p.score DESC, d.file_path, p.chunk_index LIMIT ${limit}),
-            ${h} AS (SELECT r.document_id, r.chunk_index, r.score, r.file_path, d.title, d.domain, d.keywords,
+            ${h} AS (SELECT r.document_id, r.chunk_index, r.score, r.content_score, r.file_path, d.title, d.domain, d.keywords,
                          coalesce(c.content, left(d.content, 2000)) AS content, c.distance,
                          ${fileNameOf(tenantId)} AS file_name, c.page, c.page_end, c.section
                     FROM ${r} r
@@ -118,6 +127,7 @@ interface RawLexicalHit {
   document_id: string;
   chunk_index: number;
   score: number;
+  content_score: number;
   file_path: string;
   title: string;
   domain: string;
@@ -131,15 +141,26 @@ interface RawLexicalHit {
 }
 
 /** The lists of a {@link lexicalSearchSql} row; `translated` only when the statement had a translation. */
+/** A term without its heading-field mark. */
+function unmarked(term: string): string {
+  return term.startsWith(HEADING_TERM_PREFIX) ? term.slice(HEADING_TERM_PREFIX.length) : term;
+}
+
+/** The IDF of the statement's body terms (a heading term's weight is of the list's order only). */
+function bodyIdf(weights: Record<string, number>): Record<string, number> {
+  return Object.fromEntries(Object.entries(weights).filter(([term]) => !term.startsWith(HEADING_TERM_PREFIX)));
+}
+
 export function parseLexicalSearchRow(row: LexicalSearchRow, translated: boolean): { own: LexicalSearchResult; translated: LexicalSearchResult | null } {
   const chunkCount = Number(row.n ?? 0);
   const result = (name: string): LexicalSearchResult => ({
-    idf: (row[`idf_${name}`] as Record<string, number> | null) ?? {},
+    idf: bodyIdf((row[`idf_${name}`] as Record<string, number> | null) ?? {}),
     chunkCount,
     hits: ((row[`hits_${name}`] as RawLexicalHit[] | null) ?? []).map((h) => ({
       documentId: h.document_id,
       chunkIndex: h.chunk_index,
       score: Number(h.score),
+      contentScore: Number(h.content_score),
       filePath: h.file_path,
       title: h.title,
       domain: h.domain,

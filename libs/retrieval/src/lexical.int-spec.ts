@@ -179,6 +179,31 @@ describe('lexical index statistics (integration)', () => {
     expect((await search('the')).hits.map((h) => h.filePath).sort()).toEqual(['en/invoice.md', 'en/refund.md']);
   });
 
+  it('a short title that is the question asked outranks a long text repeating its words; the content score leaves the heading out', async () => {
+    const tenant = asTenantId('00000000-0000-4000-8000-0000000000a8');
+    await knowledge.upsert(tenant, { domain: 'faq', filePath: 'where.md', title: 'Where can I get tested?', content: 'Ask your doctor or a local clinic.' });
+    await knowledge.upsert(tenant, {
+      domain: 'faq',
+      filePath: 'results.md',
+      title: 'Test results',
+      content: 'Once tested, results of the test come in two days; a test can be repeated if the test was not clear.',
+    });
+    for (let i = 0; i < 6; i++)
+      await knowledge.upsert(tenant, { domain: 'faq', filePath: `other/${i}.md`, title: `Topic ${i}`, content: `Masks and distance ${i}.` });
+    const space = { model: provider.id, dim: provider.dimension };
+    const query = 'where can I get tested';
+    const { own } = await medium.database.transaction(async (tx) =>
+      lexical.searchWithTranslation(tenant, [...new Set(analyzeText(query))], null, space, await provider.embedQuery(query), 20, {}, tx),
+    );
+    expect(own.hits.map((h) => h.filePath).slice(0, 2)).toEqual(['where.md', 'results.md']);
+    const [where, results] = own.hits;
+    // Content words only (`test`; `where`, `can`, `i`, `get` are stop words), the chunk's own postings only.
+    expect(Object.keys(own.idf).sort()).toEqual(['can', 'get', 'i', 'test', 'where']);
+    expect(where.contentScore).toBeGreaterThan(0);
+    expect(where.contentScore).toBeLessThan(where.score);
+    expect(results.contentScore).toBeGreaterThan(where.contentScore);
+  });
+
   it("a document's postings are found by (tenant, document), not by a scan of the tenant's postings", async () => {
     const tenant = asTenantId('00000000-0000-4000-8000-0000000000a5');
     await knowledge.upsertMany(

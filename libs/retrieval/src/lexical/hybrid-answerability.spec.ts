@@ -125,10 +125,15 @@ describe('the question\'s stop words in the hybrid assembly (docs/retrieval.md "
     expect(stopped.map(read)).toEqual(plain.map(read));
   });
 
-  it('reads a lexical share against the best score of every scored term, stop words included', () => {
+  it('reads a lexical share as content score against content words: stop words and the heading field order the list only', () => {
     const [plain] = assembleCandidates(base(DEFAULT_CALIBRATION));
-    const [stopped] = assembleCandidates(withStopWords);
-    expect(stopped.evidence.lexicalShare).toBeLessThan(plain.evidence.lexicalShare);
+    // The same hits, their scores raised by stop words and heading matches, their content part as before.
+    const raised = base(DEFAULT_CALIBRATION).lexical.map((h) => ({ ...h, score: h.score + 3, contentScore: h.score }));
+    const [stopped] = assembleCandidates({ ...withStopWords, lexical: raised });
+    expect(stopped.evidence.lexicalShare).toBe(plain.evidence.lexicalShare);
+    // Without a content part the whole score is read.
+    const [whole] = assembleCandidates({ ...base(DEFAULT_CALIBRATION), lexical: raised.map(({ contentScore: _, ...h }) => h) });
+    expect(whole.evidence.lexicalShare).toBeGreaterThan(plain.evidence.lexicalShare);
   });
 });
 

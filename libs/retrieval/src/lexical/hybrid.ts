@@ -109,13 +109,24 @@ export function locationOf(hit: HitChunk): CandidateLocation {
   };
 }
 
+/**
+ * A hit of a BM25 list: `score` orders the list; `contentScore` is its part from the question's content words in the
+ * chunk's own postings (no stop word, no heading field; docs/retrieval.md "Lexical index"), the lexical share's
+ * numerator — absent, the score is all content.
+ */
+export type LexicalListHit = HitChunk & { score: number; contentScore?: number };
+
+function contentScore(hit: LexicalListHit | undefined): number {
+  return hit ? (hit.contentScore ?? hit.score) : 0;
+}
+
 export interface HybridInput {
   /** The query as asked (its exact identifiers, docs/retrieval.md "Exact identifiers"); without it the rule is off. */
   query?: string;
   /** Chunk hits of the vector index, nearest first (several per document possible). */
   vector: readonly HitChunk[];
   /** Chunk hits of the lexical index with their BM25 scores, best first. */
-  lexical: readonly (HitChunk & { score: number })[];
+  lexical: readonly LexicalListHit[];
   /** Exact title/keyword hits, each with its best chunk. */
   exact: readonly HitChunk[];
   /** Distinct analyzed query terms. */
@@ -125,7 +136,7 @@ export interface HybridInput {
    * translated terms, their IDF, and each query term's translations.
    */
   translation?: {
-    lexical: readonly (HitChunk & { score: number })[];
+    lexical: readonly LexicalListHit[];
     idf: Readonly<Record<string, number>>;
     alternatives: Readonly<Record<string, readonly string[]>>;
   };
@@ -217,14 +228,14 @@ export function assembleCandidates(input: HybridInput): HybridCandidate[] {
   const idfOf = (t: string) =>
     input.idf[t] ??
     (knownAlternatives(t).length ? Math.max(...knownAlternatives(t).map((a) => input.idf[a] ?? translatedIdf[a])) : bm25Idf(0, input.chunkCount));
-  const scoredTerms = input.queryTerms.filter((t) => known(t) || !t.startsWith(CJK_BIGRAM_PREFIX));
+  // The question's content words: its stop words and the heading field score in the BM25 lists (docs/retrieval.md
+  // "Lexical index"), but the evidence reads what a passage says — `a` is a substring of nearly any passage — so a
+  // lexical share is a hit's content score against the best one every content word could give.
+  const queryTerms = input.queryTerms.filter((t) => (known(t) || !t.startsWith(CJK_BIGRAM_PREFIX)) && !isStopWordTerm(t));
   const maxScore = bm25MaxScore(
-    scoredTerms.map((t) => input.idf[t] ?? bm25Idf(0, input.chunkCount)),
+    queryTerms.map((t) => input.idf[t] ?? bm25Idf(0, input.chunkCount)),
     DEFAULT_BM25,
   );
-  // The evidence reads the question's content words: its stop words score in the BM25 lists (docs/retrieval.md
-  // "Lexical index"), but a passage containing `the` or `a` (a substring of nearly any text) covers nothing.
-  const queryTerms = scoredTerms.filter((t) => !isStopWordTerm(t));
   // The best a translated document can reach: every query term matched, by itself or by one of its
   // translations. Terms without a translation stay in the measure: a document that shares one translated
   // word of a question (`签证` → `visa`, a card brand in an invoice) covers that word, not the question.
@@ -242,8 +253,8 @@ export function assembleCandidates(input: HybridInput): HybridCandidate[] {
   for (const h of [...input.exact, ...input.lexical, ...translated, ...input.vector]) if (!byKey.has(candidateKey(h))) byKey.set(candidateKey(h), h);
   const lexicalShare = (key: string) =>
     Math.max(
-      maxScore > 0 ? Math.min(1, (lexicalBest.get(key)?.hit.score ?? 0) / maxScore) : 0,
-      translatedMaxScore > 0 ? Math.min(1, (translatedBest.get(key)?.hit.score ?? 0) / translatedMaxScore) : 0,
+      maxScore > 0 ? Math.min(1, contentScore(lexicalBest.get(key)?.hit) / maxScore) : 0,
+      translatedMaxScore > 0 ? Math.min(1, contentScore(translatedBest.get(key)?.hit) / translatedMaxScore) : 0,
     );
   const exactOrder = [...input.exact].sort(
     (a, b) => lexicalShare(candidateKey(b)) - lexicalShare(candidateKey(a)) || (a.distance ?? Infinity) - (b.distance ?? Infinity),
