@@ -140,7 +140,6 @@ interface RawLexicalHit {
   section: string[] | null;
 }
 
-/** The lists of a {@link lexicalSearchSql} row; `translated` only when the statement had a translation. */
 /** A term without its heading-field mark. */
 function unmarked(term: string): string {
   return term.startsWith(HEADING_TERM_PREFIX) ? term.slice(HEADING_TERM_PREFIX.length) : term;
@@ -151,6 +150,7 @@ function bodyIdf(weights: Record<string, number>): Record<string, number> {
   return Object.fromEntries(Object.entries(weights).filter(([term]) => !term.startsWith(HEADING_TERM_PREFIX)));
 }
 
+/** The lists of a {@link lexicalSearchSql} row; `translated` only when the statement had a translation. */
 export function parseLexicalSearchRow(row: LexicalSearchRow, translated: boolean): { own: LexicalSearchResult; translated: LexicalSearchResult | null } {
   const chunkCount = Number(row.n ?? 0);
   const result = (name: string): LexicalSearchResult => ({
