@@ -13,7 +13,8 @@
  * the `fit` half with and without the answerability model — the three grading rates at the fitted cuts
  * and the trade-off curve (the reference cut placed on the `fit` half for a sweep of right-refused targets).
  * Env: BENCH_DB=postgres|pglite (default postgres), BENCH_SETS=comma list, BENCH_MAX_QUESTIONS,
- * BENCH_DUMP=<dir> (with --fit/--grading: the collected lookups and each question's top three labels, to study offline).
+ * BENCH_DUMP=<dir> (with --fit/--grading: the collected lookups, each question's top three labels and, per candidate, its
+ * full lexical score and title similarity, to study offline).
  */
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
@@ -107,6 +108,31 @@ function bm25Baseline(set: FaqSet): (q: string) => string[] {
 }
 
 type Collected = LabelledLookup & { set: string; answerable: boolean };
+
+/**
+ * What a dump (BENCH_DUMP) adds about each candidate, in the lookup's order, for offline study of the ranking model
+ * (bench/retrieval/README.md "What the ranking model's form can reach on CovidFAQ"): its full lexical score (stop words
+ * and heading field included) and the dot product of the question's and its title's embeddings (the cosine for the
+ * built-in embedder, whose vectors have unit length).
+ */
+interface CandidateStudy {
+  lexicalScore: number;
+  titleSimilarity: number | null;
+}
+
+async function candidateStudy(
+  search: HybridSearchService,
+  question: readonly number[],
+  candidates: readonly { title: string; lexicalScore: number }[],
+): Promise<CandidateStudy[]> {
+  return Promise.all(
+    candidates.map(async (c) => {
+      if (!c.title.trim()) return { lexicalScore: c.lexicalScore, titleSimilarity: null };
+      const title = await search.embed(c.title);
+      return { lexicalScore: c.lexicalScore, titleSimilarity: title.reduce((s, x, k) => s + x * question[k], 0) };
+    }),
+  );
+}
 
 /** Right-refused targets of the trade-off curve: the reference cut is placed on the `fit` half for each. */
 const SWEEP = [0.02, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5];
@@ -247,7 +273,7 @@ async function main(): Promise<void> {
         const settings = await app.get(RetrievalSettingsService).get(asTenantId(tenant.id));
         const lexical = app.get(LexicalRepository);
         const collected: Record<'fit' | 'test', Collected[]> = { fit: [], test: [] };
-        const dumped: { text: string; label: string; split: string; candidates: string[] }[] = [];
+        const dumped: { text: string; label: string; split: string; candidates: string[]; study?: CandidateStudy[] }[] = [];
         for (const q of set.questions.filter((x) => gradingMode || x.split === 'fit')) {
           const vector = await search.embed(q.text);
           const translatedVector = await search.embedTranslation(q.text);
@@ -259,6 +285,7 @@ async function main(): Promise<void> {
             label: q.label,
             split: q.split,
             candidates: found.candidates.slice(0, 3).map((c) => labelOf.get(c.filePath) ?? c.filePath),
+            ...(process.env.BENCH_DUMP ? { study: await candidateStudy(search, vector, found.candidates) } : {}),
           });
           collected[q.split].push({
             set: set.name,
