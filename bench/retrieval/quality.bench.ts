@@ -111,11 +111,14 @@ type Collected = LabelledLookup & { set: string; answerable: boolean };
 
 /**
  * What a dump (BENCH_DUMP) adds about each candidate, in the lookup's order, for offline study of the ranking model
- * (bench/retrieval/README.md "What the ranking model's form can reach on CovidFAQ"): its full lexical score (stop words
- * and heading field included) and the dot product of the question's and its title's embeddings (the cosine for the
- * built-in embedder, whose vectors have unit length).
+ * (bench/retrieval/README.md "What the ranking model's form can reach on CovidFAQ"): its document, the passage the
+ * lookup shows, its full lexical score (stop words and heading field included) and the dot product of the question's
+ * and its title's embeddings (the cosine for the built-in embedder, whose vectors have unit length).
  */
 interface CandidateStudy {
+  filePath: string;
+  title: string;
+  content: string;
   lexicalScore: number;
   titleSimilarity: number | null;
 }
@@ -123,13 +126,14 @@ interface CandidateStudy {
 async function candidateStudy(
   search: HybridSearchService,
   question: readonly number[],
-  candidates: readonly { title: string; lexicalScore: number }[],
+  candidates: readonly { filePath: string; title: string; content: string; lexicalScore: number }[],
 ): Promise<CandidateStudy[]> {
   return Promise.all(
-    candidates.map(async (c) => {
-      if (!c.title.trim()) return { lexicalScore: c.lexicalScore, titleSimilarity: null };
-      const title = await search.embed(c.title);
-      return { lexicalScore: c.lexicalScore, titleSimilarity: title.reduce((s, x, k) => s + x * question[k], 0) };
+    candidates.map(async ({ filePath, title, content, lexicalScore }) => {
+      const known = { filePath, title, content, lexicalScore };
+      if (!title.trim()) return { ...known, titleSimilarity: null };
+      const vector = await search.embed(title);
+      return { ...known, titleSimilarity: vector.reduce((s, x, k) => s + x * question[k], 0) };
     }),
   );
 }
