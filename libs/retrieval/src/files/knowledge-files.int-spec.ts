@@ -202,6 +202,46 @@ describe('KnowledgeFilesRepository (integration)', () => {
     expect(await files.read(T1, fileId!)).toBeNull();
   });
 
+  it("a re-upload reads the old vectors a page of chunks at a time: every chunk once, the tenant's only", async () => {
+    const one = await files.store(T1, upload({ refused: [] }), noRecord);
+    const [fileId] = await files.pendingFileIds(T1, one!.importId);
+    const manual = async (filePath: string, paragraphs: number) => {
+      const drafts = Array.from({ length: paragraphs }, (_, k) => ({
+        content: `${filePath} paragraph ${k}.`,
+        page: k + 1,
+        pageEnd: k + 1,
+        section: [`${k} Part`],
+      }));
+      const [written] = await knowledge.upsertMany(
+        T1,
+        [
+          {
+            domain: 'manuals',
+            filePath,
+            title: filePath,
+            content: drafts.map((d) => d.content).join('\n'),
+            keywords: [],
+            metadata: {},
+            contentHash: filePath,
+            source: { fileId: fileId!, mediaType: 'application/pdf', pageCount: paragraphs },
+          },
+        ],
+        { prepared: new Map([[filePath, drafts]]) },
+      );
+      if (!written || written instanceof Error) throw new Error('not written');
+      return written.document.id;
+    };
+    const ids = [await manual('paged-a.pdf', 5), await manual('paged-b.pdf', 3)];
+    const whole = await files.vectorsOf(T1, ids, space);
+    expect(whole.map((v) => v.content).sort()).toEqual(
+      [...[0, 1, 2, 3, 4].map((k) => `paged-a.pdf paragraph ${k}.`), ...[0, 1, 2].map((k) => `paged-b.pdf paragraph ${k}.`)].sort(),
+    );
+    // Pages that end inside a document, at its end, and one past the last chunk.
+    for (const pageSize of [1, 2, 3, 8])
+      expect((await files.vectorsOf(T1, ids, space, pageSize)).map((v) => [v.content, v.vector])).toEqual(whole.map((v) => [v.content, v.vector]));
+    expect(await files.vectorsOf(T2, ids, space, 2)).toEqual([]);
+  });
+
   it('a re-upload replaces the document and its file in one write, with the vectors of unchanged chunks to reuse', async () => {
     const one = await files.store(T1, upload({ refused: [] }), noRecord);
     const [oldFile] = await files.pendingFileIds(T1, one!.importId);

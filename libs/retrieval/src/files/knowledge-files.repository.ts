@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { TenantId } from '@arbiter/common';
+import { mapSliced, type TenantId } from '@arbiter/common';
 import { Database, sql, type Tx } from '@arbiter/database';
 import type { VectorSpace } from '../knowledge.repository.js';
 import type { UploadForm } from './file-documents.js';
@@ -68,6 +68,15 @@ function parseVector(text: string): number[] {
 
 /** A file still `receiving` this long after its row was written belongs to an upload that died (migration 0265). */
 export const ABANDONED_RECEIVING_MS = 60 * 60 * 1000;
+
+/** A chunk's place in its document, the key a paged read continues after. */
+interface ChunkPosition {
+  documentId: string;
+  chunkIndex: number;
+}
+
+/** Chunks whose vectors a re-upload reads a statement ({@link KnowledgeFilesRepository.vectorsOf}). */
+export const VECTOR_PAGE_CHUNKS = 500;
 
 /**
  * Uploaded files and file imports (docs/documents.md "Upload", "Storage"): `knowledge_file` and the file side
@@ -336,28 +345,45 @@ export class KnowledgeFilesRepository {
 
   /**
    * The vectors of these documents' chunks in `space`, by their embedding input (title, section path and text): a re-upload
-   * reuses the vector of every chunk whose text did not change (docs/documents.md "Re-upload").
+   * reuses the vector of every chunk whose text did not change (docs/documents.md "Re-upload"). Read `pageSize` chunks a
+   * statement and parsed in time slices: a large manual's 8,371 vectors in one statement stalled the API's thread
+   * 260–330 ms (docs/hot-paths.md "What the re-upload costs, measured").
    */
   async vectorsOf(
     tenantId: TenantId,
     documentIds: readonly string[],
     space: VectorSpace,
+    pageSize = VECTOR_PAGE_CHUNKS,
   ): Promise<{ title: string; content: string; section: string[] | null; vector: number[] }[]> {
-    if (!documentIds.length) return [];
-    const rows = await this.database.db
-      .selectFrom('knowledge_chunk as c')
-      .innerJoin('knowledge_document as d', (j) => j.onRef('d.tenant_id', '=', 'c.tenant_id').onRef('d.id', '=', 'c.document_id'))
-      .select(['d.title', 'c.content', 'c.section', sql<string>`c.embedding::text`.as('embedding')])
-      .where('c.tenant_id', '=', tenantId)
-      .where('c.document_id', 'in', documentIds)
-      .where('c.embedding_model', '=', space.model)
-      .execute();
-    return rows.map((r) => ({
-      title: r.title,
-      content: r.content,
-      section: Array.isArray(r.section) ? (r.section as string[]) : null,
-      vector: parseVector(r.embedding),
-    }));
+    const out: { title: string; content: string; section: string[] | null; vector: number[] }[] = [];
+    if (!documentIds.length) return out;
+    let after: ChunkPosition | null = null;
+    for (;;) {
+      const from: ChunkPosition | null = after;
+      const rows = await this.database.db
+        .selectFrom('knowledge_chunk as c')
+        .innerJoin('knowledge_document as d', (j) => j.onRef('d.tenant_id', '=', 'c.tenant_id').onRef('d.id', '=', 'c.document_id'))
+        .select(['c.document_id', 'c.chunk_index', 'd.title', 'c.content', 'c.section', sql<string>`c.embedding::text`.as('embedding')])
+        .where('c.tenant_id', '=', tenantId)
+        .where('c.document_id', 'in', documentIds)
+        .where('c.embedding_model', '=', space.model)
+        .$if(from !== null, (q) => q.where(sql<boolean>`(c.document_id, c.chunk_index) > (${from!.documentId}::uuid, ${from!.chunkIndex}::int)`))
+        .orderBy('c.document_id')
+        .orderBy('c.chunk_index')
+        .limit(pageSize)
+        .execute();
+      out.push(
+        ...(await mapSliced(rows, (r) => ({
+          title: r.title,
+          content: r.content,
+          section: Array.isArray(r.section) ? (r.section as string[]) : null,
+          vector: parseVector(r.embedding),
+        }))),
+      );
+      const last: { document_id: string; chunk_index: number } | undefined = rows.at(-1);
+      if (!last || rows.length < pageSize) return out;
+      after = { documentId: last.document_id, chunkIndex: last.chunk_index };
+    }
   }
 
   /** The file a document was made from, for download. */
