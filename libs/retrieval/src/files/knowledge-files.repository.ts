@@ -347,7 +347,8 @@ export class KnowledgeFilesRepository {
    * The vectors of these documents' chunks in `space`, by their embedding input (title, section path and text): a re-upload
    * reuses the vector of every chunk whose text did not change (docs/documents.md "Re-upload"). Read `pageSize` chunks a
    * statement and parsed in time slices: a large manual's 8,371 vectors in one statement stalled the API's thread
-   * 260–330 ms (docs/hot-paths.md "What the re-upload costs, measured").
+   * 260–330 ms (docs/hot-paths.md "What the re-upload costs, measured"). The pages need no snapshot: a vector is a
+   * function of its embedding input in one space, so a write between two pages cannot pair a text with another's vector.
    */
   async vectorsOf(
     tenantId: TenantId,
