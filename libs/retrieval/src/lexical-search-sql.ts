@@ -31,8 +31,19 @@ export interface LexicalSearchResult {
   chunkCount: number;
 }
 
-/** Postings read per query term: the best ones by impact, enough to rank the top 50 chunks. */
+/**
+ * Postings read per query term: the best ones by impact, enough to rank the top 50 chunks, and every posting tied with
+ * the last of them — the index orders ties by the random document id, so a cut inside a tie would score another set of
+ * chunks on another load of the same documents (libs/retrieval/README.md "Hybrid search").
+ */
 export const POSTINGS_PER_TERM = 200;
+
+/**
+ * At most this many postings of a term, ties included: a heading term of a large manual ties on every chunk of it
+ * (thousands), and reading them all would cost each lookup naming the manual's title. Past it the cut is the index's
+ * order again (libs/retrieval/README.md "Hybrid search").
+ */
+export const POSTINGS_TIED_MAX = 2_000;
 
 /** The row of {@link lexicalSearchSql}'s columns: `n`, then `idf_o`/`hits_o` and, with a translation, `idf_t`/`hits_t`. */
 export type LexicalSearchRow = Record<string, unknown>;
@@ -86,9 +97,10 @@ export function lexicalSearchSql(
             ${p} AS (SELECT t.document_id, t.chunk_index, round(sum(t.impact * q.idf) * 1e9::float8) / 1e9::float8 AS score,
                          round(coalesce(sum(t.impact * q.idf) FILTER (WHERE q.content), 0) * 1e9::float8) / 1e9::float8 AS content_score
                     FROM ${q} q CROSS JOIN LATERAL (
-                      SELECT k.document_id, k.chunk_index, k.impact FROM knowledge_term k
+                      SELECT * FROM (SELECT k.document_id, k.chunk_index, k.impact FROM knowledge_term k
                        WHERE k.tenant_id = ${tenantId} AND k.term = q.term${conditions}
-                       ORDER BY k.impact DESC LIMIT ${sql.lit(POSTINGS_PER_TERM)}) t
+                       ORDER BY k.impact DESC FETCH FIRST ${sql.lit(POSTINGS_PER_TERM)} ROWS WITH TIES) tied
+                       LIMIT ${sql.lit(POSTINGS_TIED_MAX)}) t
                    GROUP BY t.document_id, t.chunk_index
                    ORDER BY score DESC FETCH FIRST (${limit}) ROWS WITH TIES),
             ${r} AS (SELECT p.document_id, p.chunk_index, p.score, p.content_score, d.file_path

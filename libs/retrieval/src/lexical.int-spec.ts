@@ -155,6 +155,27 @@ describe('lexical index statistics (integration)', () => {
     expect(nearest.map((h) => h.filePath)).toEqual(paths);
   });
 
+  it("ties at a term's postings cap all count: 400 alike documents rank by file path, whatever their random ids", async () => {
+    const tenant = asTenantId('00000000-0000-4000-8000-0000000000a9');
+    // Every posting of each term ties on impact, twice the cap (200): a cut inside the tie, read in the index's order
+    // (the random document id), would score half of them and list the first paths of that half.
+    const paths = Array.from({ length: 400 }, (_, i) => `tie/${String(i).padStart(3, '0')}.md`);
+    for (let i = 0; i < paths.length; i += 100)
+      await knowledge.upsertMany(
+        tenant,
+        paths
+          .slice(i, i + 100)
+          .map((filePath) => normalizeDocument({ domain: 'arm', filePath, title: 'Encoder cable', content: 'Check the encoder cable before a restart.' })),
+      );
+    const space = { model: provider.id, dim: provider.dimension };
+    const vector = await provider.embedQuery('encoder cable');
+    const { own } = await medium.database.transaction((tx) =>
+      lexical.searchWithTranslation(tenant, [...new Set(analyzeText('encoder cable'))], null, space, vector, 20, {}, tx),
+    );
+    expect(new Set(own.hits.map((h) => h.score)).size).toBe(1);
+    expect(own.hits.map((h) => h.filePath)).toEqual(paths.slice(0, 20));
+  });
+
   it("a stop word's IDF is over the tenant's English chunks, a content word's over all of them", async () => {
     // Six Chinese manuals and two English pages: `the` is in a quarter of all chunks (rare) but in every English one.
     const tenant = asTenantId('00000000-0000-4000-8000-0000000000a7');
