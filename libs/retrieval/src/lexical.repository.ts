@@ -239,7 +239,7 @@ export class LexicalRepository {
 
   /**
    * BM25 top chunks for the query terms, in one statement: IDF from the tenant's document
-   * frequencies, the best {@link POSTINGS_PER_TERM} postings of each term (index-only scan) among the
+   * frequencies, the best {@link POSTINGS_PER_TERM} postings of each term and those tied with the last (index-only scan) among the
    * scope's documents (a metadata filter's documents are found first, GIN index, and tested before each
    * term's limit), summed per chunk, then the best `limit` chunks joined to their document and their
    * vector in `space`. Disabled chunks have no postings (docs/documents.md "Chunks").
