@@ -685,6 +685,7 @@ async function runHealth(): Promise<boolean> {
     console.log(`large PDF: ${(large.bytes / 1024 / 1024).toFixed(1)} MiB, ${large.pages} pages (copies of both manuals merged by qpdf, streams uncompressed)`);
     // Made before the API starts: qpdf runs synchronously, and the API shares this process.
     const changed = buildChangedPdf(large.file, mkdtempSync(path.join(dir, 'changed-')));
+    console.log(`changed PDF for the re-upload: ${(changed.bytes / 1024 / 1024).toFixed(1)} MiB, ${changed.pages} pages, the same name`);
     api = await startApi();
     const tenant = await createTenant(api.base, 'bench-documents-large');
     // A neighbour with a small knowledge base looks up while the file imports: what its chat clients see.

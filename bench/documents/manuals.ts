@@ -38,23 +38,8 @@ export function manualProblem(manual: ManualRef): string | null {
  * next copy would pass `maxBytes`. Each copy is a file of its own so that qpdf keeps its pages' objects
  * apart (it shares the objects of a file named twice). Returns its path, size and page count.
  */
-/**
- * The large PDF with its last page left out, under the same file name in `dir`: a re-upload of it changes the file and
- * few of its chunks (the rest keep their vectors, docs/documents.md "Re-upload").
- */
-export function buildChangedPdf(file: string, dir: string): { file: string; bytes: number; pages: number } {
-  const out = path.join(dir, path.basename(file));
-  execFileSync('qpdf', [file, '--pages', file, '1-r2', '--', '--stream-data=uncompress', '--object-streams=disable', out], { stdio: 'inherit' });
-  const pages = Number(execFileSync('qpdf', ['--show-npages', out], { encoding: 'utf8' }).trim());
-  return { file: out, bytes: statSync(out).size, pages };
-}
-
 export function buildLargePdf(manuals: readonly string[], dir: string, maxBytes: number, maxPages: number): { file: string; bytes: number; pages: number } {
-  const merge = (inputs: string[], out: string): { bytes: number; pages: number } => {
-    execFileSync('qpdf', ['--empty', '--pages', ...inputs, '--', '--stream-data=uncompress', '--object-streams=disable', out], { stdio: 'inherit' });
-    const pages = Number(execFileSync('qpdf', ['--show-npages', out], { encoding: 'utf8' }).trim());
-    return { bytes: statSync(out).size, pages };
-  };
+  const merge = (inputs: string[], out: string) => writePdf(['--empty', '--pages', ...inputs, '--'], out);
   const inputs: string[] = [];
   let best: { file: string; bytes: number; pages: number } | null = null;
   for (let copy = 0; copy < 64; copy++) {
@@ -69,4 +54,20 @@ export function buildLargePdf(manuals: readonly string[], dir: string, maxBytes:
   }
   if (!best) throw new Error(`one copy of ${manuals[0]} is already larger than ${maxBytes} bytes uncompressed`);
   return best;
+}
+
+/**
+ * The large PDF with its last page left out, under the same file name in `dir`: a re-upload of it changes the file and
+ * few of its chunks (the rest keep their vectors, docs/documents.md "Re-upload").
+ */
+export function buildChangedPdf(file: string, dir: string): { file: string; bytes: number; pages: number } {
+  const out = path.join(dir, path.basename(file));
+  return { file: out, ...writePdf([file, '--pages', file, '1-r2', '--'], out) };
+}
+
+/** Runs qpdf with `args` (its input and page selection) writing `out` with uncompressed streams; `out`'s size and pages. */
+function writePdf(args: readonly string[], out: string): { bytes: number; pages: number } {
+  execFileSync('qpdf', [...args, '--stream-data=uncompress', '--object-streams=disable', out], { stdio: 'inherit' });
+  const pages = Number(execFileSync('qpdf', ['--show-npages', out], { encoding: 'utf8' }).trim());
+  return { bytes: statSync(out).size, pages };
 }

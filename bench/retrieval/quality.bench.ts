@@ -24,6 +24,7 @@ import { Jieba } from '@node-rs/jieba';
 import { dict } from '@node-rs/jieba/dict.js';
 import MiniSearch from 'minisearch';
 import { asTenantId } from '@arbiter/common';
+import { dot } from '@arbiter/llm';
 import {
   type Calibration,
   cutForRightShare,
@@ -133,7 +134,7 @@ async function candidateStudy(
       const known = { filePath, title, content, lexicalScore };
       if (!title.trim()) return { ...known, titleSimilarity: null };
       const vector = await search.embed(title);
-      return { ...known, titleSimilarity: vector.reduce((s, x, k) => s + x * question[k], 0) };
+      return { ...known, titleSimilarity: dot(vector, question) };
     }),
   );
 }
