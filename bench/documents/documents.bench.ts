@@ -20,7 +20,8 @@
  *   also through /ai/chat: answered citing a labelled page, answered otherwise, refused); BENCH_CHUNK_SIZE (the
  *   tenant's chunk size for the upload; default: the tenant default); BENCH_QUIET=1 declares the machine quiet (else
  *   figures are labelled not quiet); BENCH_IMPORT_TIMEOUT_SECONDS (600; 1800 with --health); health:
- *   BENCH_IDLE_SECONDS (10), HEALTH_RPS (20), LOOKUP_RPS (2, the neighbour tenant's lookups).
+ *   BENCH_IDLE_SECONDS (10), HEALTH_RPS (20), LOOKUP_RPS (2, the neighbour tenant's lookups), BENCH_REUPLOAD=last
+ *   (default: the re-upload leaves out the file's last page; few chunks change) | first (its first: every chunk's pages move).
  * Run: npm run bench:documents [-- --health | -- --offline]
  */
 import { fork, type ChildProcess } from 'node:child_process';
@@ -79,6 +80,8 @@ const adminUrl = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.
 const offline = process.argv.includes('--offline');
 const healthMode = process.argv.includes('--health');
 const quiet = process.env.BENCH_QUIET === '1';
+/** The page the health mode's re-upload leaves out (`BENCH_REUPLOAD`). */
+const reuploadDrops: 'last' | 'first' = process.env.BENCH_REUPLOAD === 'first' ? 'first' : 'last';
 const importTimeoutSeconds = Number(process.env.BENCH_IMPORT_TIMEOUT_SECONDS ?? (healthMode ? 1800 : 600));
 const idleSeconds = Number(process.env.BENCH_IDLE_SECONDS ?? 10);
 const chunkSizeOverride = process.env.BENCH_CHUNK_SIZE ? Number(process.env.BENCH_CHUNK_SIZE) : null;
@@ -684,8 +687,10 @@ async function runHealth(): Promise<boolean> {
     );
     console.log(`large PDF: ${(large.bytes / 1024 / 1024).toFixed(1)} MiB, ${large.pages} pages (copies of both manuals merged by qpdf, streams uncompressed)`);
     // Made before the API starts: qpdf runs synchronously, and the API shares this process.
-    const changed = buildChangedPdf(large.file, mkdtempSync(path.join(dir, 'changed-')));
-    console.log(`changed PDF for the re-upload: ${(changed.bytes / 1024 / 1024).toFixed(1)} MiB, ${changed.pages} pages, the same name`);
+    const changed = buildChangedPdf(large.file, mkdtempSync(path.join(dir, 'changed-')), reuploadDrops);
+    console.log(
+      `changed PDF for the re-upload: ${(changed.bytes / 1024 / 1024).toFixed(1)} MiB, ${changed.pages} pages (its ${reuploadDrops} page left out), the same name`,
+    );
     api = await startApi();
     const tenant = await createTenant(api.base, 'bench-documents-large');
     // A neighbour with a small knowledge base looks up while the file imports: what its chat clients see.
@@ -769,7 +774,7 @@ async function runHealth(): Promise<boolean> {
       : null;
     if (reupload) {
       console.log(
-        `re-upload of the file without its last page: ${reupload.error ? String(reupload.error) : `${reimported?.status.status} after ${reimported?.seconds.toFixed(1)} s`}; ${JSON.stringify(reimported?.status.files ?? null).slice(0, 400)}`,
+        `re-upload of the file without its ${reuploadDrops} page: ${reupload.error ? String(reupload.error) : `${reimported?.status.status} after ${reimported?.seconds.toFixed(1)} s`}; ${JSON.stringify(reimported?.status.files ?? null).slice(0, 400)}`,
       );
       console.log(`GET /health during the re-upload:                    ${fmt(reupload.stats)}`);
       console.log(`neighbour's POST /ai/knowledge/lookup during the re-upload: ${fmt(reupload.lookup)}`);

@@ -57,12 +57,13 @@ export function buildLargePdf(manuals: readonly string[], dir: string, maxBytes:
 }
 
 /**
- * The large PDF with its last page left out, under the same file name in `dir`: a re-upload of it changes the file and
- * few of its chunks (the rest keep their vectors, docs/documents.md "Re-upload").
+ * The large PDF with its last (`'last'`) or first (`'first'`) page left out, under the same file name in `dir`. Without
+ * its last page a re-upload changes the file and few of its chunks (the rest keep their rows and vectors,
+ * docs/documents.md "Re-upload"); without its first, every chunk's pages move, so every row is written again.
  */
-export function buildChangedPdf(file: string, dir: string): { file: string; bytes: number; pages: number } {
+export function buildChangedPdf(file: string, dir: string, dropped: 'last' | 'first' = 'last'): { file: string; bytes: number; pages: number } {
   const out = path.join(dir, path.basename(file));
-  return { file: out, ...writePdf([file, '--pages', file, '1-r2', '--'], out) };
+  return { file: out, ...writePdf([file, '--pages', file, dropped === 'last' ? '1-r2' : '2-z', '--'], out) };
 }
 
 /** Runs qpdf with `args` (its input and page selection) writing `out` with uncompressed streams; `out`'s size and pages. */

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { exactTimestampSql, type KeysetRow, type Page, pageRequest, type TenantId, toPage } from '@arbiter/common';
 import { Database, type RawBuilder, sql, type Tx } from '@arbiter/database';
+import { chunkTextHash, keepsChunkRows, type RewrittenChunks, rewrittenChunkIndexes } from './chunk-rewrite.js';
 import { INDEXED_CHUNKS } from './lexical.repository.js';
 import type { MetadataFilter } from './metadata-filter.js';
 import { RetrievalErrorCode, RetrievalException } from './retrieval.exception.js';
@@ -218,6 +219,75 @@ export interface HiddenDocument {
 
 const toHidden = (r: { id: string; chunk_count: number | string }): HiddenDocument => ({ id: r.id, chunkCount: Number(r.chunk_count) });
 
+/** A replaced document's row as {@link KnowledgeRepository.replaceMany} locks it. */
+interface StoredRow {
+  id: string;
+  file_id: string | null;
+  writing: boolean;
+  indexed_chunks: number;
+  chunk_count: number;
+  lexical_version: number;
+  title: string;
+  keywords: string[];
+  domain: string;
+}
+
+/** Rows compared a statement: the new chunks' hashes, pages and sections are parameters. */
+const KEEP_CHECK_BATCH = 1_000;
+
+/**
+ * The chunk rows of replaced documents that stay as they are (docs/hot-paths.md "A re-post keeps its unchanged
+ * chunks"): in the write's vector space, at the same index, with the same text (its MD5), pages, section and disabled
+ * flag, of a document whose heading, domain and postings still hold (`keepsChunkRows`). Returns, for each document
+ * that keeps any, the indices written again; documents that keep none are left out (written whole).
+ */
+async function keptChunkRows(
+  tx: Tx,
+  tenantId: TenantId,
+  items: readonly { doc: NewDocument; chunks: readonly NewChunk[] }[],
+  ids: ReadonlyMap<string, string>,
+  old: readonly StoredRow[],
+  space: VectorSpace,
+  lexicalVersion: number,
+): Promise<Map<string, number[]>> {
+  const stored = new Map(old.map((o) => [o.id, o]));
+  const out = new Map<string, number[]>();
+  for (const { doc, chunks } of items) {
+    const documentId = ids.get(doc.filePath) as string;
+    const before = stored.get(documentId);
+    if (!before || !keepsChunkRows({ ...before, lexicalVersion: Number(before.lexical_version) }, doc, lexicalVersion)) continue;
+    const kept = new Set<number>();
+    for (let first = 0; first < chunks.length; first += KEEP_CHECK_BATCH) {
+      const batch = chunks.slice(first, first + KEEP_CHECK_BATCH);
+      const { rows } = await sql<{ idx: number }>`
+        SELECT n.idx FROM unnest(${batch.map((_, k) => first + k)}::int[], ${batch.map((c) => chunkTextHash(c.content))}::text[],
+                                 ${batch.map((c) => c.page ?? null)}::int[], ${batch.map((c) => c.pageEnd ?? c.page ?? null)}::int[],
+                                 ${batch.map((c) => (c.section ? JSON.stringify(c.section) : null))}::jsonb[], ${batch.map((c) => c.disabled === true)}::boolean[])
+                          AS n(idx, hash, page, page_end, section, disabled)
+          JOIN knowledge_chunk c ON c.tenant_id = ${tenantId} AND c.document_id = ${documentId} AND c.embedding_model = ${space.model} AND c.chunk_index = n.idx
+         WHERE c.embedding_dim = ${space.dim} AND md5(c.content) = n.hash AND c.page IS NOT DISTINCT FROM n.page AND c.page_end IS NOT DISTINCT FROM n.page_end
+           AND c.section IS NOT DISTINCT FROM n.section AND (c.disabled_at IS NOT NULL) = n.disabled`.execute(tx);
+      for (const r of rows) kept.add(Number(r.idx));
+    }
+    if (kept.size) out.set(documentId, rewrittenChunkIndexes(kept, chunks.length, Number(before.chunk_count)));
+  }
+  return out;
+}
+
+/** Deletes the rewritten chunk rows of {@link keptChunkRows}' documents, and every row of theirs in another vector space. */
+async function deleteChunkRows(tx: Tx, tenantId: TenantId, rewritten: RewrittenChunks, space: VectorSpace): Promise<void> {
+  const documents = [...rewritten.keys()];
+  await sql`DELETE FROM knowledge_chunk WHERE tenant_id = ${tenantId} AND document_id = ANY(${documents}::uuid[]) AND embedding_model <> ${space.model}`.execute(
+    tx,
+  );
+  const pairs = [...rewritten].flatMap(([documentId, indexes]) => indexes.map((index) => ({ documentId, index })));
+  for (let i = 0; i < pairs.length; i += KEEP_CHECK_BATCH) {
+    const batch = pairs.slice(i, i + KEEP_CHECK_BATCH);
+    await sql`DELETE FROM knowledge_chunk c USING unnest(${batch.map((p) => p.documentId)}::uuid[], ${batch.map((p) => p.index)}::int[]) AS u(doc, idx)
+               WHERE c.tenant_id = ${tenantId} AND c.document_id = u.doc AND c.embedding_model = ${space.model} AND c.chunk_index = u.idx`.execute(tx);
+  }
+}
+
 /**
  * The knowledge base's documents and chunks (the vector search over them is {@link VectorSearchRepository}'s). Every
  * method is scoped by the tenant id it takes first. On the typed data layer (docs/data-layer.md).
@@ -300,18 +370,18 @@ export class KnowledgeRepository {
     tenantId: TenantId,
     items: readonly { doc: NewDocument; chunks: readonly NewChunk[] }[],
     space: VectorSpace,
-    indexLexically: (tx: Tx, ids: ReadonlyMap<string, string>, indexedChunks: ReadonlyMap<string, number>) => Promise<void>,
+    indexLexically: (tx: Tx, ids: ReadonlyMap<string, string>, indexedChunks: ReadonlyMap<string, number>, rewritten: RewrittenChunks) => Promise<void>,
     record?: (tx: Tx, written: readonly { document: DocumentSummary; created: boolean }[]) => Promise<void>,
+    options: { keepUnchangedAt?: number } = {},
   ): Promise<{ document: DocumentSummary; created: boolean }[]> {
     const sorted = sortedByPath(items);
     const paths = sorted.map((i) => i.doc.filePath);
     return this.database.transaction(async (tx) => {
       // The documents being replaced, locked in file-path order, and their files: a file no document uses any more is deleted below.
       // A statement of its own, not a CTE read in RETURNING: Citus evaluates RETURNING on the shard, where the CTE does not exist (docs/SCALING.md "Running on Citus").
-      const { rows: old } = await sql<{ id: string; file_id: string | null; writing: boolean; indexed_chunks: number }>`
-        SELECT id, file_id, writing, ${INDEXED_CHUNKS} AS indexed_chunks FROM knowledge_document WHERE tenant_id = ${tenantId} AND file_path = ANY(${paths}::text[]) ORDER BY file_path FOR UPDATE`.execute(
-        tx,
-      );
+      const { rows: old } = await sql<StoredRow>`
+        SELECT id, file_id, writing, ${INDEXED_CHUNKS} AS indexed_chunks, chunk_count, lexical_version, title, keywords, domain
+          FROM knowledge_document WHERE tenant_id = ${tenantId} AND file_path = ANY(${paths}::text[]) ORDER BY file_path FOR UPDATE`.execute(tx);
       const oldFiles = new Map(old.map((o) => [o.id, o.file_id]));
       const { rows } = await sql<RawDocument & { inserted: boolean }>`
         INSERT INTO knowledge_document ${documentRows(
@@ -332,14 +402,23 @@ export class KnowledgeRepository {
       });
       if (replacedFiles.length) await deleteUnreferencedFiles(tx, tenantId, replacedFiles);
       const ids = new Map(rows.map((r) => [r.file_path, r.id]));
-      await sql`DELETE FROM knowledge_chunk WHERE tenant_id = ${tenantId} AND document_id = ANY(${rows.map((r) => r.id)}::uuid[])`.execute(tx);
+      const rewritten =
+        options.keepUnchangedAt === undefined
+          ? new Map<string, number[]>()
+          : await keptChunkRows(tx, tenantId, sorted, ids, old, space, options.keepUnchangedAt);
+      const whole = rows.map((r) => r.id).filter((id) => !rewritten.has(id));
+      if (whole.length) await sql`DELETE FROM knowledge_chunk WHERE tenant_id = ${tenantId} AND document_id = ANY(${whole}::uuid[])`.execute(tx);
+      if (rewritten.size) await deleteChunkRows(tx, tenantId, rewritten, space);
       await this.insertChunksOf(
         tx,
         tenantId,
-        sorted.map((i) => ({ documentId: ids.get(i.doc.filePath) as string, domain: i.doc.domain, chunks: i.chunks })),
+        sorted.map((i) => {
+          const documentId = ids.get(i.doc.filePath) as string;
+          return { documentId, domain: i.doc.domain, chunks: i.chunks, only: rewritten.has(documentId) ? new Set(rewritten.get(documentId)) : undefined };
+        }),
         space,
       );
-      await indexLexically(tx, ids, new Map(old.map((o) => [o.id, Number(o.indexed_chunks)])));
+      await indexLexically(tx, ids, new Map(old.map((o) => [o.id, Number(o.indexed_chunks)])), rewritten);
       const takenOver = new Set(old.filter((o) => o.writing).map((o) => o.id));
       const byPath = new Map(rows.map((r) => [r.file_path, { document: toSummary(r), created: r.inserted || takenOver.has(r.id) }]));
       const written = items.map((i) => byPath.get(i.doc.filePath) as { document: DocumentSummary; created: boolean });
@@ -502,12 +581,14 @@ export class KnowledgeRepository {
   private async insertChunksOf(
     tx: Tx,
     tenantId: TenantId,
-    docs: readonly { documentId: string; domain: string; chunks: readonly NewChunk[]; firstIndex?: number }[],
+    docs: readonly { documentId: string; domain: string; chunks: readonly NewChunk[]; firstIndex?: number; only?: ReadonlySet<number> }[],
     space: VectorSpace,
   ): Promise<void> {
     // Bounded statements: the driver serialises each (vectors as text) on the API's thread.
     const BATCH = 100;
-    const flat = docs.flatMap((d) => d.chunks.map((c, k) => ({ documentId: d.documentId, domain: d.domain, index: (d.firstIndex ?? 0) + k, c })));
+    const flat = docs.flatMap((d) =>
+      d.chunks.map((c, k) => ({ documentId: d.documentId, domain: d.domain, index: (d.firstIndex ?? 0) + k, c })).filter((e) => !d.only || d.only.has(e.index)),
+    );
     for (let i = 0; i < flat.length; i += BATCH) {
       const batch = flat.slice(i, i + BATCH);
       await sql`INSERT INTO knowledge_chunk (tenant_id, document_id, domain, chunk_index, content, embedding, embedding_model, embedding_dim, page, page_end, section, disabled_at)

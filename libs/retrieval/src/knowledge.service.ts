@@ -306,15 +306,18 @@ export class KnowledgeService implements OnModuleInit {
           tenantId,
           group.map((g) => ({ doc: g.doc, chunks: g.chunks })),
           this.space,
-          (tx, ids, indexedChunks) =>
+          (tx, ids, indexedChunks, rewritten) =>
             this.lexical.replaceDocuments(
               tx,
               tenantId,
               group.map((g) => ({ documentId: ids.get(g.doc.filePath) as string, domain: g.doc.domain, chunks: g.indexed })),
               LEXICAL_ANALYZER_VERSION,
               indexedChunks,
+              rewritten,
             ),
           record,
+          // Unchanged chunks keep their rows (docs/hot-paths.md "A re-post keeps its unchanged chunks").
+          { keepUnchangedAt: LEXICAL_ANALYZER_VERSION },
         ),
       );
       written.forEach(({ document, created }, k) => {

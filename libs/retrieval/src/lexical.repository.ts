@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { type TenantId, TimeSlice } from '@arbiter/common';
 import { Database, type Db, sql, type Tx } from '@arbiter/database';
+import type { RewrittenChunks } from './chunk-rewrite.js';
 import type { SearchScope, VectorSpace } from './knowledge.repository.js';
 import { type LexicalSearchResult, type LexicalSearchRow, lexicalSearchSql, parseLexicalSearchRow } from './lexical-search-sql.js';
 
@@ -101,6 +102,7 @@ export class LexicalRepository {
     requested: readonly { documentId: string; domain: string; chunks: readonly ChunkTerms[] }[],
     lexicalVersion: number,
     indexedChunks?: ReadonlyMap<string, number>,
+    rewritten: RewrittenChunks = new Map(),
   ): Promise<void> {
     // Shown documents only, locked (file-path order, as every write): a re-index that read a document before its removal
     // began leaves it alone (docs/hot-paths.md "A large document's removal in groups").
@@ -118,14 +120,35 @@ export class LexicalRepository {
     const lengths = docs.map((d) => d.chunks.reduce((s, c) => s + c.length, 0));
     const newChunks = docs.reduce((s, d) => s + d.chunks.length, 0);
     await this.adjustStats(tx, tenantId, newChunks - oldChunks, lengths.reduce((a, b) => a + b, 0) - oldLength);
-    const rows = await postingRows(docs);
+    // A document whose unchanged chunks keep their rows (docs/hot-paths.md "A re-post keeps its unchanged chunks")
+    // has only its rewritten chunks' postings deleted and written.
+    const written = docs.map((d) => {
+      const only = rewritten.get(d.documentId);
+      if (!only) return d;
+      const indexes = new Set(only);
+      return { ...d, chunks: d.chunks.filter((c) => indexes.has(c.chunkIndex)) };
+    });
+    const rows = await postingRows(written);
     // Pre-counted per term: one array element per distinct term, not per posting, keeps the frequencies' statement small.
-    const added = await countTerms(docs.flatMap((d) => d.chunks));
+    const added = await countTerms(written.flatMap((d) => d.chunks));
     // Only the postings of an indexed document count in the frequencies: a document still being written in groups
     // has postings that do not (docs/hot-paths.md "A large file's write in groups").
     const counted = previous.filter((r) => r.indexed).map((r) => r.id);
-    await sql`WITH old AS (DELETE FROM knowledge_term WHERE tenant_id = ${tenantId} AND document_id = ANY(${ids}::uuid[]) RETURNING term, document_id),
-            delta AS (SELECT term, sum(d)::int AS d FROM (SELECT term, -1 AS d FROM old WHERE document_id = ANY(${counted}::uuid[])
+    const whole = ids.filter((id) => !rewritten.has(id));
+    const pairs = docs.flatMap((d) => (rewritten.get(d.documentId) ?? []).map((index) => ({ documentId: d.documentId, index })));
+    // The rewritten chunks' postings found by (tenant, document, chunk) pairs: the index idx_knowledge_term_document_chunk.
+    const partly = pairs.length
+      ? sql`,
+            part AS (DELETE FROM knowledge_term k USING unnest(${pairs.map((p) => p.documentId)}::uuid[], ${pairs.map((p) => p.index)}::int[]) AS u(doc, idx)
+                      WHERE k.tenant_id = ${tenantId} AND k.document_id = u.doc AND k.chunk_index = u.idx RETURNING k.term, k.document_id)`
+      : sql``;
+    await sql`WITH old AS (DELETE FROM knowledge_term WHERE tenant_id = ${tenantId} AND document_id = ANY(${whole}::uuid[]) RETURNING term, document_id)${partly},
+            delta AS (SELECT term, sum(d)::int AS d FROM (SELECT term, -1 AS d FROM old WHERE document_id = ANY(${counted}::uuid[])${
+              pairs.length
+                ? sql`
+                                                         UNION ALL SELECT term, -1 FROM part WHERE document_id = ANY(${counted}::uuid[])`
+                : sql``
+            }
                                                          UNION ALL SELECT t, n FROM unnest(${[...added.keys()]}::text[], ${[...added.values()]}::int[]) AS a(t, n)) x
                        GROUP BY term HAVING sum(d) <> 0)
        INSERT INTO knowledge_term_df (tenant_id, term, df) SELECT ${tenantId}::uuid, term, d FROM delta ORDER BY term
