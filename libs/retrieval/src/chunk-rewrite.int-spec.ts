@@ -2,10 +2,12 @@ import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { TenantId } from '@arbiter/common';
 import { KnowledgeStack, MANUAL_DRAFTS, testTenant } from './knowledge-stack.int-fixture.js';
+import { KnowledgeChunksService } from './knowledge-chunks.service.js';
 import { type ChunkDraft, normalizeDocument, type UpsertResult } from './knowledge.service.js';
 import { analyzeText } from './lexical/text-analyzer.js';
+import { noAudit } from '../../../test/support/no-audit.js';
 
-const [T1, T2, T3] = [1, 2, 3].map((n) => testTenant(`e${n}`));
+const [T1, T2, T3, T4, T5] = [1, 2, 3, 4, 5].map((n) => testTenant(`e${n}`));
 
 const manual = (drafts: readonly ChunkDraft[], title = 'Controller manual') =>
   normalizeDocument({ domain: 'arm', filePath: 'manual.pdf', title, content: drafts.map((d) => d.content).join('\n\n') });
@@ -77,6 +79,23 @@ describe('a replaced document keeps the rows of its unchanged chunks (integratio
     expect(await stack.lexical.stats(T1)).toEqual(await stack.lexical.stats(T2));
     expect(await search(T1)).toEqual(await search(T2));
     expect((await search(T1)).map(([k]) => k)).toContain(2);
+  });
+
+  it('writes an edited or disabled chunk again from the new version: edits go with the replaced version', async () => {
+    const [first] = (await write(T4, MANUAL_DRAFTS)) as UpsertResult[];
+    const edits = new KnowledgeChunksService(stack.chunks, stack.lexical, stack.provider, noAudit());
+    await edits.edit(T4, first.document.id, '1', { content: 'Quokka wombat platypus: an edited chunk of unusual words.' });
+    await edits.edit(T4, first.document.id, '3', { disabled: true });
+    const before = await rowsOf(T4);
+    await write(T4, REVISED);
+    const after = await rowsOf(T4);
+    expect([...after].filter(([k, row]) => row.id === before.get(k)?.id).map(([k]) => k)).toEqual([0, 5]);
+    const chunks = await stack.chunks.stored(T4, first.document.id, stack.space);
+    expect(chunks.map((c) => [c.content, c.disabled])).toEqual(REVISED.map((d) => [d.content, false]));
+    // Exactly the frequencies and statistics of the new version written at once.
+    await write(T5, REVISED);
+    expect(await stack.frequencies(T4)).toEqual(await stack.frequencies(T5));
+    expect(await stack.lexical.stats(T4)).toEqual(await stack.lexical.stats(T5));
   });
 
   it('rewrites every chunk when the title changes (it is indexed and embedded with each)', async () => {
