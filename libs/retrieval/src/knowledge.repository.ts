@@ -359,9 +359,11 @@ export class KnowledgeRepository {
   }
 
   /**
-   * Upserts documents by filePath and replaces all their chunks in one transaction (multi-row
+   * Upserts documents by filePath and replaces their chunks in one transaction (multi-row
    * statements, rows locked in file-path order): a concurrent lookup (one statement, one snapshot)
-   * sees each document wholly old or wholly new. `indexLexically` writes the lexical postings in the
+   * sees each document wholly old or wholly new. With `keepUnchangedAt` (the analyzer version the
+   * postings are written at), a replaced document's unchanged chunk rows stay and only the others are
+   * written ({@link keptChunkRows}; `indexLexically` gets the indices written again). `indexLexically` writes the lexical postings in the
    * same transaction, given each file path's document id and, by document id, the chunks its postings counted
    * before this write (read before the upsert moves `chunk_count`); `record` (the audit entry of an operator's
    * write, docs/http-edge.md "Audit log") runs last in it, given what was written.
@@ -584,6 +586,7 @@ export class KnowledgeRepository {
     docs: readonly { documentId: string; domain: string; chunks: readonly NewChunk[]; firstIndex?: number; only?: ReadonlySet<number> }[],
     space: VectorSpace,
   ): Promise<void> {
+    // `only`: the chunk indices to insert, when a replace keeps the other rows (keptChunkRows).
     // Bounded statements: the driver serialises each (vectors as text) on the API's thread.
     const BATCH = 100;
     const flat = docs.flatMap((d) =>
