@@ -55,7 +55,7 @@ export function rewrittenChunkIndexes(kept: ReadonlySet<number>, newCount: numbe
  * By document id, the chunk indices a replace writes again ({@link rewrittenChunkIndexes}); a document not in it is
  * written whole.
  */
-export type RewrittenChunks = ReadonlyMap<string, readonly number[]>;
+export type RewrittenChunks = ReadonlyMap<string, ReadonlySet<number>>;
 
 /** A chunk's text as the database's `md5(content)` reads it (UTF-8), to compare without sending the text back. */
 export function chunkTextHash(content: string): string {

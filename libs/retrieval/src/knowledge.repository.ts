@@ -232,8 +232,8 @@ interface StoredRow {
   domain: string;
 }
 
-/** Rows compared a statement: the new chunks' hashes, pages and sections are parameters. */
-const KEEP_CHECK_BATCH = 1_000;
+/** Chunk rows compared or deleted a statement: their keys (and the new chunks' hashes, pages and sections) are parameters. */
+const CHUNK_ROWS_PER_STATEMENT = 1_000;
 
 /**
  * The chunk rows of replaced documents that stay as they are (docs/hot-paths.md "A re-post keeps its unchanged
@@ -249,16 +249,16 @@ async function keptChunkRows(
   old: readonly StoredRow[],
   space: VectorSpace,
   lexicalVersion: number,
-): Promise<Map<string, number[]>> {
+): Promise<Map<string, ReadonlySet<number>>> {
   const stored = new Map(old.map((o) => [o.id, o]));
-  const out = new Map<string, number[]>();
+  const out = new Map<string, ReadonlySet<number>>();
   for (const { doc, chunks } of items) {
     const documentId = ids.get(doc.filePath) as string;
     const before = stored.get(documentId);
     if (!before || !keepsChunkRows({ ...before, lexicalVersion: Number(before.lexical_version) }, doc, lexicalVersion)) continue;
     const kept = new Set<number>();
-    for (let first = 0; first < chunks.length; first += KEEP_CHECK_BATCH) {
-      const batch = chunks.slice(first, first + KEEP_CHECK_BATCH);
+    for (let first = 0; first < chunks.length; first += CHUNK_ROWS_PER_STATEMENT) {
+      const batch = chunks.slice(first, first + CHUNK_ROWS_PER_STATEMENT);
       const { rows } = await sql<{ idx: number }>`
         SELECT n.idx FROM unnest(${batch.map((_, k) => first + k)}::int[], ${batch.map((c) => chunkTextHash(c.content))}::text[],
                                  ${batch.map((c) => c.page ?? null)}::int[], ${batch.map((c) => c.pageEnd ?? c.page ?? null)}::int[],
@@ -269,7 +269,7 @@ async function keptChunkRows(
            AND c.section IS NOT DISTINCT FROM n.section AND (c.disabled_at IS NOT NULL) = n.disabled`.execute(tx);
       for (const r of rows) kept.add(Number(r.idx));
     }
-    if (kept.size) out.set(documentId, rewrittenChunkIndexes(kept, chunks.length, Number(before.chunk_count)));
+    if (kept.size) out.set(documentId, new Set(rewrittenChunkIndexes(kept, chunks.length, Number(before.chunk_count))));
   }
   return out;
 }
@@ -280,9 +280,9 @@ async function deleteChunkRows(tx: Tx, tenantId: TenantId, rewritten: RewrittenC
   await sql`DELETE FROM knowledge_chunk WHERE tenant_id = ${tenantId} AND document_id = ANY(${documents}::uuid[]) AND embedding_model <> ${space.model}`.execute(
     tx,
   );
-  const pairs = [...rewritten].flatMap(([documentId, indexes]) => indexes.map((index) => ({ documentId, index })));
-  for (let i = 0; i < pairs.length; i += KEEP_CHECK_BATCH) {
-    const batch = pairs.slice(i, i + KEEP_CHECK_BATCH);
+  const pairs = [...rewritten].flatMap(([documentId, indexes]) => [...indexes].map((index) => ({ documentId, index })));
+  for (let i = 0; i < pairs.length; i += CHUNK_ROWS_PER_STATEMENT) {
+    const batch = pairs.slice(i, i + CHUNK_ROWS_PER_STATEMENT);
     await sql`DELETE FROM knowledge_chunk c USING unnest(${batch.map((p) => p.documentId)}::uuid[], ${batch.map((p) => p.index)}::int[]) AS u(doc, idx)
                WHERE c.tenant_id = ${tenantId} AND c.document_id = u.doc AND c.embedding_model = ${space.model} AND c.chunk_index = u.idx`.execute(tx);
   }
@@ -361,9 +361,9 @@ export class KnowledgeRepository {
   /**
    * Upserts documents by filePath and replaces their chunks in one transaction (multi-row
    * statements, rows locked in file-path order): a concurrent lookup (one statement, one snapshot)
-   * sees each document wholly old or wholly new. With `keepUnchangedAt` (the analyzer version the
-   * postings are written at), a replaced document's unchanged chunk rows stay and only the others are
-   * written ({@link keptChunkRows}; `indexLexically` gets the indices written again). `indexLexically` writes the lexical postings in the
+   * sees each document wholly old or wholly new. A replaced document's unchanged chunk rows stay and only
+   * the others are written ({@link keptChunkRows}: `lexicalVersion`, the analyzer version the postings are
+   * written at, must be the stored postings'); `indexLexically` gets the indices written again. `indexLexically` writes the lexical postings in the
    * same transaction, given each file path's document id and, by document id, the chunks its postings counted
    * before this write (read before the upsert moves `chunk_count`); `record` (the audit entry of an operator's
    * write, docs/http-edge.md "Audit log") runs last in it, given what was written.
@@ -372,9 +372,9 @@ export class KnowledgeRepository {
     tenantId: TenantId,
     items: readonly { doc: NewDocument; chunks: readonly NewChunk[] }[],
     space: VectorSpace,
+    lexicalVersion: number,
     indexLexically: (tx: Tx, ids: ReadonlyMap<string, string>, indexedChunks: ReadonlyMap<string, number>, rewritten: RewrittenChunks) => Promise<void>,
     record?: (tx: Tx, written: readonly { document: DocumentSummary; created: boolean }[]) => Promise<void>,
-    options: { keepUnchangedAt?: number } = {},
   ): Promise<{ document: DocumentSummary; created: boolean }[]> {
     const sorted = sortedByPath(items);
     const paths = sorted.map((i) => i.doc.filePath);
@@ -404,10 +404,7 @@ export class KnowledgeRepository {
       });
       if (replacedFiles.length) await deleteUnreferencedFiles(tx, tenantId, replacedFiles);
       const ids = new Map(rows.map((r) => [r.file_path, r.id]));
-      const rewritten =
-        options.keepUnchangedAt === undefined
-          ? new Map<string, number[]>()
-          : await keptChunkRows(tx, tenantId, sorted, ids, old, space, options.keepUnchangedAt);
+      const rewritten = await keptChunkRows(tx, tenantId, sorted, ids, old, space, lexicalVersion);
       const whole = rows.map((r) => r.id).filter((id) => !rewritten.has(id));
       if (whole.length) await sql`DELETE FROM knowledge_chunk WHERE tenant_id = ${tenantId} AND document_id = ANY(${whole}::uuid[])`.execute(tx);
       if (rewritten.size) await deleteChunkRows(tx, tenantId, rewritten, space);
@@ -416,7 +413,7 @@ export class KnowledgeRepository {
         tenantId,
         sorted.map((i) => {
           const documentId = ids.get(i.doc.filePath) as string;
-          return { documentId, domain: i.doc.domain, chunks: i.chunks, only: rewritten.has(documentId) ? new Set(rewritten.get(documentId)) : undefined };
+          return { documentId, domain: i.doc.domain, chunks: i.chunks, only: rewritten.get(documentId) };
         }),
         space,
       );

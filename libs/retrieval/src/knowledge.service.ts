@@ -306,6 +306,8 @@ export class KnowledgeService implements OnModuleInit {
           tenantId,
           group.map((g) => ({ doc: g.doc, chunks: g.chunks })),
           this.space,
+          // Unchanged chunks keep their rows (docs/hot-paths.md "A re-post keeps its unchanged chunks").
+          LEXICAL_ANALYZER_VERSION,
           (tx, ids, indexedChunks, rewritten) =>
             this.lexical.replaceDocuments(
               tx,
@@ -316,8 +318,6 @@ export class KnowledgeService implements OnModuleInit {
               rewritten,
             ),
           record,
-          // Unchanged chunks keep their rows (docs/hot-paths.md "A re-post keeps its unchanged chunks").
-          { keepUnchangedAt: LEXICAL_ANALYZER_VERSION },
         ),
       );
       written.forEach(({ document, created }, k) => {

@@ -124,9 +124,7 @@ export class LexicalRepository {
     // has only its rewritten chunks' postings deleted and written.
     const written = docs.map((d) => {
       const only = rewritten.get(d.documentId);
-      if (!only) return d;
-      const indexes = new Set(only);
-      return { ...d, chunks: d.chunks.filter((c) => indexes.has(c.chunkIndex)) };
+      return only ? { ...d, chunks: d.chunks.filter((c) => only.has(c.chunkIndex)) } : d;
     });
     const rows = await postingRows(written);
     // Pre-counted per term: one array element per distinct term, not per posting, keeps the frequencies' statement small.
@@ -135,7 +133,7 @@ export class LexicalRepository {
     // has postings that do not (docs/hot-paths.md "A large file's write in groups").
     const counted = previous.filter((r) => r.indexed).map((r) => r.id);
     const whole = ids.filter((id) => !rewritten.has(id));
-    const pairs = docs.flatMap((d) => (rewritten.get(d.documentId) ?? []).map((index) => ({ documentId: d.documentId, index })));
+    const pairs = docs.flatMap((d) => [...(rewritten.get(d.documentId) ?? [])].map((index) => ({ documentId: d.documentId, index })));
     // The rewritten chunks' postings found by (tenant, document, chunk) pairs: the index idx_knowledge_term_document_chunk.
     const partly = pairs.length
       ? sql`,
