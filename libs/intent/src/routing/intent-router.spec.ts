@@ -114,6 +114,24 @@ describe('IntentRouter', () => {
     expect(res).toMatchObject({ finalIntent: 'a', decisionReason: 'rule_high_confidence', finalConfidence: 1 });
   });
 
+  it('uses a semantic result that has arrived even when computing it overran the budget (a pause of this thread)', async () => {
+    // The embedder answers only after holding the thread for 60 ms, as a garbage collection or a starved core would:
+    // the budget's timer cannot fire meanwhile, and once the result is there its time is spent.
+    const pausing: TextEmbedder = {
+      dimension: 3,
+      embed: (text) => {
+        const until = performance.now() + 60;
+        while (performance.now() < until);
+        return Promise.resolve(VECTORS[text] ?? [0, 0, 1]);
+      },
+    };
+    const res = await IntentRouter.compile(rules, { embedder: pausing }).route('clear a', config({ semanticMatcherTimeoutMs: 20, llmJudgeEnabled: false }));
+    expect(res.routeTrace.semanticMatch.skipped).toBeUndefined();
+    expect(res.routeTrace.semanticMatch.durationMs).toBeGreaterThanOrEqual(60);
+    expect(res.routeTrace.semanticMatch.topCandidates[0]).toMatchObject({ intent: 'a', score: 1 });
+    expect(res).toMatchObject({ finalIntent: 'a', decisionReason: 'semantic_override' });
+  });
+
   it('skips the semantic path when disabled, with the reason in the trace', async () => {
     const res = await IntentRouter.compile(rules, { embedder: embedder() }).route('clear a', config({ semanticMatcherEnabled: false }));
     expect(res.routeTrace.semanticMatch).toEqual({ topCandidates: [], durationMs: 0, skipped: 'disabled' });

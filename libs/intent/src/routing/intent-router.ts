@@ -93,7 +93,12 @@ export class IntentRouter {
     });
   }
 
-  /** Semantic path with `semanticMatcherTimeoutMs`: a result arriving later is discarded (`skipped: timeout`). */
+  /**
+   * Semantic path with `semanticMatcherTimeoutMs`: the budget bounds how long routing waits for it (a remote embedder's
+   * answer arriving later is discarded, `skipped: timeout`). A result that has arrived is used whatever its duration:
+   * the built-in path computes on this thread, so once it returns its time is spent, and discarding it would only turn
+   * a pause of the machine (a garbage collection, a starved core) into a miss (libs/intent/src/routing/README.md "Semantic budget").
+   */
   private async runSemantic(message: string, cfg: IntentConfig): Promise<SemanticMatchTrace> {
     if (!cfg.semanticMatcherEnabled) return { topCandidates: [], durationMs: 0, skipped: 'disabled' };
     const start = performance.now();
@@ -106,7 +111,7 @@ export class IntentRouter {
       }, cfg.semanticMatcherTimeoutMs);
     });
     try {
-      const trace = await Promise.race([
+      return await Promise.race([
         this.semantic.match(message, {
           topK: cfg.semanticTopK,
           aggregation: cfg.semanticAggregation,
@@ -115,10 +120,6 @@ export class IntentRouter {
         }),
         timeout,
       ]);
-      if (trace.skipped === undefined && trace.durationMs > cfg.semanticMatcherTimeoutMs) {
-        return { topCandidates: [], durationMs: trace.durationMs, skipped: 'timeout' };
-      }
-      return trace;
     } catch (e) {
       return {
         topCandidates: [],
