@@ -1,4 +1,4 @@
-import { chunkTextHash, keepsChunkRows, rewrittenChunkIndexes, type StoredDocumentState } from './chunk-rewrite.js';
+import { chunkTextHash, keepsChunkRows, rewrittenChunkIndexes, rewrittenChunkPairs, type StoredDocumentState } from './chunk-rewrite.js';
 
 describe('keepsChunkRows', () => {
   const stored: StoredDocumentState = { writing: false, lexicalVersion: 3, title: 'Manual', keywords: ['arm', 'servo'], domain: 'robots' };
@@ -27,6 +27,22 @@ describe('rewrittenChunkIndexes', () => {
     { name: 'a new document (no old chunks)', kept: [], newCount: 2, oldCount: 0, expected: [0, 1] },
   ])('$name', ({ kept, newCount, oldCount, expected }) => {
     expect(rewrittenChunkIndexes(new Set(kept), newCount, oldCount)).toEqual(expected);
+  });
+});
+
+describe('rewrittenChunkPairs', () => {
+  it("lists each document's rewritten indices as (document, index) pairs; none for an empty map", () => {
+    const rewritten = new Map([
+      ['doc-a', new Set([1, 4])],
+      ['doc-b', new Set([0])],
+      ['doc-c', new Set<number>()],
+    ]);
+    expect(rewrittenChunkPairs(rewritten)).toEqual([
+      { documentId: 'doc-a', index: 1 },
+      { documentId: 'doc-a', index: 4 },
+      { documentId: 'doc-b', index: 0 },
+    ]);
+    expect(rewrittenChunkPairs(new Map())).toEqual([]);
   });
 });
 

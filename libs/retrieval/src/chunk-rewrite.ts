@@ -57,6 +57,11 @@ export function rewrittenChunkIndexes(kept: ReadonlySet<number>, newCount: numbe
  */
 export type RewrittenChunks = ReadonlyMap<string, ReadonlySet<number>>;
 
+/** The rewritten chunks as (document, chunk index) pairs: the keys a replace deletes chunk rows and postings by. */
+export function rewrittenChunkPairs(rewritten: RewrittenChunks): { documentId: string; index: number }[] {
+  return [...rewritten].flatMap(([documentId, indexes]) => [...indexes].map((index) => ({ documentId, index })));
+}
+
 /** A chunk's text as the database's `md5(content)` reads it (UTF-8), to compare without sending the text back. */
 export function chunkTextHash(content: string): string {
   return createHash('md5').update(content, 'utf8').digest('hex');

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { exactTimestampSql, type KeysetRow, type Page, pageRequest, type TenantId, toPage } from '@arbiter/common';
 import { Database, type RawBuilder, sql, type Tx } from '@arbiter/database';
-import { chunkTextHash, keepsChunkRows, type RewrittenChunks, rewrittenChunkIndexes } from './chunk-rewrite.js';
+import { chunkTextHash, keepsChunkRows, type RewrittenChunks, rewrittenChunkIndexes, rewrittenChunkPairs } from './chunk-rewrite.js';
 import { INDEXED_CHUNKS } from './lexical.repository.js';
 import type { MetadataFilter } from './metadata-filter.js';
 import { RetrievalErrorCode, RetrievalException } from './retrieval.exception.js';
@@ -280,7 +280,7 @@ async function deleteChunkRows(tx: Tx, tenantId: TenantId, rewritten: RewrittenC
   await sql`DELETE FROM knowledge_chunk WHERE tenant_id = ${tenantId} AND document_id = ANY(${documents}::uuid[]) AND embedding_model <> ${space.model}`.execute(
     tx,
   );
-  const pairs = [...rewritten].flatMap(([documentId, indexes]) => [...indexes].map((index) => ({ documentId, index })));
+  const pairs = rewrittenChunkPairs(rewritten);
   for (let i = 0; i < pairs.length; i += CHUNK_ROWS_PER_STATEMENT) {
     const batch = pairs.slice(i, i + CHUNK_ROWS_PER_STATEMENT);
     await sql`DELETE FROM knowledge_chunk c USING unnest(${batch.map((p) => p.documentId)}::uuid[], ${batch.map((p) => p.index)}::int[]) AS u(doc, idx)

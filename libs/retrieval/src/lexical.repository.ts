@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { type TenantId, TimeSlice } from '@arbiter/common';
 import { Database, type Db, sql, type Tx } from '@arbiter/database';
-import type { RewrittenChunks } from './chunk-rewrite.js';
+import { type RewrittenChunks, rewrittenChunkPairs } from './chunk-rewrite.js';
 import type { SearchScope, VectorSpace } from './knowledge.repository.js';
 import { type LexicalSearchResult, type LexicalSearchRow, lexicalSearchSql, parseLexicalSearchRow } from './lexical-search-sql.js';
 
@@ -133,7 +133,7 @@ export class LexicalRepository {
     // has postings that do not (docs/hot-paths.md "A large file's write in groups").
     const counted = previous.filter((r) => r.indexed).map((r) => r.id);
     const whole = ids.filter((id) => !rewritten.has(id));
-    const pairs = docs.flatMap((d) => [...(rewritten.get(d.documentId) ?? [])].map((index) => ({ documentId: d.documentId, index })));
+    const pairs = rewrittenChunkPairs(rewritten);
     // The rewritten chunks' postings found by (tenant, document, chunk) pairs: the index idx_knowledge_term_document_chunk.
     const partly = pairs.length
       ? sql`,
